@@ -1,0 +1,307 @@
+"""One deal of Seep: the deal order, the bid, the bid play, 48 plays, sweeps and the deal's score (sections 4-6).
+
+:class:`Deal` is the full state, hidden cards included; players see it only through :meth:`Deal.view`.
+Randomness comes only from a ``random.Random`` passed to :meth:`Deal.shuffled`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+
+from taash.cards import FULL_PACK, VALUE, VALUE_MASK, card_name, cards_of, mask_of, mask_value_sum, parse_card
+from taash.seep.errors import IllegalPlayError, RecordError
+from taash.seep.plays import BREAK, CAPTURE, ESTABLISH, THROW, House, Play, apply_play, legal_plays
+from taash.seep.rules import HOUSE_VALUES, Rules
+
+PLAYS_PER_DEAL = 48
+
+
+class Phase(Enum):
+    """Where a deal stands."""
+
+    BID = "bid"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """What each team (index 0 or 1) scored in a finished deal."""
+
+    card_points: tuple[int, int]
+    sweep_points: tuple[int, int]
+    cards_taken: tuple[int, int]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Each team's deal score: card points plus sweep points."""
+        return (self.card_points[0] + self.sweep_points[0], self.card_points[1] + self.sweep_points[1])
+
+
+def deal_problem(rules: Rules, players: int, deck: list[int]) -> str | None:
+    """Why this deck order would have been redealt (or is no pack), or None when it is a valid deal."""
+    if len(deck) != 52 or mask_of(deck) != FULL_PACK:
+        return "the deck must hold each of the 52 cards once"
+    if not any(VALUE[c] >= 9 for c in deck[0:4]):
+        return "the bidder's first four cards hold no card above 8, so the deal would have been redone"
+    for name in rules.floor_redeal_cards:
+        if parse_card(name) in deck[4:8]:
+            return f"the first floor cards hold {name}, so the deal would have been redone"
+    return None
+
+
+class Deal:
+    """The whole state of one deal.
+
+    Seats are ``0..players-1`` in playing order; team of seat ``i`` is ``i % 2``. Houses are kept as
+    ``{value: (cards mask, cemented, owners mask)}``, hands and captured piles as card masks.
+    """
+
+    __slots__ = (
+        "_points",
+        "bid",
+        "dealer",
+        "deck",
+        "hands",
+        "houses",
+        "last_capturer",
+        "loose",
+        "phase",
+        "piles",
+        "players",
+        "plays",
+        "restricted",
+        "rules",
+        "sweeps",
+        "to_move",
+    )
+
+    def __init__(self, rules: Rules, players: int, dealer: int, deck: list[int]):
+        if players not in (2, 4):
+            raise ValueError("Seep is played by 2 or 4 players")
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        problem = deal_problem(rules, players, deck)
+        if problem:
+            raise RecordError(problem)
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.deck = list(deck)
+        bidder = (dealer + 1) % players
+        self.hands = [0] * players
+        self.hands[bidder] = mask_of(deck[0:4])
+        self.loose = mask_of(deck[4:8])
+        self.houses: dict[int, House] = {}
+        self.piles = [0, 0]
+        #: Sweeps made: ``(seat, play index, points)``.
+        self.sweeps: list[tuple[int, int, int]] = []
+        self.plays: list[Play] = []
+        self.bid = 0
+        self.phase = Phase.BID
+        self.to_move = bidder
+        self.last_capturer = -1
+        self.restricted = mask_of(parse_card(c) for c in rules.restricted_cards)
+        self._points = rules.card_point_table()
+
+    @classmethod
+    def shuffled(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
+        """A new deal from a shuffled pack, shuffled again until no redeal is needed (4.2, 7.1)."""
+        deck = list(range(52))
+        while True:
+            rng.shuffle(deck)
+            if deal_problem(rules, players, deck) is None:
+                return cls(rules, players, dealer, deck)
+
+    @property
+    def bidder(self) -> int:
+        """The seat after the dealer, who bids and makes the first play."""
+        return (self.dealer + 1) % self.players
+
+    def clone(self) -> Deal:
+        """An independent copy."""
+        new = Deal.__new__(Deal)
+        new.rules = self.rules
+        new.players = self.players
+        new.dealer = self.dealer
+        new.deck = self.deck
+        new.hands = self.hands[:]
+        new.loose = self.loose
+        new.houses = dict(self.houses)
+        new.piles = self.piles[:]
+        new.sweeps = self.sweeps[:]
+        new.plays = self.plays[:]
+        new.bid = self.bid
+        new.phase = self.phase
+        new.to_move = self.to_move
+        new.last_capturer = self.last_capturer
+        new.restricted = self.restricted
+        new._points = self._points
+        return new
+
+    # -- bidding -------------------------------------------------------------------------------------------
+
+    def legal_bids(self) -> list[int]:
+        """The values the bidder may bid: 9 to 13, of cards he holds."""
+        if self.phase is not Phase.BID:
+            return []
+        hand = self.hands[self.to_move]
+        return [v for v in HOUSE_VALUES if hand & VALUE_MASK[v]]
+
+    def make_bid(self, value: int) -> None:
+        """The bidder bids ``value``; the floor is turned face up and the bid play is due."""
+        if self.phase is not Phase.BID:
+            raise IllegalPlayError("there is no bid to make now")
+        if value not in self.legal_bids():
+            raise IllegalPlayError(f"cannot bid {value}: a bid is 9 to 13 and the bidder must hold a card of it")
+        self.bid = value
+        self.phase = Phase.PLAY
+
+    # -- playing -------------------------------------------------------------------------------------------
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal play of the player to move (empty unless a play is due)."""
+        if self.phase is not Phase.PLAY:
+            return []
+        rules = self.rules
+        p = self.to_move
+        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses,
+                           0 if self.plays else self.bid, rules.max_houses, rules.break_with_loose, self.restricted)
+
+    def play(self, play: Play, check: bool = True) -> None:
+        """Make ``play`` for the player to move; an illegal play raises and changes nothing.
+
+        ``check=False`` skips the legality check, for plays taken from :meth:`legal_plays` itself.
+        """
+        if check and (self.phase is not Phase.PLAY or play not in self.legal_plays()):
+            if self.phase is Phase.BID:
+                raise IllegalPlayError("the bid must be made before the first play")
+            if self.phase is Phase.OVER:
+                raise IllegalPlayError("the deal is over")
+            raise IllegalPlayError(f"illegal play for seat {self.to_move}: {describe_play_short(play)}")
+        p = self.to_move
+        c = play[1]
+        self.hands[p] ^= 1 << c
+        index = len(self.plays)
+        self.plays.append(play)
+        self.loose, taken = apply_play(play, p, self.players, self.loose, self.houses)
+        kind = play[0]
+        if taken:
+            team = p & 1
+            self.piles[team] |= taken
+            self.last_capturer = team
+            if not self.loose and not self.houses:
+                self.sweeps.append((p, index, self._sweep_value(c, index)))
+        elif kind == THROW:
+            self.restricted &= ~(1 << c)
+        elif self.restricted and (kind == ESTABLISH or kind == BREAK):
+            self.restricted &= ~VALUE_MASK[play[2]]
+        index += 1
+        if index == PLAYS_PER_DEAL:
+            self._finish()
+            return
+        if index == 1:
+            self._deal_rest()
+        elif index == 24 and self.players == 2:
+            bidder = self.bidder
+            self.hands[bidder] = mask_of(self.deck[28:40])
+            self.hands[1 - bidder] = mask_of(self.deck[40:52])
+        self.to_move = (p + 1) % self.players
+
+    def _sweep_value(self, c: int, index: int) -> int:
+        rules = self.rules
+        if index == PLAYS_PER_DEAL - 1:
+            return rules.last_sweep_points
+        if rules.sweep_scores_card_value:
+            return VALUE[c]
+        return rules.bid_sweep_points if index == 0 else rules.sweep_points
+
+    def _deal_rest(self) -> None:
+        """After the bid play: the rest of the first hands in groups of four (protocol, game record)."""
+        deck, n, bidder = self.deck, self.players, self.bidder
+        if n == 4:
+            order = [(bidder + k) % 4 for k in (1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)]
+        else:
+            dealer = self.dealer
+            order = [dealer, bidder, dealer, bidder, dealer]
+        for g, seat in enumerate(order):
+            self.hands[seat] |= mask_of(deck[8 + 4 * g : 12 + 4 * g])
+
+    def _finish(self) -> None:
+        if self.loose and self.last_capturer >= 0:
+            self.piles[self.last_capturer] |= self.loose
+            self.loose = 0
+        self.phase = Phase.OVER
+
+    # -- the end -------------------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def score(self) -> DealScore:
+        """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
+        if self.phase is not Phase.OVER:
+            raise IllegalPlayError("the deal is not over yet")
+        rules, points = self.rules, self._points
+        taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
+        card_points = [sum(points[c] for c in cards_of(pile)) for pile in self.piles]
+        for team in (0, 1):
+            if taken[team] > 26:
+                card_points[team] += rules.majority_points
+        if rules.satthi_points:
+            total = rules.total_card_points
+            for team in (0, 1):
+                if card_points[team] == total:
+                    card_points[team] = rules.satthi_points
+        sweep_points = [0, 0]
+        for seat, _, pts in self.sweeps:
+            sweep_points[seat & 1] += pts
+        return DealScore(
+            (card_points[0], card_points[1]), (sweep_points[0], sweep_points[1]), taken
+        )
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError unless every card is in one place and invariants I1 and I2 hold."""
+        places = [*self.hands, self.loose, *self.piles, *(h[0] for h in self.houses.values())]
+        total = 0
+        for m in places:
+            assert not total & m, "a card is in two places"
+            total |= m
+        undealt = FULL_PACK & ~total
+        assert mask_of(self.deck) == FULL_PACK
+        assert not undealt & ~self._undealt_mask(), "a card is missing"
+        for v, (cards, cemented, owners) in self.houses.items():
+            assert v in HOUSE_VALUES
+            assert not self.loose & VALUE_MASK[v], f"I1: a loose card has the value of the {v}-house"
+            assert owners, f"the {v}-house has no owner"
+            for seat in range(self.players):
+                if owners >> seat & 1:
+                    assert self.hands[seat] & VALUE_MASK[v], f"I2: seat {seat} owns the {v}-house without a {v}"
+            assert cemented or mask_value_sum(cards) == v
+            for team_seats in (0b0101, 0b1010):
+                assert (owners & team_seats).bit_count() <= 1, "two owners of one team"
+
+    def _undealt_mask(self) -> int:
+        """Cards not yet in anyone's hand or on the floor (still to be dealt)."""
+        index = len(self.plays)
+        if self.phase is Phase.BID or index == 0:
+            return mask_of(self.deck[8:])
+        if self.players == 2 and index < 24:
+            return mask_of(self.deck[28:])
+        return 0
+
+
+def describe_play_short(play: Play) -> str:
+    """A compact description of a play for error messages."""
+    kind, c, value, broken, m = play
+    loose = " ".join(card_name(x) for x in cards_of(m))
+    if kind == CAPTURE:
+        return f"{card_name(c)} captures [{loose}]"
+    if kind == THROW:
+        return f"{card_name(c)} thrown"
+    if kind == BREAK:
+        return f"{card_name(c)} breaks the {broken}-house into {value} with [{loose}]"
+    return f"{card_name(c)} into the {value}-house with [{loose}]"

@@ -1,0 +1,166 @@
+"""A match of Seep: deals one after another, the minimum rule, baazis and who deals next (section 6).
+
+The match owns the only random generator, ``random.Random(seed)``: the same seed gives the same match.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from taash.seep.deal import Deal, DealScore
+from taash.seep.errors import IllegalPlayError
+from taash.seep.plays import Play
+from taash.seep.rules import Rules
+from taash.seep.view import PlayerView, view_of
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One finished deal as the score sheet shows it."""
+
+    dealer: int
+    score: DealScore
+    #: Running difference (team 0 minus team 1) after the deal; 0 after a baazi.
+    difference: int
+    #: The team that won a baazi with this deal, or None.
+    baazi: int | None
+    #: True when the baazi came from the minimum rule.
+    minimum_rule: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreStep:
+    """What one deal's score does to the running score."""
+
+    difference: int
+    baazi: int | None
+    minimum_rule: bool
+
+
+def score_deal(rules: Rules, difference: int, score: tuple[int, int]) -> ScoreStep:
+    """Apply a deal's scores to the running difference: the minimum rule first, then the baazi lead (6.1)."""
+    if rules.minimum_deal_score:
+        low = [team for team in (0, 1) if score[team] < rules.minimum_deal_score]
+        if len(low) == 1:
+            return ScoreStep(0, 1 - low[0], True)
+    difference += score[0] - score[1]
+    if abs(difference) >= rules.baazi_lead:
+        return ScoreStep(0, 0 if difference > 0 else 1, False)
+    return ScoreStep(difference, None, False)
+
+
+def next_dealer(players: int, dealer: int, difference: int, baazi: int | None) -> int:
+    """Who deals after a deal dealt by ``dealer`` that left ``difference`` and won ``baazi`` (6.2, R6)."""
+    team = dealer % 2
+    if players == 2:
+        if baazi is not None:
+            return 1 - baazi  # the loser of the baazi deals
+        if difference == 0:
+            return dealer
+        return 0 if difference < 0 else 1  # the player behind deals
+    if baazi is not None:
+        would = (dealer + 1) % 4 if baazi == team else dealer
+        return (would + 2) % 4
+    ahead = difference > 0 if team == 0 else difference < 0
+    return (dealer + 1) % 4 if ahead else dealer
+
+
+class Match:
+    """A match: first to ``baazis_to_win`` baazis, or a single deal when ``baazis_to_win`` is 0."""
+
+    def __init__(self, rules: Rules, players: int = 4, seed: int = 0, baazis_to_win: int = 1,
+                 first_dealer: int | None = None):
+        if players not in (2, 4):
+            raise ValueError("Seep is played by 2 or 4 players")
+        if baazis_to_win < 0:
+            raise ValueError("baazis to win must be 0 (a single deal) or more")
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.baazis_to_win = baazis_to_win
+        self.rng = random.Random(seed)
+        dealer = self.rng.randrange(players) if first_dealer is None else first_dealer
+        self.results: list[DealResult] = []
+        self.difference = 0
+        self.baazis = [0, 0]
+        self.deal = Deal.shuffled(rules, players, dealer, self.rng)
+
+    # -- forwarding to the deal in progress ----------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        return self.deal.to_move
+
+    def legal_bids(self) -> list[int]:
+        return self.deal.legal_bids()
+
+    def legal_plays(self) -> list[Play]:
+        return self.deal.legal_plays()
+
+    def make_bid(self, value: int) -> None:
+        self.deal.make_bid(value)
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` sees of the deal in progress."""
+        return view_of(self.deal, seat)
+
+    def play(self, play: Play, check: bool = True) -> None:
+        """Make a play; when it ends the deal, the deal is scored (call :meth:`next_deal` to go on)."""
+        if self.over:
+            raise IllegalPlayError("the match is over")
+        self.deal.play(play, check)
+        if self.deal.over:
+            self._score()
+
+    # -- between deals -------------------------------------------------------------------------------------
+
+    def _score(self) -> None:
+        score = self.deal.score()
+        step = score_deal(self.rules, self.difference, score.score)
+        self.difference = step.difference
+        if step.baazi is not None:
+            self.baazis[step.baazi] += 1
+        self.results.append(DealResult(self.deal.dealer, score, step.difference, step.baazi, step.minimum_rule))
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is decided."""
+        if self.baazis_to_win == 0:
+            return bool(self.results)
+        return max(self.baazis) >= self.baazis_to_win
+
+    def winner(self) -> int | None:
+        """The winning team once the match is over (None for a drawn single deal or a match in progress)."""
+        if not self.over:
+            return None
+        if self.baazis_to_win == 0:
+            a, b = self.results[0].score.score
+            return None if a == b else (0 if a > b else 1)
+        return 0 if self.baazis[0] > self.baazis[1] else 1
+
+    def next_deal(self) -> Deal:
+        """Start the next deal (the previous one must be over and the match not)."""
+        if not self.deal.over:
+            raise IllegalPlayError("the deal in progress is not over")
+        if self.over:
+            raise IllegalPlayError("the match is over")
+        last = self.results[-1]
+        dealer = next_dealer(self.players, self.deal.dealer, last.difference, last.baazi)
+        self.deal = Deal.shuffled(self.rules, self.players, dealer, self.rng)
+        return self.deal
+
+    def clone(self) -> Match:
+        """An independent copy (its random generator included)."""
+        new = Match.__new__(Match)
+        new.rules = self.rules
+        new.players = self.players
+        new.seed = self.seed
+        new.baazis_to_win = self.baazis_to_win
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.results = self.results[:]
+        new.difference = self.difference
+        new.baazis = self.baazis[:]
+        new.deal = self.deal.clone()
+        return new

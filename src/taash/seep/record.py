@@ -1,0 +1,178 @@
+"""Game records (``seep-record/1``): writing a match down, and ``replay``, which checks and scores one.
+
+A record keeps each deal's dealer, deck order, bid and plays: enough to replay the match exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from taash.cards import CardError, card_name, parse_cards
+from taash.seep.deal import Deal, Phase
+from taash.seep.errors import BadPositionError, BadRulesError, IllegalPlayError, RecordError
+from taash.seep.match import DealResult, Match, next_dealer, score_deal
+from taash.seep.notation import play_from_json, play_to_json
+from taash.seep.plays import Play
+from taash.seep.rules import Rules, rules_from_json
+
+FORMAT = "seep-record/1"
+JSON = Any
+
+
+@dataclass(slots=True)
+class DealRecord:
+    dealer: int
+    deck: list[int]
+    bid: int = 0
+    plays: list[Play] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """A whole (possibly unfinished) match."""
+
+    rules: Rules
+    players: int
+    deals: list[DealRecord]
+    names: list[str] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"format": FORMAT, "rules": self.rules.to_json(), "players": self.players}
+        if self.names:
+            out["names"] = list(self.names)
+        deals = []
+        for d in self.deals:
+            replayed = Deal(self.rules, self.players, d.dealer, d.deck)
+            plays = []
+            if d.bid:
+                replayed.make_bid(d.bid)
+                for p in d.plays:
+                    plays.append(play_to_json(p))
+                    replayed.play(p, check=False)
+            deals.append({"dealer": d.dealer, "deck": [card_name(c) for c in d.deck],
+                          "bid": d.bid or None, "plays": plays})
+        out["deals"] = deals
+        return out
+
+
+def record_of(match: Match, names: list[str] | None = None, past: list[DealRecord] | None = None) -> GameRecord:
+    """The record of a match so far; ``past`` holds the records of the deals before the one in progress."""
+    deals = list(past or [])
+    d = match.deal
+    deals.append(DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)))
+    return GameRecord(match.rules, match.players, deals, names)
+
+
+def _expect_int(data: dict[str, JSON], key: str, allowed: range, where: int | None) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        raise RecordError(f"{key} must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}",
+                          where)
+    return value
+
+
+def record_from_json(data: JSON) -> GameRecord:
+    """Read a record's structure (cards, dealers, bids and plays are checked by :func:`replay`)."""
+    if not isinstance(data, dict):
+        raise RecordError("a game record must be a JSON object")
+    if data.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"unknown record format {data.get('format')!r} (expected {FORMAT!r})")
+    try:
+        rules = rules_from_json(data.get("rules", "standard"))
+    except BadRulesError as e:
+        raise RecordError(str(e)) from None
+    players = data.get("players", 4)
+    if players not in (2, 4) or isinstance(players, bool):
+        raise RecordError(f"players must be 2 or 4, not {players!r}")
+    names = data.get("names")
+    if names is not None and (not isinstance(names, list) or len(names) != players
+                              or not all(isinstance(n, str) for n in names)):
+        raise RecordError(f"names must be a list of {players} strings")
+    raw_deals = data.get("deals")
+    if not isinstance(raw_deals, list):
+        raise RecordError("a record must have a list of deals")
+    deals = []
+    for i, raw in enumerate(raw_deals):
+        if not isinstance(raw, dict):
+            raise RecordError("a deal must be a JSON object", i)
+        dealer = _expect_int(raw, "dealer", range(players), i)
+        try:
+            deck = parse_cards(raw.get("deck"), "deck")
+        except CardError as e:
+            raise RecordError(str(e), i) from None
+        bid = raw.get("bid")
+        if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int)):
+            raise RecordError(f"bid must be a number or null, not {bid!r}", i)
+        plays = raw.get("plays", [])
+        if not isinstance(plays, list):
+            raise RecordError("plays must be a list", i)
+        deals.append(DealRecord(dealer, deck, bid or 0, plays))
+    return GameRecord(rules, players, deals, names)
+
+
+def replay(record: GameRecord) -> list[DealResult]:
+    """Check every deal of a record against the rules and score the finished ones.
+
+    Raises :class:`RecordError` naming the deal and play index of the first thing wrong; its ``illegal`` flag
+    tells a broken rule (an illegal bid or play, a wrong dealer) from a malformed record.
+    """
+    rules, players = record.rules, record.players
+    results: list[DealResult] = []
+    difference = 0
+    for i, d in enumerate(record.deals):
+        if i > len(results):
+            raise RecordError("only the last deal of a record may be unfinished", i - 1)
+        if results:
+            last = results[-1]
+            expected = next_dealer(players, last.dealer, last.difference, last.baazi)
+            if d.dealer != expected:
+                raise RecordError(f"seat {d.dealer} deals, but the rules say seat {expected} deals", i,
+                                  illegal=True)
+        try:
+            deal = Deal(rules, players, d.dealer, d.deck)
+        except RecordError as e:
+            raise RecordError(str(e), i) from None
+        if not d.bid:
+            if d.plays:
+                raise RecordError("a deal with plays must give its bid", i)
+            continue
+        try:
+            deal.make_bid(d.bid)
+        except IllegalPlayError as e:
+            raise RecordError(str(e), i, illegal=True) from None
+        for j, raw in enumerate(d.plays):
+            if deal.phase is not Phase.PLAY:
+                raise RecordError("more plays than the deal has", i, j)
+            try:
+                play = raw if isinstance(raw, tuple) else play_from_json(raw, deal.houses)
+            except BadPositionError as e:
+                raise RecordError(str(e), i, j) from None
+            try:
+                deal.play(play)
+            except IllegalPlayError as e:
+                raise RecordError(str(e), i, j, illegal=True) from None
+        if deal.over:
+            score = deal.score()
+            step = score_deal(rules, difference, score.score)
+            difference = step.difference
+            results.append(DealResult(d.dealer, score, step.difference, step.baazi, step.minimum_rule))
+    return results
+
+
+def replay_to_json(results: list[DealResult]) -> dict[str, JSON]:
+    """The ``replay`` contract's output."""
+    baazis = [0, 0]
+    deals = []
+    for r in results:
+        if r.baazi is not None:
+            baazis[r.baazi] += 1
+        deals.append({
+            "dealer": r.dealer,
+            "card_points": list(r.score.card_points),
+            "sweep_points": list(r.score.sweep_points),
+            "score": list(r.score.score),
+            "difference": r.difference,
+            "baazi": r.baazi,
+        })
+    return {"deals": deals, "baazis": baazis}

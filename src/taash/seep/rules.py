@@ -1,0 +1,191 @@
+"""Seep rules as data: one :class:`Rules` value holds every parameter, and the named presets are values of it.
+
+Sources: ``shared/seep-rules.md`` (the project's rulings) after John McLeod's pagat.com text on Seep/Sweep,
+Karan Juneja's scoring, and the Punjabi 30-point game with Qasim Shabbir Chaudry's variation (section 7).
+
+A custom variant is a preset plus overrides, given as a dict, a JSON object or a TOML/JSON file::
+
+    preset = "standard"
+    max_houses = 2
+    baazi_lead = 150
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from taash.cards import CardError, card_name, parse_card
+from taash.seep.errors import BadRulesError
+
+HOUSE_VALUES = range(9, 14)
+
+
+def _standard_points(ten_of_diamonds: int) -> dict[str, int]:
+    points = {card_name(c): c % 13 + 1 for c in range(13)}  # every spade its capture value
+    points.update({"Ah": 1, "Ad": 1, "Ac": 1, "Td": ten_of_diamonds})
+    return points
+
+
+_PUNJAB_POINTS = {"Td": 12, "9s": 9, "2s": 1, "As": 1, "Ah": 1, "Ad": 1, "Ac": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule parameter of a Seep variant (defaults are the 100-point ``standard`` game)."""
+
+    #: Name of the preset these rules start from (for records and display).
+    preset: str = "standard"
+    #: Points of each scoring card, by canonical card name; cards not named score 0.
+    card_points: Mapping[str, int] = field(default_factory=lambda: _standard_points(6))
+    #: Points to the team that captures more than half of the 52 cards (none on 26-26).
+    majority_points: int = 0
+    #: A sweep's value in play.
+    sweep_points: int = 50
+    #: A sweep made by the bid play.
+    bid_sweep_points: int = 25
+    #: A sweep made by the last play of the deal.
+    last_sweep_points: int = 0
+    #: When true a sweep scores the capture value of the card that made it (bid play too, the last play still
+    #: ``last_sweep_points``), instead of ``sweep_points`` / ``bid_sweep_points``.
+    sweep_scores_card_value: bool = False
+    #: A team whose deal score is below this loses a baazi at once (0: no minimum rule).
+    minimum_deal_score: int = 9
+    #: Running difference that wins a baazi.
+    baazi_lead: int = 100
+    #: Card points of a team that takes every card point of a deal (Satthi); 0: no Satthi.
+    satthi_points: int = 0
+    #: Most houses the floor may hold after a play (0: no limit).
+    max_houses: int = 0
+    #: An ordinary house may be broken with loose cards if a card of the new value from hand cements it (7.4).
+    break_with_loose: bool = False
+    #: Redeal when the first four floor cards hold any of these (30-point Seep: ten of diamonds, nine of spades).
+    floor_redeal_cards: tuple[str, ...] = ()
+    #: Qasim's restricted cards: each may not capture loose cards nor go into a larger house until a house of its
+    #: value has been built, and the first house of its value may only be built by its holder.
+    restricted_cards: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        try:
+            pts = {card_name(parse_card(k)): int(v) for k, v in dict(self.card_points).items()}
+            redeal = tuple(card_name(parse_card(c)) for c in self.floor_redeal_cards)
+            restricted = tuple(card_name(parse_card(c)) for c in self.restricted_cards)
+        except (CardError, TypeError, ValueError) as e:
+            raise BadRulesError(f"bad card in rules: {e}") from None
+        if any(v < 0 for v in pts.values()):
+            raise BadRulesError("card points cannot be negative")
+        object.__setattr__(self, "card_points", pts)
+        object.__setattr__(self, "floor_redeal_cards", redeal)
+        object.__setattr__(self, "restricted_cards", restricted)
+        for name in ("majority_points", "sweep_points", "bid_sweep_points", "last_sweep_points",
+                     "minimum_deal_score", "satthi_points", "max_houses"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise BadRulesError(f"rule {name} must be a whole number >= 0, not {value!r}")
+        if isinstance(self.baazi_lead, bool) or not isinstance(self.baazi_lead, int) or self.baazi_lead < 1:
+            raise BadRulesError(f"rule baazi_lead must be a whole number >= 1, not {self.baazi_lead!r}")
+        if self.max_houses == 1:
+            raise BadRulesError("rule max_houses must be 0 (no limit) or at least 2")
+        for name in ("break_with_loose", "sweep_scores_card_value"):
+            if not isinstance(getattr(self, name), bool):
+                raise BadRulesError(f"rule {name} must be true or false")
+        if any(parse_card(c) % 13 + 1 not in HOUSE_VALUES for c in self.restricted_cards):
+            raise BadRulesError("restricted cards must be of a house value (9 to king)")
+
+    @property
+    def total_card_points(self) -> int:
+        """All card points of a deal (the majority bonus included)."""
+        return sum(self.card_points.values()) + self.majority_points
+
+    def card_point_table(self) -> tuple[int, ...]:
+        """Points of each card int."""
+        return tuple(self.card_points.get(card_name(c), 0) for c in range(52))
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The preset's name when these rules are exactly a preset, else the preset plus what differs."""
+        base = PRESETS.get(self.preset)
+        if base == self:
+            return self.preset
+        out: dict[str, Any] = {"preset": self.preset if base is not None else "standard"}
+        ref = base if base is not None else PRESETS["standard"]
+        for f in dataclasses.fields(self):
+            if f.name == "preset":
+                continue
+            mine, theirs = getattr(self, f.name), getattr(ref, f.name)
+            if mine != theirs:
+                out[f.name] = dict(mine) if isinstance(mine, Mapping) else (
+                    list(mine) if isinstance(mine, tuple) else mine)
+        return out
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "karan": Rules(preset="karan", card_points=_standard_points(2), majority_points=4, bid_sweep_points=50),
+    "limited_houses": Rules(preset="limited_houses", max_houses=2),
+    "break_with_loose": Rules(preset="break_with_loose", break_with_loose=True),
+    "punjab_30": Rules(
+        preset="punjab_30", card_points=_PUNJAB_POINTS, majority_points=4, sweep_scores_card_value=True,
+        minimum_deal_score=0, baazi_lead=30, satthi_points=60, floor_redeal_cards=("Td", "9s"),
+    ),
+    "punjab_30_qasim": Rules(
+        preset="punjab_30_qasim", card_points={**_PUNJAB_POINTS, "2s": 5}, majority_points=0,
+        sweep_scores_card_value=True, minimum_deal_score=0, baazi_lead=30, satthi_points=60,
+        floor_redeal_cards=("Td", "9s"), restricted_cards=("Td", "9s"),
+    ),
+}
+
+_FIELDS = {f.name for f in dataclasses.fields(Rules)}
+
+
+def rules_from_json(data: object) -> Rules:
+    """Rules from a preset name or an object ``{"preset": NAME, PARAMETER: VALUE, ...}``."""
+    if data is None:
+        return PRESETS["standard"]
+    if isinstance(data, Rules):
+        return data
+    if isinstance(data, str):
+        if data not in PRESETS:
+            raise BadRulesError(f"unknown rules preset {data!r} (known: {', '.join(PRESETS)})")
+        return PRESETS[data]
+    if not isinstance(data, Mapping):
+        raise BadRulesError("rules must be a preset name or an object of rule parameters")
+    params = dict(data)
+    preset = params.pop("preset", "standard")
+    base = rules_from_json(preset)
+    unknown = sorted(set(params) - _FIELDS)
+    if unknown:
+        raise BadRulesError(f"unknown rule parameter {unknown[0]!r} (known: {', '.join(sorted(_FIELDS - {'preset'}))})")
+    for key in ("floor_redeal_cards", "restricted_cards"):
+        if key in params:
+            if not isinstance(params[key], list | tuple):
+                raise BadRulesError(f"rule {key} must be a list of cards")
+            params[key] = tuple(params[key])
+    if "card_points" in params and not isinstance(params["card_points"], Mapping):
+        raise BadRulesError("rule card_points must be an object mapping cards to points")
+    try:
+        return dataclasses.replace(base, **params)
+    except TypeError as e:
+        raise BadRulesError(f"bad rule parameters: {e}") from None
+
+
+def load_rules(spec: str) -> Rules:
+    """Rules from a preset name, or from a ``.toml`` or ``.json`` file of parameters."""
+    if spec in PRESETS:
+        return PRESETS[spec]
+    path = Path(spec)
+    if not path.suffix:
+        raise BadRulesError(f"unknown rules preset {spec!r} (known: {', '.join(PRESETS)}), and no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise BadRulesError(f"cannot read rules file {spec}: {e.strerror}") from None
+    try:
+        data: object = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        raise BadRulesError(f"rules file {spec} is not valid {path.suffix[1:].upper()}: {e}") from None
+    return rules_from_json(data)

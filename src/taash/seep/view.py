@@ -1,0 +1,94 @@
+"""What one seat may see of a deal: :class:`PlayerView`, the only thing bots and interfaces get from the engine.
+
+Hidden information never enters a view: other hands appear as counts, the cards still to be dealt not at all,
+and the floor cards stay hidden while the bidder bids (they are face down until the bid is made).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from taash.cards import VALUE_MASK
+from taash.seep.deal import Deal, Phase
+from taash.seep.plays import House, Play, legal_plays
+from taash.seep.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat's view of a deal in progress (everything is public or the seat's own)."""
+
+    rules: Rules
+    players: int
+    seat: int
+    dealer: int
+    phase: Phase
+    #: The seat to move (to bid, during the bid phase).
+    to_move: int
+    #: This seat's own cards (mask).
+    hand: int
+    #: Number of cards in each seat's hand.
+    hand_sizes: tuple[int, ...]
+    #: Loose cards on the floor (mask); 0 while the bidder bids (the floor is face down).
+    loose: int
+    #: Houses on the floor: ``{value: (cards mask, cemented, owners mask)}``.
+    houses: dict[int, House]
+    #: The bid value (0 before the bid).
+    bid: int
+    #: Every play so far, in order, with the seat that made it (plays are public).
+    history: tuple[tuple[int, Play], ...]
+    #: Cards captured by each team so far (counts; the cards themselves were all seen face up).
+    captured_counts: tuple[int, int]
+    #: Sweeps so far: ``(seat, play index, points)``.
+    sweeps: tuple[tuple[int, int, int], ...]
+    #: Qasim's restricted cards not yet released (only those this seat can know: its own, or all while unseen).
+    restricted: int
+
+    def legal_plays(self) -> list[Play]:
+        """The seat's legal plays when it is to play (empty otherwise)."""
+        if self.phase is not Phase.PLAY or self.to_move != self.seat:
+            return []
+        return legal_plays(
+            self.hand, self.seat, self.players, self.loose, self.houses,
+            self.bid if not self.history else 0, self.rules.max_houses, self.rules.break_with_loose,
+            self.restricted,
+        )
+
+    def legal_bids(self) -> list[int]:
+        """The values this seat may bid when it is the bidder and the bid is due."""
+        if self.phase is not Phase.BID or self.to_move != self.seat:
+            return []
+        return [v for v in range(9, 14) if self.hand & VALUE_MASK[v]]
+
+    @property
+    def team(self) -> int:
+        return self.seat % 2
+
+    @property
+    def plays_made(self) -> int:
+        return len(self.history)
+
+
+def view_of(deal: Deal, seat: int) -> PlayerView:
+    """The view of ``seat`` of ``deal``."""
+    if not 0 <= seat < deal.players:
+        raise ValueError(f"no seat {seat} in a {deal.players}-player deal")
+    order = [(deal.bidder + i) % deal.players for i in range(deal.players)]
+    history = tuple((order[i % deal.players], p) for i, p in enumerate(deal.plays))
+    return PlayerView(
+        rules=deal.rules,
+        players=deal.players,
+        seat=seat,
+        dealer=deal.dealer,
+        phase=deal.phase,
+        to_move=deal.to_move,
+        hand=deal.hands[seat],
+        hand_sizes=tuple(h.bit_count() for h in deal.hands),
+        loose=0 if deal.phase is Phase.BID else deal.loose,
+        houses=dict(deal.houses),
+        bid=deal.bid,
+        history=history,
+        captured_counts=(deal.piles[0].bit_count(), deal.piles[1].bit_count()),
+        sweeps=tuple(deal.sweeps),
+        restricted=deal.restricted,
+    )
