@@ -26,7 +26,7 @@ FULL_PACK = (1 << 52) - 1
 VALUE: tuple[int, ...] = tuple(c % 13 + 1 for c in range(52))
 
 #: ``VALUE_MASK[v]``: the mask of the four cards of capture value ``v`` (index 0 is empty).
-VALUE_MASK: tuple[int, ...] = (0,) + tuple(sum(1 << (s * 13 + v - 1) for s in range(4)) for v in range(1, 14))
+VALUE_MASK: tuple[int, ...] = (0, *(sum(1 << (s * 13 + v - 1) for s in range(4)) for v in range(1, 14)))
 
 #: ``SUIT_MASK[s]``: the thirteen cards of suit ``s``.
 SUIT_MASK: tuple[int, ...] = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))

@@ -16,7 +16,18 @@ from taash.seep.deal import Deal, DealScore, Phase
 from taash.seep.errors import BadPositionError, BadRulesError, IllegalPlayError, RecordError, SeepError
 from taash.seep.match import DealResult, Match, next_dealer, score_deal
 from taash.seep.notation import Position, legal_outcomes, play_from_json, play_to_json, position_from_json
-from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, KIND_NAMES, THROW, House, Play, apply_play, legal_plays
+from taash.seep.plays import (
+    ADD,
+    BREAK,
+    CAPTURE,
+    ESTABLISH,
+    KIND_NAMES,
+    THROW,
+    House,
+    Play,
+    apply_play,
+    legal_plays,
+)
 from taash.seep.record import GameRecord, record_from_json, record_of, replay, replay_to_json
 from taash.seep.rules import PRESETS, Rules, load_rules, rules_from_json
 from taash.seep.view import PlayerView, view_of

@@ -40,6 +40,32 @@ class DealScore:
         return (self.card_points[0] + self.sweep_points[0], self.card_points[1] + self.sweep_points[1])
 
 
+class _RulesTables:
+    """What a deal needs of its rules, worked out once per rules value."""
+
+    __slots__ = ("point_rows", "restricted", "rules")
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        points = rules.card_point_table()
+        # Points of each 13-bit suit row of a card mask: a pile scores in four look-ups.
+        self.point_rows = tuple(
+            tuple(sum(points[13 * s + r] for r in range(13) if row >> r & 1) for row in range(1 << 13))
+            for s in range(4)
+        )
+        self.restricted = mask_of(parse_card(c) for c in rules.restricted_cards)
+
+
+_tables: dict[int, _RulesTables] = {}
+
+
+def _rules_tables(rules: Rules) -> _RulesTables:
+    found = _tables.get(id(rules))
+    if found is None or found.rules is not rules:
+        found = _tables[id(rules)] = _RulesTables(rules)
+    return found
+
+
 def deal_problem(rules: Rules, players: int, deck: list[int]) -> str | None:
     """Why this deck order would have been redealt (or is no pack), or None when it is a valid deal."""
     if len(deck) != 52 or mask_of(deck) != FULL_PACK:
@@ -103,8 +129,8 @@ class Deal:
         self.phase = Phase.BID
         self.to_move = bidder
         self.last_capturer = -1
-        self.restricted = mask_of(parse_card(c) for c in rules.restricted_cards)
-        self._points = rules.card_point_table()
+        self._points = tables = _rules_tables(rules)
+        self.restricted = tables.restricted
 
     @classmethod
     def shuffled(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
@@ -196,7 +222,7 @@ class Deal:
                 self.sweeps.append((p, index, self._sweep_value(c, index)))
         elif kind == THROW:
             self.restricted &= ~(1 << c)
-        elif self.restricted and (kind == ESTABLISH or kind == BREAK):
+        elif self.restricted and kind in (ESTABLISH, BREAK):
             self.restricted &= ~VALUE_MASK[play[2]]
         index += 1
         if index == PLAYS_PER_DEAL:
@@ -245,9 +271,11 @@ class Deal:
         """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
         if self.phase is not Phase.OVER:
             raise IllegalPlayError("the deal is not over yet")
-        rules, points = self.rules, self._points
+        rules, (s, h, d, c) = self.rules, self._points.point_rows
         taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
-        card_points = [sum(points[c] for c in cards_of(pile)) for pile in self.piles]
+        card_points = [
+            s[pile & 0x1FFF] + h[pile >> 13 & 0x1FFF] + d[pile >> 26 & 0x1FFF] + c[pile >> 39] for pile in self.piles
+        ]
         for team in (0, 1):
             if taken[team] > 26:
                 card_points[team] += rules.majority_points

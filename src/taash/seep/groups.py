@@ -74,14 +74,17 @@ def _unions(groups: Groups, maximal_only: bool) -> Groups:
     return tuple(sorted(out))
 
 
-def _options(by_sum: dict[int, Groups], floor: int, what: int, v: int, t: int) -> Groups:
-    """See :func:`build_options` (here on a canonical floor, uncached but for its parts)."""
-    if what == MAXIMAL or what == OPTIONAL or v == t:
-        return _canonical_unions(floor, t, what != OPTIONAL and not (what == ADD_OPTIONS))
+def _options(by_sum: dict[int, Groups], what: int, v: int, t: int) -> Groups:
+    """See :func:`build_options`; ``by_sum`` is the floor's :func:`_subsets` table."""
+    groups = by_sum.get(t, _EMPTY)
+    if what == MAXIMAL:
+        return _unions(groups, True)
+    if what == OPTIONAL or v == t:
+        return _unions(groups, False)
     maximal = what == ESTABLISH_OPTIONS
     seen: dict[int, None] = {}
     for sub in by_sum.get(t - v, _EMPTY):
-        for u in _canonical_unions(floor ^ sub, t, maximal):
+        for u in _unions(tuple([g for g in groups if not g & sub]), maximal):
             seen[sub | u] = None
     return tuple(seen)
 
@@ -256,15 +259,17 @@ def _reach(floor: int) -> tuple[int, tuple[int, ...], int]:
     if found is not None:
         return found
     bits = _canonical_sums(floor)[1]
-    builders = []
-    for targets in range(32):
+    per_target = []  # for t = 9..13: values v with t - v a sum reached
+    for t in range(9, 14):
         vals = 0
-        for t in range(9, 14):
-            if targets >> (t - 9) & 1:
-                for s in range(1, t):
-                    if bits >> s & 1:
-                        vals |= 1 << (t - s)
-        builders.append(vals)
+        for sm in range(1, t):
+            if bits >> sm & 1:
+                vals |= 1 << (t - sm)
+        per_target.append(vals)
+    builders = [0] * 32
+    for targets in range(1, 32):
+        low = targets & -targets
+        builders[targets] = builders[targets ^ low] | per_target[low.bit_length() - 1]
     found = _reaches[floor] = (bits, tuple(builders), bits & 0x3FFE)
     return found
 
@@ -311,17 +316,17 @@ def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Grou
     if by_value:
         found = _value_options.get(key)
         if found is None:
-            plain = _options(_canonical_sums(floor)[0], floor, what, v, t)
+            plain = _options(_canonical_sums(floor)[0], what, v, t)
             found = _value_options[key] = tuple([_spread(g) for g in plain])
         return found
     found = _dup_options.get(key)
     if found is None:
         f = _real_floor(floor)
         ckey = option_key(f.canon, what, v, t)
-        plain = _canon_options.get(ckey)
-        if plain is None:
-            plain = _canon_options[ckey] = _options(_canonical_sums(f.canon)[0], f.canon, what, v, t)
-        found = f.real(plain)
+        canon_found = _canon_options.get(ckey)
+        if canon_found is None:
+            canon_found = _canon_options[ckey] = _options(_canonical_sums(f.canon)[0], what, v, t)
+        found = f.real(canon_found)
         if len(_dup_options) > _CACHE_LIMIT:
             _dup_options.clear()
         _dup_options[key] = found

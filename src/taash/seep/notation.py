@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from taash.cards import VALUE, VALUE_MASK, CardError, card_name, mask_value_sum, names_of, parse_card, parse_mask
+from taash.cards import (
+    VALUE,
+    VALUE_MASK,
+    CardError,
+    card_name,
+    mask_value_sum,
+    names_of,
+    parse_card,
+    parse_mask,
+)
 from taash.seep.errors import BadPositionError
 from taash.seep.groups import splits_into
 from taash.seep.plays import (

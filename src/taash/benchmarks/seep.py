@@ -1,0 +1,117 @@
+"""``taash seep bench``: random full 4-player deals per second and legal-play generations per second, one core.
+
+A random deal is a real deal played to its end with every play drawn uniformly from the full list of legal
+plays (the list is generated in full at every turn; nothing is sampled lazily). Figures are medians over
+several repeats, after a warm-up that fills the engine's caches of floor arithmetic as a long simulation would.
+"""
+
+from __future__ import annotations
+
+import gc
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from taash.seep.deal import Deal
+from taash.seep.plays import House, legal_plays
+from taash.seep.rules import PRESETS, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class BenchResult:
+    deals_per_sec: float
+    legal_per_sec: float
+    repeats: int
+    deals_per_repeat: int
+    positions: int
+    mean_legal_plays: float
+    python: str
+
+    def to_json(self) -> dict[str, float | int | str]:
+        return asdict(self)
+
+
+def random_deals(n: int, rng: random.Random, rules: Rules, players: int = 4) -> int:
+    """Play ``n`` random deals to the end; returns the number of plays made."""
+    rnd = rng.random
+    plays = 0
+    for i in range(n):
+        deal = Deal.shuffled(rules, players, i % players, rng)
+        bids = deal.legal_bids()
+        deal.make_bid(bids[int(rnd() * len(bids))])
+        while not deal.over:
+            legal = deal.legal_plays()
+            deal.play(legal[int(rnd() * len(legal))], check=False)
+        deal.score()
+        plays += len(deal.plays)
+    return plays
+
+
+Sample = tuple[int, int, int, int, dict[int, House], int, int, bool, int]
+
+
+def sample_positions(n_deals: int, seed: int, rules: Rules) -> list[Sample]:
+    """Every position of ``n_deals`` random 4-player deals, as the arguments of :func:`legal_plays`."""
+    rng = random.Random(seed)
+    out: list[Sample] = []
+    for i in range(n_deals):
+        deal = Deal.shuffled(rules, 4, i % 4, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            p = deal.to_move
+            out.append((deal.hands[p], p, 4, deal.loose, dict(deal.houses), 0 if deal.plays else deal.bid,
+                        rules.max_houses, rules.break_with_loose, deal.restricted))
+            deal.play(rng.choice(deal.legal_plays()), check=False)
+    return out
+
+
+def run_bench(repeats: int = 7, deals: int = 500, warmup: int = 1500, seed: int = 1,
+              progress: Callable[[float], None] | None = None) -> BenchResult:
+    """Measure; ``progress`` is told the fraction done."""
+    rules = PRESETS["standard"]
+    rng = random.Random(seed)
+    steps = 2 + 2 * repeats
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done / steps)
+
+    random_deals(warmup, rng, rules)
+    # The engine's caches are long-lived: keep the garbage collector from walking them again and again, as a
+    # long simulation or server would (gc.freeze), so the figure measures the engine.
+    gc.collect()
+    gc.freeze()
+    tick()
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        random_deals(deals, rng, rules)
+        rates.append(deals / (time.perf_counter() - t))
+        tick()
+    positions = sample_positions(max(deals // 5, 20), seed + 1, rules)
+    tick()
+    legal_rates = []
+    total = 0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        total = 0
+        for args in positions:
+            total += len(legal_plays(*args))
+        legal_rates.append(len(positions) / (time.perf_counter() - t))
+        tick()
+    gc.unfreeze()
+    return BenchResult(
+        deals_per_sec=round(statistics.median(rates), 1),
+        legal_per_sec=round(statistics.median(legal_rates), 1),
+        repeats=repeats,
+        deals_per_repeat=deals,
+        positions=len(positions),
+        mean_legal_plays=round(total / len(positions), 2),
+        python=platform.python_version(),
+    )
