@@ -1,0 +1,32 @@
+# Quick start: `make play` starts the game, `make test` runs every test. Both create or reuse ./.venv.
+PYTHON ?= python3.11
+VENV := .venv
+STAMP := $(VENV)/.installed
+BIN := $(VENV)/bin
+
+.PHONY: play test lint bench venv clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+# Until the terminal game exists: a simulated 4-player match between random players, with its score sheet.
+play: $(STAMP)
+	$(BIN)/taash seep simulate --players 4 --rules standard --deals 100 --baazis 1 --matches 1 --seed $${SEED:-$$(date +%s)} --sheet
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest -q -n auto
+
+bench: $(STAMP)
+	$(BIN)/taash seep bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,54 @@
+"""Random matches: every bid and play drawn uniformly from the legal ones, all chance from one seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from taash.seep.match import Match
+from taash.seep.record import DealRecord, GameRecord
+from taash.seep.rules import Rules
+
+
+@dataclass(slots=True)
+class SimulatedMatch:
+    """A finished (or cut short) random match and its record."""
+
+    match: Match
+    past: list[DealRecord] = field(default_factory=list)
+
+    def record(self, names: list[str] | None = None) -> GameRecord:
+        """The game record of every deal played (each one finished)."""
+        return GameRecord(self.match.rules, self.match.players, list(self.past), names)
+
+
+def random_matches(rules: Rules, players: int, deals: int, seed: int, baazis_to_win: int = 1,
+                   on_deal: Callable[[], None] | None = None, matches: int = 0) -> Iterator[SimulatedMatch]:
+    """Play random matches until ``deals`` deals (or ``matches`` matches, when not 0) are done; the last match
+    may stop short of its end.
+
+    Match ``k`` uses seed ``seed + k`` for its cards; bids and plays come from ``random.Random(seed)``.
+    """
+    chooser = random.Random(seed)
+    done = 0
+    k = 0
+    while done < deals and (not matches or k < matches):
+        match = Match(rules, players, seed + k, baazis_to_win)
+        sim = SimulatedMatch(match)
+        while done < deals:
+            deal = match.deal
+            deal.make_bid(chooser.choice(deal.legal_bids()))
+            while not deal.over:
+                legal = deal.legal_plays()
+                match.play(legal[chooser.randrange(len(legal))], check=False)
+            sim.past.append(DealRecord(deal.dealer, list(deal.deck), deal.bid, list(deal.plays)))
+            done += 1
+            if on_deal:
+                on_deal()
+            if match.over:
+                break
+            if done < deals:
+                match.next_deal()
+        yield sim
+        k += 1
