@@ -14,3 +14,13 @@ def conformance_dir() -> Path:
     if not path.is_dir():
         pytest.skip(f"shared conformance data not found at {path}")
     return path
+
+
+# CI explores the same examples every run (no flaky failures); locally hypothesis keeps exploring new ones.
+import os  # noqa: E402
+
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")

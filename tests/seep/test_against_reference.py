@@ -63,7 +63,7 @@ def game_positions(preset: str, players: int, seed: int, deals: int, max_loose: 
 def test_engine_matches_brute_force_on_game_positions(preset: str, players: int) -> None:
     n = 0
     for hand, seat, np_, loose, houses, bid in game_positions(preset, players, seed=hash(preset) % 1000 + players,
-                                                                 deals=6):
+                                                                 deals=25):
         assert engine_outcomes(hand, seat, np_, loose, houses, bid, preset) == \
             reference(hand, seat, np_, loose, houses, bid, preset), (hand, seat, loose, houses, bid)
         n += 1
@@ -131,7 +131,7 @@ def small_positions(draw):
     return hand, seat, players, loose, houses, preset
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(small_positions())
 def test_engine_matches_brute_force_on_generated_positions(case) -> None:
     hand, seat, players, loose, houses, preset = case

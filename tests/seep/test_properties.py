@@ -34,7 +34,7 @@ def play_out(deal: Deal, rng: random.Random, check_every_play: bool = True) -> N
             assert not deal.houses, "every house is taken by the end of the first half"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 4]), preset=st.sampled_from(PRESET_NAMES))
 def test_random_deals_keep_every_card_and_the_invariants(seed: int, players: int, preset: str) -> None:
     rules = PRESETS[preset]
@@ -44,6 +44,8 @@ def test_random_deals_keep_every_card_and_the_invariants(seed: int, players: int
     assert deal.piles[0] | deal.piles[1] | deal.loose == FULL_PACK
     score = deal.score()
     total = rules.total_card_points
+    if max(score.cards_taken) <= 26:  # the majority points go to nobody on 26-26
+        total -= rules.majority_points
     points = sum(score.card_points)
     if rules.satthi_points and rules.satthi_points in score.card_points:
         assert sorted(score.card_points) == [0, rules.satthi_points]
@@ -54,7 +56,7 @@ def test_random_deals_keep_every_card_and_the_invariants(seed: int, players: int
     assert sum(score.cards_taken) == (52 if deal.last_capturer >= 0 else 52 - deal.loose.bit_count())
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 4]), preset=st.sampled_from(PRESET_NAMES))
 def test_records_round_trip_through_json_and_replay(seed: int, players: int, preset: str) -> None:
     (sim,) = list(random_matches(PRESETS[preset], players, deals=3, seed=seed, baazis_to_win=1, matches=1))
