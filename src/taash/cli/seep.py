@@ -274,3 +274,74 @@ def rules_command(
         k: (dict(v) if hasattr(v, "items") else list(v) if isinstance(v, tuple) else v)
         for k, v in ((f, getattr(chosen, f)) for f in chosen.__dataclass_fields__) if k != "preset"
     }}, indent=1) + "\n")
+
+
+def _pair_job(args: tuple[str, str, Rules, int, int]) -> Any:
+    from taash.arena.duplicate import play_pair
+
+    return play_pair(*args)
+
+
+@app.command()
+def arena(
+    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy.")],
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Duplicate pairs per pairing.", min=2)] = 200,
+    players: Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")] = 4,
+    rules: RulesOption = "standard",
+    seed: Annotated[int, typer.Option("--seed", "-s")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.", min=1)] = 1,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Write results.json and results.csv here.")] = None,
+) -> None:
+    """Duplicate-deal matches between every pair of bots: mean margin per deal with its 95% interval."""
+    import csv
+    from concurrent.futures import ProcessPoolExecutor
+    from dataclasses import asdict
+    from itertools import combinations
+
+    from taash.arena.duplicate import summarise
+    from taash.bots.base import make_bot
+
+    if players not in (2, 4):
+        fail("--players must be 2 or 4")
+    if len(bots) < 2:
+        fail("name at least two bots")
+    for name in bots:
+        try:
+            make_bot(name, 0)
+        except ValueError as e:
+            fail(str(e))
+    chosen = get_rules(rules)
+    pairings = list(combinations(bots, 2))
+    summaries = []
+    with progress_bar(len(pairings) * deals, "Arena") as bar:
+        task = bar.add_task("pairs", total=len(pairings) * deals)
+        for a, b in pairings:
+            work = [(a, b, chosen, players, seed + k) for k in range(deals)]
+            results = []
+            if jobs == 1:
+                for item in work:
+                    results.append(_pair_job(item))
+                    bar.advance(task)
+            else:
+                with ProcessPoolExecutor(jobs) as pool:
+                    for r in pool.map(_pair_job, work, chunksize=16):
+                        results.append(r)
+                        bar.advance(task)
+            summaries.append(summarise(a, b, results))
+    table = Table(title=f"Duplicate deals ({players} players, {chosen.preset}, {deals} pairs each)",
+                  title_justify="left")
+    for col in ("A", "B", "margin per deal (A-B)", "95% interval", "deals won A", "deals won B"):
+        table.add_column(col, justify="right")
+    for s in summaries:
+        table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f}", f"±{s.ci95:.1f}", str(s.a_deals_won),
+                      str(s.b_deals_won))
+    out.print(table)
+    if out_dir is not None:
+        with user_errors():
+            out_dir.mkdir(parents=True, exist_ok=True)
+            (out_dir / "results.json").write_text(json.dumps([asdict(s) for s in summaries], indent=1) + "\n")
+            with (out_dir / "results.csv").open("w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=list(asdict(summaries[0])))
+                writer.writeheader()
+                writer.writerows(asdict(s) for s in summaries)
+        out.print(f"Results written to {out_dir}/results.json and results.csv")

@@ -1,0 +1,1 @@
+"""Measuring bots against each other honestly: duplicate deals, margins with confidence intervals."""

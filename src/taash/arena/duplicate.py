@@ -1,0 +1,85 @@
+"""Duplicate deals: each deck is played twice with the sides exchanged, so the luck of the cards cancels out.
+
+Four players: bot A holds seats 0 and 2 and bot B seats 1 and 3, then the same deck (and dealer) is played again
+with A and B exchanged. Two players: the same with one seat each. A pair's margin is A's deal score minus B's,
+summed over both games of the pair.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from taash.bots.base import Bot, make_bot
+from taash.seep.deal import Deal
+from taash.seep.rules import Rules
+from taash.seep.view import view_of
+
+
+def play_deal(deal: Deal, bots: list[Bot]) -> tuple[int, int]:
+    """Play one deal to its end with one bot per seat; each team's deal score."""
+    deal.make_bid(bots[deal.to_move].choose_bid(view_of(deal, deal.to_move)))
+    while not deal.over:
+        seat = deal.to_move
+        deal.play(bots[seat].choose_play(view_of(deal, seat)))
+    return deal.score().score
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    seed: int
+    margin: int  # bot A minus bot B over both games
+    a_deals_won: int
+    b_deals_won: int
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateSummary:
+    bot_a: str
+    bot_b: str
+    pairs: int
+    mean_margin: float  # per deal
+    ci95: float  # half-width of the 95% interval of the mean margin per deal
+    a_deals_won: int
+    b_deals_won: int
+
+
+def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -> PairResult:
+    """One duplicate pair: the deck of ``seed`` played with A as team 0, then with A as team 1."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(players)
+    deck = Deal.shuffled(rules, players, dealer, rng).deck
+    margin = 0
+    won = [0, 0]
+    for a_team in (0, 1):
+        bots: list[Bot] = []
+        for seat in range(players):
+            name = name_a if seat % 2 == a_team else name_b
+            bots.append(make_bot(name, seed * 8 + seat))
+        score = play_deal(Deal(rules, players, dealer, deck), bots)
+        a, b = score[a_team], score[1 - a_team]
+        margin += a - b
+        if a != b:
+            won[0 if a > b else 1] += 1
+    return PairResult(seed, margin, won[0], won[1])
+
+
+def summarise(name_a: str, name_b: str, results: list[PairResult]) -> DuplicateSummary:
+    per_deal = [r.margin / 2 for r in results]
+    mean = statistics.fmean(per_deal)
+    ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else math.inf
+    return DuplicateSummary(name_a, name_b, len(results), mean, ci, sum(r.a_deals_won for r in results),
+                            sum(r.b_deals_won for r in results))
+
+
+def run_duplicate(name_a: str, name_b: str, rules: Rules, players: int, pairs: int, seed: int,
+                  on_pair: Callable[[], None] | None = None) -> tuple[DuplicateSummary, list[PairResult]]:
+    results = []
+    for k in range(pairs):
+        results.append(play_pair(name_a, name_b, rules, players, seed + k))
+        if on_pair:
+            on_pair()
+    return summarise(name_a, name_b, results), results

@@ -1,0 +1,7 @@
+"""Computer players for Seep. Every bot decides from one seat's :class:`~taash.seep.view.PlayerView` alone."""
+
+from taash.bots.base import Bot, make_bot
+from taash.bots.greedy import GreedyBot
+from taash.bots.random_bot import RandomBot
+
+__all__ = ["Bot", "GreedyBot", "RandomBot", "make_bot"]

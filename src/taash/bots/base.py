@@ -1,0 +1,34 @@
+"""What a bot is: a seeded object that picks a bid and plays from a seat's view, and can say why."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from taash.seep.plays import Play
+from taash.seep.view import PlayerView
+
+
+class Bot(Protocol):
+    """A computer player. It never sees more than ``view``; all its chance comes from its seed."""
+
+    name: str
+
+    def choose_bid(self, view: PlayerView) -> int:
+        """A legal bid (``view.legal_bids()``)."""
+
+    def choose_play(self, view: PlayerView) -> Play:
+        """A legal play (``view.legal_plays()``)."""
+
+    def explain(self, view: PlayerView, play: Play) -> str:
+        """One line on why this play (for hints)."""
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A bot by name: ``random`` or ``greedy``."""
+    from taash.bots.greedy import GreedyBot
+    from taash.bots.random_bot import RandomBot
+
+    kinds: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+    if name not in kinds:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(kinds)})")
+    return kinds[name](seed)

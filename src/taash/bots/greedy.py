@@ -1,0 +1,76 @@
+"""The ``greedy`` bot: the most points now, sweeps first, and no floor left that the next player can sweep."""
+
+from __future__ import annotations
+
+import random
+
+from taash.cards import VALUE_MASK, cards_of
+from taash.seep.describe import describe_play
+from taash.seep.groups import maximal_groups
+from taash.seep.plays import CAPTURE, Play, apply_play
+from taash.seep.view import PlayerView
+
+
+def sweepable(loose: int, houses: dict[int, tuple[int, bool, int]]) -> bool:
+    """Whether one card could take everything on this floor."""
+    if not loose:
+        return len(houses) == 1
+    if len(houses) > 1:
+        return False
+    values = list(houses) or range(1, 14)
+    return any(loose in maximal_groups(loose, v) for v in values)
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self._tables: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+    def _points(self, view: PlayerView) -> tuple[int, ...]:
+        key = id(view.rules)
+        cached = self._tables.get(key)
+        if cached is None or cached[0] is not view.rules:
+            cached = self._tables[key] = (view.rules, view.rules.card_point_table())
+        return cached[1]
+
+    def evaluate(self, view: PlayerView, play: Play) -> tuple[float, int, int, bool, bool]:
+        """(score, points taken, cards taken, sweep, leaves a sweep) of one play, seen from this seat."""
+        points = self._points(view)
+        houses = dict(view.houses)
+        loose, taken = apply_play(play, view.seat, view.players, view.loose, houses)
+        gained = sum(points[c] for c in cards_of(taken))
+        sweep = bool(taken) and not loose and not houses
+        last = view.plays_made == 47
+        sweep_value = 0
+        if sweep and not last:
+            rules = view.rules
+            sweep_value = (play[1] % 13 + 1) if rules.sweep_scores_card_value else (
+                rules.bid_sweep_points if view.plays_made == 0 else rules.sweep_points)
+        danger = not sweep and not last and sweepable(loose, houses)
+        score = gained + sweep_value + 0.1 * taken.bit_count() - (30.0 if danger else 0.0)
+        if play[0] != CAPTURE:
+            score -= 0.05 * (points[play[1]] + 1)  # keep point cards in hand rather than on the floor
+        return score, gained, taken.bit_count(), sweep, danger
+
+    def choose_bid(self, view: PlayerView) -> int:
+        bids = view.legal_bids()
+        # The value held most often, then the highest: more chances to take the bid house back.
+        return max(bids, key=lambda v: ((view.hand & VALUE_MASK[v]).bit_count(), v))
+
+    def choose_play(self, view: PlayerView) -> Play:
+        legal = view.legal_plays()
+        scored = [(self.evaluate(view, p)[0], p) for p in legal]
+        best = max(s for s, _ in scored)
+        ties = [p for s, p in scored if s >= best - 1e-9]
+        return ties[self.rng.randrange(len(ties))]
+
+    def explain(self, view: PlayerView, play: Play) -> str:
+        _, gained, count, sweep, danger = self.evaluate(view, play)
+        words = describe_play(play, view.houses)
+        if sweep:
+            return f"{words}: a sweep, {gained} points"
+        if count:
+            return f"{words}: {gained} points, " + ("leaves a sweep" if danger else "leaves no sweep")
+        return f"{words}: " + ("leaves a sweep" if danger else "leaves no sweep")

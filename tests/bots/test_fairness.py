@@ -1,0 +1,59 @@
+"""No bot reads hidden cards: other hidden hands that fit the same public information never change a decision."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from taash.bots import make_bot
+from taash.cards import cards_of, mask_of
+from taash.seep.deal import Deal
+from taash.seep.rules import PRESETS
+from taash.seep.view import view_of
+
+
+def reshuffle_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
+    """A copy of ``deal`` where the cards ``seat`` cannot see are dealt again among the same places."""
+    other = deal.clone()
+    hidden_seats = [s for s in range(deal.players) if s != seat]
+    pool = [c for s in hidden_seats for c in cards_of(deal.hands[s])]
+    rng.shuffle(pool)
+    for s in hidden_seats:
+        n = deal.hands[s].bit_count()
+        other.hands[s] = mask_of(pool[:n])
+        pool = pool[n:]
+    return other
+
+
+@pytest.mark.parametrize("bot_name", ["random", "greedy"])
+@pytest.mark.parametrize(("players", "preset"), [(4, "standard"), (2, "standard"), (4, "punjab_30"),
+                                                 (4, "limited_houses"), (2, "break_with_loose")])
+def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, preset: str) -> None:
+    rng = random.Random(hash((bot_name, players, preset)) % 10_000)
+    checked = 0
+    for d in range(8):
+        deal = Deal.shuffled(PRESETS[preset], players, d % players, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            seat = deal.to_move
+            other = reshuffle_hidden(deal, seat, rng)
+            assert view_of(other, seat) == view_of(deal, seat)
+            first = make_bot(bot_name, 99).choose_play(view_of(deal, seat))
+            second = make_bot(bot_name, 99).choose_play(view_of(other, seat))
+            assert first == second
+            checked += 1
+            deal.play(rng.choice(deal.legal_plays()))
+    assert checked > 100
+
+
+def test_bots_are_deterministic_for_a_seed() -> None:
+    deal = Deal.shuffled(PRESETS["standard"], 4, 0, random.Random(5))
+    for name in ("random", "greedy"):
+        assert make_bot(name, 3).choose_bid(view_of(deal, deal.to_move)) == \
+            make_bot(name, 3).choose_bid(view_of(deal, deal.to_move))
+
+
+def test_unknown_bot_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("nosuch", 1)

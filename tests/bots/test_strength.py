@@ -1,0 +1,21 @@
+"""Greedy must beat random clearly in duplicate deals (a small, fast version of the arena's measurement)."""
+
+from __future__ import annotations
+
+from taash.arena.duplicate import run_duplicate
+from taash.seep.rules import PRESETS
+
+
+def test_greedy_beats_random_in_duplicate_deals() -> None:
+    summary, results = run_duplicate("greedy", "random", PRESETS["standard"], 4, pairs=60, seed=1)
+    assert len(results) == 60
+    assert summary.mean_margin - summary.ci95 > 0
+
+
+def test_summary_mean_and_interval() -> None:
+    from taash.arena.duplicate import PairResult, summarise
+
+    results = [PairResult(k, m, 0, 0) for k, m in enumerate([20, 40, 60, 80])]  # per deal: 10, 20, 30, 40
+    summary = summarise("a", "b", results)
+    assert summary.mean_margin == 25
+    assert abs(summary.ci95 - 1.96 * 12.909944487358056 / 2) < 1e-9
