@@ -159,6 +159,8 @@ def legal_plays(
             out.extend(_restricted_plays(c, v, 0, caps, bool(twice >> v & 1), bool(est_ok >> v & 1)))
     if not build_vals:
         return out
+    # The four loops below repeat one shape (each card of a value, each option) on purpose: a helper function
+    # would cost a call per option on the engine's hottest path.
     opt_cache = _value_options if by_value else _dup_options
     # Establish a new house of value t: a card plus loose cards adding up to t, then auto-cement (R2).
     targets = est_ok
