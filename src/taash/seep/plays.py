@@ -44,7 +44,6 @@ KIND_NAMES: Final = ("capture", "throw", "establish", "add", "break")
 Play = tuple[int, int, int, int, int]
 House = tuple[int, bool, int]
 
-_NO_GROUPS: Final[tuple[int, ...]] = ()
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
 _NO_CAPTURES: Final[list[Groups]] = [_ONLY_EMPTY] * 14
 _NO_BUILDERS: Final[tuple[int, ...]] = (0,) * 32
