@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,12 +20,21 @@ from taash.seep.rules import Rules
 from taash.seep.view import view_of
 
 
-def play_deal(deal: Deal, bots: list[Bot]) -> tuple[int, int]:
-    """Play one deal to its end with one bot per seat; each team's deal score."""
+def play_deal(deal: Deal, bots: list[Bot], times: list[list[float]] | None = None) -> tuple[int, int]:
+    """Play one deal to its end with one bot per seat; each team's deal score.
+
+    With ``times``, each seat's seconds per play decision are appended to ``times[seat]``.
+    """
     deal.make_bid(bots[deal.to_move].choose_bid(view_of(deal, deal.to_move)))
+    clock = time.perf_counter
     while not deal.over:
         seat = deal.to_move
-        deal.play(bots[seat].choose_play(view_of(deal, seat)))
+        view = view_of(deal, seat)
+        start = clock()
+        play = bots[seat].choose_play(view)
+        if times is not None:
+            times[seat].append(clock() - start)
+        deal.play(play)
     return deal.score().score
 
 
@@ -34,6 +44,8 @@ class PairResult:
     margin: int  # bot A minus bot B over both games
     a_deals_won: int
     b_deals_won: int
+    a_seconds: tuple[float, ...] = ()  # bot A's time per play decision
+    b_seconds: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +57,10 @@ class DuplicateSummary:
     ci95: float  # half-width of the 95% interval of the mean margin per deal
     a_deals_won: int
     b_deals_won: int
+    a_ms_median: float = 0.0
+    a_ms_p95: float = 0.0
+    b_ms_median: float = 0.0
+    b_ms_p95: float = 0.0
 
 
 def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -> PairResult:
@@ -54,25 +70,40 @@ def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -
     deck = Deal.shuffled(rules, players, dealer, rng).deck
     margin = 0
     won = [0, 0]
+    a_times: list[float] = []
+    b_times: list[float] = []
     for a_team in (0, 1):
         bots: list[Bot] = []
         for seat in range(players):
             name = name_a if seat % 2 == a_team else name_b
             bots.append(make_bot(name, seed * 8 + seat))
-        score = play_deal(Deal(rules, players, dealer, deck), bots)
+        times: list[list[float]] = [[] for _ in range(players)]
+        score = play_deal(Deal(rules, players, dealer, deck), bots, times)
+        for seat in range(players):
+            (a_times if seat % 2 == a_team else b_times).extend(times[seat])
         a, b = score[a_team], score[1 - a_team]
         margin += a - b
         if a != b:
             won[0 if a > b else 1] += 1
-    return PairResult(seed, margin, won[0], won[1])
+    return PairResult(seed, margin, won[0], won[1], tuple(a_times), tuple(b_times))
+
+
+def _ms(times: list[float]) -> tuple[float, float]:
+    """Median and 95th percentile, in milliseconds."""
+    if not times:
+        return 0.0, 0.0
+    ordered = sorted(times)
+    return 1000 * statistics.median(ordered), 1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 def summarise(name_a: str, name_b: str, results: list[PairResult]) -> DuplicateSummary:
     per_deal = [r.margin / 2 for r in results]
     mean = statistics.fmean(per_deal)
     ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else math.inf
+    a_med, a_p95 = _ms([t for r in results for t in r.a_seconds])
+    b_med, b_p95 = _ms([t for r in results for t in r.b_seconds])
     return DuplicateSummary(name_a, name_b, len(results), mean, ci, sum(r.a_deals_won for r in results),
-                            sum(r.b_deals_won for r in results))
+                            sum(r.b_deals_won for r in results), a_med, a_p95, b_med, b_p95)
 
 
 def run_duplicate(name_a: str, name_b: str, rules: Rules, players: int, pairs: int, seed: int,

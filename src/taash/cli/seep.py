@@ -330,11 +330,12 @@ def arena(
             summaries.append(summarise(a, b, results))
     table = Table(title=f"Duplicate deals ({players} players, {chosen.preset}, {deals} pairs each)",
                   title_justify="left")
-    for col in ("A", "B", "margin per deal (A-B)", "95% interval", "deals won A", "deals won B"):
+    for col in ("A", "B", "margin/deal A-B", "95% CI", "won A", "won B", "ms A p50/p95", "ms B p50/p95"):
         table.add_column(col, justify="right")
     for s in summaries:
         table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f}", f"±{s.ci95:.1f}", str(s.a_deals_won),
-                      str(s.b_deals_won))
+                      str(s.b_deals_won), f"{s.a_ms_median:.2f}/{s.a_ms_p95:.2f}",
+                      f"{s.b_ms_median:.2f}/{s.b_ms_p95:.2f}")
     out.print(table)
     if out_dir is not None:
         with user_errors():
