@@ -11,7 +11,7 @@ def test_greedy_beats_random_in_duplicate_deals() -> None:
     assert len(results) == 60
     assert summary.mean_margin - summary.ci95 > 0
     assert 0 < summary.a_ms_median <= summary.a_ms_p95 and 0 < summary.b_ms_median <= summary.b_ms_p95
-    assert len(results[0].a_seconds) == 24  # bot A makes half of the 48 plays of each of the two deals
+    assert len(results[0].a_seconds) == 48  # bot A makes half of the 48 plays of each of the two deals
 
 
 def test_summary_mean_and_interval() -> None:
