@@ -1,6 +1,7 @@
 """One deal of Seep: the deal order, the bid, the bid play, 48 plays, sweeps and the deal's score (sections 4-6).
 
-:class:`Deal` is the full state, hidden cards included; players see it only through :meth:`Deal.view`.
+:class:`Deal` is the full state, hidden cards included; players see it only through
+:func:`taash.seep.view.view_of` (or :meth:`taash.seep.match.Match.view`).
 Randomness comes only from a ``random.Random`` passed to :meth:`Deal.shuffled`.
 """
 
@@ -56,13 +57,13 @@ class _RulesTables:
         self.restricted = mask_of(parse_card(c) for c in rules.restricted_cards)
 
 
-_tables: dict[int, _RulesTables] = {}
+_tables_by_rules: dict[int, _RulesTables] = {}
 
 
 def _rules_tables(rules: Rules) -> _RulesTables:
-    found = _tables.get(id(rules))
+    found = _tables_by_rules.get(id(rules))
     if found is None or found.rules is not rules:
-        found = _tables[id(rules)] = _RulesTables(rules)
+        found = _tables_by_rules[id(rules)] = _RulesTables(rules)
     return found
 
 
@@ -86,7 +87,7 @@ class Deal:
     """
 
     __slots__ = (
-        "_points",
+        "_tables",
         "bid",
         "dealer",
         "deck",
@@ -129,7 +130,7 @@ class Deal:
         self.phase = Phase.BID
         self.to_move = bidder
         self.last_capturer = -1
-        self._points = tables = _rules_tables(rules)
+        self._tables = tables = _rules_tables(rules)
         self.restricted = tables.restricted
 
     @classmethod
@@ -164,7 +165,7 @@ class Deal:
         new.to_move = self.to_move
         new.last_capturer = self.last_capturer
         new.restricted = self.restricted
-        new._points = self._points
+        new._tables = self._tables
         return new
 
     # -- bidding -------------------------------------------------------------------------------------------
@@ -271,7 +272,7 @@ class Deal:
         """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
         if self.phase is not Phase.OVER:
             raise IllegalPlayError("the deal is not over yet")
-        rules, (s, h, d, c) = self.rules, self._points.point_rows
+        rules, (s, h, d, c) = self.rules, self._tables.point_rows
         taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
         card_points = [
             s[pile & 0x1FFF] + h[pile >> 13 & 0x1FFF] + d[pile >> 26 & 0x1FFF] + c[pile >> 39] for pile in self.piles
