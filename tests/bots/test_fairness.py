@@ -26,7 +26,7 @@ def reshuffle_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
     return other
 
 
-@pytest.mark.parametrize("bot_name", ["random", "greedy"])
+@pytest.mark.parametrize("bot_name", ["random", "greedy", "heuristic"])
 @pytest.mark.parametrize(("players", "preset"), [(4, "standard"), (2, "standard"), (4, "punjab_30"),
                                                  (4, "limited_houses"), (2, "break_with_loose")])
 def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, preset: str) -> None:
@@ -49,7 +49,7 @@ def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, prese
 
 def test_bots_are_deterministic_for_a_seed() -> None:
     deal = Deal.shuffled(PRESETS["standard"], 4, 0, random.Random(5))
-    for name in ("random", "greedy"):
+    for name in ("random", "greedy", "heuristic"):
         assert make_bot(name, 3).choose_bid(view_of(deal, deal.to_move)) == \
             make_bot(name, 3).choose_bid(view_of(deal, deal.to_move))
 

@@ -21,3 +21,17 @@ def test_summary_mean_and_interval() -> None:
     summary = summarise("a", "b", results)
     assert summary.mean_margin == 25
     assert abs(summary.ci95 - 1.96 * 12.909944487358056 / 2) < 1e-9
+
+
+def test_heuristic_beats_greedy_in_duplicate_deals() -> None:
+    summary, _ = run_duplicate("heuristic", "greedy", PRESETS["standard"], 4, pairs=80, seed=2)
+    assert summary.mean_margin - summary.ci95 > 0
+
+
+def test_probability_of_holding_a_value() -> None:
+    from taash.bots.heuristic import holds_probability
+
+    assert holds_probability(10, 0, 5) == 0.0
+    assert holds_probability(10, 1, 10) == 1.0
+    assert abs(holds_probability(4, 1, 2) - 0.5) < 1e-12
+    assert abs(holds_probability(10, 2, 3) - (1 - (8 * 7 * 6) / (10 * 9 * 8))) < 1e-12

@@ -172,3 +172,24 @@ def test_a_view_holds_only_what_the_seat_may_see(seed: int, players: int) -> Non
 
 def test_card_masks_by_value() -> None:
     assert mask_of(parse_card(n) for n in ("9s", "9h", "9d", "9c")) == VALUE_MASK[9]
+
+
+def test_unseen_cards_are_exactly_the_other_hands_and_the_undealt() -> None:
+    rng = random.Random(8)
+    for players in (2, 4):
+        deal = Deal.shuffled(PRESETS["standard"], players, 1, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            for seat in range(players):
+                hidden = 0
+                for s in range(players):
+                    if s != seat:
+                        hidden |= deal.hands[s]
+                dealt = 0
+                for h in deal.hands:
+                    dealt |= h
+                undealt = FULL_PACK & ~dealt & ~deal.loose & ~deal.piles[0] & ~deal.piles[1]
+                for cards, _, _ in deal.houses.values():
+                    undealt &= ~cards
+                assert view_of(deal, seat).unseen() == hidden | undealt
+            deal.play(rng.choice(deal.legal_plays()))

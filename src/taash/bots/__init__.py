@@ -2,6 +2,7 @@
 
 from taash.bots.base import Bot, make_bot
 from taash.bots.greedy import GreedyBot
+from taash.bots.heuristic import HeuristicBot
 from taash.bots.random_bot import RandomBot
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["Bot", "GreedyBot", "HeuristicBot", "RandomBot", "make_bot"]

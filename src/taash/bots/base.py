@@ -24,11 +24,13 @@ class Bot(Protocol):
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A bot by name: ``random`` or ``greedy``."""
+    """A bot by name: ``random``, ``greedy`` or ``heuristic``."""
     from taash.bots.greedy import GreedyBot
+    from taash.bots.heuristic import HeuristicBot
     from taash.bots.random_bot import RandomBot
 
-    kinds: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+    kinds: dict[str, type[RandomBot] | type[GreedyBot] | type[HeuristicBot]] = {
+        "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}
     if name not in kinds:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(kinds)})")
     return kinds[name](seed)

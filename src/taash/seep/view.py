@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taash.cards import VALUE_MASK
+from taash.cards import FULL_PACK, VALUE_MASK, mask_of
 from taash.seep.deal import Deal, Phase
 from taash.seep.plays import House, Play, legal_plays
 from taash.seep.rules import Rules
@@ -43,6 +43,8 @@ class PlayerView:
     sweeps: tuple[tuple[int, int, int], ...]
     #: Qasim's restricted cards not yet released (only those this seat can know: its own, or all while unseen).
     restricted: int
+    #: The four floor cards turned face up after the bid (0 during the bid).
+    initial_floor: int = 0
 
     def legal_plays(self) -> list[Play]:
         """The seat's legal plays when it is to play (empty otherwise)."""
@@ -68,6 +70,15 @@ class PlayerView:
     def plays_made(self) -> int:
         return len(self.history)
 
+    def unseen(self) -> int:
+        """Cards this seat has not seen: in the other hands or still to be dealt."""
+        seen = self.hand | self.initial_floor | self.loose
+        for cards, _, _ in self.houses.values():
+            seen |= cards
+        for _, play in self.history:
+            seen |= 1 << play[1]
+        return FULL_PACK & ~seen
+
 
 def view_of(deal: Deal, seat: int) -> PlayerView:
     """The view of ``seat`` of ``deal``."""
@@ -91,4 +102,5 @@ def view_of(deal: Deal, seat: int) -> PlayerView:
         captured_counts=(deal.piles[0].bit_count(), deal.piles[1].bit_count()),
         sweeps=tuple(deal.sweeps),
         restricted=deal.restricted,
+        initial_floor=0 if deal.phase is Phase.BID else mask_of(deal.deck[4:8]),
     )

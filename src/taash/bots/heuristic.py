@@ -1,0 +1,151 @@
+"""The ``heuristic`` bot: an expert's rules of thumb over one play, with the cards counted.
+
+It counts what it has seen (its hand, the floor turned up after the bid, every card played) to know, for each
+value, how many cards the others may still hold, and so how likely the next opponent is to hold one. A play is
+scored by the points it takes now, minus what the opponent to play next can expect to take (a sweep above
+all), plus the worth of houses it leaves that its team owns and the others are unlikely to take, plus small
+preferences from the rules text: keep the last capture for the end, keep point cards off the floor.
+"""
+
+from __future__ import annotations
+
+import random
+
+from taash.cards import VALUE, VALUE_MASK, cards_of
+from taash.seep.describe import describe_play
+from taash.seep.groups import maximal_groups
+from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play, team_mask
+from taash.seep.view import PlayerView
+
+
+def holds_probability(unknown: int, of_value: int, hand_size: int) -> float:
+    """Chance that a hand of ``hand_size`` cards drawn from ``unknown`` cards holds one of ``of_value`` of them."""
+    if of_value <= 0 or hand_size <= 0 or unknown <= 0:
+        return 0.0
+    if hand_size >= unknown:
+        return 1.0
+    miss = 1.0
+    for i in range(hand_size):
+        miss *= (unknown - of_value - i) / (unknown - i)
+        if miss <= 0:
+            return 1.0
+    return 1.0 - miss
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self._tables: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+    def _points(self, view: PlayerView) -> tuple[int, ...]:
+        key = id(view.rules)
+        cached = self._tables.get(key)
+        if cached is None or cached[0] is not view.rules:
+            cached = self._tables[key] = (view.rules, view.rules.card_point_table())
+        return cached[1]
+
+    def _sweep_value(self, view: PlayerView, card: int, index: int) -> int:
+        rules = view.rules
+        if index >= 47:
+            return rules.last_sweep_points
+        if rules.sweep_scores_card_value:
+            return VALUE[card]
+        return rules.bid_sweep_points if index == 0 else rules.sweep_points
+
+    def evaluate(self, view: PlayerView, play: Play) -> tuple[float, int, bool, float]:
+        """(score, points taken now, sweep, expected points lost to the next opponent)."""
+        points = self._points(view)
+        houses: dict[int, House] = dict(view.houses)
+        loose, taken = apply_play(play, view.seat, view.players, view.loose, houses)
+        index = view.plays_made
+        gained = 0
+        for c in cards_of(taken):
+            gained += points[c]
+        sweep = bool(taken) and not loose and not houses
+        score = float(gained)
+        if sweep:
+            score += self._sweep_value(view, play[1], index)
+        unseen = view.unseen()
+        unknown = unseen.bit_count()
+        nxt = (view.seat + 1) % view.players
+        nxt_hand = view.hand_sizes[nxt] - (1 if index == 0 and view.players == 4 else 0)
+        if index == 0:  # after the bid play the others get their cards: 12 for the next player
+            nxt_hand = 12
+        remaining_plays = 47 - index
+        # What the next opponent may take from the floor we leave.
+        danger = 0.0
+        if remaining_plays > 0 and nxt_hand > 0:
+            floor_cards = loose
+            for cards, _, _ in houses.values():
+                floor_cards |= cards
+            for v in range(1, 14):
+                k = (unseen & VALUE_MASK[v]).bit_count()
+                if not k:
+                    continue
+                house = houses.get(v)
+                best = 0.0
+                if loose:
+                    for u in maximal_groups(loose, v):
+                        got = sum(points[c] for c in cards_of(u))
+                        if house is not None:
+                            got += sum(points[c] for c in cards_of(house[0]))
+                        left = loose & ~u
+                        others = [w for w in houses if w != v]
+                        if u or house is not None:
+                            if not left and not others and remaining_plays > 1:
+                                got += self._sweep_value(view, 0, index + 1) if not view.rules.sweep_scores_card_value \
+                                    else v
+                            best = max(best, got + 0.1 * (u.bit_count()))
+                elif house is not None:
+                    got = sum(points[c] for c in cards_of(house[0]))
+                    if len(houses) == 1 and remaining_plays > 1:
+                        got += self._sweep_value(view, 0, index + 1) if not view.rules.sweep_scores_card_value else v
+                    best = got
+                if best:
+                    danger = max(danger, best * holds_probability(unknown, k, nxt_hand))
+        score -= danger
+        # Houses our team owns: worth their points if the others are unlikely to take them.
+        ours = team_mask(view.seat, view.players)
+        for v, (cards, cemented, owners) in houses.items():
+            if owners & ours:
+                k = (unseen & VALUE_MASK[v]).bit_count()
+                house_points = sum(points[c] for c in cards_of(cards))
+                safe = 1.0 - holds_probability(unknown, k, max(1, unknown // 2))
+                before = view.houses.get(v)
+                before_points = sum(points[c] for c in cards_of(before[0])) if before and before[2] & ours else 0
+                score += 0.5 * (house_points - before_points) * (2 * safe - 1)
+                if cemented and (before is None or not before[1]):
+                    score += 1.0
+        # Do not feed the floor with point cards; keep captures for late in the deal when it is cheap.
+        if play[0] == THROW:
+            score -= 0.5 * points[play[1]]
+            if VALUE[play[1]] >= 9:
+                score -= 0.5  # high cards are worth keeping for houses
+        if play[0] == CAPTURE:
+            score += 0.05 * taken.bit_count()
+            if remaining_plays < 4:
+                score += 0.5  # the last capture takes the floor
+        return score, gained, sweep, danger
+
+    def choose_bid(self, view: PlayerView) -> int:
+        bids = view.legal_bids()
+        return max(bids, key=lambda v: ((view.hand & VALUE_MASK[v]).bit_count(), v))
+
+    def choose_play(self, view: PlayerView) -> Play:
+        legal = view.legal_plays()
+        if len(legal) == 1:
+            return legal[0]
+        scored = [(self.evaluate(view, p)[0], p) for p in legal]
+        best = max(s for s, _ in scored)
+        ties = [p for s, p in scored if s >= best - 1e-9]
+        return ties[self.rng.randrange(len(ties))]
+
+    def explain(self, view: PlayerView, play: Play) -> str:
+        _, gained, sweep, danger = self.evaluate(view, play)
+        words = describe_play(play, view.houses)
+        if sweep:
+            return f"{words}: a sweep, {gained} points"
+        risk = "leaves no sweep" if danger < 1 else f"risks about {danger:.0f} points to the next player"
+        return f"{words}: {gained} points, {risk}" if gained else f"{words}: {risk}"
