@@ -140,7 +140,9 @@ def test_arena_writes_json_and_csv(tmp_path: Path) -> None:
     proc = run("seep", "arena", "greedy", "random", "--deals", "20", "--players", "2", "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     data = json.loads((tmp_path / "results.json").read_text())
-    assert data[0]["bot_a"] == "greedy" and data[0]["pairs"] == 20
+    assert data["pairings"][0]["bot_a"] == "greedy" and data["pairings"][0]["pairs"] == 20
+    assert set(data["ratings"]) == {"greedy", "random"}
+    assert (tmp_path / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "results.csv").read_text().startswith("bot_a,bot_b,pairs,mean_margin")
     one_line_error(run("seep", "arena", "greedy", "nosuch"), 2)
     one_line_error(run("seep", "arena", "greedy"), 2)

@@ -46,6 +46,7 @@ class PairResult:
     b_deals_won: int
     a_seconds: tuple[float, ...] = ()  # bot A's time per play decision
     b_seconds: tuple[float, ...] = ()
+    a_game_margins: tuple[int, ...] = ()  # A minus B in each of the two games
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,7 @@ def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -
     deck = Deal.shuffled(rules, players, dealer, rng).deck
     margin = 0
     won = [0, 0]
+    games: list[int] = []
     a_times: list[float] = []
     b_times: list[float] = []
     for a_team in (0, 1):
@@ -83,9 +85,10 @@ def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -
             (a_times if seat % 2 == a_team else b_times).extend(times[seat])
         a, b = score[a_team], score[1 - a_team]
         margin += a - b
+        games.append(a - b)
         if a != b:
             won[0 if a > b else 1] += 1
-    return PairResult(seed, margin, won[0], won[1], tuple(a_times), tuple(b_times))
+    return PairResult(seed, margin, won[0], won[1], tuple(a_times), tuple(b_times), tuple(games))
 
 
 def _ms(times: list[float]) -> tuple[float, float]:
@@ -114,3 +117,20 @@ def run_duplicate(name_a: str, name_b: str, rules: Rules, players: int, pairs: i
         if on_pair:
             on_pair()
     return summarise(name_a, name_b, results), results
+
+
+def ratings(pairings: list[tuple[str, str, list[PairResult]]]) -> dict[str, tuple[float, float]]:
+    """OpenSkill (Plackett-Luce) ratings from every game of every pairing: name -> (mu, sigma)."""
+    from openskill.models import PlackettLuce, PlackettLuceRating
+
+    model = PlackettLuce()
+    players: dict[str, PlackettLuceRating] = {}
+    for a, b, _ in pairings:
+        for name in (a, b):
+            players.setdefault(name, model.rating(name=name))
+    for a, b, results in pairings:
+        for r in results:
+            for margin in (r.a_game_margins if r.a_game_margins else (r.margin,)):
+                ranks: list[float] = [1.0, 1.0] if margin == 0 else ([1.0, 2.0] if margin > 0 else [2.0, 1.0])
+                [[players[a]], [players[b]]] = model.rate([[players[a]], [players[b]]], ranks=ranks)
+    return {name: (p.mu, p.sigma) for name, p in players.items()}

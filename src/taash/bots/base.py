@@ -23,14 +23,19 @@ class Bot(Protocol):
         """One line on why this play (for hints)."""
 
 
+#: Player-facing levels. ``expert`` will be the ISMCTS bot once it exists; until then it is the heuristic one.
+LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "heuristic"}
+
+
 def make_bot(name: str, seed: int) -> Bot:
-    """A bot by name: ``random``, ``greedy`` or ``heuristic``."""
+    """A bot by name (``random``, ``greedy``, ``heuristic``) or level (``easy`` .. ``expert``)."""
     from taash.bots.greedy import GreedyBot
     from taash.bots.heuristic import HeuristicBot
     from taash.bots.random_bot import RandomBot
 
     kinds: dict[str, type[RandomBot] | type[GreedyBot] | type[HeuristicBot]] = {
         "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}
-    if name not in kinds:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(kinds)})")
-    return kinds[name](seed)
+    kind = LEVELS.get(name, name)
+    if kind not in kinds:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join([*kinds, *LEVELS])})")
+    return kinds[kind](seed)

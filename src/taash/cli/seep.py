@@ -298,7 +298,8 @@ def arena(
     from dataclasses import asdict
     from itertools import combinations
 
-    from taash.arena.duplicate import summarise
+    from taash.arena.chart import draw
+    from taash.arena.duplicate import ratings, summarise
     from taash.bots.base import make_bot
 
     if players not in (2, 4):
@@ -312,7 +313,10 @@ def arena(
             fail(str(e))
     chosen = get_rules(rules)
     pairings = list(combinations(bots, 2))
+    if len(set(bots)) != len(bots):
+        fail("name each bot once")
     summaries = []
+    played = []
     with progress_bar(len(pairings) * deals, "Arena") as bar:
         task = bar.add_task("pairs", total=len(pairings) * deals)
         for a, b in pairings:
@@ -328,6 +332,8 @@ def arena(
                         results.append(r)
                         bar.advance(task)
             summaries.append(summarise(a, b, results))
+            played.append((a, b, results))
+    rated = ratings(played)
     table = Table(title=f"Duplicate deals ({players} players, {chosen.preset}, {deals} pairs each)",
                   title_justify="left")
     for col in ("A", "B", "margin/deal A-B", "95% CI", "won A", "won B", "ms A p50/p95", "ms B p50/p95"):
@@ -337,12 +343,23 @@ def arena(
                       str(s.b_deals_won), f"{s.a_ms_median:.2f}/{s.a_ms_p95:.2f}",
                       f"{s.b_ms_median:.2f}/{s.b_ms_p95:.2f}")
     out.print(table)
+    rating_table = Table(title="Ratings (OpenSkill, every game)", title_justify="left")
+    for col in ("bot", "mu", "sigma"):
+        rating_table.add_column(col, justify="right")
+    for name, (mu, sigma) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
+        rating_table.add_row(name, f"{mu:.1f}", f"{sigma:.2f}")
+    out.print(rating_table)
     if out_dir is not None:
         with user_errors():
             out_dir.mkdir(parents=True, exist_ok=True)
-            (out_dir / "results.json").write_text(json.dumps([asdict(s) for s in summaries], indent=1) + "\n")
+            data = {"pairings": [asdict(s) for s in summaries],
+                    "ratings": {n: {"mu": mu, "sigma": sg} for n, (mu, sg) in rated.items()},
+                    "players": players, "rules": chosen.to_json(), "pairs": deals, "seed": seed}
+            (out_dir / "results.json").write_text(json.dumps(data, indent=1) + "\n")
+            draw(summaries, rated, out_dir / "results.png",
+                 f"Duplicate deals: {players} players, {chosen.preset}, {deals} pairs per pairing")
             with (out_dir / "results.csv").open("w", newline="") as f:
                 writer = csv.DictWriter(f, fieldnames=list(asdict(summaries[0])))
                 writer.writeheader()
                 writer.writerows(asdict(s) for s in summaries)
-        out.print(f"Results written to {out_dir}/results.json and results.csv")
+        out.print(f"Results written to {out_dir}/results.json, results.csv and results.png")
