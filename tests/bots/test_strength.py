@@ -35,3 +35,19 @@ def test_probability_of_holding_a_value() -> None:
     assert holds_probability(10, 1, 10) == 1.0
     assert abs(holds_probability(4, 1, 2) - 0.5) < 1e-12
     assert abs(holds_probability(10, 2, 3) - (1 - (8 * 7 * 6) / (10 * 9 * 8))) < 1e-12
+
+
+def test_levels_map_to_bots() -> None:
+    from taash.bots.base import LEVELS, make_bot
+
+    for level, kind in LEVELS.items():
+        assert make_bot(level, 1).name == kind
+
+
+def test_ratings_order_the_stronger_bot_first() -> None:
+    from taash.arena.duplicate import play_pair, ratings
+
+    results = [play_pair("greedy", "random", PRESETS["standard"], 4, seed) for seed in range(30)]
+    rated = ratings([("greedy", "random", results)])
+    assert rated["greedy"][0] > rated["random"][0]
+    assert all(sigma > 0 for _, sigma in rated.values())
