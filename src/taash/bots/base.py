@@ -31,10 +31,11 @@ def make_bot(name: str, seed: int) -> Bot:
     """A bot by name (``random``, ``greedy``, ``heuristic``) or level (``easy`` .. ``expert``)."""
     from taash.bots.greedy import GreedyBot
     from taash.bots.heuristic import HeuristicBot
+    from taash.bots.ismcts import IsmctsBot
     from taash.bots.random_bot import RandomBot
 
-    kinds: dict[str, type[RandomBot] | type[GreedyBot] | type[HeuristicBot]] = {
-        "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot}
+    kinds: dict[str, type[RandomBot] | type[GreedyBot] | type[HeuristicBot] | type[IsmctsBot]] = {
+        "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
     kind = LEVELS.get(name, name)
     if kind not in kinds:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join([*kinds, *LEVELS])})")
