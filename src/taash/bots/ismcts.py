@@ -19,7 +19,7 @@ import time
 from taash.bots.greedy import GreedyBot
 from taash.bots.heuristic import HeuristicBot
 from taash.cards import VALUE_MASK, cards_of, mask_of
-from taash.seep.deal import Deal, Phase, _rules_tables
+from taash.seep.deal import Deal
 from taash.seep.describe import describe_play
 from taash.seep.plays import CAPTURE, Play
 from taash.seep.view import PlayerView, view_of
@@ -48,34 +48,19 @@ def determinise(view: PlayerView, rng: random.Random) -> Deal:
     for s, n in need.items():
         hands[s] |= mask_of(rest[:n])
         rest = rest[n:]
-    deal = Deal.__new__(Deal)
-    deal.rules = view.rules
-    deal.players = players
-    deal.dealer = view.dealer
     # Cards still to be dealt go where the deal reads them later (right after the floor at the bid play, at the
     # end for the 2-player second half); the floor turned up after the bid stays at its place.
     floor4 = cards_of(view.initial_floor)
     taken = mask_of(rest) | view.initial_floor
     others = [c for c in range(52) if not taken >> c & 1]
     later = [rest, others[4:]] if view.plays_made == 0 else [others[4:], rest]
-    deal.deck = others[:4] + floor4 + later[0] + later[1]
-    deal.hands = hands
-    deal.loose = view.loose
-    deal.houses = dict(view.houses)
-    deal.piles = [0, 0]
-    deal.sweeps = []
-    deal.plays = [p for _, p in view.history]
-    deal.bid = view.bid
-    deal.phase = Phase.PLAY
-    deal.to_move = view.to_move
     last = -1
     for seat, p in view.history:
         if p[0] == CAPTURE:
             last = seat % 2
-    deal.last_capturer = last
-    deal.restricted = view.restricted
-    deal._tables = _rules_tables(view.rules)
-    return deal
+    return Deal.from_parts(view.rules, players, view.dealer, others[:4] + floor4 + later[0] + later[1], hands,
+                           view.loose, dict(view.houses), [p for _, p in view.history], view.bid, view.to_move,
+                           last, view.restricted)
 
 
 class IsmctsBot:
@@ -104,12 +89,7 @@ class IsmctsBot:
                 deal.play(legal[rng.randrange(len(legal))], check=False)
             else:
                 deal.play(policy.choose_play(view_of(deal, deal.to_move)), check=False)
-        points = _rules_tables(deal.rules).point_rows
-        gain = []
-        for t in (0, 1):
-            pile = deal.piles[t] & ~before[t]
-            gain.append(points[0][pile & 0x1FFF] + points[1][pile >> 13 & 0x1FFF] + points[2][pile >> 26 & 0x1FFF]
-                        + points[3][pile >> 39])
+        gain = [deal.card_points_of(deal.piles[t] & ~before[t]) for t in (0, 1)]
         for seat, _, pts in deal.sweeps:
             gain[seat % 2] += pts
         return (gain[team] - gain[1 - team]) / 100.0

@@ -142,6 +142,39 @@ class Deal:
             if deal_problem(rules, players, deck) is None:
                 return cls(rules, players, dealer, deck)
 
+    @classmethod
+    def from_parts(cls, rules: Rules, players: int, dealer: int, deck: list[int], hands: list[int], loose: int,
+                   houses: dict[int, House], plays: list[Play], bid: int, to_move: int, last_capturer: int,
+                   restricted: int) -> Deal:
+        """A deal in progress put together from its parts (for search: a determinisation of a seat's view).
+
+        The captured piles and sweeps start empty: what is captured from here on is what the deal records.
+        Nothing is checked; the caller vouches that the parts fit together.
+        """
+        deal = cls.__new__(cls)
+        deal.rules = rules
+        deal.players = players
+        deal.dealer = dealer
+        deal.deck = deck
+        deal.hands = hands
+        deal.loose = loose
+        deal.houses = houses
+        deal.piles = [0, 0]
+        deal.sweeps = []
+        deal.plays = plays
+        deal.bid = bid
+        deal.phase = Phase.PLAY
+        deal.to_move = to_move
+        deal.last_capturer = last_capturer
+        deal.restricted = restricted
+        deal._tables = _rules_tables(rules)
+        return deal
+
+    def card_points_of(self, cards: int) -> int:
+        """The card points of some cards under this deal's rules (no majority, no Satthi)."""
+        s, h, d, c = self._tables.point_rows
+        return s[cards & 0x1FFF] + h[cards >> 13 & 0x1FFF] + d[cards >> 26 & 0x1FFF] + c[cards >> 39]
+
     @property
     def bidder(self) -> int:
         """The seat after the dealer, who bids and makes the first play."""
@@ -272,11 +305,9 @@ class Deal:
         """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
         if self.phase is not Phase.OVER:
             raise IllegalPlayError("the deal is not over yet")
-        rules, (s, h, d, c) = self.rules, self._tables.point_rows
+        rules = self.rules
         taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
-        card_points = [
-            s[pile & 0x1FFF] + h[pile >> 13 & 0x1FFF] + d[pile >> 26 & 0x1FFF] + c[pile >> 39] for pile in self.piles
-        ]
+        card_points = [self.card_points_of(pile) for pile in self.piles]
         for team in (0, 1):
             if taken[team] > 26:
                 card_points[team] += rules.majority_points
