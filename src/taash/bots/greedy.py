@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from taash.cards import VALUE_MASK, cards_of
+from taash.cards import VALUE_MASK
+from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, Play, apply_play
@@ -26,21 +27,12 @@ class GreedyBot:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
-        self._tables: dict[int, tuple[object, tuple[int, ...]]] = {}
-
-    def _points(self, view: PlayerView) -> tuple[int, ...]:
-        key = id(view.rules)
-        cached = self._tables.get(key)
-        if cached is None or cached[0] is not view.rules:
-            cached = self._tables[key] = (view.rules, view.rules.card_point_table())
-        return cached[1]
 
     def evaluate(self, view: PlayerView, play: Play) -> tuple[float, int, int, bool, bool]:
         """(score, points taken, cards taken, sweep, leaves a sweep) of one play, seen from this seat."""
-        points = self._points(view)
         houses = dict(view.houses)
         loose, taken = apply_play(play, view.seat, view.players, view.loose, houses)
-        gained = sum(points[c] for c in cards_of(taken))
+        gained = card_points(view.rules, taken)
         sweep = bool(taken) and not loose and not houses
         last = view.plays_made == 47
         sweep_value = 0
@@ -51,7 +43,7 @@ class GreedyBot:
         danger = not sweep and not last and sweepable(loose, houses)
         score = gained + sweep_value + 0.1 * taken.bit_count() - (30.0 if danger else 0.0)
         if play[0] != CAPTURE:
-            score -= 0.05 * (points[play[1]] + 1)  # keep point cards in hand rather than on the floor
+            score -= 0.05 * (card_points(view.rules, 1 << play[1]) + 1)  # keep point cards in hand, not on the floor
         return score, gained, taken.bit_count(), sweep, danger
 
     def choose_bid(self, view: PlayerView) -> int:

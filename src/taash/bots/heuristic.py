@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from taash.cards import VALUE, VALUE_MASK, cards_of
+from taash.cards import VALUE, VALUE_MASK
+from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play, team_mask
@@ -37,14 +38,6 @@ class HeuristicBot:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
-        self._tables: dict[int, tuple[object, tuple[int, ...]]] = {}
-
-    def _points(self, view: PlayerView) -> tuple[int, ...]:
-        key = id(view.rules)
-        cached = self._tables.get(key)
-        if cached is None or cached[0] is not view.rules:
-            cached = self._tables[key] = (view.rules, view.rules.card_point_table())
-        return cached[1]
 
     def _sweep_value(self, view: PlayerView, card: int, index: int) -> int:
         rules = view.rules
@@ -56,13 +49,11 @@ class HeuristicBot:
 
     def evaluate(self, view: PlayerView, play: Play) -> tuple[float, int, bool, float]:
         """(score, points taken now, sweep, expected points lost to the next opponent)."""
-        points = self._points(view)
+        rules = view.rules
         houses: dict[int, House] = dict(view.houses)
         loose, taken = apply_play(play, view.seat, view.players, view.loose, houses)
         index = view.plays_made
-        gained = 0
-        for c in cards_of(taken):
-            gained += points[c]
+        gained = card_points(rules, taken)
         sweep = bool(taken) and not loose and not houses
         score = float(gained)
         if sweep:
@@ -88,9 +79,7 @@ class HeuristicBot:
                 best = 0.0
                 if loose:
                     for u in maximal_groups(loose, v):
-                        got = sum(points[c] for c in cards_of(u))
-                        if house is not None:
-                            got += sum(points[c] for c in cards_of(house[0]))
+                        got = card_points(rules, u | (house[0] if house is not None else 0))
                         left = loose & ~u
                         others = [w for w in houses if w != v]
                         if u or house is not None:
@@ -99,7 +88,7 @@ class HeuristicBot:
                                     else v
                             best = max(best, got + 0.1 * (u.bit_count()))
                 elif house is not None:
-                    got = sum(points[c] for c in cards_of(house[0]))
+                    got = card_points(rules, house[0])
                     if len(houses) == 1 and remaining_plays > 1:
                         got += self._sweep_value(view, 0, index + 1) if not view.rules.sweep_scores_card_value else v
                     best = got
@@ -111,16 +100,16 @@ class HeuristicBot:
         for v, (cards, cemented, owners) in houses.items():
             if owners & ours:
                 k = (unseen & VALUE_MASK[v]).bit_count()
-                house_points = sum(points[c] for c in cards_of(cards))
+                house_points = card_points(rules, cards)
                 safe = 1.0 - holds_probability(unknown, k, max(1, unknown // 2))
                 before = view.houses.get(v)
-                before_points = sum(points[c] for c in cards_of(before[0])) if before and before[2] & ours else 0
+                before_points = card_points(rules, before[0]) if before and before[2] & ours else 0
                 score += 0.5 * (house_points - before_points) * (2 * safe - 1)
                 if cemented and (before is None or not before[1]):
                     score += 1.0
         # Do not feed the floor with point cards; keep captures for late in the deal when it is cheap.
         if play[0] == THROW:
-            score -= 0.5 * points[play[1]]
+            score -= 0.5 * card_points(rules, 1 << play[1])
             if VALUE[play[1]] >= 9:
                 score -= 0.5  # high cards are worth keeping for houses
         if play[0] == CAPTURE:

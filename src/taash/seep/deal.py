@@ -67,6 +67,12 @@ def _rules_tables(rules: Rules) -> _RulesTables:
     return found
 
 
+def card_points(rules: Rules, cards: int) -> int:
+    """The card points of some cards under ``rules`` (no majority, no Satthi)."""
+    s, h, d, c = _rules_tables(rules).point_rows
+    return s[cards & 0x1FFF] + h[cards >> 13 & 0x1FFF] + d[cards >> 26 & 0x1FFF] + c[cards >> 39]
+
+
 def deal_problem(rules: Rules, players: int, deck: list[int]) -> str | None:
     """Why this deck order would have been redealt (or is no pack), or None when it is a valid deal."""
     if len(deck) != 52 or mask_of(deck) != FULL_PACK:
