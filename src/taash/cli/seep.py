@@ -328,7 +328,7 @@ def arena(
                     bar.advance(task)
             else:
                 with ProcessPoolExecutor(jobs) as pool:
-                    for r in pool.map(_pair_job, work, chunksize=16):
+                    for r in pool.map(_pair_job, work, chunksize=max(1, min(16, deals // (4 * jobs)))):
                         results.append(r)
                         bar.advance(task)
             summaries.append(summarise(a, b, results))
