@@ -67,13 +67,15 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: str = "greedy", exploration: float = 0.7):
+                 rollout: str = "greedy", exploration: float = 0.7, candidates: int = 4):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
         self.policy = GreedyBot(seed) if rollout == "greedy" else None
         self.bidder = HeuristicBot(seed)
+        #: Search only the heuristic's best few plays (0: every legal play).
+        self.candidates = candidates
         self.last_stats: dict[Play, tuple[int, float]] = {}
 
     def choose_bid(self, view: PlayerView) -> int:
@@ -98,6 +100,9 @@ class IsmctsBot:
         legal = view.legal_plays()
         if len(legal) == 1:
             return legal[0]
+        if self.candidates and len(legal) > self.candidates:
+            ranked = sorted(legal, key=lambda p: -self.bidder.evaluate(view, p)[0])
+            legal = ranked[: self.candidates]
         team = view.seat % 2
         visits = dict.fromkeys(legal, 0)
         totals = dict.fromkeys(legal, 0.0)
