@@ -273,8 +273,6 @@ def legal_outcomes(position: Position) -> list[dict[str, JSON]]:
 
 
 __all__ = [
-    "ADD",
-    "ESTABLISH",
     "Position",
     "houses_to_json",
     "legal_outcomes",
