@@ -1,4 +1,5 @@
-# Quick start: `make play` starts the game, `make test` runs every test. Both create or reuse ./.venv.
+# Quick start: `make play` starts the game, `make test` runs every test. Both create or reuse ./.venv and
+# reinstall the package only when pyproject.toml changed (the stamp file inside .venv remembers).
 PYTHON ?= python3.11
 VENV := .venv
 STAMP := $(VENV)/.installed
@@ -10,16 +11,18 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	-$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
-# Until the terminal game exists: a simulated 4-player match between random players, with its score sheet.
+# Until the terminal game exists: one whole simulated 4-player match between random players, with its score
+# sheet. SEED=42 make play plays the same match again.
 play: $(STAMP)
-	$(BIN)/taash seep simulate --players 4 --rules standard --deals 100 --baazis 1 --matches 1 --seed $${SEED:-$$(date +%s)} --sheet
+	@$(BIN)/taash seep simulate --players 4 --rules standard --deals 100 --baazis 1 --matches 1 \
+		--seed $${SEED:-$$(date +%s)} --sheet
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 
 test: lint

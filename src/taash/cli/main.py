@@ -1,11 +1,12 @@
 """The ``taash`` command: thin wrappers that parse, call the engine, and print.
 
 Every error a user can cause ends in one line on standard error and exit status 2 (bad input) or 1 (a record
-that breaks the rules); never a traceback.
+that breaks the rules); never a traceback. ``TAASH_DEBUG=1`` shows the traceback of an unexpected error.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -15,11 +16,15 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
+from taash.cli.common import BAD_INPUT
 from taash.cli.seep import app as seep_app
+
+#: Exit status for an error in taash itself (sysexits' EX_SOFTWARE).
+INTERNAL_ERROR = 70
 
 app = typer.Typer(
     name="taash",
-    help="Indian card games: an exact Seep engine, simulations and benchmarks.",
+    help="Indian card games: an exact Seep engine, simulations, bots and benchmarks.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -32,15 +37,23 @@ def run() -> None:
     try:
         code = app(standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError:
-        sys.exit(2)  # the help was printed
+        sys.exit(BAD_INPUT)  # the help was printed
     except click.ClickException as e:
         print(f"taash: {' '.join(e.format_message().split())}", file=sys.stderr)
-        sys.exit(e.exit_code)
+        sys.exit(BAD_INPUT)
     except typer.Exit as e:
         sys.exit(e.exit_code)
-    except (KeyboardInterrupt, typer.Abort):
-        print("taash: interrupted", file=sys.stderr)
+    except (KeyboardInterrupt, typer.Abort):  # Ctrl-C: stop quietly, as Typer does inside a command
         sys.exit(130)
+    except BrokenPipeError:  # the reader of our output went away (`taash ... | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    except Exception as e:
+        if os.environ.get("TAASH_DEBUG"):
+            raise
+        print(f"taash: internal error: {type(e).__name__}: {' '.join(str(e).split())} "
+              "(please report it; TAASH_DEBUG=1 shows the traceback)", file=sys.stderr)
+        sys.exit(INTERNAL_ERROR)
     sys.exit(code if isinstance(code, int) else 0)
 
 

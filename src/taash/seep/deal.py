@@ -246,7 +246,11 @@ class Deal:
                 raise IllegalPlayError("the bid must be made before the first play")
             if self.phase is Phase.OVER:
                 raise IllegalPlayError("the deal is over")
-            raise IllegalPlayError(f"illegal play for seat {self.to_move}: {describe_play_short(play)}")
+            try:
+                what = describe_play_short(play)
+            except (TypeError, ValueError, IndexError):
+                what = repr(play)
+            raise IllegalPlayError(f"illegal play for seat {self.to_move}: {what}")
         p = self.to_move
         c = play[1]
         self.hands[p] ^= 1 << c

@@ -47,9 +47,10 @@ class GameRecord:
             plays = []
             if d.bid:
                 replayed.make_bid(d.bid)
-                for p in d.plays:
+                for raw in d.plays:
+                    p = raw if isinstance(raw, tuple) else play_from_json(raw, replayed.houses)
                     plays.append(play_to_json(p))
-                    replayed.play(p, check=False)
+                    replayed.play(p)
             deals.append({"dealer": d.dealer, "deck": [card_name(c) for c in d.deck],
                           "bid": d.bid or None, "plays": plays})
         out["deals"] = deals

@@ -1,0 +1,3 @@
+from taash.cli.main import run
+
+run()

@@ -1,0 +1,82 @@
+"""What every ``taash`` command shares: the consoles, one-line errors and exit statuses, input, progress bars."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from taash.cards import CardError
+from taash.seep.errors import RecordError, SeepError
+
+#: Exit status for bad input: not JSON, an unknown or repeated card, an impossible position, an unknown preset.
+BAD_INPUT = 2
+#: Exit status for a well-formed record with an illegal bid, play or dealer.
+ILLEGAL = 1
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def fail(message: object, code: int = BAD_INPUT) -> NoReturn:
+    """One line on standard error, then exit with ``code``."""
+    print(f"taash: {' '.join(str(message).split())}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def user_errors(where: str = "") -> Iterator[None]:
+    """Turn every error a user can cause into one line and an exit status; ``where`` prefixes the message."""
+    prefix = f"{where}: " if where else ""
+    try:
+        yield
+    except RecordError as e:
+        fail(prefix + str(e), ILLEGAL if e.illegal else BAD_INPUT)
+    except json.JSONDecodeError as e:
+        at = f"column {e.colno}" if where else f"line {e.lineno}, column {e.colno}"
+        fail(f"{prefix}not valid JSON: {e.msg} ({at})")
+    except UnicodeDecodeError:
+        fail(f"{prefix}input is not UTF-8 text")
+    except (SeepError, CardError) as e:
+        fail(prefix + str(e))
+    except ValueError as e:  # what json refuses beyond syntax, e.g. a number of thousands of digits
+        fail(f"{prefix}bad input: {e}")
+    except RecursionError:
+        fail(f"{prefix}input nested too deeply")
+    except BrokenPipeError:
+        raise  # the reader went away: run() ends quietly
+    except OSError as e:
+        fail(f"{e.filename or 'input'}: {e.strerror or e}")
+
+
+def read_input(file: Path | None, what: str) -> str:
+    """The text of ``file``, or of standard input when it is None or ``-``."""
+    if file is None or str(file) == "-":
+        if sys.stdin is None or sys.stdin.isatty():
+            fail(f"no {what} given: name a file, or pipe it to standard input")
+        data = sys.stdin.buffer.read()
+    else:
+        data = file.read_bytes()
+    return data.decode("utf-8-sig")
+
+
+def progress_bar(label: str, counts: bool = True) -> Progress:
+    """A progress bar on standard error (done/total, or a percentage), shown only on a terminal, gone when done."""
+    done: ProgressColumn = TextColumn("{task.completed:.0f}/{task.total:.0f}") if counts else TaskProgressColumn()
+    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), done, TimeElapsedColumn(), TimeRemainingColumn(),
+                    console=err, transient=True, disable=not err.is_terminal)
