@@ -1,0 +1,147 @@
+"""The protocol's JSON readers and writers: positions, plays and outcomes; impossible positions are refused."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from taash.seep.errors import BadPositionError, SeepError
+from taash.seep.notation import legal_outcomes, play_from_json, play_to_json, position_from_json
+from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW
+from tests.seep.helpers import card, house, mask
+
+GOOD: dict[str, Any] = {
+    "rules": "standard", "players": 4, "seat": 2, "hand": ["Kh", "5c", "Qd"], "loose": ["5s", "3h"],
+    "houses": [{"value": 11, "cards": ["6d", "5h"], "cemented": False, "owners": [1]}], "bid": None,
+}
+
+
+def test_the_protocols_example_position_is_read() -> None:
+    pos = position_from_json(GOOD)
+    assert (pos.players, pos.seat, pos.bid) == (4, 2, 0)
+    assert pos.hand == mask("Kh", "5c", "Qd") and pos.loose == mask("5s", "3h")
+    assert pos.houses == {11: (mask("6d", "5h"), False, 0b10)}
+    assert pos.to_json() == {**GOOD, "hand": ["Kh", "Qd", "5c"], "loose": ["5s", "3h"],
+                             "houses": [house(11, ["6d", "5h"], [1])]}
+
+
+def test_missing_keys_take_their_defaults() -> None:
+    pos = position_from_json({"seat": 0, "hand": ["10s", "kd"]})
+    assert (pos.rules.preset, pos.players, pos.loose, pos.houses, pos.bid) == ("standard", 4, 0, {}, 0)
+    assert pos.hand == mask("Ts", "Kd")
+    assert position_from_json({"seat": 1, "hand": ["Ks"], "rules": {"preset": "karan", "max_houses": 2}}).rules \
+        .max_houses == 2
+
+
+def with_(**changes: Any) -> dict[str, Any]:
+    data = json.loads(json.dumps(GOOD))
+    for key, value in changes.items():
+        if value is None and key != "bid":
+            data.pop(key)
+        else:
+            data[key] = value
+    return data
+
+
+BAD = [
+    ("not an object", ["seat", 0]),
+    ("unknown key", with_(table=1)),
+    ("no seat", with_(seat=None)),
+    ("seat out of range", with_(seat=4)),
+    ("seat of a 2-player game", with_(players=2, seat=3, houses=[])),
+    ("seat a string", with_(seat="2")),
+    ("three players", with_(players=3)),
+    ("no hand", with_(hand=None)),
+    ("empty hand", with_(hand=[])),
+    ("thirteen cards in hand", with_(hand=[r + "c" for r in "A23456789TJQK"], houses=[], loose=[])),
+    ("unknown card", with_(hand=["Kh", "Zz"])),
+    ("hand not a list", with_(hand="Kh")),
+    ("card twice in hand", with_(hand=["Kh", "kh"])),
+    ("card in hand and loose", with_(hand=["Kh", "5s"])),
+    ("card in hand and a house", with_(hand=["Kh", "6d"])),
+    ("card loose and in a house", with_(loose=["5s", "6d"])),
+    ("I1: a loose jack beside the jack house", with_(loose=["5s", "Jh"])),
+    ("I2: the seat owns a house without a card of it", with_(houses=[house(11, ["6d", "5h"], [2])])),
+    ("houses not a list", with_(houses={"value": 11})),
+    ("two houses of one value", with_(houses=[house(11, ["6d", "5h"], [1]), house(11, ["9c", "2c"], [3])])),
+    ("house value 8", with_(houses=[house(8, ["6d", "2h"], [1])])),
+    ("house value 14", with_(houses=[house(14, ["Kd", "Ah"], [1])])),
+    ("ordinary house not adding up", with_(houses=[house(11, ["6d", "4h"], [1])])),
+    ("cemented house not splitting", with_(houses=[house(11, ["6d", "5h", "Tc"], [1], cemented=True)])),
+    ("house of one card", with_(houses=[house(11, ["Jd"], [1], cemented=True)])),
+    ("house without owners", with_(houses=[house(11, ["6d", "5h"], [])])),
+    ("owners of one team", with_(houses=[house(11, ["6d", "5h", "Jc"], [1, 3], cemented=True)])),
+    ("ordinary house with two owners", with_(houses=[house(11, ["6d", "5h"], [0, 1])])),
+    ("owner seat out of range", with_(houses=[house(11, ["6d", "5h"], [4])])),
+    ("cemented not a boolean", with_(houses=[{"value": 11, "cards": ["6d", "5h"], "cemented": "no", "owners": [1]}])),
+    ("unknown key in a house", with_(houses=[{**house(11, ["6d", "5h"], [1]), "pukka": True}])),
+    ("bid with houses on the floor", with_(bid=13)),
+    ("bid of a value not held", with_(houses=[], bid=11)),
+    ("bid of 8", with_(houses=[], bid=8)),
+    ("bid a string", with_(houses=[], bid="13")),
+    ("unknown rules", with_(rules="nosuch")),
+]
+
+
+@pytest.mark.parametrize(("what", "data"), BAD, ids=[b[0] for b in BAD])
+def test_impossible_positions_are_refused_in_one_line(what: str, data: Any) -> None:
+    with pytest.raises(SeepError) as info:
+        position_from_json(data)
+    assert str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_position_with_an_empty_owner_list_is_a_bad_position() -> None:
+    with pytest.raises(BadPositionError, match="owner"):
+        position_from_json(with_(houses=[house(11, ["6d", "5h"], [])]))
+
+
+def test_plays_are_read_and_written_as_the_protocol_says() -> None:
+    houses = {11: (mask("6d", "5h"), False, 0b10)}
+    cases = [
+        ({"card": "7c"}, (THROW, card("7c"), 0, 0, 0)),
+        ({"card": "Jc", "capture": ["2s", "9s"]}, (CAPTURE, card("Jc"), 0, 0, mask("2s", "9s"))),
+        ({"card": "Jc", "capture": []}, (CAPTURE, card("Jc"), 0, 0, 0)),
+        ({"card": "5h", "house": 12, "loose": ["4c", "3d", "Qh"]},
+         (ESTABLISH, card("5h"), 12, 0, mask("4c", "3d", "Qh"))),
+        ({"card": "Jh", "house": 11, "loose": []}, (ADD, card("Jh"), 11, 0, 0)),
+        ({"card": "2s", "house": 13, "break": 11, "loose": ["Kc"]}, (BREAK, card("2s"), 13, 11, mask("Kc"))),
+    ]
+    for data, play in cases:
+        assert play_from_json(data, houses) == play
+        written = play_to_json(play)
+        assert play_from_json(written, houses) == play
+        assert written["card"] == data["card"]
+    assert play_from_json({"card": "10c", "capture": ["as"]}, {}) == (CAPTURE, card("Tc"), 0, 0, mask("As"))
+    assert play_to_json((CAPTURE, card("Tc"), 0, 0, mask("Kd", "As"))) == {"card": "Tc", "capture": ["As", "Kd"]}
+
+
+@pytest.mark.parametrize("bad", [
+    "7c", ["7c"], {}, {"card": "Zz"}, {"card": "7c", "bogus": 1}, {"card": "7c", "capture": [], "house": 11},
+    {"card": "7c", "loose": []}, {"card": "7c", "house": 8, "loose": []}, {"card": "7c", "house": "11"},
+    {"card": "7c", "house": 11, "break": 14, "loose": []}, {"card": "7c", "house": 11, "loose": ["As", "As"]},
+    {"card": "7c", "capture": "As"},
+])
+def test_malformed_plays_are_refused(bad: Any) -> None:
+    with pytest.raises(BadPositionError) as info:
+        play_from_json(bad, {})
+    assert "\n" not in str(info.value)
+
+
+def test_outcomes_are_written_canonically() -> None:
+    pos = position_from_json({"seat": 0, "hand": ["jc"], "loose": ["6c", "5d", "3h", "2s"]})
+    want = [
+        {"play": {"card": "Jc", "capture": ["2s", "3h", "6c"]}, "kind": "capture", "loose": ["5d"], "houses": [],
+         "captured": ["2s", "3h", "6c", "Jc"], "sweep": False},
+        {"play": {"card": "Jc", "capture": ["5d", "6c"]}, "kind": "capture", "loose": ["2s", "3h"], "houses": [],
+         "captured": ["5d", "6c", "Jc"], "sweep": False},
+    ]
+    assert sorted(map(json.dumps, legal_outcomes(pos))) == sorted(map(json.dumps, want))
+    # Houses come sorted by value, owners sorted.
+    pos = position_from_json({"seat": 0, "hand": ["2c"], "houses": [
+        house(12, ["7h", "5d", "Qs"], [3, 2], cemented=True), house(9, ["6c", "3d"], [1])]})
+    for o in legal_outcomes(pos):
+        assert [h["value"] for h in o["houses"]] == sorted(h["value"] for h in o["houses"])
+        for h in o["houses"]:
+            assert h["owners"] == sorted(h["owners"])
