@@ -140,11 +140,11 @@ def game_positions(rules: Rules, players: int, seed: int, deals: int):
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_reference_agrees_with_the_engine_on_random_game_positions(preset: str, players: int) -> None:
     n = houses_seen = 0
-    for pos in game_positions(PRESETS[preset], players, seed=1000 * players + PRESET_NAMES.index(preset), deals=16):
+    for pos in game_positions(PRESETS[preset], players, seed=1000 * players + PRESET_NAMES.index(preset), deals=40):
         assert_same_as_reference(pos)
         n += 1
         houses_seen += len(pos.houses) >= 2
-    assert n == 16 * 48 and houses_seen > 50
+    assert n == 40 * 48 and houses_seen > 100
 
 
 # -- (c) small positions built by hypothesis ---------------------------------------------------------------------
@@ -249,7 +249,7 @@ def json_positions(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=3000, deadline=None)
 @given(json_positions())
 def test_reference_agrees_with_the_engine_on_generated_positions(data: dict[str, Any]) -> None:
     pos = position_from_json(data)
@@ -313,7 +313,7 @@ def breakable_positions(draw: st.DrawFn) -> dict[str, Any]:
             "loose": [card_name(c) for c in loose], "houses": houses}
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=1200, deadline=None)
 @given(breakable_positions())
 def test_reference_agrees_with_the_engine_on_positions_made_for_breaks(data: dict[str, Any]) -> None:
     assert_same_as_reference(position_from_json(data))

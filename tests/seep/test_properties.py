@@ -146,7 +146,7 @@ def expected_card_points(rules: Rules, piles: list[int]) -> list[int]:
 # -- deals ------------------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET)
 def test_random_deals_keep_every_card_the_invariants_and_the_scores(seed: int, players: int, preset: str) -> None:
     rules = PRESETS[preset]
