@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from taash.cli.common import BAD_INPUT
+from taash.cli.play import play, replay_record
 from taash.cli.seep import app as seep_app
 
 #: Exit status for an error in taash itself (sysexits' EX_SOFTWARE).
@@ -24,11 +25,13 @@ INTERNAL_ERROR = 70
 
 app = typer.Typer(
     name="taash",
-    help="Indian card games: an exact Seep engine, simulations, bots and benchmarks.",
+    help="Indian card games: play Seep against bots; an exact engine, simulations, bots and benchmarks.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.command("play")(play)
+app.command("replay")(replay_record)
 app.add_typer(seep_app, name="seep")
 
 

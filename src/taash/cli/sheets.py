@@ -14,21 +14,23 @@ TEAMS = {4: ("NS", "EW"), 2: ("P1", "P2")}
 TEAM_NAMES = {4: ("North-South", "East-West"), 2: ("Player 1", "Player 2")}
 
 
-def _lead(difference: int, players: int) -> str:
+def _lead(difference: int, teams: tuple[str, str]) -> str:
     if difference == 0:
         return "level"
-    return f"{TEAMS[players][0 if difference > 0 else 1]} +{abs(difference)}"
+    return f"{teams[0 if difference > 0 else 1]} +{abs(difference)}"
 
 
-def score_sheet(match: Match) -> Table:
+def score_sheet(match: Match, teams: tuple[str, str] | None = None, seats: list[str] | None = None) -> Table:
     """Per deal: the dealer, both teams' card points, sweep points and deal scores, the lead after it, any baazi.
 
+    ``teams`` and ``seats`` name the two sides and the seats (North-South, East-West and the compass by default).
     Fits an 80-column terminal.
     """
     players = match.players
-    teams = TEAMS[players]
+    teams = teams or TEAMS[players]
+    seat_names = seats or SEATS[players]
     pair = ":".join(teams)
-    table = Table(box=box.SIMPLE_HEAD, caption=_outcome(match), caption_justify="left")
+    table = Table(box=box.SIMPLE_HEAD, caption=_outcome(match, teams), caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("dealer")
     table.add_column(f"cards\n{pair}", justify="center")
@@ -41,20 +43,21 @@ def score_sheet(match: Match) -> Table:
         baazi = ""
         if r.baazi is not None:
             baazi = f"[green]{teams[r.baazi]}[/]" + (" (minimum rule)" if r.minimum_rule else "")
-        table.add_row(str(i), SEATS[players][r.dealer], f"{card[0]}:{card[1]}", f"{sweep[0]}:{sweep[1]}",
-                      f"{score[0]}:{score[1]}", _lead(r.difference, players), baazi)
+        lead = _lead(r.difference, teams)
+        table.add_row(str(i), seat_names[r.dealer], f"{card[0]}:{card[1]}", f"{sweep[0]}:{sweep[1]}",
+                      f"{score[0]}:{score[1]}", lead, baazi)
     return table
 
 
-def _outcome(match: Match) -> str:
-    names = TEAM_NAMES[match.players]
+def _outcome(match: Match, teams: tuple[str, str] | None = None) -> str:
+    names = teams or TEAM_NAMES[match.players]
     deals = f"{len(match.results)} deal{'s' * (len(match.results) != 1)}"
     if not match.over:
         return f"Cut short after {deals} (baazis {match.baazis[0]}:{match.baazis[1]})."
     winner = match.winner()
     if winner is None:
         return f"A draw, in {deals}."
-    wins = f"[bold]{names[winner]}[/] {'win' if match.players == 4 else 'wins'}"
+    wins = f"[bold]{names[winner]}[/] {'win' if match.players == 4 or teams else 'wins'}"
     if match.baazis_to_win == 0:
         return f"{wins} the deal."
     return f"{wins} {match.baazis[winner]}:{match.baazis[1 - winner]} in {deals}."

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from taash.cards import card_symbol, cards_of
-from taash.seep.plays import BREAK, CAPTURE, ESTABLISH, THROW, House, Play
+from taash.cards import VALUE_MASK, card_symbol, cards_of
+from taash.seep.deal import Phase, card_points
+from taash.seep.plays import BREAK, CAPTURE, ESTABLISH, THROW, House, Play, apply_play
+from taash.seep.view import PlayerView
 
 HOUSE_NAMES = {9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king"}
 
@@ -36,3 +38,55 @@ def describe_play(play: Play, houses: dict[int, House], ascii_only: bool = False
         target = "into the" if value in houses else "into a new"
         return f"Break the {HOUSE_NAMES[broken]} house with {card} {target} {name} house{with_loose}"
     return f"Put {card}{with_loose} on the {name} house"
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' * (n != 1)}"
+
+
+def describe_outcome(view: PlayerView, play: Play, ascii_only: bool = False) -> str:
+    """A play of the seat of ``view`` with what it brings: "Capture 2♠ 9♠ with J♣: +11 points",
+    "Build a king house from 8♥ 5♦ (you keep K♠)"."""
+    words = describe_play(play, view.houses, ascii_only)
+    houses = dict(view.houses)
+    loose, taken = apply_play(play, view.seat, view.players, view.loose, houses)
+    kind, c, value = play[0], play[1], play[2]
+    if kind == CAPTURE:
+        text = f"{words}: +{_points(card_points(view.rules, taken))}"
+        if not loose and not houses:
+            sweep = view.rules.sweep_value(c, view.plays_made)
+            text += f", a sweep (+{sweep})" if sweep else ", a sweep (scores nothing on the last play)"
+        return text
+    if kind == THROW:
+        return words
+    _, cemented, owners = houses[value]
+    notes = ["cemented"] if cemented else []
+    keep = view.hand & ~(1 << c) & VALUE_MASK[value]
+    if owners >> view.seat & 1:
+        notes.append(f"you keep {cards_text(keep, ascii_only)}")
+    else:
+        notes.append("your partner's house")
+    return f"{words} ({', '.join(notes)})"
+
+
+def no_play_reason(view: PlayerView, card: int, ascii_only: bool = False) -> str | None:
+    """Why ``card`` in the hand of the seat of ``view`` has no legal play now, or None when it has one."""
+    name = card_symbol(card, ascii_only)
+    if not view.hand >> card & 1:
+        return f"{name} is not in your hand"
+    if view.phase is Phase.OVER:
+        return "the deal is over"
+    if view.phase is Phase.BID:
+        return "the bid comes first" if view.to_move == view.seat else "the bidder is still bidding"
+    if view.to_move != view.seat:
+        return "it is not your turn"
+    if any(p[1] == card for p in view.legal_plays()):
+        return None
+    if not view.history and view.bid:
+        bid = HOUSE_NAMES[view.bid]
+        return (f"the bid play must use the bid: build a {bid} house, or capture with (or throw) a {bid}; "
+                f"{name} can do none of these")
+    if view.restricted >> card & 1:
+        return (f"{name} is a restricted card (Qasim): until released it may only be thrown or build a house "
+                f"of its own value, and it can do neither here")
+    return f"no legal play uses {name} here"

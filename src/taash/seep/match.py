@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from taash.seep.deal import Deal, DealScore
+from taash.seep.deal import Deal, DealScore, deal_problem
 from taash.seep.errors import IllegalPlayError
 from taash.seep.plays import Play
 from taash.seep.rules import Rules
@@ -84,7 +84,20 @@ class Match:
         self.results: list[DealResult] = []
         self.difference = 0
         self.baazis = [0, 0]
-        self.deal = Deal.shuffled(rules, players, dealer, self.rng)
+        #: Why the pack was shuffled again before the deal in progress (section 4.2, 7.1), one reason per redeal.
+        self.redeals: list[str] = []
+        self.deal = self._shuffle(dealer)
+
+    def _shuffle(self, dealer: int) -> Deal:
+        """A new deal, shuffled again (and the reason kept) until no redeal is needed; as :meth:`Deal.shuffled`."""
+        deck = list(range(52))
+        self.redeals = []
+        while True:
+            self.rng.shuffle(deck)
+            problem = deal_problem(self.rules, self.players, deck)
+            if problem is None:
+                return Deal(self.rules, self.players, dealer, deck)
+            self.redeals.append(problem)
 
     # -- forwarding to the deal in progress ----------------------------------------------------------------
 
@@ -147,7 +160,7 @@ class Match:
             raise IllegalPlayError("the match is over")
         last = self.results[-1]
         dealer = next_dealer(self.players, self.deal.dealer, last.difference, last.baazi)
-        self.deal = Deal.shuffled(self.rules, self.players, dealer, self.rng)
+        self.deal = self._shuffle(dealer)
         return self.deal
 
     def clone(self) -> Match:

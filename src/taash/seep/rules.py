@@ -102,6 +102,14 @@ class Rules:
         """All card points of a deal (the majority bonus included)."""
         return sum(self.card_points.values()) + self.majority_points
 
+    def sweep_value(self, card: int, index: int) -> int:
+        """What a sweep made by ``card`` with play number ``index`` (0 = the bid play, 47 = the last) scores."""
+        if index == 47:
+            return self.last_sweep_points
+        if self.sweep_scores_card_value:
+            return card % 13 + 1
+        return self.bid_sweep_points if index == 0 else self.sweep_points
+
     def card_point_table(self) -> tuple[int, ...]:
         """Points of each card int."""
         return tuple(self.card_points.get(card_name(c), 0) for c in range(52))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from taash.cards import FULL_PACK, VALUE_MASK, mask_of
 from taash.seep.deal import Deal, Phase
-from taash.seep.plays import House, Play, legal_plays
+from taash.seep.plays import House, Play, apply_play, legal_plays
 from taash.seep.rules import Rules
 
 
@@ -69,6 +69,20 @@ class PlayerView:
     @property
     def plays_made(self) -> int:
         return len(self.history)
+
+    def captured(self) -> tuple[int, int]:
+        """The cards each team has captured so far (masks), worked out from the plays, which are all public.
+
+        The loose cards left on the floor after the last play are not in them: they go to the last capturer
+        when the deal is scored.
+        """
+        loose = self.initial_floor
+        houses: dict[int, House] = {}
+        piles = [0, 0]
+        for seat, play in self.history:
+            loose, taken = apply_play(play, seat, self.players, loose, houses)
+            piles[seat % 2] |= taken
+        return piles[0], piles[1]
 
     def unseen(self) -> int:
         """Cards this seat has not seen: in the other hands or still to be dealt."""

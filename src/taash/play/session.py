@@ -1,0 +1,309 @@
+"""One person's match against bots: whose turn, the bots' moves, hints, undo, save and resume.
+
+The session holds the full match but hands the interface only the person's :class:`PlayerView`, the public
+log of what happened, and the score sheet. Every bot decides from its own seat's view, with a seed derived
+from the match seed and the position, so the same match and the same choices always give the same game (after
+an undo or a resume too).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from taash.bots.base import LEVELS, Bot, make_bot
+from taash.seep.deal import Deal, Phase
+from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play
+from taash.seep.errors import IllegalPlayError, RecordError
+from taash.seep.match import DealResult, Match
+from taash.seep.notation import play_from_json
+from taash.seep.plays import Play, apply_play
+from taash.seep.record import DealRecord, GameRecord, record_from_json, record_of, replay
+from taash.seep.rules import Rules
+from taash.seep.view import PlayerView
+
+#: The bot that gives hints, whatever the opponents' level.
+HINT_BOT = "hard"
+#: Names of the computer players, by seat, for a person in seat 0.
+BOT_NAMES = {4: ("", "Asha", "Dev", "Vikram"), 2: ("", "Asha")}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, in words, for the log."""
+
+    text: str
+    seat: int | None = None
+    sweep: bool = False
+
+
+class Session:
+    """A match of one person (seat ``human``) against bots of one level, partner included."""
+
+    def __init__(self, rules: Rules, players: int = 4, level: str = "medium", baazis: int = 1,
+                 seed: int | None = None, name: str = "You", human: int = 0, ascii_only: bool = False):
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+        if players not in (2, 4):
+            raise ValueError("Seep is played by 2 or 4 players")
+        if baazis < 0:
+            raise ValueError("baazis must be 0 (a single deal) or more")
+        self.rules = rules
+        self.players = players
+        self.level = level
+        self.baazis = baazis
+        self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        self.human = human
+        self.ascii_only = ascii_only
+        names = [f"{n} (bot)" if n else "" for n in BOT_NAMES[players]]
+        names[human] = name
+        self.names = names
+        self.match = Match(rules, players, self.seed, baazis)
+        self.past: list[DealRecord] = []
+        self.log: list[Event] = []
+        self._note_deal_start()
+
+    # -- who is who -------------------------------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        """A seat as the person sees it: You, Partner, or the opponent's name."""
+        if seat == self.human:
+            return "You"
+        if self.players == 4 and seat == (self.human + 2) % 4:
+            return "Partner"
+        return self.names[seat].removesuffix(" (bot)")
+
+    def team_name(self, team: int) -> str:
+        return "Us" if team == self.human % 2 else "Them"
+
+    # -- the state the interface shows ------------------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal:
+        return self.match.deal
+
+    def view(self) -> PlayerView:
+        """What the person sees now."""
+        return self.match.view(self.human)
+
+    @property
+    def deal_number(self) -> int:
+        return len(self.past) + 1
+
+    @property
+    def deal_over(self) -> bool:
+        return self.deal.over
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    def results(self) -> list[DealResult]:
+        return list(self.match.results)
+
+    def humans_turn(self) -> bool:
+        d = self.deal
+        return d.phase is not Phase.OVER and d.to_move == self.human
+
+    def bots_turn(self) -> bool:
+        d = self.deal
+        return d.phase is not Phase.OVER and d.to_move != self.human
+
+    # -- moves ------------------------------------------------------------------------------------------------
+
+    def _bot(self, seat: int, level: str) -> Bot:
+        d = self.deal
+        seed = random.Random(f"{self.seed}/{len(self.past)}/{len(d.plays)}/{seat}/{level}").randrange(2**32)
+        return make_bot(level, seed)
+
+    def bot_step(self) -> Event:
+        """Let the bot to move bid or play; returns what it did."""
+        if not self.bots_turn():
+            raise IllegalPlayError("it is not a bot's turn")
+        seat = self.deal.to_move
+        bot = self._bot(seat, self.level)
+        view = self.match.view(seat)
+        if self.deal.phase is Phase.BID:
+            return self._bid(seat, bot.choose_bid(view))
+        return self._play(seat, bot.choose_play(view))
+
+    def bid(self, value: int) -> Event:
+        """The person bids ``value``."""
+        if not self.humans_turn() or self.deal.phase is not Phase.BID:
+            raise IllegalPlayError("there is no bid for you to make now")
+        return self._bid(self.human, value)
+
+    def play(self, play: Play) -> Event:
+        """The person makes ``play``."""
+        if not self.humans_turn() or self.deal.phase is not Phase.PLAY:
+            raise IllegalPlayError("it is not your turn to play")
+        return self._play(self.human, play)
+
+    def hint(self) -> tuple[Play | int, str]:
+        """What the hint bot would do in the person's place (a play, or a bid value), with its reason."""
+        if not self.humans_turn():
+            raise IllegalPlayError("it is not your turn")
+        bot = self._bot(self.human, HINT_BOT)
+        view = self.view()
+        if self.deal.phase is Phase.BID:
+            value = bot.choose_bid(view)
+            return value, f"Bid {value} ({HOUSE_NAMES[value]}): the value you hold most often"
+        play = bot.choose_play(view)
+        return play, bot.explain(view, play)
+
+    def _bid(self, seat: int, value: int) -> Event:
+        self.match.make_bid(value)
+        event = Event(f"{self.who(seat)} bid{'s' * (seat != self.human)} {value} ({HOUSE_NAMES[value]})", seat)
+        self.log.append(event)
+        return event
+
+    def _play(self, seat: int, play: Play) -> Event:
+        houses = dict(self.deal.houses)
+        sweeps = len(self.deal.sweeps)
+        index = len(self.deal.plays)
+        left = apply_play(play, seat, self.players, self.deal.loose, dict(houses))[0] if index == 47 else 0
+        self.match.play(play)
+        text = f"{self.who(seat)}: {describe_play(play, houses, self.ascii_only)}"
+        sweep = len(self.deal.sweeps) > sweeps
+        if sweep:
+            points = self.deal.sweeps[-1][2]
+            text += f": a sweep! (+{points})" if points else ": a sweep (no points on the last play)"
+        event = Event(text, seat, sweep)
+        self.log.append(event)
+        if self.players == 2 and index == 23:
+            self.log.append(Event("Second half: 12 new cards each"))
+        if self.deal.over:
+            self._note_deal_end(left)
+        return event
+
+    # -- between deals ----------------------------------------------------------------------------------------
+
+    def next_deal(self) -> None:
+        """Go on to the next deal after the score sheet."""
+        d = self.deal
+        if not d.over:
+            raise IllegalPlayError("the deal in progress is not over")
+        self.past.append(DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)))
+        self.match.next_deal()
+        self.log = []
+        self._note_deal_start()
+
+    def _note_deal_start(self) -> None:
+        for problem in self.match.redeals:
+            self.log.append(Event(f"Dealt again: {problem.split(', so')[0]}"))
+        d = self.deal
+        self.log.append(Event(f"Deal {self.deal_number}: {self.who(d.dealer)} deal{'s' * (d.dealer != self.human)}, "
+                              f"{self.who(d.bidder)} bid{'s' * (d.bidder != self.human)}"))
+
+    def _note_deal_end(self, left: int) -> None:
+        d = self.deal
+        r = self.match.results[-1]
+        if left:
+            cards = cards_text(left, self.ascii_only)
+            if d.last_capturer < 0:
+                self.log.append(Event(f"Nobody captured: {cards} on the floor go to no one"))
+            else:
+                self.log.append(Event(f"{cards} on the floor go to {self.team_name(d.last_capturer)} (last capture)"))
+        a, b = r.score.score
+        self.log.append(Event(f"Deal over: {self.team_name(0)} {a}, {self.team_name(1)} {b}"))
+
+    # -- undo, save, resume -----------------------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        return record_of(self.match, self.names, self.past)
+
+    def _human_decisions(self, record: GameRecord) -> list[tuple[int, int]]:
+        """(deal index, play index) of each of the person's decisions; play index -1 is his bid."""
+        out = []
+        n = self.players
+        for i, d in enumerate(record.deals):
+            bidder = (d.dealer + 1) % n
+            if d.bid and bidder == self.human:
+                out.append((i, -1))
+            out.extend((i, j) for j in range(len(d.plays)) if (bidder + j) % n == self.human)
+        return out
+
+    def can_undo(self) -> bool:
+        return bool(self._human_decisions(self.record()))
+
+    def undo(self) -> bool:
+        """Take back the person's last bid or play and the bots' moves after it; False when there is none."""
+        record = self.record()
+        decisions = self._human_decisions(record)
+        if not decisions:
+            return False
+        i, j = decisions[-1]
+        deals = record.deals[: i + 1]
+        last = deals[-1]
+        deals[-1] = DealRecord(last.dealer, last.deck, last.bid if j >= 0 else 0, list(last.plays[: max(j, 0)]))
+        self._rebuild(deals)
+        self.log.append(Event("Undone: your last move and the bots' replies"))
+        return True
+
+    def _rebuild(self, deals: list[DealRecord]) -> None:
+        """Set the match to what ``deals`` record, replaying them on a match of this session's seed."""
+        match = Match(self.rules, self.players, self.seed, self.baazis)
+        self.match = match
+        self.past = []
+        self.log = []
+        for i, d in enumerate(deals):
+            if i:
+                self.next_deal()
+            if match.deal.dealer != d.dealer or match.deal.deck != list(d.deck):
+                match.deal = Deal(self.rules, self.players, d.dealer, list(d.deck))
+                match.redeals = []
+                self.log = []
+                self._note_deal_start()
+            if d.bid:
+                self._bid(match.deal.bidder, d.bid)
+                for raw in d.plays:
+                    p = raw if isinstance(raw, tuple) else play_from_json(raw, match.deal.houses)
+                    self._play(match.deal.to_move, p)
+
+    def to_json(self) -> dict[str, Any]:
+        """The save file: the game record, with this session's settings beside it."""
+        out = self.record().to_json()
+        out["taash"] = {"seed": self.seed, "level": self.level, "baazis": self.baazis, "human": self.human}
+        return out
+
+    def save(self, path: Path) -> None:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json()) + "\n", encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def from_json(cls, data: Any, ascii_only: bool = False) -> Session:
+        """Resume a saved match (or any game record: the person takes seat 0, against medium bots)."""
+        record = record_from_json(data)
+        replay(record)  # refuses an illegal record with the deal and play index
+        if not record.deals:
+            raise RecordError("the record has no deal to resume")
+        extra = data.get("taash") if isinstance(data.get("taash"), dict) else {}
+        seed, level, baazis, human = (extra.get("seed"), extra.get("level", "medium"), extra.get("baazis", 1),
+                                      extra.get("human", 0))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError(f"taash.seed must be a whole number, not {seed!r}")
+        if level not in LEVELS:
+            raise RecordError(f"taash.level must be one of {', '.join(LEVELS)}, not {level!r}")
+        if isinstance(baazis, bool) or not isinstance(baazis, int) or baazis < 0:
+            raise RecordError(f"taash.baazis must be a whole number from 0, not {baazis!r}")
+        if isinstance(human, bool) or human not in range(record.players):
+            raise RecordError(f"taash.human must be a seat from 0 to {record.players - 1}, not {human!r}")
+        names = record.names
+        session = cls(record.rules, record.players, level, baazis, seed, "You", human, ascii_only)
+        if names:
+            session.names = list(names)
+        try:
+            session._rebuild(record.deals)
+        except IllegalPlayError as e:
+            raise RecordError(f"the record does not fit its own settings: {e}") from None
+        if len(session.past) + 1 != len(record.deals):
+            raise RecordError("the record does not fit a match of its own settings")
+        return session
+
+    @classmethod
+    def load(cls, path: Path, ascii_only: bool = False) -> Session:
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8-sig")), ascii_only)

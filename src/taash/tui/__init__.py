@@ -1,0 +1,1 @@
+"""Terminal screens (Textual): the game against bots and the record viewer."""

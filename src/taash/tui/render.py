@@ -1,0 +1,53 @@
+"""Text for the terminal screens: cards in colour, the floor, hands, captured piles (Rich markup, no widgets)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from taash.cards import VALUE_MASK, card_symbol, cards_of
+from taash.seep.deal import card_points
+from taash.seep.describe import HOUSE_NAMES
+from taash.seep.plays import House
+from taash.seep.rules import Rules
+
+RED_SUITS = (1, 2)  # hearts, diamonds
+
+
+def card_markup(c: int, ascii_only: bool = False) -> str:
+    """A card with its suit's colour: red hearts and diamonds, bold spades and clubs."""
+    text = card_symbol(c, ascii_only)
+    return f"[bold red]{text}[/]" if c // 13 in RED_SUITS else f"[bold]{text}[/]"
+
+
+def cards_markup(mask: int, ascii_only: bool = False) -> str:
+    return " ".join(card_markup(c, ascii_only) for c in cards_of(mask)) if mask else "[dim]none[/]"
+
+
+def house_line(value: int, house: House, who: Callable[[int], str], players: int, ascii_only: bool) -> str:
+    """``King house (13): K♠ 8♥ 5♦, cemented, owners You, Partner``."""
+    cards, cemented, owners = house
+    names = ", ".join(who(s) for s in range(players) if owners >> s & 1)
+    state = "[green]cemented[/]" if cemented else "ordinary"
+    return (f"[b]{HOUSE_NAMES[value].capitalize()} house[/] ({value}): {cards_markup(cards, ascii_only)}  "
+            f"{state}, owner{'s' * (owners.bit_count() > 1)}: {names}")
+
+
+def floor_lines(loose: int, houses: dict[int, House], who: Callable[[int], str], players: int,
+                ascii_only: bool) -> list[str]:
+    lines = [f"[b]Floor[/]  loose: {cards_markup(loose, ascii_only)}"]
+    lines.extend("  " + house_line(v, houses[v], who, players, ascii_only) for v in sorted(houses))
+    return lines
+
+
+def pile_line(name: str, rules: Rules, pile: int, sweep_points: int, sweeps: int) -> str:
+    """``Us: 14 cards, 23 points, 1 sweep (+50)``."""
+    n = pile.bit_count()
+    text = f"[b]{name}[/]: {n} card{'s' * (n != 1)}, {card_points(rules, pile)} points"
+    if sweeps:
+        text += f", {sweeps} sweep{'s' * (sweeps != 1)} (+{sweep_points})"
+    return text
+
+
+def held_values(hand: int) -> dict[int, int]:
+    """How many cards of each house value a hand holds."""
+    return {v: (hand & VALUE_MASK[v]).bit_count() for v in range(9, 14) if hand & VALUE_MASK[v]}

@@ -1,0 +1,136 @@
+"""``taash replay FILE``: step through a game record, every hand shown (the game is over, nothing is hidden)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, Static
+
+from taash.cli.sheets import SEATS, TEAMS
+from taash.seep.deal import Deal, card_points
+from taash.seep.describe import HOUSE_NAMES, describe_play
+from taash.seep.notation import play_from_json
+from taash.seep.record import GameRecord
+from taash.tui.render import cards_markup, floor_lines
+
+
+@dataclass(slots=True)
+class Step:
+    """The deal after some plays, and the last play in words."""
+
+    deal: Deal
+    said: str
+
+
+class Timeline:
+    """Every position of every deal with a bid in a (checked) record."""
+
+    def __init__(self, record: GameRecord):
+        self.record = record
+        players = record.players
+        self.names = list(record.names) if record.names else list(SEATS[players])
+        self.deals: list[list[Step]] = []
+        for d in record.deals:
+            if not d.bid:
+                continue
+            deal = Deal(record.rules, players, d.dealer, list(d.deck))
+            deal.make_bid(d.bid)
+            steps = [Step(deal.clone(), f"{self.names[deal.bidder]} bids {d.bid} ({HOUSE_NAMES[d.bid]})")]
+            for raw in d.plays:
+                play = raw if isinstance(raw, tuple) else play_from_json(raw, deal.houses)
+                seat, houses = deal.to_move, dict(deal.houses)
+                sweeps = len(deal.sweeps)
+                deal.play(play)
+                said = f"{self.names[seat]}: {describe_play(play, houses)}"
+                if len(deal.sweeps) > sweeps:
+                    said += f": a sweep (+{deal.sweeps[-1][2]})"
+                steps.append(Step(deal.clone(), said))
+            self.deals.append(steps)
+
+
+class ReplayApp(App[None]):
+    """Forwards and backwards through a record: ←/→ a play, ↑/↓ a deal, Home/End the ends of a deal."""
+
+    TITLE = "taash: replay"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #where { height: 1; background: $primary-background; }
+    #hands { height: auto; }
+    #floor { height: auto; background: $surface; }
+    #said { height: auto; color: $warning; }
+    #piles { height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "play", key_display="←→"),
+        Binding("left", "step(-1)", "back", show=False),
+        Binding("down", "deal(1)", "deal", key_display="↑↓"),
+        Binding("up", "deal(-1)", "previous deal", show=False),
+        Binding("pagedown", "deal(1)", show=False),
+        Binding("pageup", "deal(-1)", show=False),
+        Binding("home", "end(0)", "start"),
+        Binding("end", "end(1)", "end"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, timeline: Timeline, title: str = "", ascii_only: bool = False):
+        super().__init__()
+        self.timeline = timeline
+        self.title_text = title
+        self.ascii_only = ascii_only
+        self.deal_index = 0
+        self.step_index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="where")
+        yield Static(id="hands")
+        yield Static(id="floor")
+        yield Static(id="said")
+        yield Static(id="piles")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        t = self.timeline
+        steps = t.deals[self.deal_index]
+        step = steps[self.step_index]
+        deal = step.deal
+        players = t.record.players
+        self.query_one("#where", Static).update(
+            f" {self.title_text} · deal {self.deal_index + 1}/{len(t.deals)} · play {self.step_index}/"
+            f"{len(steps) - 1} · dealer {t.names[deal.dealer]}, bid {deal.bid}")
+        hands = []
+        for seat in range(players):
+            turn = ">" if deal.to_move == seat and not deal.over else " "
+            hands.append(f"{turn} [b]{t.names[seat]:<14}[/] {cards_markup(deal.hands[seat], self.ascii_only)}")
+        self.query_one("#hands", Static).update("\n".join(hands))
+        self.query_one("#floor", Static).update("\n".join(
+            floor_lines(deal.loose, deal.houses, lambda s: t.names[s], players, self.ascii_only)))
+        self.query_one("#said", Static).update(" " + step.said)
+        teams = TEAMS[players]
+        piles = [f"[b]{teams[k]}[/]: {deal.piles[k].bit_count()} cards, "
+                 f"{card_points(t.record.rules, deal.piles[k])} points" for k in (0, 1)]
+        line = " " + "  |  ".join(piles)
+        if deal.over:
+            score = deal.score()
+            line += f"\n [b]Deal score[/] {teams[0]} {score.score[0]} : {score.score[1]} {teams[1]} " \
+                    f"(sweeps {score.sweep_points[0]}:{score.sweep_points[1]})"
+        self.query_one("#piles", Static).update(line)
+
+    def action_step(self, step: int) -> None:
+        last = len(self.timeline.deals[self.deal_index]) - 1
+        self.step_index = max(0, min(last, self.step_index + step))
+        self.redraw()
+
+    def action_deal(self, step: int) -> None:
+        self.deal_index = max(0, min(len(self.timeline.deals) - 1, self.deal_index + step))
+        self.step_index = 0
+        self.redraw()
+
+    def action_end(self, end: int) -> None:
+        self.step_index = end * (len(self.timeline.deals[self.deal_index]) - 1)
+        self.redraw()
