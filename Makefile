@@ -15,11 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
-# Until the terminal game exists: one whole simulated 4-player match between random players, with its score
-# sheet. SEED=42 make play plays the same match again.
+# The game: a 4-player match in the terminal, you and a bot partner against two bots. ARGS="--players 2" etc.
+# pass options on (taash play --help lists them).
 play: $(STAMP)
-	@$(BIN)/taash seep simulate --players 4 --rules standard --deals 100 --baazis 1 --matches 1 \
-		--seed $${SEED:-$$(date +%s)} --sheet
+	@$(BIN)/taash play $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

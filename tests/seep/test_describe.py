@@ -15,3 +15,58 @@ def test_plays_in_plain_words() -> None:
         "Build a queen house from 5♥ with 3♦ 4♣"
     assert describe_play((ADD, card("Jh"), 11, 0, 0), HOUSES) == "Put J♥ on the jack house"
     assert describe_play((BREAK, card("2s"), 13, 11, 0), HOUSES) == "Break the jack house with 2♠ into a new king house"
+
+
+# -- outcomes with their points, and why a card has no play ---------------------------------------------------
+
+from taash.seep.deal import Phase  # noqa: E402
+from taash.seep.describe import describe_outcome, no_play_reason  # noqa: E402
+from taash.seep.plays import House  # noqa: E402
+from taash.seep.rules import PRESETS  # noqa: E402
+from taash.seep.view import PlayerView  # noqa: E402
+
+
+def view(hand: int, loose: int, houses: dict[int, House] | None = None, plays_made: int = 5, bid: int = 0,
+         preset: str = "standard", restricted: int = 0, seat: int = 0) -> PlayerView:
+    history = tuple((0, (THROW, 0, 0, 0, 0)) for _ in range(plays_made))
+    return PlayerView(PRESETS[preset], 4, seat, 3, Phase.PLAY, seat, hand, (12, 12, 12, 12), loose, houses or {},
+                      bid or 13, history, (0, 0), (), restricted, 0)
+
+
+def test_a_capture_says_its_points_and_a_sweep() -> None:
+    v = view(mask("Jc", "4h"), mask("2s", "9s", "5d"))
+    jack = (CAPTURE, card("Jc"), 0, 0, mask("2s", "9s"))
+    assert describe_outcome(v, jack) == "Capture 2♠ 9♠ with J♣: +11 points"
+    sweep = view(mask("Jc", "4h"), mask("2s", "9s"))
+    assert describe_outcome(sweep, jack) == "Capture 2♠ 9♠ with J♣: +11 points, a sweep (+50)"
+    last = view(mask("Jc"), mask("2s", "9s"), plays_made=47)
+    assert describe_outcome(last, jack) == \
+        "Capture 2♠ 9♠ with J♣: +11 points, a sweep (scores nothing on the last play)"
+    bid_play = view(mask("Jc", "4h"), mask("2s", "9s"), plays_made=0, bid=11)
+    assert describe_outcome(bid_play, jack).endswith("a sweep (+25)")
+    assert describe_outcome(v, (THROW, card("4h"), 0, 0, 0)) == "Throw 4♥"
+
+
+def test_a_house_says_which_card_you_keep_or_whose_it_is() -> None:
+    v = view(mask("8h", "Ks", "Kd"), mask("5d", "Qc"))
+    build = (ESTABLISH, card("8h"), 13, 0, mask("5d"))
+    assert describe_outcome(v, build) == "Build a king house from 8♥ with 5♦ (you keep K♠ K♦)"
+    partners = {13: (mask("8h", "5d"), False, 0b100)}
+    v = view(mask("Kh", "2c"), mask("3c"), partners)
+    assert describe_outcome(v, (ADD, card("Kh"), 13, 0, 0)) == \
+        "Put K♥ on the king house (cemented, your partner's house)"
+
+
+def test_why_a_card_has_no_play() -> None:
+    bid_play = view(mask("Kc", "2h", "3d", "9s"), mask("As", "2c", "6h", "8d"), plays_made=0, bid=13)
+    assert no_play_reason(bid_play, card("Kc")) is None
+    reason = no_play_reason(bid_play, card("9s"))
+    assert reason is not None and reason.startswith("the bid play must use the bid: build a king house")
+    assert no_play_reason(bid_play, card("Qd")) == "Q♦ is not in your hand"
+    waiting = PlayerView(PRESETS["standard"], 4, 0, 3, Phase.PLAY, 1, mask("Kc"), (12,) * 4, 0, {}, 13,
+                         ((0, (THROW, 1, 0, 0, 0)),), (0, 0), (), 0, 0)
+    assert no_play_reason(waiting, card("Kc")) == "it is not your turn"
+    # Qasim: a restricted card may not capture, but it can always be thrown, so it always has a play.
+    qasim = view(mask("9s", "2c"), mask("9h", "3d"), preset="punjab_30_qasim", restricted=mask("9s"))
+    assert [p for p in qasim.legal_plays() if p[1] == card("9s")] == [(THROW, card("9s"), 0, 0, 0)]
+    assert no_play_reason(qasim, card("9s")) is None

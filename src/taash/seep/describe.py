@@ -86,7 +86,4 @@ def no_play_reason(view: PlayerView, card: int, ascii_only: bool = False) -> str
         bid = HOUSE_NAMES[view.bid]
         return (f"the bid play must use the bid: build a {bid} house, or capture with (or throw) a {bid}; "
                 f"{name} can do none of these")
-    if view.restricted >> card & 1:
-        return (f"{name} is a restricted card (Qasim): until released it may only be thrown or build a house "
-                f"of its own value, and it can do neither here")
     return f"no legal play uses {name} here"

@@ -1,0 +1,121 @@
+"""`taash play` and `taash replay` from the command line: a real pseudo-terminal, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from taash.play.session import Session
+from taash.seep.rules import PRESETS
+from tests.cli.test_seep_cli import one_line_error, run
+
+TAASH = [sys.executable, "-m", "taash.cli.main"]
+
+
+def in_a_terminal(args: list[str], keys: list[tuple[str, bytes]], cwd: Path, timeout: float = 60) -> bytes:
+    """Run taash in an 80x24 pseudo-terminal; each key is sent once its screen shows the text before it."""
+    import fcntl
+    import termios
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, in the terminal
+        os.chdir(cwd)
+        os.environ.update(TERM="xterm-256color", COLUMNS="80", LINES="24")
+        os.execv(sys.executable, [sys.executable, "-m", "taash.cli.main", *args])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    seen = b""
+    deadline = time.monotonic() + timeout
+    pending = list(keys)
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            if pending and pending[0][0].encode() in seen:
+                time.sleep(0.3)
+                os.write(fd, pending.pop(0)[1])
+        else:
+            raise AssertionError(f"the game did not finish in time; it showed: {seen[-2000:]!r}")
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0, seen[-2000:]
+    return seen
+
+
+def test_taash_play_starts_in_a_terminal_and_saves_on_quit(tmp_path: Path) -> None:
+    shown = in_a_terminal(["play", "--seed", "17", "--delay", "0"], [("Your hand", b"q")], tmp_path)
+    assert b"Bid 13 (king)" in shown  # seed 17: the person bids on K♠ 2♥ 4♦ A♣
+    saved = tmp_path / "taash-seep-match.json"
+    assert b"Saved to taash-seep-match.json" in shown and saved.exists()
+    assert Session.load(saved).to_json()["taash"]["seed"] == 17
+
+
+def test_taash_play_plain_ascii(tmp_path: Path) -> None:
+    shown = in_a_terminal(["play", "--seed", "17", "--ascii", "--save", "m.json"], [("Your hand", b"q")], tmp_path)
+    assert b"Ks" in shown and "♠".encode() not in shown
+    assert (tmp_path / "m.json").exists()
+
+
+def test_taash_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> None:
+    s = Session(PRESETS["standard"], 4, seed=17)
+    while not s.deal_over:
+        if s.humans_turn():
+            choice = s.hint()[0]
+            s.bid(choice) if isinstance(choice, int) else s.play(choice)
+        else:
+            s.bot_step()
+    (tmp_path / "r.json").write_text(json.dumps(s.to_json()))
+    shown = in_a_terminal(["replay", "r.json"], [("play 0/48", b"\x1b[F"), ("play 48/48", b"q")], tmp_path)
+    assert b"Deal score" in shown
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "--level", "godlike"], "--level must be one of"),
+    (["play", "--players", "3"], "--players must be 2 or 4"),
+    (["play", "--rules", "nope"], "nope"),
+    (["play", "--baazis", "-1"], "--baazis must be 0"),
+    (["play", "--delay", "99"], "--delay"),
+    (["play", "--resume", "missing.json"], "missing.json"),
+    (["play"], "needs an interactive terminal"),
+    (["replay", "missing.json"], "missing.json"),
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
+    proc = subprocess.run([*TAASH, *args], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          stdin=subprocess.DEVNULL)
+    assert message in one_line_error(proc, 2)
+
+
+def test_a_broken_save_file_or_record_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert "not valid JSON" in one_line_error(run("play", "--resume", str(bad)), 2)
+    assert "not valid JSON" in one_line_error(run("replay", str(bad)), 2)
+    s = Session(PRESETS["standard"], 4, seed=4)
+    while len(s.deal.plays) < 6:
+        choice = s.hint()[0] if s.humans_turn() else None
+        if choice is None:
+            s.bot_step()
+        else:
+            s.bid(choice) if isinstance(choice, int) else s.play(choice)
+    data = s.to_json()
+    data["deals"][0]["plays"][3] = data["deals"][0]["plays"][0]  # a card played twice: illegal
+    bad.write_text(json.dumps(data))
+    line = one_line_error(run("replay", str(bad)), 1)
+    assert "deal 0" in line and "play 3" in line
+    assert "deal 0" in one_line_error(run("play", "--resume", str(bad)), 1)

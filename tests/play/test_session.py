@@ -1,0 +1,192 @@
+"""The session behind ``taash play``: bots' turns, undo, hints, save and resume, whole matches, every preset."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from taash.play.session import Session
+from taash.seep.deal import Phase
+from taash.seep.errors import IllegalPlayError, RecordError
+from taash.seep.match import Match
+from taash.seep.plays import Play
+from taash.seep.record import record_from_json, record_of, replay
+from taash.seep.rules import PRESETS
+
+STANDARD = PRESETS["standard"]
+
+
+def person(session: Session) -> Play | int:
+    """A stand-in for the person: takes the hint."""
+    return session.hint()[0]
+
+
+def move(session: Session) -> None:
+    if session.humans_turn():
+        choice = person(session)
+        if isinstance(choice, int):
+            session.bid(choice)
+        else:
+            session.play(choice)
+    else:
+        session.bot_step()
+
+
+def finish_deal(session: Session) -> None:
+    while not session.deal_over:
+        move(session)
+
+
+def finish_match(session: Session) -> None:
+    while True:
+        finish_deal(session)
+        if session.over:
+            return
+        session.next_deal()
+
+
+def test_the_same_seed_and_choices_give_the_same_match() -> None:
+    a, b = Session(STANDARD, 4, seed=5, baazis=2), Session(STANDARD, 4, seed=5, baazis=2)
+    finish_match(a)
+    finish_match(b)
+    assert a.to_json() == b.to_json()
+    results = replay(record_from_json(a.to_json()))
+    assert [r.score.score for r in results] == [r.score.score for r in a.results()]
+    assert a.match.baazis[a.match.winner() or 0] == 2
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_deal_under_every_preset(players: int, preset: str) -> None:
+    s = Session(PRESETS[preset], players, "easy", 0, seed=11)
+    finish_deal(s)
+    assert s.over and len(s.results()) == 1
+    assert [r.score for r in replay(record_from_json(s.to_json()))] == [r.score for r in s.results()]
+    if players == 2:
+        assert any(e.text.startswith("Second half") for e in s.log)
+
+
+def test_undo_goes_back_to_the_persons_last_move_and_replays_the_same() -> None:
+    s = Session(STANDARD, 4, seed=3)
+    assert not s.can_undo() and not s.undo()
+    while s.deal.phase is Phase.BID or len(s.deal.plays) < 10:
+        move(s)
+    while not s.humans_turn():
+        move(s)
+    before = s.to_json()
+    choice = person(s)
+    assert isinstance(choice, tuple)
+    s.play(choice)
+    while not s.humans_turn():
+        s.bot_step()
+    assert s.to_json() != before
+    assert s.undo()
+    assert s.to_json() == before and s.humans_turn()
+    s.play(choice)
+    while not s.humans_turn():
+        s.bot_step()
+    again = s.to_json()
+    assert s.undo() and s.to_json() == before
+    s.play(choice)
+    while not s.humans_turn():
+        s.bot_step()
+    assert s.to_json() == again
+
+
+def test_undo_reaches_back_into_a_finished_deal() -> None:
+    s = Session(STANDARD, 4, seed=8, baazis=3)
+    finish_deal(s)
+    s.next_deal()
+    while not s.can_undo() or (s.deal_number == 2 and not s.humans_turn()):
+        move(s)
+    while s.deal_number == 2 and s.undo():
+        pass
+    assert s.deal_number == 1 and not s.deal_over and s.humans_turn()
+
+
+def test_a_saved_match_resumes_where_it_was_and_goes_on_the_same(tmp_path: Path) -> None:
+    s = Session(STANDARD, 4, "hard", 2, seed=21, name="Priya")
+    finish_deal(s)
+    s.next_deal()
+    for _ in range(30):
+        move(s)
+    path = tmp_path / "save.json"
+    s.save(path)
+    data = json.loads(path.read_text())
+    assert data["names"][0] == "Priya" and data["taash"] == {"seed": 21, "level": "hard", "baazis": 2, "human": 0}
+    resumed = Session.load(path)
+    assert resumed.to_json() == s.to_json()
+    assert resumed.view() == s.view()
+    finish_match(s)
+    finish_match(resumed)
+    assert resumed.to_json() == s.to_json()
+
+
+def test_any_record_can_be_resumed_in_seat_zero() -> None:
+    match = Match(STANDARD, 4, seed=2)
+    rng = random.Random(2)
+    match.make_bid(rng.choice(match.legal_bids()))
+    for _ in range(20):
+        match.play(rng.choice(match.legal_plays()))
+    data = record_of(match).to_json()
+    s = Session.from_json(data)
+    assert s.level == "medium" and s.human == 0
+    assert len(s.deal.plays) == 20
+    finish_deal(s)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.update(taash={"seed": "x"}), "taash.seed"),
+    (lambda d: d.update(taash={"level": "godlike"}), "taash.level"),
+    (lambda d: d.update(taash={"baazis": -1}), "taash.baazis"),
+    (lambda d: d.update(taash={"human": 7}), "taash.human"),
+    (lambda d: d.update(deals=[]), "no deal"),
+    (lambda d: d["deals"][0]["plays"].append(d["deals"][0]["plays"][0]), "deal 0"),
+])
+def test_a_bad_save_file_is_refused_with_a_reason(change, message: str) -> None:  # type: ignore[no-untyped-def]
+    s = Session(STANDARD, 4, seed=4)
+    for _ in range(12):
+        move(s)
+    data = s.to_json()
+    change(data)
+    with pytest.raises(RecordError, match=message):
+        Session.from_json(data)
+
+
+def test_moves_out_of_turn_are_refused_and_change_nothing() -> None:
+    s = Session(STANDARD, 4, seed=6)
+    while s.humans_turn():
+        move(s)
+    before = s.to_json()
+    with pytest.raises(IllegalPlayError):
+        s.bid(13)
+    with pytest.raises(IllegalPlayError):
+        s.play((1, 0, 0, 0, 0))
+    with pytest.raises(IllegalPlayError):
+        s.hint()
+    assert s.to_json() == before
+    while not s.humans_turn():
+        s.bot_step()
+    with pytest.raises(IllegalPlayError):
+        s.bot_step()
+    if s.deal.phase is Phase.PLAY:
+        with pytest.raises(IllegalPlayError):
+            s.play((1, 51 if not s.view().hand >> 51 & 1 else 50, 0, 0, 0))
+
+
+def test_redeals_are_told() -> None:
+    seed = next(seed for seed in range(300) if Session(STANDARD, 4, seed=seed).match.redeals)
+    s = Session(STANDARD, 4, seed=seed)
+    assert s.log[0].text.startswith("Dealt again: ")
+
+
+def test_the_interface_gets_only_the_persons_view() -> None:
+    s = Session(STANDARD, 4, seed=9)
+    while s.deal.phase is Phase.BID or len(s.deal.plays) < 5:
+        move(s)
+    v = s.view()
+    assert v.seat == 0 and v.hand == s.deal.hands[0]
+    assert not hasattr(v, "hands") and not hasattr(v, "deck")
