@@ -20,17 +20,20 @@ def _lead(difference: int, teams: tuple[str, str]) -> str:
     return f"{teams[0 if difference > 0 else 1]} +{abs(difference)}"
 
 
-def score_sheet(match: Match, teams: tuple[str, str] | None = None, seats: list[str] | None = None) -> Table:
+def score_sheet(match: Match, teams: tuple[str, str] | None = None, seats: list[str] | None = None,
+                caption: str | None = None) -> Table:
     """Per deal: the dealer, both teams' card points, sweep points and deal scores, the lead after it, any baazi.
 
     ``teams`` and ``seats`` name the two sides and the seats (North-South, East-West and the compass by default).
     Fits an 80-column terminal.
     """
     players = match.players
+    named = teams
     teams = teams or TEAMS[players]
     seat_names = seats or SEATS[players]
     pair = ":".join(teams)
-    table = Table(box=box.SIMPLE_HEAD, caption=_outcome(match, teams), caption_justify="left")
+    table = Table(box=box.SIMPLE_HEAD, caption=caption or _outcome(match, named),
+                  caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("dealer")
     table.add_column(f"cards\n{pair}", justify="center")

@@ -176,4 +176,5 @@ class Match:
         new.difference = self.difference
         new.baazis = self.baazis[:]
         new.deal = self.deal.clone()
+        new.redeals = self.redeals[:]
         return new

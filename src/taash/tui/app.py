@@ -37,7 +37,7 @@ class SheetScreen(ModalScreen[None]):
         Binding("space", "close", "Continue", show=False),
     ]
     DEFAULT_CSS = """
-    SheetScreen { align: center middle; }
+    SheetScreen { align: center middle; background: $background; }
     SheetScreen > Static { width: 78; height: auto; max-height: 22; background: $panel; padding: 0 1; }
     """
 
@@ -133,9 +133,9 @@ class SeepApp(App[str]):
             mark = "▶" if not self.ascii_only else ">"
             turn = f"[reverse]{mark}{name}[/]" if view.to_move == seat and view.phase is not Phase.OVER else name
             dealer = " (dealer)" if seat == view.dealer else ""
-            seats.append(f"{turn}{dealer}: {view.hand_sizes[seat]}")
+            seats.append(f"{turn}{dealer} {view.hand_sizes[seat]}")
         bid = f" · bid {view.bid} by {s.who(s.deal.bidder)}" if view.bid else ""
-        self.query_one("#seats", Static).update(" " + " | ".join(seats) + bid)
+        self.query_one("#seats", Static).update(" Cards: " + " | ".join(seats) + bid)
 
         if view.phase is Phase.BID:
             floor = [f"[b]Floor[/]  4 cards face down until {s.who(s.deal.bidder)} bid"
@@ -229,11 +229,13 @@ class SeepApp(App[str]):
                                 f"{r.score.card_points[us]}:{r.score.card_points[1 - us]}, sweeps "
                                 f"{r.score.sweep_points[us]}:{r.score.sweep_points[1 - us]} (Us:Them)")
         done = "Press Enter to leave." if s.over else "Press Enter for the next deal."
+        b = s.match.baazis
+        caption = f"Baazis: Us {b[us]}, Them {b[1 - us]}" + (f" (first to {s.baazis} wins)" if s.baazis else "")
         if s.over:
             winner = s.match.winner()
             verdict = "A draw." if winner is None else ("You win the match!" if winner == us else "They win the match.")
             done = f"[b]{verdict}[/] {done}"
-        body = Group(head, score_sheet(s.match, teams, seats), Text.from_markup(done))
+        body = Group(head, score_sheet(s.match, teams, seats, caption), Text.from_markup(done))
         self.push_screen(SheetScreen(body), self.sheet_closed)
 
     def sheet_closed(self, _: None) -> None:
