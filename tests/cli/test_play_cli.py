@@ -21,7 +21,8 @@ from tests.cli.test_seep_cli import one_line_error, run
 TAASH = [sys.executable, "-m", "taash.cli.main"]
 
 
-def in_a_terminal(args: list[str], keys: list[tuple[str, bytes]], cwd: Path, timeout: float = 60) -> bytes:
+def in_a_terminal(args: list[str], keys: list[tuple[str, bytes]], cwd: Path, timeout: float = 60,
+                  env: dict[str, str] | None = None) -> bytes:
     """Run taash in an 80x24 pseudo-terminal; each key is sent once its screen shows the text before it."""
     import fcntl
     import termios
@@ -29,7 +30,7 @@ def in_a_terminal(args: list[str], keys: list[tuple[str, bytes]], cwd: Path, tim
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, in the terminal
         os.chdir(cwd)
-        os.environ.update(TERM="xterm-256color", COLUMNS="80", LINES="24")
+        os.environ.update(TERM="xterm-256color", COLUMNS="80", LINES="24", **(env or {}))
         os.execv(sys.executable, [sys.executable, "-m", "taash.cli.main", *args])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     seen = b""
@@ -70,6 +71,11 @@ def test_taash_play_plain_ascii(tmp_path: Path) -> None:
     shown = in_a_terminal(["play", "--seed", "17", "--ascii", "--save", "m.json"], [("Your hand", b"q")], tmp_path)
     assert b"Ks" in shown and "♠".encode() not in shown
     assert (tmp_path / "m.json").exists()
+
+
+def test_a_terminal_that_cannot_show_suits_gets_ascii_by_itself(tmp_path: Path) -> None:
+    shown = in_a_terminal(["play", "--seed", "17"], [("Your hand", b"q")], tmp_path, env={"PYTHONIOENCODING": "ascii"})
+    assert b"Ks" in shown and "♠".encode() not in shown
 
 
 def test_taash_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> None:
