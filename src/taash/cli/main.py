@@ -19,6 +19,7 @@ except ImportError:  # pragma: no cover
 from taash.cli.common import BAD_INPUT
 from taash.cli.play import play, replay_record
 from taash.cli.seep import app as seep_app
+from taash.cli.web import serve, web_app
 
 #: Exit status for an error in taash itself (sysexits' EX_SOFTWARE).
 INTERNAL_ERROR = 70
@@ -32,7 +33,9 @@ app = typer.Typer(
 )
 app.command("play")(play)
 app.command("replay")(replay_record)
+app.command("serve")(serve)
 app.add_typer(seep_app, name="seep")
+app.add_typer(web_app, name="web")
 
 
 def run() -> None:

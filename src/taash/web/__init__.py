@@ -1,0 +1,1 @@
+"""The web server: tables, guests, websockets, the browser client (``taash serve``)."""

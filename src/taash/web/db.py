@@ -1,0 +1,121 @@
+"""The database: guests, tables and every table's actions (SQLAlchemy 2; the schema comes from Alembic).
+
+SQLite (the default, one file) or PostgreSQL (``postgresql+psycopg://...``). A table's state is its settings
+plus its actions in version order; nothing else needs to be stored to continue it after a restart.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GuestRow(Base):
+    __tablename__ = "guests"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True)
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    players: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[str] = mapped_column(Text)  # JSON: a preset name or a preset with changed parameters
+    baazis: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(16))
+    public: Mapped[bool] = mapped_column(Boolean)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guest: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    body: Mapped[str] = mapped_column(Text)  # JSON of the action
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ServerKeyRow(Base):
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+def server_key(engine: Engine, name: str = "cookie") -> str:
+    """The server's secret for signing guest cookies: made once, kept in the database, so a restart keeps
+    everyone signed in."""
+    import secrets
+
+    from sqlalchemy.orm import Session
+
+    with Session(engine) as s, s.begin():
+        row = s.get(ServerKeyRow, name)
+        if row is None:
+            row = ServerKeyRow(name=name, value=secrets.token_hex(32))
+            s.add(row)
+        return row.value
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets write-ahead logging, which keeps every commit through a crash of the
+    server process (``synchronous=NORMAL`` loses nothing on ``kill -9``; only a power cut could)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record):  # type: ignore[no-untyped-def]
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,297 @@
+"""The live tables of a server: one lock per table, its connections, its bots, and the order of every change.
+
+Every action, from a person or a bot, goes through :meth:`Hub.act`: under the table's lock it is checked by the
+table (the engine), written to the database and committed, and only then applied, acknowledged and sent to each
+connection as that connection's own view. Sending goes through a queue per connection, so a slow reader never
+holds a table up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from taash.seep.rules import rules_from_json
+from taash.web.db import TableRow
+from taash.web.store import Store, StoredTable
+from taash.web.table import Settings, Table, TableError
+
+log = logging.getLogger("taash.web")
+JSON = Any
+#: Actions kept in memory per table for reconnecting clients (older ones get a snapshot instead).
+MISSED_KEPT = 200
+#: Client message ids remembered per table, to apply a repeated message once.
+SEEN_KEPT = 2000
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket: who it is, where it sits (None: spectator), and its outgoing queue."""
+
+    guest: str | None
+    seat: int | None
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
+    #: The last version this connection was sent.
+    version: int = 0
+
+    def send(self, message: str) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:  # a reader this far behind is dropped; it reconnects and resumes
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class Live:
+    """A table in memory with what the hub keeps beside it."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    #: (version, said) of recent actions, for reconnecting clients.
+    missed: list[tuple[int, str]] = field(default_factory=list)
+    #: client message id -> the version its action made.
+    seen: OrderedDict[tuple[str | None, str], int] = field(default_factory=OrderedDict)
+    #: seat -> monotonic time its person went away (no open connection).
+    away_since: dict[int, float] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+
+
+class Hub:
+    """Every live table of the server."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000):
+        self.store = store
+        self.bot_delay = bot_delay
+        self.away_seconds = away_seconds
+        self.max_tables = max_tables
+        self.live: dict[str, Live] = {}
+        self.codes: dict[str, str] = {}
+        self.connection_count = 0
+        self.closing = False
+
+    # -- tables -------------------------------------------------------------------------------------------------
+
+    def restore(self) -> int:
+        """Load every unfinished table from the database (after a restart); returns how many."""
+        for stored in self.store.tables(unfinished_only=True):
+            self._add(rebuild(stored), stored)
+        return len(self.live)
+
+    def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
+        live = Live(table)
+        for action in stored.actions if stored else []:
+            if action.client_id is not None:
+                live.seen[(action.guest, action.client_id)] = action.version
+        while len(live.seen) > SEEN_KEPT:
+            live.seen.popitem(last=False)
+        self.live[table.id] = live
+        self.codes[table.code] = table.id
+        for seat, s in enumerate(table.seats):
+            if s.guest is not None:
+                live.away_since[seat] = time.monotonic()
+        return live
+
+    def get(self, table_id: str) -> Live | None:
+        live = self.live.get(table_id)
+        if live is None:
+            stored = self.store.table(table_id)
+            if stored is None:
+                return None
+            live = self._add(rebuild(stored), stored)
+        return live
+
+    def by_code(self, code: str) -> Live | None:
+        table_id = self.codes.get(code.upper())
+        return None if table_id is None else self.get(table_id)
+
+    async def create(self, settings: Settings, owner: str | None) -> Live:
+        if sum(1 for lv in self.live.values() if lv.table.status != "finished") >= self.max_tables:
+            raise TableError("the server has as many tables as it can take; try again later", "full")
+        settings.check()
+        table_id = secrets.token_hex(8)
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+        while code in self.codes:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+        seed = secrets.randbits(62)
+        table = Table(table_id, code, settings, seed, owner)
+        rules = settings.rules.to_json()
+        await self.store.add_table(TableRow(
+            id=table_id, code=code, owner=owner, players=settings.players, rules=json.dumps(rules),
+            baazis=settings.baazis, level=settings.level, public=settings.public, seed=seed, status="waiting",
+            version=0))
+        return self._add(table)
+
+    def public_tables(self) -> list[dict[str, JSON]]:
+        return [lv.table.summary() for lv in self.live.values()
+                if lv.table.settings.public and lv.table.status != "finished"]
+
+    # -- actions ------------------------------------------------------------------------------------------------
+
+    async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None = None,
+                  version: int | None = None) -> int:
+        """Check, store, apply and announce one action; returns the version it made.
+
+        ``version`` is the table version the sender saw (None: not checked). Raises TableError.
+        """
+        table = live.table
+        async with live.lock:
+            key = (guest, client_id) if client_id is not None else None
+            if key is not None and key in live.seen:
+                return live.seen[key]  # the same message again: applied once already
+            if version is not None and version != table.version:
+                raise TableError(f"stale version {version}: the table is at version {table.version}", "stale")
+            table.check(action, guest)
+            new_version = table.version + 1
+            status_before = table.status
+            said = table.apply(action, guest)
+            try:
+                await self.store.add_action(table.id, new_version, guest, client_id, action, table.status)
+            except Exception:
+                log.exception("could not store an action of table %s; reloading it", table.id)
+                stored = self.store.table(table.id)
+                if stored is not None:
+                    live.table = rebuild(stored)
+                raise TableError("the server could not store that; please try again", "server") from None
+            if key is not None:
+                live.seen[key] = new_version
+                while len(live.seen) > SEEN_KEPT:
+                    live.seen.popitem(last=False)
+            live.missed.append((new_version, said))
+            del live.missed[:-MISSED_KEPT]
+            if action.get("type") in ("sit", "leave"):
+                self.reseat(live)
+            self.broadcast(live, said)
+            if status_before != table.status:
+                log.info("table %s is %s", table.id, table.status)
+        self.schedule_bots(live)
+        return new_version
+
+    # -- sending ------------------------------------------------------------------------------------------------
+
+    def message_for(self, live: Live, seat: int | None, kind: str, **extra: JSON) -> str:
+        state = live.table.state_for(seat)
+        state["seats_present"] = self.presence(live)
+        return json.dumps({"type": kind, "version": live.table.version, **extra, "state": state},
+                          separators=(",", ":"))
+
+    def broadcast(self, live: Live, said: str) -> None:
+        cache: dict[int | None, str] = {}
+        for conn in list(live.connections):
+            if conn.seat not in cache:
+                cache[conn.seat] = self.message_for(live, conn.seat, "update", said=said)
+            conn.version = live.table.version
+            conn.send(cache[conn.seat])
+
+    def presence(self, live: Live) -> list[dict[str, bool]]:
+        present = {c.seat for c in live.connections}
+        return [{"connected": seat in present, "away": seat in live.away_since}
+                for seat in range(len(live.table.seats))]
+
+    def send_presence(self, live: Live) -> None:
+        message = json.dumps({"type": "presence", "seats": self.presence(live)})
+        for conn in list(live.connections):
+            conn.send(message)
+
+    def join(self, live: Live, guest: str | None, since: int | None) -> Connection:
+        """A new connection: its seat (if its guest sits here), and a snapshot or the actions it missed."""
+        seat = None if guest is None else live.table.seat_of(guest)
+        conn = Connection(guest, seat)
+        live.connections.add(conn)
+        self.connection_count += 1
+        table = live.table
+        if since is not None and 0 <= since <= table.version and (
+                since == table.version or (live.missed and live.missed[0][0] <= since + 1)):
+            missed = [{"version": v, "said": said} for v, said in live.missed if v > since]
+            conn.send(self.message_for(live, seat, "resume", since=since, missed=missed))
+        else:
+            conn.send(self.message_for(live, seat, "snapshot"))
+        conn.version = table.version
+        if seat is not None:
+            live.away_since.pop(seat, None)
+            self.send_presence(live)
+        return conn
+
+    def leave(self, live: Live, conn: Connection) -> None:
+        live.connections.discard(conn)
+        self.connection_count -= 1
+        if conn.seat is not None and not any(c.seat == conn.seat for c in live.connections):
+            live.away_since[conn.seat] = time.monotonic()
+            self.send_presence(live)
+            self.schedule_bots(live)
+
+    def reseat(self, live: Live) -> None:
+        """After sitting down or leaving: each connection's seat follows its guest."""
+        for conn in live.connections:
+            conn.seat = None if conn.guest is None else live.table.seat_of(conn.guest)
+
+    # -- bots ---------------------------------------------------------------------------------------------------
+
+    def schedule_bots(self, live: Live) -> None:
+        """If a bot (or a bot for an away person) is to move, let it move after a pause."""
+        if self.closing or (live.bot_task is not None and not live.bot_task.done()):
+            return
+        seat = live.table.to_move()
+        if seat is None:
+            return
+        s = live.table.seats[seat]
+        if s.bot:
+            wait = self.bot_delay
+        elif seat in live.away_since:
+            wait = max(self.bot_delay, live.away_since[seat] + self.away_seconds - time.monotonic())
+        else:
+            return
+        live.bot_task = asyncio.get_running_loop().create_task(self._bot_move(live, wait))
+
+    async def _bot_move(self, live: Live, wait: float) -> None:
+        await asyncio.sleep(wait)
+        table = live.table
+        seat = table.to_move()
+        if seat is None:
+            return
+        s = table.seats[seat]
+        if not s.bot:
+            since = live.away_since.get(seat)
+            if since is None or time.monotonic() - since < self.away_seconds:
+                live.bot_task = None
+                self.schedule_bots(live)
+                return
+        version = table.version
+        action = table.bot_action()
+        live.bot_task = None
+        try:
+            if table.version == version:
+                await self.act(live, action, None)
+        except TableError as e:  # pragma: no cover - a bot's action is always legal
+            log.error("bot action refused at table %s: %s", table.id, e)
+        self.schedule_bots(live)
+
+    async def close(self) -> None:
+        self.closing = True
+        for live in self.live.values():
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+            for conn in list(live.connections):
+                conn.send(None)
+
+
+def rebuild(stored: StoredTable) -> Table:
+    """A table from its row and its actions, as it was after the last committed one."""
+    row = stored.row
+    settings = Settings(row.players, rules_from_json(json.loads(row.rules)), row.baazis, row.level, row.public)
+    table = Table(row.id, row.code, settings, row.seed, row.owner)
+    for action in stored.actions:
+        body = json.loads(action.body)
+        table.apply(body, action.guest)
+        if table.version != action.version:  # pragma: no cover - versions are written in order
+            raise RuntimeError(f"table {row.id}: action {action.version} out of order")
+    return table

@@ -1,0 +1,346 @@
+"""One table of the web server, with no I/O: its seats, its match, and what each seat may be told.
+
+A table is a list of actions (sit, leave, fill with bots, start, bid, play), each numbered by the table's
+version. The match is rebuilt from the table's seed and its actions, so the database holds only actions and a
+restarted server continues every table where it was. :meth:`Table.state_for` is the only way out of the table
+for game state: it gives a seat its own view (or a spectator the face-up cards) and never the deck or the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from taash.bots.base import LEVELS, make_bot
+from taash.cards import names_of
+from taash.seep.deal import Phase, card_points
+from taash.seep.describe import HOUSE_NAMES, describe_outcome, describe_play
+from taash.seep.errors import BadPositionError
+from taash.seep.match import DealResult, Match
+from taash.seep.notation import houses_to_json, play_from_json, play_to_json
+from taash.seep.plays import Play
+from taash.seep.record import DealRecord, GameRecord, record_of
+from taash.seep.rules import PRESETS, Rules
+from taash.seep.view import PlayerView, view_of
+
+JSON = Any
+BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera")
+LOG_LINES = 8
+
+
+class TableError(Exception):
+    """An action the table refuses; ``code`` says what kind (``not_your_turn``, ``illegal``, ``bad``, ...)."""
+
+    def __init__(self, message: str, code: str = "bad"):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(slots=True)
+class Seat:
+    guest: str | None = None  # the guest id of the person sitting here
+    name: str = ""
+    bot: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return self.guest is None and not self.bot
+
+
+@dataclass(slots=True)
+class Settings:
+    """What the table's creator chose."""
+
+    players: int = 4
+    rules: Rules = field(default_factory=lambda: PRESETS["standard"])
+    baazis: int = 1
+    level: str = "medium"
+    public: bool = True
+
+    def check(self) -> None:
+        if self.players not in (2, 4):
+            raise TableError("players must be 2 or 4")
+        if not 0 <= self.baazis <= 20:
+            raise TableError("baazis must be from 0 (a single deal) to 20")
+        if self.level not in LEVELS:
+            raise TableError(f"level must be one of {', '.join(LEVELS)}")
+
+
+def result_to_json(r: DealResult) -> dict[str, JSON]:
+    return {"dealer": r.dealer, "card_points": list(r.score.card_points), "sweep_points": list(r.score.sweep_points),
+            "score": list(r.score.score), "difference": r.difference, "baazi": r.baazi, "minimum_rule": r.minimum_rule}
+
+
+class Table:
+    """Seats, status and match of one table; every change is an action that bumps :attr:`version`."""
+
+    def __init__(self, table_id: str, code: str, settings: Settings, seed: int, owner: str | None = None):
+        settings.check()
+        self.id = table_id
+        self.code = code
+        self.settings = settings
+        self.seed = seed
+        self.owner = owner
+        self.seats = [Seat() for _ in range(settings.players)]
+        self.version = 0
+        self.match: Match | None = None
+        self.past: list[DealRecord] = []
+        self.log: list[str] = []
+        #: The last finished deal's result, until the next deal's first play (for the score sheet).
+        self.last_result: DealResult | None = None
+
+    # -- status -------------------------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.match is None:
+            return "waiting"
+        return "finished" if self.match.over else "playing"
+
+    def seat_of(self, guest: str) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.guest == guest), None)
+
+    def to_move(self) -> int | None:
+        """The seat to bid or play, or None when nothing is due."""
+        if self.match is None or self.match.over or self.match.deal.over:
+            return None
+        return self.match.to_move
+
+    # -- actions ------------------------------------------------------------------------------------------------
+
+    def check(self, action: dict[str, JSON], guest: str | None) -> None:
+        """Refuse ``action`` by ``guest`` (None: the server itself, for bots) with a TableError, or return."""
+        self._apply(action, guest, dry=True)
+
+    def apply(self, action: dict[str, JSON], guest: str | None) -> str:
+        """Apply a checked action; returns what happened, in words."""
+        said = self._apply(action, guest, dry=False)
+        self.version += 1
+        return said
+
+    def _apply(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        kind = action.get("type")
+        if kind == "sit":
+            return self._sit(action, guest, dry)
+        if kind == "leave":
+            return self._leave(guest, dry)
+        if kind == "bots":
+            return self._bots(guest, dry)
+        if kind == "start":
+            return self._start(guest, dry)
+        if kind in ("bid", "play"):
+            return self._move(action, guest, dry)
+        raise TableError(f"unknown action {kind!r}")
+
+    def _sit(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        seat, name = action.get("seat"), action.get("name")
+        if guest is None or not isinstance(name, str):
+            raise TableError("only a guest with a name can sit")
+        if self.match is not None:
+            raise TableError("the match has started", "started")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise TableError(f"seat must be from 0 to {len(self.seats) - 1}")
+        if not self.seats[seat].empty and self.seats[seat].guest != guest:
+            raise TableError("that seat is taken", "taken")
+        if any(s.name.casefold() == name.casefold() and s.guest != guest for s in self.seats if not s.empty):
+            raise TableError(f"the name {name!r} is taken at this table", "name_taken")
+        if not dry:
+            old = self.seat_of(guest)
+            if old is not None:
+                self.seats[old] = Seat()
+            self.seats[seat] = Seat(guest, name)
+        return f"{name} sits in seat {seat}"
+
+    def _leave(self, guest: str | None, dry: bool) -> str:
+        seat = None if guest is None else self.seat_of(guest)
+        if seat is None:
+            raise TableError("you are not seated here")
+        if self.match is not None:
+            raise TableError("the match has started", "started")
+        name = self.seats[seat].name
+        if not dry:
+            self.seats[seat] = Seat()
+        return f"{name} leaves"
+
+    def _owner_only(self, guest: str | None) -> None:
+        if guest is not None and guest != self.owner and self.seat_of(guest) is None:
+            raise TableError("only the table's creator or a seated player can do that", "forbidden")
+
+    def _bots(self, guest: str | None, dry: bool) -> str:
+        self._owner_only(guest)
+        if self.match is not None:
+            raise TableError("the match has started", "started")
+        empty = [i for i, s in enumerate(self.seats) if s.empty]
+        if not empty:
+            raise TableError("no seat is empty")
+        if not dry:
+            used = {s.name for s in self.seats}
+            names = iter(n for n in BOT_NAMES if n not in used)
+            for i in empty:
+                self.seats[i] = Seat(None, f"{next(names)} (bot)", bot=True)
+        return "Bots take the empty seats"
+
+    def _start(self, guest: str | None, dry: bool) -> str:
+        self._owner_only(guest)
+        if self.match is not None:
+            raise TableError("the match has started", "started")
+        if any(s.empty for s in self.seats):
+            raise TableError("every seat needs a player or a bot first", "seats_empty")
+        if not dry:
+            s = self.settings
+            self.match = Match(s.rules, s.players, self.seed, s.baazis)
+            self._note_deal_start()
+        return "The match starts"
+
+    def _move(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        match = self.match
+        if match is None:
+            raise TableError("the match has not started", "not_started")
+        if match.over:
+            raise TableError("the match is over", "over")
+        seat = match.to_move
+        if guest is not None and self.seat_of(guest) != seat:
+            raise TableError("it is not your turn", "not_your_turn")
+        deal = match.deal
+        if action["type"] == "bid":
+            value = action.get("value")
+            if deal.phase is not Phase.BID:
+                raise TableError("there is no bid to make now", "not_your_turn")
+            if value not in deal.legal_bids():
+                raise TableError(f"you cannot bid {value!r} (you may bid {deal.legal_bids()})", "illegal")
+            if not dry:
+                match.make_bid(value)
+            return f"{self.seats[seat].name} bids {value} ({HOUSE_NAMES[value]})"
+        if deal.phase is not Phase.PLAY:
+            raise TableError("the bid comes first", "not_your_turn")
+        try:
+            play = play_from_json(action.get("play"), deal.houses)
+        except BadPositionError as e:
+            raise TableError(f"malformed play: {e}") from None
+        if play not in deal.legal_plays():
+            raise TableError("that play is not legal here", "illegal")
+        if dry:
+            return ""
+        return self._play(seat, play)
+
+    def _play(self, seat: int, play: Play) -> str:
+        assert self.match is not None
+        match = self.match
+        deal = match.deal
+        houses = dict(deal.houses)
+        sweeps = len(deal.sweeps)
+        self.last_result = None
+        match.play(play, check=False)
+        said = f"{self.seats[seat].name}: {describe_play(play, houses)}"
+        if len(deal.sweeps) > sweeps:
+            said += f": a sweep (+{deal.sweeps[-1][2]})"
+        self.log.append(said)
+        if deal.over:
+            self.last_result = match.results[-1]
+            a, b = self.last_result.score.score
+            self.log.append(f"Deal over: {a} to {b}")
+            self.past.append(DealRecord(deal.dealer, list(deal.deck), deal.bid, list(deal.plays)))
+            if not match.over:
+                match.next_deal()
+                self._note_deal_start()
+            else:
+                self.log.append("The match is over")
+        return said
+
+    def _note_deal_start(self) -> None:
+        assert self.match is not None
+        for problem in self.match.redeals:
+            self.log.append(f"Dealt again: {problem.split(', so')[0]}")
+        deal = self.match.deal
+        self.log.append(f"Deal {len(self.past) + 1}: {self.seats[deal.dealer].name} deals, "
+                        f"{self.seats[deal.bidder].name} bids")
+
+    # -- bots ---------------------------------------------------------------------------------------------------
+
+    def bot_action(self, level: str | None = None) -> dict[str, JSON]:
+        """The action of a bot for the seat to move (a bot's seat, or a person's while he is away)."""
+        assert self.match is not None
+        seat = self.match.to_move
+        deal = self.match.deal
+        key = f"{self.seed}/{len(self.past)}/{len(deal.plays)}/{deal.phase.name}/{seat}"
+        bot = make_bot(level or self.settings.level, random.Random(key).randrange(2**32))
+        view = self.match.view(seat)
+        if deal.phase is Phase.BID:
+            return {"type": "bid", "value": bot.choose_bid(view)}
+        return {"type": "play", "play": play_to_json(bot.choose_play(view))}
+
+    # -- what may be told ---------------------------------------------------------------------------------------
+
+    def summary(self) -> dict[str, JSON]:
+        """What the lobby shows: settings, seats, status (no cards)."""
+        s = self.settings
+        rules = s.rules.to_json()
+        return {
+            "id": self.id, "code": self.code, "players": s.players,
+            "rules": rules if isinstance(rules, str) else "custom", "baazis": s.baazis, "level": s.level,
+            "public": s.public, "status": self.status, "version": self.version,
+            "seats": [{"seat": i, "name": seat.name or None, "bot": seat.bot, "empty": seat.empty}
+                      for i, seat in enumerate(self.seats)],
+        }
+
+    def state_for(self, seat: int | None) -> dict[str, JSON]:
+        """The table as ``seat`` may see it (None: a spectator, who sees only what lies face up)."""
+        out = self.summary()
+        out["you"] = seat
+        out["log"] = self.log[-LOG_LINES:]
+        match = self.match
+        if match is None:
+            out["deal"] = None
+            out["score"] = None
+            return out
+        deal = match.deal
+        view = view_of(deal, seat if seat is not None else 0)
+        out["score"] = {
+            "baazis": list(match.baazis), "difference": match.difference,
+            "deals": [result_to_json(r) for r in match.results],
+            "last": None if self.last_result is None else result_to_json(self.last_result),
+            "winner": match.winner() if match.over else None,
+        }
+        out["deal"] = self._deal_json(view, seat)
+        return out
+
+    def _deal_json(self, view: PlayerView, seat: int | None) -> dict[str, JSON]:
+        rules = self.settings.rules
+        piles = view.captured()
+        sweep_points, sweeps = [0, 0], [0, 0]
+        for s, _, points in view.sweeps:
+            sweep_points[s % 2] += points
+            sweeps[s % 2] += 1
+        to_move = self.to_move()
+        d: dict[str, JSON] = {
+            "number": len(self.past) + (0 if self.match is not None and self.match.over else 1),
+            "dealer": view.dealer, "bidder": (view.dealer + 1) % view.players,
+            "phase": view.phase.name.lower(), "to_move": to_move,
+            "bid": view.bid or None, "plays_made": view.plays_made,
+            "hand_sizes": list(view.hand_sizes),
+            "loose": names_of(view.loose), "houses": houses_to_json(view.houses),
+            "captured": [{"cards": piles[t].bit_count(), "points": card_points(rules, piles[t]),
+                          "sweeps": sweeps[t], "sweep_points": sweep_points[t]} for t in (0, 1)],
+            "hand": names_of(view.hand) if seat is not None else None,
+            "bids": [], "legal": [],
+        }
+        if seat is not None and to_move == seat:
+            if view.phase is Phase.BID:
+                d["bids"] = view.legal_bids()
+            else:
+                d["legal"] = [{"play": play_to_json(p), "text": describe_outcome(view, p)}
+                              for p in view.legal_plays()]
+        return d
+
+    # -- records --------------------------------------------------------------------------------------------------
+
+    def record(self) -> GameRecord | None:
+        """The game record (for the replay page, once the match is over)."""
+        if self.match is None:
+            return None
+        names = [s.name for s in self.seats]
+        if self.match.over:
+            return GameRecord(self.settings.rules, self.settings.players, list(self.past), names)
+        return record_of(self.match, names, self.past)
+
