@@ -360,7 +360,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if message is None:
                 if ws.client_state is WebSocketState.CONNECTED:
                     with contextlib.suppress(Exception):
-                        await ws.close()
+                        await ws.close(conn.close_code, conn.close_reason)
                 return
             try:
                 await ws.send_text(message)
@@ -379,8 +379,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if tokens < 1:
                 strikes += 1
                 conn.send(error(None, "rate", "too many messages: slow down"))
-                if strikes > 3 * config.rate:
-                    await ws.close(code=1008, reason="too many messages")
+                if strikes > 10 * config.rate:
+                    conn.close_code, conn.close_reason = 1008, "too many messages"
                     return
                 continue
             tokens -= 1

@@ -41,8 +41,11 @@ class Connection:
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(maxsize=256))
     #: The last version this connection was sent.
     version: int = 0
+    close_code: int = 1000
+    close_reason: str = ""
 
-    def send(self, message: str) -> None:
+    def send(self, message: str | None) -> None:
+        """Queue a message; None closes the connection once what is queued before it is sent."""
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:  # a reader this far behind is dropped; it reconnects and resumes
@@ -208,6 +211,8 @@ class Hub:
         conn = Connection(guest, seat)
         live.connections.add(conn)
         self.connection_count += 1
+        if seat is not None:
+            live.away_since.pop(seat, None)
         table = live.table
         if since is not None and 0 <= since <= table.version and (
                 since == table.version or (live.missed and live.missed[0][0] <= since + 1)):
@@ -217,7 +222,6 @@ class Hub:
             conn.send(self.message_for(live, seat, "snapshot"))
         conn.version = table.version
         if seat is not None:
-            live.away_since.pop(seat, None)
             self.send_presence(live)
         return conn
 

@@ -1,0 +1,206 @@
+"""Servers started by the tests on loopback (SQLite, or PostgreSQL when the CI provides one), and people who
+talk to them over HTTP and websockets, each with their own cookies."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+#: A PostgreSQL URL the tests may create databases through (the CI script sets it).
+POSTGRES = os.environ.get("TAASH_TEST_POSTGRES_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A new empty PostgreSQL database, dropped afterwards."""
+    import psycopg
+
+    assert POSTGRES is not None
+    admin = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
+    name = f"taash_test_{secrets.token_hex(4)}"
+    with psycopg.connect(admin, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}")
+    base, _, _ = POSTGRES.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as c:
+            c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@dataclass
+class Server:
+    url: str
+    database_url: str
+    args: list[str]
+    proc: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://")
+
+    def start(self) -> None:
+        assert self.log is not None
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "taash.cli.main", "serve", *self.args],
+                                         stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server stopped: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not start in 30 s")
+
+    def kill(self) -> None:
+        """``kill -9``: no chance to finish anything."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@contextmanager
+def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
+                   away_seconds: float = 30.0) -> Iterator[Server]:
+    port = free_port()
+
+    def run(url: str) -> Iterator[Server]:
+        server = Server(f"http://127.0.0.1:{port}", url, [
+            "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
+            "--away-seconds", str(away_seconds), "--log-level", "warning"], log=tmp / "server.log")
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+    if database == "sqlite":
+        yield from run(f"sqlite:///{tmp / 'taash.db'}")
+    else:
+        with postgres_database() as url:
+            yield from run(url)
+
+
+@dataclass
+class Person:
+    """Someone with a browser: a cookie jar and websockets that send it."""
+
+    server: Server
+    name: str | None = None
+    http: httpx.Client = field(init=False)
+    counter: int = 0
+
+    def __post_init__(self) -> None:
+        self.http = httpx.Client(base_url=self.server.url, timeout=30)
+        if self.name:
+            r = self.http.post("/api/guest", json={"name": self.name})
+            assert r.status_code == 200, r.text
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        return self.http.post(path, json=body)
+
+    def socket(self, table_id: str, since: int | None = None, origin: str | None = None) -> Socket:
+        headers = {}
+        token = self.http.cookies.get("taash_guest")
+        if token:
+            headers["Cookie"] = f"taash_guest={token}"
+        if origin:
+            headers["Origin"] = origin
+        query = f"?since={since}" if since is not None else ""
+        return Socket(connect(f"{self.server.ws_url}/ws/{table_id}{query}", additional_headers=headers,
+                              open_timeout=10), self)
+
+    def next_id(self) -> str:
+        self.counter += 1
+        return f"{self.name}-{self.counter}"
+
+
+@dataclass
+class Socket:
+    ws: ClientConnection
+    person: Person
+    received: list[dict[str, Any]] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+    version: int = -1
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        message: dict[str, Any] = json.loads(text)
+        self.received.append(message)
+        if "state" in message:
+            self.state = message["state"]
+            self.version = message["version"]
+        return message
+
+    def recv_until(self, kind: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self.recv(max(0.01, deadline - time.monotonic()))
+            if m["type"] == kind and all(m.get(k) == v for k, v in match.items()):
+                return m
+
+    def drain(self, quiet: float = 0.3) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        while True:
+            try:
+                self.recv(quiet)
+            except TimeoutError:
+                return
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def my_turn(self) -> bool:
+        d = self.state and self.state.get("deal")
+        return bool(d and (d["bids"] or d["legal"]))
+
+    def move(self, pick: int = 0) -> str:
+        """Make a move from what the state offers; returns the message id."""
+        assert self.state is not None
+        d = self.state["deal"]
+        mid = self.person.next_id()
+        if d["bids"]:
+            self.send({"type": "bid", "value": d["bids"][pick % len(d["bids"])], "version": self.version, "id": mid})
+        else:
+            self.send({"type": "play", "play": d["legal"][pick % len(d["legal"])]["play"], "version": self.version,
+                       "id": mid})
+        return mid
+
+    def close(self) -> None:
+        self.ws.close()

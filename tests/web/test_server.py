@@ -1,0 +1,285 @@
+"""The web server over real loopback sockets: lobby, the websocket protocol, errors, reconnects, restarts.
+
+Every test runs against SQLite, and against PostgreSQL too when ``TAASH_TEST_POSTGRES_URL`` names a server the
+tests may create databases on (the CI script starts one).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import InvalidStatus
+
+from tests.web.server import POSTGRES, Person, Server, Socket, running_server
+
+DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))]
+
+
+@pytest.fixture(params=DATABASES)
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    with running_server(tmp_path, request.param) as s:
+        yield s
+
+
+def table_with(server: Server, people: dict[int, Person], players: int = 4, baazis: int = 0,
+               bots: bool = True, start: bool = True) -> str:
+    """A table where ``people`` sit in their seats, the rest bots; returns its id."""
+    owner = next(iter(people.values()))
+    r = owner.post("/api/tables", {"players": players, "baazis": baazis, "level": "easy"})
+    assert r.status_code == 200, r.text
+    table_id: str = r.json()["id"]
+    for seat, person in people.items():
+        r = person.post(f"/api/tables/{table_id}/sit", {"seat": seat})
+        assert r.status_code == 200, r.text
+    if bots:
+        assert owner.post(f"/api/tables/{table_id}/bots").status_code == 200
+    if start:
+        assert owner.post(f"/api/tables/{table_id}/start").status_code == 200
+    return table_id
+
+
+def wait_for_turn(sock: Socket, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not sock.my_turn():
+        sock.recv(max(0.01, deadline - time.monotonic()))
+
+
+# -- lobby -----------------------------------------------------------------------------------------------------
+
+
+def test_guests_tables_codes_and_seats(server: Server) -> None:
+    anon = Person(server)
+    assert anon.http.get("/api/me").status_code == 401
+    assert anon.post("/api/tables", {}).json()["code"] == "no_guest"
+    assert anon.post("/api/guest", {"name": "<script>"}).status_code == 422
+    priya, ravi = Person(server, "Priya"), Person(server, "Ravi")
+    assert priya.http.get("/api/me").json()["name"] == "Priya"
+    table = priya.post("/api/tables", {"players": 4, "rules": "karan", "baazis": 2, "public": True}).json()
+    assert table["status"] == "waiting" and table["invite"] == f"/join/{table['code']}"
+    assert ravi.http.get(f"/api/join/{table['code'].lower()}").json()["id"] == table["id"]
+    assert ravi.http.get("/api/join/NOPE42").status_code == 404
+    assert [t["id"] for t in anon.http.get("/api/tables").json()] == [table["id"]]
+    tid = table["id"]
+    assert priya.post(f"/api/tables/{tid}/sit", {"seat": 0}).status_code == 200
+    taken = ravi.post(f"/api/tables/{tid}/sit", {"seat": 0})
+    assert taken.status_code == 409 and taken.json()["code"] == "taken"
+    other_priya = Person(server, "priya")
+    same_name = other_priya.post(f"/api/tables/{tid}/sit", {"seat": 1})
+    assert same_name.status_code == 409 and same_name.json()["code"] == "name_taken"
+    assert ravi.post(f"/api/tables/{tid}/sit", {"seat": 2}).status_code == 200
+    early = priya.post(f"/api/tables/{tid}/start")
+    assert early.status_code == 409 and early.json()["code"] == "seats_empty"
+    stranger = Person(server, "Stranger")
+    assert stranger.post(f"/api/tables/{tid}/bots").json()["code"] == "forbidden"
+    assert priya.post(f"/api/tables/{tid}/bots").status_code == 200
+    started = priya.post(f"/api/tables/{tid}/start").json()
+    assert started["status"] == "playing"
+    assert [s["bot"] for s in started["seats"]] == [False, True, False, True]
+    assert ravi.post(f"/api/tables/{tid}/leave").json()["code"] == "started"
+    assert anon.http.get("/api/tables/0123456789abcdef").status_code == 404
+    assert anon.http.get("/api/tables/../../etc").status_code == 404
+    assert anon.http.get(f"/api/tables/{tid}/record").status_code == 409
+
+
+def test_play_against_the_computer_in_one_click(server: Server) -> None:
+    me = Person(server, "Solo")
+    table = me.post("/api/quick", {"players": 2}).json()
+    assert table["status"] == "playing" and not table["public"] and table["seats"][0]["name"] == "Solo"
+    sock = me.socket(table["id"])
+    first = sock.recv()
+    assert first["type"] == "snapshot" and first["state"]["you"] == 0
+    deal = first["state"]["deal"]
+    assert len(deal["hand"]) == deal["hand_sizes"][0]
+
+
+# -- the protocol ------------------------------------------------------------------------------------------------
+
+
+def test_stale_duplicate_out_of_turn_and_malformed_messages_change_nothing(server: Server) -> None:
+    a, b = Person(server, "Anil"), Person(server, "Bela")
+    tid = table_with(server, {0: a, 1: b}, players=2, bots=False)
+    sa, sb = a.socket(tid), b.socket(tid)
+    sa.recv_until("snapshot")
+    sb.recv_until("snapshot")
+    mover, waiter = (sa, sb) if sa.state and sa.state["deal"]["to_move"] == 0 else (sb, sa)
+    assert mover.my_turn() and not waiter.my_turn()
+    version = mover.version
+
+    # Out of turn: refused, nothing changes.
+    d = waiter.state["deal"]  # type: ignore[index]
+    waiter.send({"type": "bid", "value": 13, "version": version, "id": "x1"})
+    err = waiter.recv_until("error")
+    assert err["code"] == "not_your_turn" and err["id"] == "x1"
+    # Malformed: not JSON, not an object, unknown type, no version, a play that is no play, too big.
+    for raw, code in [("{nope", "malformed"), ("[1, 2]", "malformed"), (json.dumps({"type": "dance"}), "malformed"),
+                      (json.dumps({"type": "bid", "value": 13}), "malformed"),
+                      (json.dumps({"type": "play", "play": {"card": "Zz"}, "version": version}), None),
+                      ("x" * 5000, "too_big")]:
+        mover.send(raw)
+        e = mover.recv_until("error")
+        assert code is None or e["code"] == code, e
+    assert d is not None
+    # Stale: refused with a fresh snapshot.
+    mover.send({"type": "bid", "value": mover.state["deal"]["bids"][0], "version": version - 1, "id": "s1"})
+    stale = mover.recv_until("error")
+    assert stale["code"] == "stale" and stale["version"] == version and stale["state"]["deal"]["bids"]
+    assert httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version
+
+    # The same message twice: applied once, acknowledged twice with the same version.
+    bid = {"type": "bid", "value": mover.state["deal"]["bids"][0], "version": version, "id": "dup-1"}
+    mover.send(bid)
+    ack = mover.recv_until("ack")
+    assert ack == {"type": "ack", "id": "dup-1", "version": version + 1}
+    mover.send(bid)
+    again = mover.recv_until("ack")
+    assert again["version"] == version + 1
+    assert httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version + 1
+    waiter.recv_until("update", version=version + 1)
+    # A play that is not legal: refused.
+    mover.drain()
+    if mover.my_turn():
+        legal = {json.dumps(x["play"], sort_keys=True) for x in mover.state["deal"]["legal"]}
+        hand = mover.state["deal"]["hand"]
+        illegal = next(({"card": c} for c in hand if json.dumps({"card": c}, sort_keys=True) not in legal), None)
+        if illegal is not None:
+            mover.send({"type": "play", "play": illegal, "version": mover.version, "id": "bad-1"})
+            assert mover.recv_until("error")["code"] in ("illegal", "malformed")
+
+
+def test_a_spectator_sees_the_floor_and_no_hand_and_cannot_play(server: Server) -> None:
+    a = Person(server, "Asha")
+    tid = table_with(server, {0: a})
+    watcher = Person(server)
+    sock = watcher.socket(tid)
+    snap = sock.recv_until("snapshot")
+    assert snap["state"]["you"] is None and snap["state"]["deal"]["hand"] is None
+    sock.send({"type": "bid", "value": 13, "version": snap["version"], "id": "w1"})
+    assert sock.recv_until("error")["code"] == "not_seated"
+
+
+def test_the_websocket_refuses_other_origins_and_unknown_tables(server: Server) -> None:
+    a = Person(server, "Asha")
+    tid = table_with(server, {0: a})
+    with pytest.raises(InvalidStatus):
+        a.socket(tid, origin="http://evil.example")
+    ok = a.socket(tid, origin=server.url)
+    assert ok.recv()["type"] == "snapshot"
+    with pytest.raises(InvalidStatus):
+        a.socket("0123456789abcdef")
+
+
+def test_too_many_messages_are_refused(server: Server) -> None:
+    a = Person(server, "Asha")
+    tid = table_with(server, {0: a})
+    sock = a.socket(tid)
+    sock.recv_until("snapshot")
+    for _ in range(60):
+        sock.send({"type": "ping"})
+    codes = []
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            m = sock.recv(1)
+        except Exception:
+            break
+        if m["type"] == "error":
+            codes.append(m["code"])
+    assert "rate" in codes
+
+
+# -- reconnecting, going away, restarting ----------------------------------------------------------------------
+
+
+def test_a_reconnect_gets_what_it_missed(server: Server) -> None:
+    a = Person(server, "Asha")
+    tid = table_with(server, {0: a})
+    sock = a.socket(tid)
+    wait_for_turn(sock)
+    sock.move()
+    sock.recv_until("ack")
+    seen = sock.version
+    sock.close()
+    time.sleep(0.5)  # the bots play on
+    back = a.socket(tid, since=seen)
+    m = back.recv()
+    assert m["type"] == "resume" and m["since"] == seen
+    assert [x["version"] for x in m["missed"]] == list(range(seen + 1, m["version"] + 1))
+    fresh = a.socket(tid).recv()
+    assert fresh["type"] == "snapshot" and fresh["version"] == m["version"]
+    for message in (m, fresh):
+        message["state"].pop("seats_present")
+    assert m["state"] == fresh["state"]
+    old = a.socket(tid, since=-5).recv()
+    assert old["type"] == "snapshot"
+
+
+def test_a_bot_plays_for_an_away_person_until_he_returns(tmp_path: Path) -> None:
+    with running_server(tmp_path, away_seconds=1.0) as server:
+        a = Person(server, "Asha")
+        tid = table_with(server, {0: a})
+        sock = a.socket(tid)
+        wait_for_turn(sock)
+        version = sock.version
+        time.sleep(2.0)  # connected: nobody plays for Asha
+        assert httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version
+        sock.close()
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version:
+            assert time.monotonic() < deadline, "no bot played for the away person"
+            time.sleep(0.2)
+        back = a.socket(tid)
+        back.recv()
+        assert back.state is not None and back.state["seats_present"][0] == {"connected": True, "away": False}
+
+
+def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Path) -> None:
+    a, b = Person(server, "Anil"), Person(server, "Bela")
+    tid = table_with(server, {0: a, 1: b}, players=2, bots=False)
+    socks = [a.socket(tid), b.socket(tid)]
+    for s in socks:
+        s.recv_until("snapshot")
+    acked = 0
+    for _ in range(15):
+        mover = next(s for s in socks if s.my_turn())
+        mover.move()
+        acked = mover.recv_until("ack")["version"]
+        for s in socks:
+            while s.version < acked:
+                s.recv()
+    before = socks[0].state
+    server.kill()
+    server.start()
+    a2 = a.socket(tid)
+    snap = a2.recv()
+    assert snap["type"] == "snapshot" and snap["version"] == acked
+    assert snap["state"]["deal"] == before["deal"]  # type: ignore[index]
+    # ...and the match goes on where it was, to the end.
+    socks = [a2, b.socket(tid)]
+    socks[1].recv()
+    while socks[0].state["status"] != "finished":  # type: ignore[index]
+        mover = next((s for s in socks if s.my_turn()), None)
+        if mover is None:
+            for s in socks:
+                s.drain(0.05)
+            continue
+        mover.move()
+        made = mover.recv_until("ack")["version"]
+        for s in socks:
+            while s.version < made:
+                s.recv()
+    record = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
+    assert record["format"] == "seep-record/1" and len(record["deals"]) == 1
+
+
+def test_openapi_schema_and_pages(server: Server) -> None:
+    schema = httpx.get(f"{server.url}/openapi.json").json()
+    assert "/api/tables" in schema["paths"]
+    for page in ("/", "/t/0123456789abcdef", "/join/ABCDEF", "/r/0123456789abcdef"):
+        r = httpx.get(server.url + page)
+        assert r.status_code == 200 and r.text.lower().startswith("<!doctype html")
