@@ -94,13 +94,15 @@ class Server:
 
 @contextmanager
 def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
-                   away_seconds: float = 30.0) -> Iterator[Server]:
+                   away_seconds: float = 30.0, rate: float = 1000.0) -> Iterator[Server]:
+    """A server on a free loopback port; bots move at once, and a test client may send fast (``rate``)."""
     port = free_port()
 
     def run(url: str) -> Iterator[Server]:
         server = Server(f"http://127.0.0.1:{port}", url, [
             "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
-            "--away-seconds", str(away_seconds), "--log-level", "warning"], log=tmp / "server.log")
+            "--away-seconds", str(away_seconds), "--rate", str(rate), "--log-level", "warning"],
+            log=tmp / "server.log")
         server.start()
         try:
             yield server
@@ -174,6 +176,8 @@ class Socket:
             m = self.recv(max(0.01, deadline - time.monotonic()))
             if m["type"] == kind and all(m.get(k) == v for k, v in match.items()):
                 return m
+            if kind == "ack" and m["type"] == "error":
+                raise AssertionError(f"an error instead of an ack: {m['code']}: {m['message']}")
 
     def drain(self, quiet: float = 0.3) -> None:
         """Read until nothing arrives for ``quiet`` seconds."""

@@ -174,7 +174,12 @@ def test_the_websocket_refuses_other_origins_and_unknown_tables(server: Server) 
         a.socket("0123456789abcdef")
 
 
-def test_too_many_messages_are_refused(server: Server) -> None:
+def test_too_many_messages_are_refused(tmp_path: Path) -> None:
+    with running_server(tmp_path, rate=10) as server:
+        too_many_messages_are_refused(server)
+
+
+def too_many_messages_are_refused(server: Server) -> None:
     a = Person(server, "Asha")
     tid = table_with(server, {0: a})
     sock = a.socket(tid)

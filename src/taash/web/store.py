@@ -15,14 +15,45 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from taash.web.db import ActionRow, GuestRow, TableRow
+from taash.web.db import ActionRow, GuestRow, TableRow, now
 
 Write = Callable[[Session], None]
-MAX_BATCH = 256
+MAX_BATCH = 512
+
+
+@dataclass(slots=True)
+class NewAction:
+    """An action row to insert, with the table's version and status after it (the common write, batched)."""
+
+    table_id: str
+    version: int
+    guest: str | None
+    client_id: str | None
+    body: str
+    status: str
+
+    def __call__(self, session: Session) -> None:
+        _write_actions(session, [self])
+
+
+def _write_actions(session: Session, actions: list[NewAction]) -> None:
+    """Insert many actions and move their tables' versions on, in two statements."""
+    created = now()
+    session.execute(insert(ActionRow), [
+        {"table_id": a.table_id, "version": a.version, "guest": a.guest, "client_id": a.client_id, "body": a.body,
+         "created_at": created} for a in actions])
+    latest: dict[str, NewAction] = {}
+    for a in actions:
+        latest[a.table_id] = a
+    tables = TableRow.__table__
+    assert isinstance(tables, Table)
+    session.connection().execute(
+        update(tables).where(tables.c.id == bindparam("tid")),
+        [{"tid": a.table_id, "version": a.version, "status": a.status} for a in latest.values()])
 
 
 @dataclass(slots=True)
@@ -70,8 +101,12 @@ class Store:
     def _commit(self, batch: list[tuple[Write, asyncio.Future[None], asyncio.AbstractEventLoop]]) -> None:
         try:
             with Session(self.engine) as session, session.begin():
+                actions = [work for work, _, _ in batch if isinstance(work, NewAction)]
+                if actions:
+                    _write_actions(session, actions)
                 for work, _, _ in batch:
-                    work(session)
+                    if not isinstance(work, NewAction):
+                        work(session)
         except Exception:
             # One bad write must not fail the others: do them one by one to find it.
             if len(batch) > 1:
@@ -102,13 +137,8 @@ class Store:
 
     async def add_action(self, table_id: str, version: int, guest: str | None, client_id: str | None,
                          body: dict[str, Any], status: str) -> None:
-        text = json.dumps(body, separators=(",", ":"))
-
-        def work(s: Session) -> None:
-            s.add(ActionRow(table_id=table_id, version=version, guest=guest, client_id=client_id, body=text))
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(version=version, status=status))
-
-        await self.write(work)
+        await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":")),
+                                   status))
 
     # -- reading ------------------------------------------------------------------------------------------------
 

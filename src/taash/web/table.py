@@ -22,7 +22,7 @@ from taash.seep.notation import houses_to_json, play_from_json, play_to_json
 from taash.seep.plays import Play
 from taash.seep.record import DealRecord, GameRecord, record_of
 from taash.seep.rules import PRESETS, Rules
-from taash.seep.view import PlayerView, view_of
+from taash.seep.view import view_of
 
 JSON = Any
 BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera")
@@ -89,6 +89,7 @@ class Table:
         self.log: list[str] = []
         #: The last finished deal's result, until the next deal's first play (for the score sheet).
         self.last_result: DealResult | None = None
+        self._public_cache: tuple[int, dict[str, JSON]] | None = None
 
     # -- status -------------------------------------------------------------------------------------------------
 
@@ -286,52 +287,66 @@ class Table:
 
     def state_for(self, seat: int | None) -> dict[str, JSON]:
         """The table as ``seat`` may see it (None: a spectator, who sees only what lies face up)."""
-        out = self.summary()
+        out = dict(self._public())
         out["you"] = seat
-        out["log"] = self.log[-LOG_LINES:]
         match = self.match
         if match is None:
             out["deal"] = None
-            out["score"] = None
             return out
         deal = match.deal
         view = view_of(deal, seat if seat is not None else 0)
-        out["score"] = {
-            "baazis": list(match.baazis), "difference": match.difference,
-            "deals": [result_to_json(r) for r in match.results],
-            "last": None if self.last_result is None else result_to_json(self.last_result),
-            "winner": match.winner() if match.over else None,
-        }
-        out["deal"] = self._deal_json(view, seat)
-        return out
-
-    def _deal_json(self, view: PlayerView, seat: int | None) -> dict[str, JSON]:
-        rules = self.settings.rules
-        piles = view.captured()
-        sweep_points, sweeps = [0, 0], [0, 0]
-        for s, _, points in view.sweeps:
-            sweep_points[s % 2] += points
-            sweeps[s % 2] += 1
-        to_move = self.to_move()
-        d: dict[str, JSON] = {
-            "number": len(self.past) + (0 if self.match is not None and self.match.over else 1),
-            "dealer": view.dealer, "bidder": (view.dealer + 1) % view.players,
-            "phase": view.phase.name.lower(), "to_move": to_move,
-            "bid": view.bid or None, "plays_made": view.plays_made,
-            "hand_sizes": list(view.hand_sizes),
-            "loose": names_of(view.loose), "houses": houses_to_json(view.houses),
-            "captured": [{"cards": piles[t].bit_count(), "points": card_points(rules, piles[t]),
-                          "sweeps": sweeps[t], "sweep_points": sweep_points[t]} for t in (0, 1)],
-            "hand": names_of(view.hand) if seat is not None else None,
-            "bids": [], "legal": [],
-        }
-        if seat is not None and to_move == seat:
+        d = dict(out["deal"])
+        d["hand"] = names_of(view.hand) if seat is not None else None
+        if seat is not None and d["to_move"] == seat:
             if view.phase is Phase.BID:
                 d["bids"] = view.legal_bids()
             else:
                 d["legal"] = [{"play": play_to_json(p), "text": describe_outcome(view, p)}
                               for p in view.legal_plays()]
-        return d
+        out["deal"] = d
+        return out
+
+    def _public(self) -> dict[str, JSON]:
+        """What every connection is told alike at this version (cached until the next action)."""
+        if self._public_cache is not None and self._public_cache[0] == self.version:
+            return self._public_cache[1]
+        out = self.summary()
+        out["log"] = self.log[-LOG_LINES:]
+        match = self.match
+        if match is None:
+            out["score"] = None
+            out["deal"] = None
+        else:
+            out["score"] = {
+                "baazis": list(match.baazis), "difference": match.difference,
+                "deals": [result_to_json(r) for r in match.results],
+                "last": None if self.last_result is None else result_to_json(self.last_result),
+                "winner": match.winner() if match.over else None,
+            }
+            out["deal"] = self._deal_json(match)
+        self._public_cache = (self.version, out)
+        return out
+
+    def _deal_json(self, match: Match) -> dict[str, JSON]:
+        """The deal's face-up part: no hand, nothing that is only one seat's."""
+        rules = self.settings.rules
+        deal = match.deal
+        bidding = deal.phase is Phase.BID
+        sweep_points, sweeps = [0, 0], [0, 0]
+        for s, _, points in deal.sweeps:
+            sweep_points[s % 2] += points
+            sweeps[s % 2] += 1
+        return {
+            "number": len(self.past) + (0 if match.over else 1),
+            "dealer": deal.dealer, "bidder": deal.bidder,
+            "phase": deal.phase.name.lower(), "to_move": self.to_move(),
+            "bid": deal.bid or None, "plays_made": len(deal.plays),
+            "hand_sizes": [h.bit_count() for h in deal.hands],
+            "loose": [] if bidding else names_of(deal.loose), "houses": houses_to_json(deal.houses),
+            "captured": [{"cards": deal.piles[t].bit_count(), "points": card_points(rules, deal.piles[t]),
+                          "sweeps": sweeps[t], "sweep_points": sweep_points[t]} for t in (0, 1)],
+            "hand": None, "bids": [], "legal": [],
+        }
 
     # -- records --------------------------------------------------------------------------------------------------
 

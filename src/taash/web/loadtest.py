@@ -1,0 +1,231 @@
+"""``taash web loadtest``: simulated people at four-player tables, over real websockets on loopback.
+
+Each simulated person waits for his turn, thinks for a random while (so that on average he plays every
+``interval`` seconds), sends his play and measures the time until its acknowledgement arrives. The server is
+started by the load test itself (a fresh SQLite file) unless ``url`` names one already running on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import websockets
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass
+class Results:
+    players: int
+    tables: int
+    duration: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    disconnects: int = 0
+
+    @property
+    def plays(self) -> int:
+        return len(self.latencies)
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players, "tables": self.tables, "seconds": round(self.duration, 1),
+            "plays": self.plays, "plays_per_sec": round(self.plays / self.duration, 1) if self.duration else 0,
+            "p50_ms": round(self.percentile(50), 1), "p99_ms": round(self.percentile(99), 1),
+            "max_ms": round(max(self.latencies) * 1000, 1) if self.latencies else None,
+            "mean_ms": round(statistics.fmean(self.latencies) * 1000, 1) if self.latencies else None,
+            "errors": self.errors, "disconnects": self.disconnects,
+        }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    log = (directory / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "taash.cli.main", "serve", "--port", str(port), "--database-url",
+         f"sqlite:///{directory / 'loadtest.db'}", "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server did not start: {(directory / 'server.log').read_text()[-500:]}")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start in 30 s")
+
+
+class Person:
+    def __init__(self, url: str, name: str, rng: random.Random, think: float, results: Results):
+        self.url = url
+        self.name = name
+        self.rng = rng
+        self.think = think
+        self.results = results
+        self.cookie = ""
+
+    async def sign_in(self, http: httpx.AsyncClient) -> None:
+        r = await http.post(f"{self.url}/api/guest", json={"name": self.name})
+        r.raise_for_status()
+        self.cookie = r.cookies["taash_guest"]
+
+    async def play(self, table_id: str, stop: float) -> None:
+        ws_url = self.url.replace("http://", "ws://") + f"/ws/{table_id}"
+        async with websockets.connect(ws_url, additional_headers={"Cookie": f"taash_guest={self.cookie}"},
+                                      max_size=2**20, open_timeout=60) as ws:
+            state: dict[str, Any] | None = None
+            version = 0
+            pending: dict[str, float] = {}
+            count = 0
+            turn_task: asyncio.Task[None] | None = None
+
+            async def move(seen: int, offered: dict[str, Any]) -> None:
+                nonlocal count
+                await asyncio.sleep(self.rng.expovariate(1 / self.think) if self.think else 0)
+                count += 1
+                mid = f"{self.name}-{count}"
+                if offered["bids"]:
+                    message = {"type": "bid", "value": self.rng.choice(offered["bids"])}
+                else:
+                    message = {"type": "play", "play": self.rng.choice(offered["legal"])["play"]}
+                pending[mid] = time.perf_counter()
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.send(json.dumps({**message, "version": seen, "id": mid}))
+
+            while time.monotonic() < stop:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                except TimeoutError:
+                    break
+                m = json.loads(raw)
+                kind = m["type"]
+                if kind == "ack":
+                    sent = pending.pop(m["id"], None)
+                    if sent is not None:
+                        self.results.latencies.append(time.perf_counter() - sent)
+                    continue
+                if kind == "error":
+                    self.results.errors[m["code"]] = self.results.errors.get(m["code"], 0) + 1
+                    pending.pop(m.get("id") or "", None)
+                if "state" in m:
+                    state, version = m["state"], m["version"]
+                    deal = state.get("deal")
+                    if deal and (deal["bids"] or deal["legal"]) and (turn_task is None or turn_task.done()):
+                        turn_task = asyncio.create_task(move(version, deal))
+            if turn_task is not None:
+                turn_task.cancel()
+
+
+async def run_async(url: str, players: int, duration: float, interval: float, seed: int,
+                    on_tick: Callable[[float], None] | None = None) -> Results:
+    tables = players // 4
+    think = interval / 4  # a table of four moves in turn: each person every four thinks
+    results = Results(tables * 4, tables)
+    rng = random.Random(seed)
+    people = [Person(url, f"p{i}", random.Random(rng.random()), think, results) for i in range(tables * 4)]
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        await asyncio.gather(*(p.sign_in(http) for p in people))
+        table_ids = []
+        for t in range(tables):
+            owner = people[4 * t]
+            cookies = {"taash_guest": owner.cookie}
+            r = await http.post(f"{url}/api/tables", json={"players": 4, "baazis": 20, "public": False},
+                                cookies=cookies)
+            r.raise_for_status()
+            tid = r.json()["id"]
+            for seat in range(4):
+                p = people[4 * t + seat]
+                (await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat},
+                                 cookies={"taash_guest": p.cookie})).raise_for_status()
+            table_ids.append(tid)
+    start = time.monotonic()
+    stop = start + duration
+
+    async def ticker() -> None:
+        while time.monotonic() < stop:
+            await asyncio.sleep(0.5)
+            if on_tick:
+                on_tick(min(duration, time.monotonic() - start))
+
+    async def person_task(p: Person, tid: str) -> None:
+        try:
+            await p.play(tid, stop)
+        except (OSError, websockets.ConnectionClosed):
+            results.disconnects += 1
+
+    tasks = [asyncio.create_task(person_task(p, table_ids[i // 4])) for i, p in enumerate(people)]
+    await asyncio.sleep(1.0)  # everyone connected before the tables start
+    async with httpx.AsyncClient(timeout=60) as http:
+        for t, tid in enumerate(table_ids):
+            (await http.post(f"{url}/api/tables/{tid}/start",
+                             cookies={"taash_guest": people[4 * t].cookie})).raise_for_status()
+    tick = asyncio.create_task(ticker())
+    await asyncio.gather(*tasks)
+    tick.cancel()
+    results.duration = time.monotonic() - start
+    return results
+
+
+def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url: str | None = None,
+        on_tick: Callable[[float], None] | None = None) -> Results:
+    """Run a load test; starts (and stops) a server unless ``url`` names one on loopback."""
+    if url is not None and urlsplit(url).hostname not in LOOPBACK:
+        raise ValueError("the load test only runs against a server on loopback (127.0.0.1)")
+    with tempfile.TemporaryDirectory(prefix="taash-loadtest-") as tmp:
+        proc = None
+        if url is None:
+            proc, url = start_server(Path(tmp))
+        try:
+            return asyncio.run(run_async(url, players, duration, interval, seed, on_tick))
+        finally:
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+def raise_open_files_limit(wanted: int) -> None:
+    """Each websocket is a file on both ends: make room for them."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    except (ImportError, ValueError, OSError):
+        pass
+    os.environ.setdefault("TAASH_LOADTEST", "1")
