@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	@scripts/ensure-chromium
 	$(BIN)/python -m pytest -q -n auto
 
 bench: $(STAMP)
