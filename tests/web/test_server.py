@@ -163,6 +163,15 @@ def test_a_spectator_sees_the_floor_and_no_hand_and_cannot_play(server: Server) 
     assert sock.recv_until("error")["code"] == "not_seated"
 
 
+def test_a_private_table_is_watched_only_by_its_players_once_started(server: Server) -> None:
+    solo = Person(server, "Solo")
+    table = solo.post("/api/quick", {}).json()
+    assert solo.socket(table["id"]).recv()["type"] == "snapshot"
+    with pytest.raises(InvalidStatus):
+        Person(server, "Nosy").socket(table["id"])
+    assert table["id"] not in [t["id"] for t in httpx.get(f"{server.url}/api/tables").json()]
+
+
 def test_the_websocket_refuses_other_origins_and_unknown_tables(server: Server) -> None:
     a = Person(server, "Asha")
     tid = table_with(server, {0: a})

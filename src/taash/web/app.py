@@ -349,8 +349,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if live is None:
             await ws.close(code=1008, reason="no such table")
             return
+        guest = guest_of(ws.cookies.get(COOKIE))
+        table = live.table
+        if not table.settings.public and table.status != "waiting" and (
+                guest is None or table.seat_of(guest) is None):
+            await ws.close(code=1008, reason="a private table: only its players may watch it")
+            return
         await ws.accept()
-        conn = h.join(live, guest_of(ws.cookies.get(COOKIE)), since)
+        conn = h.join(live, guest, since)
         sender = asyncio.create_task(send_loop(ws, conn))
         try:
             await receive_loop(ws, live, conn)
