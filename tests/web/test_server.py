@@ -159,6 +159,8 @@ def test_a_spectator_sees_the_floor_and_no_hand_and_cannot_play(server: Server) 
     sock = watcher.socket(tid)
     snap = sock.recv_until("snapshot")
     assert snap["state"]["you"] is None and snap["state"]["deal"]["hand"] is None
+    assert snap["state"]["can_manage"] is False
+    assert a.socket(tid).recv()["state"]["can_manage"] is True
     sock.send({"type": "bid", "value": 13, "version": snap["version"], "id": "w1"})
     assert sock.recv_until("error")["code"] == "not_seated"
 

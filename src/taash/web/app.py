@@ -7,13 +7,13 @@
 from __future__ import annotations
 
 import asyncio
-import gc
-import sys
 import contextlib
+import gc
 import json
 import logging
 import re
 import secrets
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -432,7 +432,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             try:
                 made = await h.act(live, action, conn.guest, mid, version)
             except TableError as e:
-                extra = json.loads(h.message_for(live, conn.seat, "snapshot")) if e.code == "stale" else None
+                extra = json.loads(h.message_for(live, conn.seat, "snapshot", conn.guest)) if e.code == "stale" \
+                    else None
                 conn.send(error(mid, e.code, str(e), extra))
                 continue
             conn.send(json.dumps({"type": "ack", "id": mid, "version": made}))

@@ -181,19 +181,22 @@ class Hub:
 
     # -- sending ------------------------------------------------------------------------------------------------
 
-    def message_for(self, live: Live, seat: int | None, kind: str, **extra: JSON) -> str:
+    def message_for(self, live: Live, seat: int | None, kind: str, guest: str | None = None, **extra: JSON) -> str:
         state = live.table.state_for(seat)
         state["seats_present"] = self.presence(live)
+        state["can_manage"] = seat is not None or (guest is not None and guest == live.table.owner)
         return json.dumps({"type": kind, "version": live.table.version, **extra, "state": state},
                           separators=(",", ":"))
 
     def broadcast(self, live: Live, said: str) -> None:
-        cache: dict[int | None, str] = {}
+        cache: dict[tuple[int | None, bool], str] = {}
+        owner = live.table.owner
         for conn in list(live.connections):
-            if conn.seat not in cache:
-                cache[conn.seat] = self.message_for(live, conn.seat, "update", said=said)
+            key = (conn.seat, conn.guest == owner)
+            if key not in cache:
+                cache[key] = self.message_for(live, conn.seat, "update", conn.guest, said=said)
             conn.version = live.table.version
-            conn.send(cache[conn.seat])
+            conn.send(cache[key])
 
     def presence(self, live: Live) -> list[dict[str, bool]]:
         present = {c.seat for c in live.connections}
@@ -217,9 +220,9 @@ class Hub:
         if since is not None and 0 <= since <= table.version and (
                 since == table.version or (live.missed and live.missed[0][0] <= since + 1)):
             missed = [{"version": v, "said": said} for v, said in live.missed if v > since]
-            conn.send(self.message_for(live, seat, "resume", since=since, missed=missed))
+            conn.send(self.message_for(live, seat, "resume", guest, since=since, missed=missed))
         else:
-            conn.send(self.message_for(live, seat, "snapshot"))
+            conn.send(self.message_for(live, seat, "snapshot", guest))
         conn.version = table.version
         if seat is not None:
             self.send_presence(live)

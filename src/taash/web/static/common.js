@@ -1,0 +1,124 @@
+// Small helpers shared by the pages: HTTP calls, elements, the name box.
+
+/** An HTTP error from the API: `status`, `code` and the server's sentence as the message. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Call the JSON API; returns the parsed answer or throws ApiError. */
+export async function api(method, path, body = undefined) {
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, "network", "cannot reach the server");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (e) {
+    data = null;
+  }
+  if (!response.ok) {
+    let message = `the server answered ${response.status}`;
+    let code = "http";
+    if (data && typeof data.detail === "string") {
+      message = data.detail;
+      code = data.code || code;
+    } else if (data && Array.isArray(data.detail) && data.detail[0] && data.detail[0].msg) {
+      message = data.detail[0].msg.replace(/^Value error, /, "");
+      code = "invalid";
+    }
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+/** The current guest `{id, name}`, or null when there is none yet. */
+export async function me() {
+  try {
+    return await api("GET", "/api/me");
+  } catch (e) {
+    if (e.status === 401) return null;
+    throw e;
+  }
+}
+
+/** `h("div", {class: "x", dataset: {testid: "y"}, onclick: f}, child, "text", ...)`. */
+export function h(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "testid") e.dataset.testid = v;
+    else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+    else if (k === "text") e.textContent = v;
+    else if (v === true) e.setAttribute(k, "");
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return e;
+}
+
+/** A name form (`name-input`, `name-submit`): resolves with the new guest once the server accepted it. */
+export function nameForm(container, { prompt = "Your name", submitLabel = "Continue" } = {}) {
+  return new Promise((resolve) => {
+    const input = h("input", { type: "text", id: "name-input", testid: "name-input", maxlength: 24,
+      autocomplete: "nickname", required: true, placeholder: "e.g. Priya" });
+    const error = h("p", { class: "error", role: "alert" });
+    const form = h("form", { class: "name-form" },
+      h("label", { for: "name-input" }, prompt),
+      h("div", { class: "row" }, input, h("button", { type: "submit", testid: "name-submit" }, submitLabel)),
+      error);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      error.textContent = "";
+      const name = input.value.trim();
+      if (!name) {
+        error.textContent = "Please type a name.";
+        return;
+      }
+      try {
+        const guest = await api("POST", "/api/guest", { name });
+        form.remove();
+        resolve(guest);
+      } catch (e) {
+        error.textContent = e.message;
+      }
+    });
+    container.appendChild(form);
+    input.focus();
+  });
+}
+
+/** Show `message` in the page's toast for a few seconds. */
+export function toast(message, kind = "info") {
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = h("div", { id: "toast", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  box.textContent = message;
+  box.className = "toast show " + kind;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.className = "toast"; }, 4000);
+}
+
+export const RULES = ["standard", "karan", "limited_houses", "break_with_loose", "punjab_30", "punjab_30_qasim"];
+export const LEVELS = ["easy", "medium", "hard", "expert"];
+
+/** "punjab_30_qasim" -> "punjab 30 qasim". */
+export function ruleLabel(name) { return String(name).replace(/_/g, " "); }

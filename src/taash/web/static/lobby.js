@@ -1,0 +1,148 @@
+// The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
+
+import { api, h, me, nameForm, RULES, LEVELS, ruleLabel } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+const status = $("status");
+
+function setStatus(text, error = false) {
+  status.textContent = text;
+  status.classList.toggle("error", error);
+}
+
+function tableOptions() {
+  const form = $("table-form");
+  const baazis = parseInt(form.baazis.value, 10);
+  return {
+    players: parseInt(form.players.value, 10),
+    rules: form.rules.value,
+    baazis: Number.isFinite(baazis) ? Math.min(20, Math.max(0, baazis)) : 1,
+    level: form.level.value,
+    public: form.public.checked,
+  };
+}
+
+function goToTable(table) {
+  location.assign(`/t/${encodeURIComponent(table.id)}`);
+}
+
+async function joinCode(code, errorBox) {
+  code = code.trim();
+  if (!code) {
+    errorBox.textContent = "Type the code of the table.";
+    return;
+  }
+  try {
+    const table = await api("GET", `/api/join/${encodeURIComponent(code)}`);
+    goToTable(table);
+  } catch (e) {
+    errorBox.textContent = e.message;
+  }
+}
+
+function fillSelects() {
+  const form = $("table-form");
+  for (const r of RULES) form.rules.appendChild(h("option", { value: r }, ruleLabel(r)));
+  for (const l of LEVELS) form.level.appendChild(h("option", { value: l, selected: l === "medium" }, l));
+}
+
+function describe(t) {
+  const seated = t.seats.filter((s) => !s.empty);
+  const free = t.seats.length - seated.length;
+  const names = seated.map((s) => s.name).join(", ") || "nobody yet";
+  const match = t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
+  return { free, text: `${t.players} players · ${ruleLabel(t.rules)} · ${match} · ${names}` };
+}
+
+async function refreshTables() {
+  const box = $("tables");
+  let tables;
+  try {
+    tables = await api("GET", "/api/tables");
+  } catch (e) {
+    box.replaceChildren(h("p", { class: "error" }, `Cannot load the tables: ${e.message}`));
+    return;
+  }
+  if (!tables.length) {
+    box.replaceChildren(h("p", { class: "muted" }, "No public table right now. Create one!"));
+    return;
+  }
+  const list = h("ul", { class: "table-list" });
+  for (const t of tables) {
+    const d = describe(t);
+    const url = `/t/${encodeURIComponent(t.id)}`;
+    const action = t.status === "waiting" && d.free > 0
+      ? h("a", { class: "button primary", href: url, testid: "table-join" }, `Join (${d.free} free)`)
+      : h("a", { class: "button", href: url, testid: "table-watch" }, "Watch");
+    list.appendChild(h("li", { testid: "table-item", dataset: { table: t.id } },
+      h("span", { class: "badge " + t.status }, t.status),
+      h("span", { class: "desc" }, d.text),
+      action));
+  }
+  box.replaceChildren(list);
+}
+
+function showReady(guest) {
+  $("who").textContent = `Playing as ${guest.name}`;
+  $("guest").hidden = true;
+  $("ready").hidden = false;
+  setStatus(`Welcome, ${guest.name}.`);
+}
+
+async function main() {
+  fillSelects();
+  refreshTables();
+  setInterval(refreshTables, 4000);
+
+  const invite = location.pathname.match(/^\/join\/([^/]+)\/?$/);
+  if (invite) {
+    setStatus("Opening the invitation…");
+    const code = decodeURIComponent(invite[1]);
+    try {
+      const table = await api("GET", `/api/join/${encodeURIComponent(code)}`);
+      goToTable(table);
+      return;
+    } catch (e) {
+      setStatus(`Invitation ${code}: ${e.message}`, true);
+    }
+  }
+
+  $("table-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("form-error").textContent = "";
+    try {
+      goToTable(await api("POST", "/api/tables", tableOptions()));
+    } catch (e) {
+      $("form-error").textContent = e.message;
+    }
+  });
+  $("quick-play").addEventListener("click", async () => {
+    $("form-error").textContent = "";
+    try {
+      goToTable(await api("POST", "/api/quick", tableOptions()));
+    } catch (e) {
+      $("form-error").textContent = e.message;
+    }
+  });
+  $("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("join-error").textContent = "";
+    joinCode(event.target.code.value, $("join-error"));
+  });
+
+  let guest;
+  try {
+    guest = await me();
+  } catch (e) {
+    setStatus(e.message, true);
+    return;
+  }
+  if (!guest) {
+    if (!invite) setStatus("Choose a name to play.");
+    $("guest").hidden = false;
+    guest = await nameForm($("guest"), { prompt: "Your name at the table", submitLabel: "Continue" });
+  }
+  showReady(guest);
+}
+
+main();
