@@ -18,6 +18,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from taash.seep.rules import rules_from_json
 from taash.web.db import TableRow
 from taash.web.store import Store, StoredTable
@@ -185,8 +187,7 @@ class Hub:
         state = live.table.state_for(seat)
         state["seats_present"] = self.presence(live)
         state["can_manage"] = seat is not None or (guest is not None and guest == live.table.owner)
-        return json.dumps({"type": kind, "version": live.table.version, **extra, "state": state},
-                          separators=(",", ":"))
+        return orjson.dumps({"type": kind, "version": live.table.version, **extra, "state": state}).decode()
 
     def broadcast(self, live: Live, said: str) -> None:
         cache: dict[tuple[int | None, bool], str] = {}

@@ -43,7 +43,10 @@ class NewAction:
 def _write_actions(session: Session, actions: list[NewAction]) -> None:
     """Insert many actions and move their tables' versions on, in two statements."""
     created = now()
-    session.execute(insert(ActionRow), [
+    connection = session.connection()
+    actions_table = ActionRow.__table__
+    assert isinstance(actions_table, Table)
+    connection.execute(insert(actions_table), [
         {"table_id": a.table_id, "version": a.version, "guest": a.guest, "client_id": a.client_id, "body": a.body,
          "created_at": created} for a in actions])
     latest: dict[str, NewAction] = {}
@@ -51,7 +54,7 @@ def _write_actions(session: Session, actions: list[NewAction]) -> None:
         latest[a.table_id] = a
     tables = TableRow.__table__
     assert isinstance(tables, Table)
-    session.connection().execute(
+    connection.execute(
         update(tables).where(tables.c.id == bindparam("tid")),
         [{"tid": a.table_id, "version": a.version, "status": a.status} for a in latest.values()])
 
@@ -119,8 +122,11 @@ class Store:
             _, done, loop = batch[0]
             loop.call_soon_threadsafe(_settle, done, error)
             return
+        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
         for _, done, loop in batch:
-            loop.call_soon_threadsafe(_settle, done, None)
+            by_loop.setdefault(loop, []).append(done)
+        for loop, futures in by_loop.items():  # one wake-up of each loop for the whole batch
+            loop.call_soon_threadsafe(_settle_all, futures)
 
     def close(self) -> None:
         self._queue.put(None)
@@ -163,6 +169,12 @@ class Store:
     @staticmethod
     def _actions(s: Session, table_id: str) -> list[ActionRow]:
         return list(s.scalars(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.version)))
+
+
+def _settle_all(futures: list[asyncio.Future[None]]) -> None:
+    for done in futures:
+        if not done.done():
+            done.set_result(None)
 
 
 def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
