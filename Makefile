@@ -5,7 +5,7 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench venv clean
+.PHONY: play tui test lint bench venv clean
 
 venv: $(STAMP)
 
@@ -15,9 +15,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
 
-# The game: a 4-player match in the terminal, you and a bot partner against two bots. ARGS="--players 2" etc.
-# pass options on (taash play --help lists them).
+# The game: the web server (it prints its address); ARGS="--port 8080" passes options on (taash serve --help).
 play: $(STAMP)
+	@$(BIN)/taash serve $(ARGS)
+
+# The game in the terminal: a 4-player match, you and a bot partner against two bots (taash play --help).
+tui: $(STAMP)
 	@$(BIN)/taash play $(ARGS)
 
 lint: $(STAMP)
