@@ -142,8 +142,9 @@ class Person:
         if origin:
             headers["Origin"] = origin
         query = f"?since={since}" if since is not None else ""
-        return Socket(connect(f"{self.server.ws_url}/ws/{table_id}{query}", additional_headers=headers,
-                              open_timeout=10), self)
+        connection = connect(f"{self.server.ws_url}/ws/{table_id}{query}", additional_headers=headers,
+                             open_timeout=10)
+        return Socket(connection.__enter__(), self)  # closed by Socket.close() (or when the server goes)
 
     def next_id(self) -> str:
         self.counter += 1
