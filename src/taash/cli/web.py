@@ -12,6 +12,9 @@ web_app = typer.Typer(help="The web server's tools: load test.", no_args_is_help
                       pretty_exceptions_enable=False)
 
 
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -23,30 +26,66 @@ def serve(
         help="Seconds a person may be disconnected at his turn before a bot plays for him.")] = 30.0,
     rate: Annotated[float, typer.Option(help="Messages a connection may send per second (bursts of twice).")]
     = 10.0,
-    log_level: Annotated[str, typer.Option(help="uvicorn's log level.")] = "warning",
+    max_tables: Annotated[int, typer.Option(help="Unfinished tables the server holds at most.")] = 2000,
+    max_connections: Annotated[int, typer.Option(help="Websocket connections the server holds at most.")] = 5000,
+    allowed_origin: Annotated[list[str] | None, typer.Option(
+        help="Another origin (https://HOST[:PORT]) whose pages may open the websocket, e.g. behind a proxy; "
+             "repeat for more.")] = None,
+    log_level: Annotated[str, typer.Option(help=f"uvicorn's log level: {', '.join(LOG_LEVELS)}.")] = "warning",
 ) -> None:
     """Play Seep in the browser: start the server and open the address it prints."""
+    import re
+    import socket
+
     import uvicorn
 
     from taash.web.app import ServerConfig, create_app
+    from taash.web.db import database_problem
 
     if not 0 < port < 65536:
         fail(f"--port must be from 1 to 65535, not {port}")
-    if not 0 <= bot_delay <= 30 or not 0 <= away_seconds <= 3600:
-        fail("--bot-delay must be 0 to 30 seconds and --away-seconds 0 to 3600")
+    if not 0 <= bot_delay <= 30:
+        fail(f"--bot-delay must be from 0 to 30 seconds, not {bot_delay}")
+    if not 0 <= away_seconds <= 3600:
+        fail(f"--away-seconds must be from 0 to 3600, not {away_seconds}")
     if not database_url.startswith(("sqlite://", "postgresql")):
         fail(f"--database-url must be sqlite:///FILE or postgresql+psycopg://..., not {database_url!r}")
     if not 1 <= rate <= 10000:
         fail(f"--rate must be from 1 to 10000 messages a second, not {rate}")
-    config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds, rate=rate)
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
-    print(f"taash: Seep at http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
+    if not 1 <= max_tables <= 1_000_000:
+        fail(f"--max-tables must be from 1 to 1000000, not {max_tables}")
+    if not 1 <= max_connections <= 1_000_000:
+        fail(f"--max-connections must be from 1 to 1000000, not {max_connections}")
+    origins = allowed_origin or []
+    for origin in origins:
+        if not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?|https?://\[[0-9A-Fa-f:]+\](:\d{1,5})?", origin):
+            fail(f"--allowed-origin must look like https://example.org or http://host:8080, not {origin!r}")
+    if log_level not in LOG_LEVELS:
+        fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+    problem = database_problem(database_url)
+    if problem:
+        fail(problem)
     try:
-        uvicorn.run(create_app(config), host=host, port=port, ws_max_size=65536, ws_per_message_deflate=False,
-                    log_level=log_level,
-                    timeout_graceful_shutdown=3)
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
     except OSError as e:
         fail(f"cannot serve on {host}:{port}: {e.strerror or e}")
+    except UnicodeError:
+        fail(f"--host is not a host name or address: {host!r}")
+    config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds, rate=rate,
+                          max_tables=max_tables, max_connections=max_connections, allowed_origins=origins)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    print(f"taash: Seep at http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
+    server = uvicorn.Server(uvicorn.Config(
+        create_app(config), ws_max_size=65536, ws_per_message_deflate=False, log_level=log_level,
+        timeout_graceful_shutdown=3))
+    server.run(sockets=[sock])
+    if not server.started:
+        fail("the server could not start (see the lines above)", 1)
 
 
 @web_app.command()

@@ -22,11 +22,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Cookie, Depends, FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import Cookie, Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import BadSignature, URLSafeSerializer
 from pydantic import BaseModel, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
@@ -36,7 +39,7 @@ from taash.seep.rules import PRESETS, rules_from_json
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.hub import Connection, Hub, Live
 from taash.web.store import Store
-from taash.web.table import Settings, TableError
+from taash.web.table import Settings, TableError, replay_json
 
 log = logging.getLogger("taash.web")
 STATIC = Path(__file__).parent / "static"
@@ -55,9 +58,15 @@ class ServerConfig:
     #: Seconds a person may be away (no connection) at his turn before a bot plays for him.
     away_seconds: float = 30.0
     max_tables: int = 2000
+    #: Unfinished tables one guest may have created.
+    max_tables_per_guest: int = 10
     max_connections: int = 5000
+    #: Connections to one table (its players and its spectators).
+    max_table_connections: int = 200
     #: Largest websocket message accepted, in bytes.
     max_message: int = 4096
+    #: Largest HTTP request body accepted, in bytes.
+    max_body: int = 16384
     #: Messages a connection may send per second (with bursts of twice as many).
     rate: float = 10.0
     #: Origins allowed on the websocket besides the server's own address.
@@ -68,16 +77,20 @@ class ServerConfig:
 # -- request and response bodies -------------------------------------------------------------------------------
 
 
+def display_name(v: str) -> str:
+    v = " ".join(v.split())
+    if not NAME_RE.match(v):
+        raise ValueError("a name is 1 to 24 letters, digits, spaces or . ' -")
+    return v
+
+
 class GuestIn(BaseModel):
     name: str = Field(min_length=1, max_length=24, description="The display name (letters, digits, space . ' -)")
 
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
-        v = " ".join(v.split())
-        if not NAME_RE.match(v):
-            raise ValueError("a name is 1 to 24 letters, digits, spaces or . ' -")
-        return v
+        return display_name(v)
 
 
 class GuestOut(BaseModel):
@@ -95,6 +108,14 @@ class TableIn(BaseModel):
 
 class SitIn(BaseModel):
     seat: int = Field(ge=0, le=3)
+    name: str | None = Field(None, min_length=1, max_length=24,
+                             description="The name to sit under at this table (default: your guest name); "
+                                         "names are unique per table")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return None if v is None else display_name(v)
 
 
 class SeatOut(BaseModel):
@@ -125,14 +146,90 @@ class ErrorOut(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut}, 401: {"model": ErrorOut}, 403: {"model": ErrorOut}, 404: {"model": ErrorOut},
-    409: {"model": ErrorOut}, 503: {"model": ErrorOut}}
-STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401}
+    409: {"model": ErrorOut}, 413: {"model": ErrorOut}, 422: {"model": ErrorOut}, 429: {"model": ErrorOut},
+    503: {"model": ErrorOut}}
+STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401, "too_many": 429}
+HTTP_CODES = {400: "bad", 401: "no_guest", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
+              413: "too_big", 422: "invalid"}
+HTTP_SENTENCES = {404: "no such page", 405: "that method is not allowed here"}
 
 
 class ApiError(HTTPException):
     def __init__(self, code: str, message: str):
         super().__init__(STATUS.get(code, 409 if code != "bad" else 400), message)
         self.code = code
+
+
+def validation_sentence(e: RequestValidationError) -> str:
+    """The first thing wrong with a request, in one sentence: "body.seat: Input should be ..."."""
+    errors = e.errors()
+    if not errors:
+        return "the request does not fit the schema"
+    first = errors[0]
+    where = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "body"
+    message = str(first.get("msg", "is not valid")).removeprefix("Value error, ")
+    if first.get("type") == "json_invalid":
+        return "the body is not valid JSON"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return " ".join(f"{where}: {message}{more}".split())[:300]
+
+
+class Guard:
+    """Plain ASGI middleware: refuses HTTP bodies over ``max_body`` bytes (413, before reading them) and adds the
+    security headers to every page (no framing, no sniffing, scripts and connections only from this server)."""
+
+    CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+           "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
+
+    def __init__(self, app: ASGIApp, max_body: int):
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        too_big = length is not None and (not length.isdigit() or int(length) > self.max_body)
+        if too_big:
+            await self._refuse(send)
+            return
+        received = 0
+        page = not scope["path"].startswith(("/api/", "/docs", "/redoc", "/openapi.json"))
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise BodyTooBig
+            return message
+
+        async def secured_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
+                         (b"x-frame-options", b"DENY")]
+                if page:
+                    extra.append((b"content-security-policy", self.CSP.encode()))
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, secured_send)
+        except BodyTooBig:
+            await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"detail": f"a request body may be at most {self.max_body} bytes", "code": "too_big"})
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body.encode()})
+
+
+class BodyTooBig(Exception):
+    pass
 
 
 def table_out(live: Live) -> TableOut:
@@ -171,7 +268,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         engine = make_engine(config.database_url)
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
-        hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables)
+        hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         state.update(store=store, hub=hub, signer=signer)
@@ -192,10 +289,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app = FastAPI(title="taash", version="1", lifespan=lifespan,
                   description="Seep with friends and bots: guests, tables, and a websocket per table.")
+    app.add_middleware(Guard, max_body=config.max_body)
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, e: ApiError) -> JSONResponse:
         return JSONResponse({"detail": e.detail, "code": e.code}, status_code=e.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": validation_sentence(e), "code": "invalid"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        detail = HTTP_SENTENCES.get(e.status_code) or (e.detail if isinstance(e.detail, str) else "")
+        return JSONResponse({"detail": detail or "the request was refused",
+                             "code": HTTP_CODES.get(e.status_code, "http")},
+                            status_code=e.status_code, headers=getattr(e, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _server_error(_: Request, e: Exception) -> JSONResponse:  # pragma: no cover - a bug of ours
+        log.exception("unexpected error")
+        return JSONResponse({"detail": "the server failed on that request", "code": "server"}, status_code=500)
 
     def hub() -> Hub:
         h: Hub = state["hub"]
@@ -275,9 +389,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/sit", response_model=TableOut, responses=ERRORS)
     async def sit(table_id: str, body: SitIn, guest: Guest) -> TableOut:
-        """Take a seat (partners sit opposite: seats 0 and 2, 1 and 3)."""
+        """Take a seat (partners sit opposite: seats 0 and 2, 1 and 3), under your name or another one: names are
+        unique per table."""
         live = live_table(table_id)
-        await act(live, {"type": "sit", "seat": body.seat, "name": guest_name(guest)}, guest)
+        await act(live, {"type": "sit", "seat": body.seat, "name": body.name or guest_name(guest)}, guest)
         return table_out(live)
 
     @app.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)
@@ -302,6 +417,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/quick", response_model=TableOut, responses=ERRORS)
     async def play_the_computer(body: TableIn, guest: Guest) -> TableOut:
         """One click: a private table with you in seat 0 and bots in the others, started."""
+        guest_name(guest)
         live = await create_table(TableIn(**{**body.model_dump(), "public": False}), guest)
         table = live_table(live.id)
         await act(table, {"type": "sit", "seat": 0, "name": guest_name(guest)}, guest)
@@ -321,6 +437,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         data["scores"] = replay_to_json(replay(rec))
         return JSONResponse(data, headers={"Content-Disposition": f'inline; filename="seep-{table_id}.json"'})
 
+    @app.get("/api/tables/{table_id}/replay", responses=ERRORS)
+    async def replay_steps(table_id: str) -> JSONResponse:
+        """Every step of a finished match as the engine plays it again (every hand, the floor, what happened in
+        words), for the replay page; 409 before the match is over."""
+        live = live_table(table_id)
+        if live.table.status != "finished":
+            raise ApiError("not_finished", "the replay is published when the match is over")
+        rec = live.table.record()
+        assert rec is not None
+        return JSONResponse(await asyncio.to_thread(replay_json, rec))
+
     @app.get("/api/health")
     async def health() -> dict[str, int]:
         h = hub()
@@ -337,7 +464,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return urlsplit(origin).netloc == ws.headers.get("host")
 
     @app.websocket("/ws/{table_id}")
-    async def table_socket(ws: WebSocket, table_id: str, since: int | None = None) -> None:
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
         h = hub()
         if not origin_ok(ws):
             await ws.close(code=1008, reason="origin not allowed")
@@ -350,18 +477,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await ws.close(code=1008, reason="no such table")
             return
         guest = guest_of(ws.cookies.get(COOKIE))
-        table = live.table
-        if not table.settings.public and table.status != "waiting" and (
-                guest is None or table.seat_of(guest) is None):
+        if not h.may_watch(live, guest):
             await ws.close(code=1008, reason="a private table: only its players may watch it")
             return
+        if len(live.connections) >= config.max_table_connections and (
+                guest is None or live.table.seat_of(guest) is None):
+            await ws.close(code=1013, reason="this table has as many watchers as it can take")
+            return
+        # ?since=VERSION: the version the client last saw; anything else is ignored (a snapshot is sent).
+        raw_since = ws.query_params.get("since", "")
+        since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
         await ws.accept()
         conn = h.join(live, guest, since)
         sender = asyncio.create_task(send_loop(ws, conn))
         try:
             await receive_loop(ws, live, conn)
-        except WebSocketDisconnect:
-            pass
         finally:
             h.leave(live, conn)
             conn.send(None)
@@ -386,7 +516,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         tokens, last = 2 * config.rate, time.monotonic()
         strikes = 0
         while True:
-            text = await ws.receive_text()
+            if conn.close_code != 1000:  # the server closed this connection (a private table started)
+                return
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            raw_bytes = frame.get("bytes")
             now = time.monotonic()
             tokens = min(2 * config.rate, tokens + (now - last) * config.rate)
             last = now
@@ -398,7 +534,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     return
                 continue
             tokens -= 1
-            if len(text.encode()) > config.max_message:
+            if text is None:
+                size = len(raw_bytes or b"")
+                if size <= config.max_message:
+                    conn.send(error(None, "malformed", "messages are JSON text, not binary"))
+                    continue
+                text = ""
+            else:
+                size = len(text.encode())
+            if size > config.max_message:
                 conn.send(error(None, "too_big", f"a message may be at most {config.max_message} bytes"))
                 continue
             try:
@@ -417,15 +561,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if kind == "ping":
                 conn.send(json.dumps({"type": "pong", "version": live.table.version}))
                 continue
+            if conn.seat is None and kind in ("bid", "play"):
+                conn.send(error(mid, "not_seated", "spectators cannot play"))
+                continue
             if kind not in ("bid", "play"):
                 conn.send(error(mid, "malformed", f"unknown message type {kind!r}"))
                 continue
             version = message.get("version")
             if isinstance(version, bool) or not isinstance(version, int):
                 conn.send(error(mid, "malformed", "version must be the table version you saw"))
-                continue
-            if conn.seat is None:
-                conn.send(error(mid, "not_seated", "spectators cannot play"))
                 continue
             action = {"type": kind, "value": message.get("value")} if kind == "bid" else {
                 "type": kind, "play": message.get("play")}

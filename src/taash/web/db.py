@@ -22,7 +22,8 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -110,6 +111,31 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+
+
+def redacted(url: str) -> str:
+    """``url`` with its password hidden, for messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("@")[-1]
+
+
+def database_problem(url: str) -> str | None:
+    """Open the database at ``url`` and bring its schema up to date; returns what went wrong in one sentence, or
+    None. (The server calls this before it announces its address, so a bad ``--database-url`` is one line.)"""
+    try:
+        engine = make_engine(url)
+        try:
+            migrate(engine)
+            server_key(engine)
+        finally:
+            engine.dispose()
+    except (SQLAlchemyError, ImportError, ValueError, OSError) as e:
+        cause = getattr(e, "orig", None) or e
+        text = str(cause).split("\n")[0].strip() or type(cause).__name__
+        return f"cannot use the database {redacted(url)}: {text}"
+    return None
 
 
 def migrate(engine: Engine) -> None:

@@ -1,9 +1,11 @@
 """The live tables of a server: one lock per table, its connections, its bots, and the order of every change.
 
 Every action, from a person or a bot, goes through :meth:`Hub.act`: under the table's lock it is checked by the
-table (the engine), written to the database and committed, and only then applied, acknowledged and sent to each
-connection as that connection's own view. Sending goes through a queue per connection, so a slow reader never
-holds a table up.
+table (the engine), written to the database and committed, and only then applied to the table in memory,
+acknowledged and sent to each connection as that connection's own view. So whatever anyone reads of a table
+(a snapshot on connecting, a stale error's fresh state, the lobby's summary) is committed, and an action the
+database refuses changes nothing. Sending goes through a queue per connection, so a slow reader never holds a
+table up.
 """
 
 from __future__ import annotations
@@ -66,19 +68,24 @@ class Live:
     missed: list[tuple[int, str]] = field(default_factory=list)
     #: client message id -> the version its action made.
     seen: OrderedDict[tuple[str | None, str], int] = field(default_factory=OrderedDict)
-    #: seat -> monotonic time its person went away (no open connection).
+    #: seat -> monotonic time since which its person has had no open connection.
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+
+    def seat_connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.connections)
 
 
 class Hub:
     """Every live table of the server."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000):
+    def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000,
+                 max_tables_per_guest: int = 10):
         self.store = store
         self.bot_delay = bot_delay
         self.away_seconds = away_seconds
         self.max_tables = max_tables
+        self.max_tables_per_guest = max_tables_per_guest
         self.live: dict[str, Live] = {}
         self.codes: dict[str, str] = {}
         self.connection_count = 0
@@ -89,7 +96,11 @@ class Hub:
     def restore(self) -> int:
         """Load every unfinished table from the database (after a restart); returns how many."""
         for stored in self.store.tables(unfinished_only=True):
-            self._add(rebuild(stored), stored)
+            table = rebuild(stored)
+            if table.status != stored.row.status:  # the status is written after the action that changed it
+                self.store.set_status_now(table.id, table.status)
+            if table.status != "finished":
+                self._add(table, stored)
         return len(self.live)
 
     def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
@@ -101,9 +112,7 @@ class Hub:
             live.seen.popitem(last=False)
         self.live[table.id] = live
         self.codes[table.code] = table.id
-        for seat, s in enumerate(table.seats):
-            if s.guest is not None:
-                live.away_since[seat] = time.monotonic()
+        self.reseat(live)
         return live
 
     def get(self, table_id: str) -> Live | None:
@@ -117,11 +126,23 @@ class Hub:
 
     def by_code(self, code: str) -> Live | None:
         table_id = self.codes.get(code.upper())
+        if table_id is None:  # a finished table no longer in memory
+            table_id = self.store.table_id_of_code(code.upper())
         return None if table_id is None else self.get(table_id)
 
+    def forget_if_idle(self, live: Live) -> None:
+        """Drop a finished table nobody watches from memory (it is read again from the database if asked for)."""
+        if live.table.status == "finished" and not live.connections and self.live.get(live.table.id) is live:
+            del self.live[live.table.id]
+            self.codes.pop(live.table.code, None)
+
     async def create(self, settings: Settings, owner: str | None) -> Live:
-        if sum(1 for lv in self.live.values() if lv.table.status != "finished") >= self.max_tables:
+        unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
+        if len(unfinished) >= self.max_tables:
             raise TableError("the server has as many tables as it can take; try again later", "full")
+        if owner is not None and sum(1 for lv in unfinished if lv.table.owner == owner) >= self.max_tables_per_guest:
+            raise TableError(f"you have {self.max_tables_per_guest} unfinished tables already: finish or use those "
+                             "first", "too_many")
         settings.check()
         table_id = secrets.token_hex(8)
         code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
@@ -148,8 +169,8 @@ class Hub:
 
         ``version`` is the table version the sender saw (None: not checked). Raises TableError.
         """
-        table = live.table
         async with live.lock:
+            table = live.table
             key = (guest, client_id) if client_id is not None else None
             if key is not None and key in live.seen:
                 return live.seen[key]  # the same message again: applied once already
@@ -158,15 +179,13 @@ class Hub:
             table.check(action, guest)
             new_version = table.version + 1
             status_before = table.status
-            said = table.apply(action, guest)
             try:
-                await self.store.add_action(table.id, new_version, guest, client_id, action, table.status)
+                await self.store.add_action(table.id, new_version, guest, client_id, action)
             except Exception:
-                log.exception("could not store an action of table %s; reloading it", table.id)
-                stored = self.store.table(table.id)
-                if stored is not None:
-                    live.table = rebuild(stored)
+                log.exception("could not store an action of table %s", table.id)
                 raise TableError("the server could not store that; please try again", "server") from None
+            # Committed: now the table in memory may change and everyone may be told.
+            said = table.apply(action, guest)
             if key is not None:
                 live.seen[key] = new_version
                 while len(live.seen) > SEEN_KEPT:
@@ -178,6 +197,12 @@ class Hub:
             self.broadcast(live, said)
             if status_before != table.status:
                 log.info("table %s is %s", table.id, table.status)
+                if table.status == "playing" and not table.settings.public:
+                    self.close_watchers(live, "a private table: only its players may watch it")
+                try:
+                    await self.store.set_status(table.id, table.status)
+                except Exception:  # derived from the actions, and put right on the next restart
+                    log.exception("could not store the status of table %s", table.id)
         self.schedule_bots(live)
         return new_version
 
@@ -200,14 +225,33 @@ class Hub:
             conn.send(cache[key])
 
     def presence(self, live: Live) -> list[dict[str, bool]]:
+        """Per seat: whether its person has a connection open, and whether he has been gone long enough that a
+        bot plays for him at his turn."""
         present = {c.seat for c in live.connections}
-        return [{"connected": seat in present, "away": seat in live.away_since}
+        now = time.monotonic()
+        return [{"connected": seat in present,
+                 "away": seat in live.away_since and now - live.away_since[seat] >= self.away_seconds}
                 for seat in range(len(live.table.seats))]
 
     def send_presence(self, live: Live) -> None:
         message = json.dumps({"type": "presence", "seats": self.presence(live)})
         for conn in list(live.connections):
             conn.send(message)
+
+    def may_watch(self, live: Live, guest: str | None) -> bool:
+        """Whether ``guest`` may connect: anyone to a public table or to a table still waiting for players; to a
+        private table once it has started, only its players and its creator."""
+        table = live.table
+        if table.settings.public or table.status == "waiting":
+            return True
+        return guest is not None and (guest == table.owner or table.seat_of(guest) is not None)
+
+    def close_watchers(self, live: Live, reason: str) -> None:
+        """Close the connections of everyone who may no longer watch (a private table has started)."""
+        for conn in list(live.connections):
+            if conn.seat is None and not self.may_watch(live, conn.guest):
+                conn.close_code, conn.close_reason = 1008, reason
+                conn.send(None)
 
     def join(self, live: Live, guest: str | None, since: int | None) -> Connection:
         """A new connection: its seat (if its guest sits here), and a snapshot or the actions it missed."""
@@ -230,17 +274,29 @@ class Hub:
         return conn
 
     def leave(self, live: Live, conn: Connection) -> None:
+        if conn not in live.connections:
+            return
         live.connections.discard(conn)
         self.connection_count -= 1
-        if conn.seat is not None and not any(c.seat == conn.seat for c in live.connections):
+        if conn.seat is not None and not live.seat_connected(conn.seat):
             live.away_since[conn.seat] = time.monotonic()
             self.send_presence(live)
             self.schedule_bots(live)
+        self.forget_if_idle(live)
 
     def reseat(self, live: Live) -> None:
-        """After sitting down or leaving: each connection's seat follows its guest."""
+        """After sitting down or leaving: each connection's seat follows its guest, and a person seated with no
+        connection open counts as away from now (so that a bot plays for him if he never comes)."""
         for conn in live.connections:
             conn.seat = None if conn.guest is None else live.table.seat_of(conn.guest)
+        now = time.monotonic()
+        for seat, s in enumerate(live.table.seats):
+            if s.guest is None:
+                live.away_since.pop(seat, None)
+            elif not live.seat_connected(seat):
+                live.away_since.setdefault(seat, now)
+            else:
+                live.away_since.pop(seat, None)
 
     # -- bots ---------------------------------------------------------------------------------------------------
 
@@ -265,6 +321,7 @@ class Hub:
         table = live.table
         seat = table.to_move()
         if seat is None:
+            live.bot_task = None
             return
         s = table.seats[seat]
         if not s.bot:
@@ -274,13 +331,18 @@ class Hub:
                 self.schedule_bots(live)
                 return
         version = table.version
-        action = table.bot_action()
+        # The bot thinks in a worker thread on its own copy of the seat's view: a slow bot never stalls the
+        # other tables. The action is made only if nothing happened meanwhile (say, the person came back).
+        action = await asyncio.to_thread(table.bot_turn().action)
         live.bot_task = None
+        if not s.bot and seat not in live.away_since:
+            self.schedule_bots(live)  # the person is back: his move is his again
+            return
         try:
-            if table.version == version:
-                await self.act(live, action, None)
-        except TableError as e:  # pragma: no cover - a bot's action is always legal
-            log.error("bot action refused at table %s: %s", table.id, e)
+            await self.act(live, action, None, version=version)
+        except TableError as e:
+            if e.code != "stale":  # pragma: no cover - a bot's action is always legal
+                log.error("bot action refused at table %s: %s", table.id, e)
         self.schedule_bots(live)
 
     async def close(self) -> None:

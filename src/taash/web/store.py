@@ -27,14 +27,13 @@ MAX_BATCH = 512
 
 @dataclass(slots=True)
 class NewAction:
-    """An action row to insert, with the table's version and status after it (the common write, batched)."""
+    """An action row to insert, with the table's version after it (the common write, batched)."""
 
     table_id: str
     version: int
     guest: str | None
     client_id: str | None
     body: str
-    status: str
 
     def __call__(self, session: Session) -> None:
         _write_actions(session, [self])
@@ -56,7 +55,7 @@ def _write_actions(session: Session, actions: list[NewAction]) -> None:
     assert isinstance(tables, Table)
     connection.execute(
         update(tables).where(tables.c.id == bindparam("tid")),
-        [{"tid": a.table_id, "version": a.version, "status": a.status} for a in latest.values()])
+        [{"tid": a.table_id, "version": a.version} for a in latest.values()])
 
 
 @dataclass(slots=True)
@@ -142,9 +141,17 @@ class Store:
         await self.write(lambda s: s.add(row))
 
     async def add_action(self, table_id: str, version: int, guest: str | None, client_id: str | None,
-                         body: dict[str, Any], status: str) -> None:
-        await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":")),
-                                   status))
+                         body: dict[str, Any]) -> None:
+        await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":"))))
+
+    async def set_status(self, table_id: str, status: str) -> None:
+        """A table's status (waiting, playing, finished): derived from its actions, kept to find the unfinished
+        tables on a restart."""
+        await self.write(lambda s: _set_status(s, table_id, status))
+
+    def set_status_now(self, table_id: str, status: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            _set_status(s, table_id, status)
 
     # -- reading ------------------------------------------------------------------------------------------------
 
@@ -166,9 +173,19 @@ class Store:
             row = s.get(TableRow, table_id)
             return None if row is None else StoredTable(row, self._actions(s, table_id))
 
+    def table_id_of_code(self, code: str) -> str | None:
+        with Session(self.engine) as s:
+            return s.scalar(select(TableRow.id).where(TableRow.code == code))
+
     @staticmethod
     def _actions(s: Session, table_id: str) -> list[ActionRow]:
         return list(s.scalars(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.version)))
+
+
+def _set_status(session: Session, table_id: str, status: str) -> None:
+    tables = TableRow.__table__
+    assert isinstance(tables, Table)
+    session.execute(update(tables).where(tables.c.id == table_id).values(status=status))
 
 
 def _settle_all(futures: list[asyncio.Future[None]]) -> None:

@@ -12,21 +12,24 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from taash.bots.base import LEVELS, make_bot
-from taash.cards import names_of
-from taash.seep.deal import Phase, card_points
+from taash.bots.base import LEVELS, Bot, make_bot
+from taash.cards import card_name, names_of
+from taash.seep.deal import Deal, Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, describe_outcome, describe_play
 from taash.seep.errors import BadPositionError
 from taash.seep.match import DealResult, Match
 from taash.seep.notation import houses_to_json, play_from_json, play_to_json
 from taash.seep.plays import Play
-from taash.seep.record import DealRecord, GameRecord, record_of
+from taash.seep.record import DealRecord, GameRecord, record_of, replay
 from taash.seep.rules import PRESETS, Rules
-from taash.seep.view import view_of
+from taash.seep.view import PlayerView, view_of
 
 JSON = Any
 BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera")
+#: Lines of the log every state carries (the last plays, in words).
 LOG_LINES = 8
+#: Lines of the log a table keeps.
+LOG_KEPT = 64
 
 
 class TableError(Exception):
@@ -65,6 +68,41 @@ class Settings:
             raise TableError("baazis must be from 0 (a single deal) to 20")
         if self.level not in LEVELS:
             raise TableError(f"level must be one of {', '.join(LEVELS)}")
+
+
+@dataclass(slots=True)
+class BotTurn:
+    """A bot and the view it moves from."""
+
+    bot: Bot
+    view: PlayerView
+
+    def action(self) -> dict[str, JSON]:
+        if self.view.phase is Phase.BID:
+            return {"type": "bid", "value": self.bot.choose_bid(self.view)}
+        return {"type": "play", "play": play_to_json(self.bot.choose_play(self.view))}
+
+
+def bid_said(name: str, value: int) -> str:
+    return f"{name} bids {value} ({HOUSE_NAMES[value]})"
+
+
+def play_said(name: str, play: Play, houses_before: dict[int, Any], deal: Deal, sweeps_before: int) -> str:
+    """A play in words, as the log and the replay tell it (``deal`` after the play)."""
+    said = f"{name}: {describe_play(play, houses_before)}"
+    if len(deal.sweeps) > sweeps_before:
+        said += f": a sweep (+{deal.sweeps[-1][2]})"
+    return said
+
+
+def captured_json(deal: Deal) -> list[dict[str, JSON]]:
+    """Each team's captured cards as counts and points (face-up knowledge: every captured card was seen)."""
+    sweep_points, sweeps = [0, 0], [0, 0]
+    for s, _, points in deal.sweeps:
+        sweep_points[s % 2] += points
+        sweeps[s % 2] += 1
+    return [{"cards": deal.piles[t].bit_count(), "points": card_points(deal.rules, deal.piles[t]),
+             "sweeps": sweeps[t], "sweep_points": sweep_points[t]} for t in (0, 1)]
 
 
 def result_to_json(r: DealResult) -> dict[str, JSON]:
@@ -206,19 +244,23 @@ class Table:
         deal = match.deal
         if action["type"] == "bid":
             value = action.get("value")
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TableError(f"a bid is a whole number, not {value!r}", "malformed")
             if deal.phase is not Phase.BID:
-                raise TableError("there is no bid to make now", "not_your_turn")
+                raise TableError("there is no bid to make now", "illegal")
             if value not in deal.legal_bids():
                 raise TableError(f"you cannot bid {value!r} (you may bid {deal.legal_bids()})", "illegal")
+            said = bid_said(self.seats[seat].name, value)
             if not dry:
                 match.make_bid(value)
-            return f"{self.seats[seat].name} bids {value} ({HOUSE_NAMES[value]})"
+                self.note(said)
+            return said
         if deal.phase is not Phase.PLAY:
-            raise TableError("the bid comes first", "not_your_turn")
+            raise TableError("the bid comes first", "illegal")
         try:
             play = play_from_json(action.get("play"), deal.houses)
         except BadPositionError as e:
-            raise TableError(f"malformed play: {e}") from None
+            raise TableError(f"malformed play: {e}", "malformed") from None
         if play not in deal.legal_plays():
             raise TableError("that play is not legal here", "illegal")
         if dry:
@@ -233,43 +275,48 @@ class Table:
         sweeps = len(deal.sweeps)
         self.last_result = None
         match.play(play, check=False)
-        said = f"{self.seats[seat].name}: {describe_play(play, houses)}"
-        if len(deal.sweeps) > sweeps:
-            said += f": a sweep (+{deal.sweeps[-1][2]})"
-        self.log.append(said)
+        said = play_said(self.seats[seat].name, play, houses, deal, sweeps)
+        self.note(said)
         if deal.over:
             self.last_result = match.results[-1]
             a, b = self.last_result.score.score
-            self.log.append(f"Deal over: {a} to {b}")
+            self.note(f"Deal over: {a} to {b}")
             self.past.append(DealRecord(deal.dealer, list(deal.deck), deal.bid, list(deal.plays)))
             if not match.over:
                 match.next_deal()
                 self._note_deal_start()
             else:
-                self.log.append("The match is over")
+                self.note("The match is over")
         return said
+
+    def note(self, line: str) -> None:
+        """Add a line to the log (in words, for everyone: nothing only one seat may know)."""
+        self.log.append(line)
+        del self.log[:-LOG_KEPT]
 
     def _note_deal_start(self) -> None:
         assert self.match is not None
         for problem in self.match.redeals:
-            self.log.append(f"Dealt again: {problem.split(', so')[0]}")
+            self.note(f"Dealt again: {problem.split(', so')[0]}")
         deal = self.match.deal
-        self.log.append(f"Deal {len(self.past) + 1}: {self.seats[deal.dealer].name} deals, "
-                        f"{self.seats[deal.bidder].name} bids")
+        self.note(f"Deal {len(self.past) + 1}: {self.seats[deal.dealer].name} deals, "
+                  f"{self.seats[deal.bidder].name} bids")
 
     # -- bots ---------------------------------------------------------------------------------------------------
 
-    def bot_action(self, level: str | None = None) -> dict[str, JSON]:
-        """The action of a bot for the seat to move (a bot's seat, or a person's while he is away)."""
+    def bot_turn(self, level: str | None = None) -> BotTurn:
+        """A bot for the seat to move (a bot's seat, or a person's while he is away), with that seat's view: an
+        independent snapshot, so the bot may think in another thread while the table goes on."""
         assert self.match is not None
         seat = self.match.to_move
         deal = self.match.deal
         key = f"{self.seed}/{len(self.past)}/{len(deal.plays)}/{deal.phase.name}/{seat}"
         bot = make_bot(level or self.settings.level, random.Random(key).randrange(2**32))
-        view = self.match.view(seat)
-        if deal.phase is Phase.BID:
-            return {"type": "bid", "value": bot.choose_bid(view)}
-        return {"type": "play", "play": play_to_json(bot.choose_play(view))}
+        return BotTurn(bot, self.match.view(seat))
+
+    def bot_action(self, level: str | None = None) -> dict[str, JSON]:
+        """The action of a bot for the seat to move."""
+        return self.bot_turn(level).action()
 
     # -- what may be told ---------------------------------------------------------------------------------------
 
@@ -329,13 +376,8 @@ class Table:
 
     def _deal_json(self, match: Match) -> dict[str, JSON]:
         """The deal's face-up part: no hand, nothing that is only one seat's."""
-        rules = self.settings.rules
         deal = match.deal
         bidding = deal.phase is Phase.BID
-        sweep_points, sweeps = [0, 0], [0, 0]
-        for s, _, points in deal.sweeps:
-            sweep_points[s % 2] += points
-            sweeps[s % 2] += 1
         return {
             "number": len(self.past) + (0 if match.over else 1),
             "dealer": deal.dealer, "bidder": deal.bidder,
@@ -343,8 +385,7 @@ class Table:
             "bid": deal.bid or None, "plays_made": len(deal.plays),
             "hand_sizes": [h.bit_count() for h in deal.hands],
             "loose": [] if bidding else names_of(deal.loose), "houses": houses_to_json(deal.houses),
-            "captured": [{"cards": deal.piles[t].bit_count(), "points": card_points(rules, deal.piles[t]),
-                          "sweeps": sweeps[t], "sweep_points": sweep_points[t]} for t in (0, 1)],
+            "captured": captured_json(deal),
             "hand": None, "bids": [], "legal": [],
         }
 
@@ -359,3 +400,33 @@ class Table:
             return GameRecord(self.settings.rules, self.settings.players, list(self.past), names)
         return record_of(self.match, names, self.past)
 
+
+
+def replay_json(record: GameRecord) -> dict[str, JSON]:
+    """Every step of a finished match as the engine plays it again: after each bid and each play, every hand,
+    the floor (loose cards and houses with value, cemented and owners), the captured counts, and what happened in
+    words; and each deal's result. The replay page shows these as they are: it knows no rule of its own."""
+    names = record.names or [f"Seat {i}" for i in range(record.players)]
+    results = replay(record)
+    deals = []
+    for i, d in enumerate(record.deals):
+        deal = Deal(record.rules, record.players, d.dealer, list(d.deck))
+        bidder = deal.bidder
+        deal.make_bid(d.bid)
+        steps = [_replay_step(deal, bid_said(names[bidder], d.bid), bidder, None)]
+        for play in d.plays:
+            seat = deal.to_move
+            houses, sweeps = dict(deal.houses), len(deal.sweeps)
+            deal.play(play)
+            steps.append(_replay_step(deal, play_said(names[seat], play, houses, deal, sweeps), seat,
+                                      card_name(play[1])))
+        deals.append({"number": i + 1, "dealer": d.dealer, "bidder": bidder, "bid": d.bid,
+                      "result": result_to_json(results[i]) if i < len(results) else None, "steps": steps})
+    rules = record.rules.to_json()
+    return {"players": record.players, "rules": rules if isinstance(rules, str) else "custom", "names": names,
+            "deals": deals}
+
+
+def _replay_step(deal: Deal, said: str, seat: int, card: str | None) -> dict[str, JSON]:
+    return {"said": said, "seat": seat, "card": card, "hands": [names_of(h) for h in deal.hands],
+            "loose": names_of(deal.loose), "houses": houses_to_json(deal.houses), "captured": captured_json(deal)}
