@@ -1,8 +1,14 @@
-"""Driving the terminal game as a person would: key presses only, through Textual's pilot."""
+"""Driving the terminal game as a person would: key presses only, through Textual's pilot; and reading the
+screen back as the person sees it (the 80x24 text, and SVG screenshots under ``tests/tui/artifacts/``)."""
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
+from rich.console import Console
 from rich.text import Text
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
@@ -11,6 +17,8 @@ from taash.play.session import Session
 from taash.seep.deal import Phase
 from taash.seep.plays import CAPTURE, ESTABLISH, Play
 from taash.tui.app import SeepApp, SheetScreen
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
 def text(app: SeepApp, widget_id: str) -> str:
@@ -22,6 +30,36 @@ def text(app: SeepApp, widget_id: str) -> str:
 def options(app: SeepApp) -> list[str]:
     ol = app.query_one(OptionList)
     return [str(ol.get_option_at_index(i).prompt) for i in range(ol.option_count)]
+
+
+def screen_text(app: App[object]) -> list[str]:
+    """The terminal's lines as the person sees them now (what is cut off or covered does not appear)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
+                      color_system=None, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    lines = console.export_text().split("\n")[:height]
+    assert len(lines) == height
+    return [line.rstrip() for line in lines]
+
+
+def assert_fits(app: App[object]) -> None:
+    """Every line of text on the screen has room for all of its content: nothing is cut off at the bottom of
+    its box, and the screen itself is no wider or taller than the terminal."""
+    width, height = app.size
+    for widget in app.screen.query(Static):
+        region = widget.content_region
+        if not region.width:
+            continue
+        needed = widget.get_content_height(app.size, app.size, region.width)
+        assert needed <= region.height, (widget.id, region, str(widget.content))
+        assert region.right <= width and region.bottom <= height, (widget.id, region)
+
+
+def screenshot(app: App[object], name: str) -> Path:
+    """An SVG picture of the screen, for people to look at (the folder is not kept in git)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return Path(app.save_screenshot(f"{name}.svg", str(ARTIFACTS)))
 
 
 def policy(session: Session) -> Play | int:

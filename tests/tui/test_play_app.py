@@ -1,23 +1,29 @@
-"""The terminal game driven by key presses through a whole deal: the bid, a house built and taken, a sweep,
-a hint, undo, save and quit, resume, and the score sheet."""
+"""The terminal game driven by key presses through whole deals, read back from the 80x24 screen as a person sees
+it: the bid, a house built and taken, a sweep, a hint, undo, save and quit, resume, the score sheet, the end of
+a match, the 2-player second half, a redeal, plain ASCII."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
-from rich.console import Group
-from rich.text import Text
-from textual.widgets import Static
+from textual.widgets import OptionList
 
 from taash.cards import cards_of
-from taash.play.session import Session
+from taash.play.session import Event, Session
 from taash.seep.deal import Phase
+from taash.seep.describe import HOUSE_NAMES
 from taash.seep.plays import ESTABLISH
+from taash.seep.record import record_of
 from taash.seep.rules import PRESETS
-from taash.tui.app import SeepApp, SheetScreen
-from tests.tui.driver import choose, options, policy, settle, text
+from taash.tui.app import LOG_LINES, SeepApp, SheetScreen
+from tests.tui.driver import assert_fits, choose, options, policy, screen_text, screenshot, settle, text
+
+STANDARD = PRESETS["standard"]
+#: The lines of the main screen that say where the game stands (the message and the log aside).
+STATE = ("#status", "#score", "#seats", "#floor", "#piles", "#hand")
 
 
 def blocked_bid_card(session: Session) -> int | None:
@@ -27,113 +33,172 @@ def blocked_bid_card(session: Session) -> int | None:
     return next((c for c in cards_of(view.hand) if c not in usable), None)
 
 
-def first_deal_has_everything(seed: int) -> bool:
-    """Whether, with the scripted person, deal 1 of this seed has all the test looks for."""
-    s = Session(PRESETS["standard"], 4, "medium", 1, seed=seed)
+@dataclass
+class Story:
+    """What deal 1 of a seed holds when the scripted person plays it."""
+
+    house: int = 0  # the value of a house the person built, saw on the floor as his, and that was then captured
+    blocked: bool = False  # a card of the bid-play hand has no legal play
+    sweep: bool = False  # a sweep before the last play
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.house and self.blocked and self.sweep)
+
+
+def story(seed: int, players: int = 4) -> Story:
+    s = Session(STANDARD, players, "medium", 2, seed=seed)
+    found = Story()
     if s.deal.bidder != 0:
-        return False
-    built = blocked = False
+        return found
+    built: set[int] = set()  # values of the person's houses seen on the floor as his at his next turn
+    just_built = 0
     while not s.deal_over:
+        houses = set(s.deal.houses)
         if s.humans_turn():
+            view = s.view()
+            if just_built and just_built in view.houses and view.houses[just_built][2] & 1:
+                built.add(just_built)
+            just_built = 0
             choice = policy(s)
             if isinstance(choice, int):
                 s.bid(choice)
-                blocked = blocked_bid_card(s) is not None
-            else:
-                built |= choice[0] == ESTABLISH
-                s.play(choice)
+                found.blocked = blocked_bid_card(s) is not None
+                continue
+            if choice[0] == ESTABLISH:
+                just_built = choice[2]
+            event = s.play(choice)
         else:
-            s.bot_step()
-    texts = [e.text for e in s.log]
-    taken = any(t.split(": ")[1].startswith("Capture the") for t in texts if ": " in t)
-    return built and blocked and taken and any(e.sweep for e in s.log)
+            event = s.bot_step()
+        for v in built & houses:
+            if v not in s.deal.houses and f": Capture the {HOUSE_NAMES[v]} house" in event.text:
+                found.house = v
+        found.sweep |= event.sweep and len(s.deal.plays) < 48
+    return found
 
 
-def a_seed() -> int:
-    return next(seed for seed in range(500) if first_deal_has_everything(seed))
+def a_seed(players: int = 4) -> int:
+    """The first seed whose deal 1 has a bid by the person, a house of his built and captured, and a sweep."""
+    return next(seed for seed in range(500) if story(seed, players).complete)
 
 
-async def play_until_saved(seed: int, save: Path, seen: list[str]) -> dict[str, object]:
-    app = SeepApp(Session(PRESETS["standard"], 4, "medium", 1, seed=seed), save, delay=0)
+def state(app: SeepApp) -> list[str]:
+    return [text(app, widget) for widget in STATE]
+
+
+#: Pictures taken of the first screen that shows each of these (only once per test session).
+PICTURES = {" house (": "2-house", "a sweep!": "3-sweep", "Second half": "6-second-half"}
+
+
+async def decide(pilot, app: SeepApp, screens: list[list[str]]) -> None:  # type: ignore[no-untyped-def]
+    """One decision of the scripted person, with the screen checked and kept first."""
+    assert_fits(app)
+    screen = screen_text(app)
+    screens.append(screen)
+    for words, name in list(PICTURES.items()):
+        if words in "\n".join(screen):
+            screenshot(app, name)
+            del PICTURES[words]
+    await choose(pilot, app, policy(app.session))
+
+
+async def play_until_saved(seed: int, save: Path, screens: list[list[str]]) -> tuple[list[str], dict[str, object]]:
+    app = SeepApp(Session(STANDARD, 4, "medium", 2, seed=seed), save, delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         s = app.session
-        # The bid, on the first four cards, while the floor lies face down.
-        assert s.deal.phase is Phase.BID and "face down" in text(app, "#floor")
-        assert all(o.split(". ", 1)[1].startswith("Bid ") for o in options(app))
-        await choose(pilot, app, policy(s))
-        assert "You bid" in text(app, "#log")
+        # The bid, on the first four cards, while the floor lies face down; a hint for it highlights its choice.
+        screen = "\n".join(screen_text(app))
+        assert s.deal.phase is Phase.BID and "4 cards face down until you bid" in screen
+        assert len(cards_of(s.view().hand)) == 4 and all(o.split(". ", 1)[1].startswith("Bid ") for o in options(app))
+        screenshot(app, "1-bid")
+        await pilot.press("h")
+        hinted, _ = s.hint()
+        assert text(app, "#message").startswith(" Hint: Bid ")
+        assert app.query_one(OptionList).highlighted == app.choices.index(hinted)
+        await decide(pilot, app, screens)
+        assert any(line.startswith("You bid ") for line in screen_text(app))
         turns = 1
-        while not s.deal_over and turns < 7:
-            seen.append(text(app, "#log"))
-            choice = policy(s)
-            if turns == 2:  # a hint names a play and highlights it
+        while turns < 7:
+            if turns == 2:  # a hint names a play, puts the cursor on its card and highlights it
                 await pilot.press("h")
-                assert text(app, "#message").startswith(" Hint: ")
-            if turns == 3:  # undo takes back the person's play and the bots' replies; the same play then
-                before = s.to_json()  # gives the same game again
-                await choose(pilot, app, choice)
+                hinted, reason = s.hint()
+                assert isinstance(hinted, tuple)
+                assert text(app, "#message") == f" Hint: {reason}"
+                assert app.cursor == cards_of(s.view().hand).index(hinted[1])
+                assert app.query_one(OptionList).highlighted == app.choices.index(hinted)
+            if turns == 3:  # undo takes back the person's play and the bots' replies, screen and all
+                before, shown = s.to_json(), state(app)
+                await choose(pilot, app, policy(s))
+                assert s.to_json() != before
                 await pilot.press("u")
                 await settle(pilot, app)
-                assert "Undone" in text(app, "#message") and s.to_json() == before
-            await choose(pilot, app, choice)
+                assert text(app, "#message").startswith(" Undone") and s.to_json() == before and state(app) == shown
+            await decide(pilot, app, screens)
             turns += 1
-        seen.append(text(app, "#log"))
+        screens.append(screen_text(app))
+        shown = state(app)
         await pilot.press("q")  # save and quit
         await pilot.pause()
     assert not app.is_running and app.return_value is not None and "Saved to" in app.return_value
-    return json.loads(save.read_text())
+    return shown, json.loads(save.read_text())
 
 
-async def resume_and_finish(save: Path, seen: list[str]) -> tuple[str, str | None]:
+async def resume_and_finish(save: Path, shown: list[str], screens: list[list[str]]) -> list[str]:
     app = SeepApp(Session.load(save), save, delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         s = app.session
+        assert state(app) == shown  # the same game on the same screen
         while not isinstance(app.screen, SheetScreen):
             assert s.humans_turn()
-            seen.append(text(app, "#log"))
-            await choose(pilot, app, policy(s))
-        seen.append(text(app, "#log"))
-        sheet = app.screen.query_one(Static).content
-        assert isinstance(sheet, Group)
-        head = sheet.renderables[0]
-        assert isinstance(head, Text)
-        sheet_text = head.plain
+            await decide(pilot, app, screens)
+        # The score sheet: the deal's result, its last plays, a row per deal, what Enter does; all in sight.
+        assert_fits(app)
+        screenshot(app, "4-score-sheet")
+        sheet = screen_text(app)
+        r = s.results()[-1]
+        us, them = r.score.score
+        assert sheet[0] == (f" Deal 1 is over: Us {us}, Them {them} (card points {r.score.card_points[0]}:"
+                            f"{r.score.card_points[1]}, sweeps {r.score.sweep_points[0]}:{r.score.sweep_points[1]})")
+        row = next(line.split() for line in sheet if line.split()[:1] == ["1"])
+        assert row[1:5] == [s.who(r.dealer), f"{r.score.card_points[0]}:{r.score.card_points[1]}",
+                            f"{r.score.sweep_points[0]}:{r.score.sweep_points[1]}", f"{us}:{them}"]
+        assert any("Baazis: Us 0, Them 0 (first to 2 wins)" in line for line in sheet) or r.baazi is not None
+        assert any("Enter: the next deal" in line for line in sheet)
         await pilot.press("enter")
         await settle(pilot, app)
-        status = text(app, "#status") if app.is_running else ""
-    return sheet_text + status, app.return_value
+        assert app.is_running and not isinstance(app.screen, SheetScreen)
+        return screen_text(app)
 
 
 def test_a_whole_deal_through_the_keyboard(tmp_path: Path) -> None:
     seed = a_seed()
     save = tmp_path / "match.json"
-    seen: list[str] = []
-    saved = asyncio.run(play_until_saved(seed, save, seen))
+    screens: list[list[str]] = []
+    shown, saved = asyncio.run(play_until_saved(seed, save, screens))
     assert saved["format"] == "seep-record/1" and saved["taash"]["seed"] == seed  # type: ignore[index]
-    plays_saved = len(saved["deals"][0]["plays"])  # type: ignore[index]
-    assert plays_saved > 20
+    assert len(saved["deals"][0]["plays"]) > 20  # type: ignore[index]
 
-    after, result = asyncio.run(resume_and_finish(save, seen))
-    assert after.startswith("Deal 1 is over: card points")
-    log = "\n".join(seen)
-    assert "You: Build a" in log  # a house built by the person
-    assert "Capture the" in log  # a house captured
-    assert "a sweep" in log
-    final = json.loads(save.read_text()) if result else None
-    if result is not None:  # the deal won a baazi: the match is over and its record saved
-        assert "Match over" in result and final is not None
-        assert len(final["deals"][0]["plays"]) == 48
-    else:
-        assert "deal 2" in after
+    after = asyncio.run(resume_and_finish(save, shown, screens))
+    assert "deal 2" in after[0] and any(line.startswith("Deal 2: ") for line in after)
+
+    seen = ["\n".join(screen) for screen in screens]
+    v = story(seed).house
+    name = HOUSE_NAMES[v]
+    built = next(i for i, screen in enumerate(seen) if f"You: Build a {name} house" in screen)
+    owned = next(i for i, screen in enumerate(seen) if i > built and f"{name.capitalize()} house ({v}):" in screen
+                 and ("owner: You" in screen or "owners: You" in screen))
+    assert any(f"Capture the {name} house" in screen for screen in seen[owned:])
+    swept = next(i for i, screen in enumerate(seen) if "a sweep!" in screen)
+    assert any(" sweep +" in line for line in screens[swept] if line.startswith(" Captured:"))
 
 
 def test_an_unusable_card_says_why(tmp_path: Path) -> None:
     seed = a_seed()
 
     async def run() -> list[str]:
-        app = SeepApp(Session(PRESETS["standard"], 4, "medium", 1, seed=seed), tmp_path / "m.json", delay=0)
+        app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=seed), tmp_path / "m.json", delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             await choose(pilot, app, policy(app.session))
@@ -142,7 +207,123 @@ def test_an_unusable_card_says_why(tmp_path: Path) -> None:
             target = cards_of(app.session.view().hand).index(card)
             while app.cursor != target:
                 await pilot.press("right")
+            assert_fits(app)
             return options(app)
 
     shown = asyncio.run(run())
     assert len(shown) == 1 and shown[0].startswith("No play with") and "bid play must use the bid" in shown[0]
+
+
+def test_a_single_deal_in_plain_ascii_to_the_end_of_the_match(tmp_path: Path) -> None:
+    """Nothing but ASCII on the screen, hints and score sheet included; the match ends after its one deal."""
+    save = tmp_path / "one.json"
+
+    async def run() -> tuple[SeepApp, list[str]]:
+        app = SeepApp(Session(STANDARD, 4, "hard", 0, seed=a_seed(), ascii_only=True), save, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            while not isinstance(app.screen, SheetScreen):
+                await pilot.press("h")
+                screen = "\n".join(screen_text(app))
+                assert screen.isascii() and "Hint: " in screen, screen
+                assert_fits(app)
+                hinted, _ = app.session.hint()
+                await choose(pilot, app, hinted)
+            screenshot(app, "5-ascii-end-of-match")
+            sheet = screen_text(app)
+            assert "\n".join(sheet).isascii()
+            await pilot.press("enter")
+            await pilot.pause()
+        return app, sheet
+
+    app, sheet = asyncio.run(run())
+    winner = app.session.match.winner()
+    verdict = "A draw." if winner is None else ("You win the deal!" if winner == 0 else "They win the deal.")
+    assert any(line.strip() == verdict for line in sheet)
+    assert any("Enter: leave" in line for line in sheet)
+    assert not app.is_running and app.return_value is not None and app.return_value.startswith("Match over")
+    saved = json.loads(save.read_text())
+    assert len(saved["deals"]) == 1 and len(saved["deals"][0]["plays"]) == 48
+
+
+def test_two_players_second_half_and_quitting_from_the_score_sheet(tmp_path: Path) -> None:
+    save = tmp_path / "two.json"
+
+    async def first() -> list[list[str]]:
+        app = SeepApp(Session(STANDARD, 2, "medium", 2, seed=3), save, delay=0)
+        screens = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            while not isinstance(app.screen, SheetScreen):
+                await decide(pilot, app, screens)
+            assert_fits(app)
+            await pilot.press("q")  # from the score sheet: save and quit
+            await pilot.pause()
+        assert app.return_value is not None and "Saved to" in app.return_value
+        return screens
+
+    screens = asyncio.run(first())
+    seen = ["\n".join(screen) for screen in screens]
+    halves = [i for i, screen in enumerate(seen) if "Second half: 12 new cards each" in screen]
+    assert halves and all(" cards to come" in screen for screen in seen[: halves[0]])
+    assert all(" cards to come" not in screen for screen in seen[halves[0]:])
+
+    async def resumed() -> list[str]:
+        app = SeepApp(Session.load(save), save, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, SheetScreen)  # the deal was over: its sheet again
+            await pilot.press("enter")
+            await settle(pilot, app)
+            return screen_text(app)
+
+    assert "deal 2" in asyncio.run(resumed())[0]
+
+
+def test_a_redeal_is_told_on_the_screen(tmp_path: Path) -> None:
+    seed = next(seed for seed in range(300) if Session(STANDARD, 4, seed=seed).match.redeals)
+
+    async def run() -> list[str]:
+        app = SeepApp(Session(STANDARD, 4, seed=seed), tmp_path / "r.json", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            return screen_text(app)
+
+    assert any(line.startswith("Dealt again: the bidder's first four cards hold no card above 8")
+               for line in asyncio.run(run()))
+
+
+def test_names_from_a_record_are_shown_as_they_are(tmp_path: Path) -> None:
+    """A resumed record's names are text, not markup, and long ones are shortened to fit."""
+    s = Session(STANDARD, 4, seed=4)
+    data = record_of(s.match, ["Me", "[bold]Ann[/]", "[/]", "A very long name indeed, far too long"]).to_json()
+    resumed = Session.from_json(data)
+
+    async def run() -> list[str]:
+        app = SeepApp(resumed, tmp_path / "n.json", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert_fits(app)
+            return screen_text(app)
+
+    screen = "\n".join(asyncio.run(run()))
+    assert "[bold]Ann[/]" in screen and "A very long." in screen
+
+
+def test_the_newest_plays_stay_in_sight_however_long(tmp_path: Path) -> None:
+    async def run() -> list[str]:
+        app = SeepApp(Session(STANDARD, 4, seed=4), tmp_path / "l.json", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            for i in range(3):
+                app.session.log.append(Event(f"long {i} " + "word " * 40))
+            app.session.log.append(Event("the newest line"))
+            app.redraw()
+            await pilot.pause()
+            assert_fits(app)
+            return screen_text(app)
+
+    screen = asyncio.run(run())
+    newest = screen.index("the newest line")
+    assert screen[newest + 1].startswith(" Your hand")
+    assert all(line.startswith(("long 2", "word ")) for line in screen[newest - LOG_LINES + 1: newest])

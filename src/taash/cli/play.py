@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from taash.bots.base import LEVELS
-from taash.cli.common import fail, user_errors
+from taash.cli.common import fail, out, user_errors
 from taash.cli.seep import check_players, get_rules
 
 DEFAULT_SAVE = Path("taash-seep-match.json")
@@ -48,7 +48,7 @@ def play(
 ) -> None:
     """Play a match of Seep against the computer: you and a bot partner against two bots (or one, with -p 2)."""
     from taash.play.session import Session  # the interface loads only when it is used
-    from taash.tui.app import SeepApp
+    from taash.tui.app import SeepApp, match_summary
 
     ascii_only = ascii_only or not unicode_ok()
     if level not in LEVELS:
@@ -65,9 +65,15 @@ def play(
     else:
         check_players(players)
         session = Session(get_rules(rules), players, level, baazis, seed, name.strip(), 0, ascii_only)
+    if session.over:  # a finished match: its summary, nothing to play
+        out.print(match_summary(session, ascii_only))
+        out.print(f"This match is over; taash replay {resume} steps through it.")
+        return
     need_terminal()
     path = save or resume or DEFAULT_SAVE
     message = SeepApp(session, path, delay).run()
+    if session.over:  # the summary stays on the terminal after the full screen goes
+        out.print(match_summary(session, ascii_only))
     if message:
         print(message)
 
@@ -84,7 +90,7 @@ def replay_record(
     with user_errors(str(file)):
         record = record_from_json(json.loads(file.read_text(encoding="utf-8-sig")))
         replay(record)
-        timeline = Timeline(record)
+        timeline = Timeline(record, ascii_only)
     if not timeline.deals:
         fail(f"{file}: the record has no deal with a bid to show")
     need_terminal()

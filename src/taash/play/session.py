@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from taash.bots.base import LEVELS, Bot, make_bot
+from taash.cards import SUIT_SYMBOLS, SUITS, VALUE_MASK
 from taash.seep.deal import Deal, Phase
 from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play
 from taash.seep.errors import IllegalPlayError, RecordError
@@ -29,6 +30,9 @@ from taash.seep.view import PlayerView
 HINT_BOT = "hard"
 #: Names of the computer players, by seat, for a person in seat 0.
 BOT_NAMES = {4: ("", "Asha", "Dev", "Vikram"), 2: ("", "Asha")}
+#: Longest name shown on the screen (names from a record may be longer).
+NAME_WIDTH = 12
+_TO_ASCII = str.maketrans(SUIT_SYMBOLS, SUITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +78,8 @@ class Session:
             return "You"
         if self.players == 4 and seat == (self.human + 2) % 4:
             return "Partner"
-        return self.names[seat].removesuffix(" (bot)")
+        name = " ".join(self.names[seat].removesuffix(" (bot)").split()) or f"Seat {seat}"
+        return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "."
 
     def team_name(self, team: int) -> str:
         return "Us" if team == self.human % 2 else "Them"
@@ -150,9 +155,18 @@ class Session:
         view = self.view()
         if self.deal.phase is Phase.BID:
             value = bot.choose_bid(view)
-            return value, f"Bid {value} ({HOUSE_NAMES[value]}): the value you hold most often"
+            name = HOUSE_NAMES[value]
+            if len(view.legal_bids()) == 1:
+                return value, f"Bid {value} ({name}): the only value you can bid"
+            held = (view.hand & VALUE_MASK[value]).bit_count()
+            return value, (f"Bid {value} ({name}): you hold {held} {name}{'s' * (held != 1)}, the value you hold "
+                           f"most (the highest on a tie): the best chance to take your {name} house back")
         play = bot.choose_play(view)
-        return play, bot.explain(view, play)
+        return play, self.text(bot.explain(view, play))
+
+    def text(self, words: str) -> str:
+        """Words for the screen: suit symbols turned into letters when the terminal cannot show them."""
+        return words.translate(_TO_ASCII) if self.ascii_only else words
 
     def _bid(self, seat: int, value: int) -> Event:
         self.match.make_bid(value)

@@ -2,6 +2,8 @@
 
 Keys: ←/→ choose a card, ↑/↓ choose what to do with it, Enter (or its number) plays it; h hint, u undo,
 s save, q save and quit. Everything shown comes from the person's own view of the deal and the public log.
+The screen is laid out for an 80x24 terminal: every line is built to fit 80 columns, and the log keeps its
+newest lines in sight however long the plays are.
 """
 
 from __future__ import annotations
@@ -9,10 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from rich.console import Group
+from rich import box
+from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -25,28 +31,74 @@ from taash.seep.describe import HOUSE_NAMES, describe_outcome, no_play_reason
 from taash.seep.plays import Play
 from taash.tui.render import card_markup, floor_lines, pile_line
 
+#: Lines of the log of plays kept in sight.
 LOG_LINES = 5
+#: What the key names of the footer become on a terminal without those symbols.
+ASCII_KEYS = {"←→": "Left/Right", "↑↓": "Up/Down", "⏎ 1-9": "Enter/1-9", "⏎": "Enter"}
+#: Cards that make up a deal: the pack less the four first floor cards (the stock is what is not yet dealt).
+DEALT_CARDS = 48
+
+
+def plain(text: str, ascii_only: bool) -> str:
+    """``text`` with its few non-ASCII signs replaced when the terminal cannot show them."""
+    if not ascii_only:
+        return text
+    return text.replace("·", "|").replace("…", "...").replace("▶", ">")
+
+
+def match_summary(session: Session, ascii_only: bool = False) -> Group:
+    """The score sheet of the match so far (every deal, the running lead and the baazis), and how it stands."""
+    s = session
+    us = s.human % 2
+    teams = ("Us", "Them") if us == 0 else ("Them", "Us")
+    seats = [s.who(seat) for seat in range(s.players)]
+    b = s.match.baazis
+    caption = (f"Baazis: Us {b[us]}, Them {b[1 - us]} (first to {s.baazis} wins)" if s.baazis
+               else "A single deal: the higher deal score wins")
+    table = score_sheet(s.match, teams, seats, caption)
+    if ascii_only:
+        table.box = box.ASCII2
+    parts: list[RenderableType] = [table]
+    if s.over:
+        winner = s.match.winner()
+        what = "match" if s.baazis else "deal"
+        verdict = "A draw." if winner is None else (f"You win the {what}!" if winner == us else f"They win the {what}.")
+        parts.append(Text(verdict, style="bold"))
+    return Group(*parts)
 
 
 class SheetScreen(ModalScreen[None]):
-    """The score sheet after a deal, or the match summary at the end."""
+    """The score sheet after a deal (how it ended, then every deal so far), or the match summary at the end."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close", "Continue"),
+        Binding("enter", "close", "continue", key_display="⏎"),
         Binding("escape", "close", "Continue", show=False),
         Binding("space", "close", "Continue", show=False),
+        Binding("q", "app.quit_match", "save & quit"),
     ]
     DEFAULT_CSS = """
-    SheetScreen { align: center middle; background: $background; }
-    SheetScreen > Static { width: 78; height: auto; max-height: 22; background: $panel; padding: 0 1; }
+    SheetScreen { align: center top; background: $background; }
+    SheetScreen > Vertical { width: 80; height: 1fr; background: $panel; padding: 0 1; }
+    SheetScreen #sheet-head { height: auto; }
+    SheetScreen #sheet-scroll { height: auto; max-height: 1fr; }
+    SheetScreen #sheet-foot { height: auto; }
+    SheetScreen.ascii #sheet-scroll { scrollbar-size-vertical: 0; }
     """
 
-    def __init__(self, body: Group) -> None:
-        super().__init__()
-        self.body = body
+    def __init__(self, head: RenderableType, table: RenderableType, foot: RenderableType, ascii_only: bool) -> None:
+        super().__init__(classes="ascii" if ascii_only else "")
+        self.head, self.table, self.foot = head, table, foot
 
     def compose(self) -> ComposeResult:
-        yield Static(self.body, id="sheet")
+        with Vertical():
+            yield Static(self.head, id="sheet-head")
+            with VerticalScroll(id="sheet-scroll"):
+                yield Static(self.table, id="sheet")
+            yield Static(self.foot, id="sheet-foot")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#sheet-scroll", VerticalScroll).scroll_end(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -60,13 +112,15 @@ class SeepApp(App[str]):
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
+    #score { height: 1; background: $primary-background; }
     #seats { height: 1; }
     #floor { height: auto; max-height: 7; background: $surface; }
-    #piles { height: 1; }
+    #piles { height: auto; max-height: 2; }
     #log { height: 5; color: $text-muted; }
     #hand { height: 1; background: $surface; }
-    #message { height: 1; color: $warning; }
-    #options { height: 1fr; min-height: 3; border: none; padding: 0; }
+    #message { height: auto; max-height: 2; color: $warning; }
+    #options { height: 1fr; min-height: 2; border: none; padding: 0; }
+    .ascii #options { scrollbar-size-vertical: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "card(-1)", "card", priority=True, key_display="←→"),
@@ -87,8 +141,7 @@ class SeepApp(App[str]):
         self.ascii_only = session.ascii_only
         self.cursor = 0
         self.choices: list[Play | int | None] = []
-        arrows = ("Left/Right", "Up/Down") if self.ascii_only else ("←→", "↑↓")
-        self.message = f"{arrows[0]} choose a card, {arrows[1]} what to do with it, Enter or its number plays it"
+        self.message = ""
         self._generation = 0  # bumped on undo and resume, so a pending bot move is dropped
         self._sheet_open = False
 
@@ -96,6 +149,7 @@ class SeepApp(App[str]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
+        yield Static(id="score")
         yield Static(id="seats")
         yield Static(id="floor")
         yield Static(id="piles")
@@ -106,64 +160,121 @@ class SeepApp(App[str]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.ascii_only:
+            self.screen.add_class("ascii")
         self.query_one(OptionList).focus()
         self.redraw()
         self.after_move()
+
+    def on_resize(self, _: Resize) -> None:
+        self.redraw()
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return ASCII_KEYS.get(shown, shown) if self.ascii_only else shown
 
     # -- drawing ----------------------------------------------------------------------------------------------
 
     def hand_cards(self) -> list[int]:
         return cards_of(self.session.view().hand)
 
-    def redraw(self) -> None:
-        s, view = self.session, self.session.view()
-        rules_name = s.rules.to_json()
-        rules_text = rules_name if isinstance(rules_name, str) else "custom rules"
-        us, them = s.human % 2, 1 - s.human % 2
-        lead = s.match.difference if us == 0 else -s.match.difference
-        lead_text = "level" if lead == 0 else (f"Us +{lead}" if lead > 0 else f"Them +{-lead}")
-        target = f"first to {s.baazis}" if s.baazis else "single deal"
-        self.query_one("#status", Static).update(
-            f" Seep ({rules_text}, {s.level}) · deal {s.deal_number} · baazis Us {s.match.baazis[us]}:"
-            f"{s.match.baazis[them]} Them ({target}) · lead {lead_text}")
+    def who(self, seat: int) -> str:
+        """A seat's name, safe inside Rich markup."""
+        return escape(self.session.who(seat))
 
+    def line(self, markup: str) -> Text:
+        """One line of Rich markup, in ASCII where it must be."""
+        return Text.from_markup(plain(markup, self.ascii_only))
+
+    def status_text(self) -> str:
+        s = self.session
+        rules = s.rules.to_json()
+        rules_text = f"{rules} rules" if isinstance(rules, str) else f"custom {rules['preset']} rules"
+        target = f"first to {s.baazis} baazi{'s' * (s.baazis != 1)}" if s.baazis else "a single deal"
+        return f" Seep · {rules_text} · {s.level} bots · {target} · deal {s.deal_number}"
+
+    def score_text(self) -> str:
+        s, view = self.session, self.session.view()
+        us = s.human % 2
+        if s.baazis:
+            lead = s.match.difference if us == 0 else -s.match.difference
+            lead_text = "level" if lead == 0 else (f"Us +{lead}" if lead > 0 else f"Them +{-lead}")
+            text = (f" Baazis Us {s.match.baazis[us]} : {s.match.baazis[1 - us]} Them · lead {lead_text} "
+                    f"(a baazi at {s.rules.baazi_lead})")
+        else:
+            text = " Single deal: the higher deal score wins"
+        if view.bid:
+            text += f" · bid {view.bid} by {self.who(s.deal.bidder)}"
+        return text
+
+    def seats_text(self) -> str:
+        s, view = self.session, self.session.view()
+        mark = ">" if self.ascii_only else "▶"
         seats = []
         for seat in range(s.players):
-            name = s.who(seat)
-            mark = "▶" if not self.ascii_only else ">"
+            name = self.who(seat)
             turn = f"[reverse]{mark}{name}[/]" if view.to_move == seat and view.phase is not Phase.OVER else name
             dealer = " (dealer)" if seat == view.dealer else ""
             seats.append(f"{turn}{dealer} {view.hand_sizes[seat]}")
-        bid = f" · bid {view.bid} by {s.who(s.deal.bidder)}" if view.bid else ""
-        self.query_one("#seats", Static).update(" Cards: " + " | ".join(seats) + bid)
+        text = " In hand: " + " | ".join(seats)
+        to_come = DEALT_CARDS - view.plays_made - sum(view.hand_sizes)
+        if view.phase is Phase.PLAY and to_come > 0:
+            text += f" · {to_come} cards to come"
+        return text
+
+    def log_lines(self, width: int) -> Text:
+        """The newest lines of the log that fit ``LOG_LINES`` lines of ``width`` columns (long plays wrap)."""
+        lines: list[Text] = []
+        for event in self.session.log[-LOG_LINES:]:
+            text = Text(plain(event.text, self.ascii_only), style="bold yellow" if event.sweep else "")
+            lines.extend(text.wrap(self.console, max(20, width)))
+        return Text("\n").join(lines[-LOG_LINES:])
+
+    def redraw(self) -> None:
+        s, view = self.session, self.session.view()
+        self.query_one("#status", Static).update(self.line(self.status_text()))
+        self.query_one("#score", Static).update(self.line(self.score_text()))
+        self.query_one("#seats", Static).update(self.line(self.seats_text()))
 
         if view.phase is Phase.BID:
-            floor = [f"[b]Floor[/]  4 cards face down until {s.who(s.deal.bidder)} bid"
-                     f"{'s' * (s.deal.bidder != s.human)}"]
+            bidder = "you bid" if s.deal.bidder == s.human else f"{self.who(s.deal.bidder)} bids"
+            floor = [f"[b]Floor[/]  4 cards face down until {bidder}"]
         else:
-            floor = floor_lines(view.loose, view.houses, s.who, s.players, self.ascii_only)
-        self.query_one("#floor", Static).update("\n".join(floor))
+            floor = floor_lines(view.loose, view.houses, self.who, s.players, self.ascii_only)
+        self.query_one("#floor", Static).update(self.line("\n".join(floor)))
 
+        us = s.human % 2
         piles = view.captured()
         sweep_points, sweeps = [0, 0], [0, 0]
         for seat, _, points in view.sweeps:
             sweep_points[seat % 2] += points
             sweeps[seat % 2] += 1
-        self.query_one("#piles", Static).update(" " + "  |  ".join(
-            pile_line(s.team_name(t), s.rules, piles[t], sweep_points[t], sweeps[t]) for t in (us, them)))
+        self.query_one("#piles", Static).update(self.line(" Captured: " + " | ".join(
+            pile_line(s.team_name(t), s.rules, piles[t], sweep_points[t], sweeps[t]) for t in (us, 1 - us))))
 
-        lines = [("[bold yellow]" + e.text + "[/]") if e.sweep else e.text for e in s.log[-LOG_LINES:]]
-        self.query_one("#log", Static).update(Text.from_markup("\n".join(lines)) if lines else "")
+        log = self.query_one("#log", Static)
+        self.query_one("#log", Static).update(self.log_lines(log.size.width or self.size.width))
 
         cards = self.hand_cards()
         self.cursor = max(0, min(self.cursor, len(cards) - 1))
+        choosing = s.humans_turn() and view.phase is Phase.PLAY
         shown = []
         for i, c in enumerate(cards):
             text = card_markup(c, self.ascii_only)
-            shown.append(f"[reverse]{text}[/]" if i == self.cursor and s.humans_turn() else text)
-        self.query_one("#hand", Static).update(" [b]Your hand[/] " + " ".join(shown))
-        self.query_one("#message", Static).update(" " + self.message)
+            shown.append(f"[reverse]{text}[/]" if i == self.cursor and choosing else text)
+        self.query_one("#hand", Static).update(self.line(" [b]Your hand[/]  " + " ".join(shown)))
+        self.query_one("#message", Static).update(Text(" " + plain(self.message or self.guide(), self.ascii_only)))
         self.fill_options()
+
+    def guide(self) -> str:
+        """What to do now, when there is no other message."""
+        s = self.session
+        arrows = ("Left/Right", "Up/Down") if self.ascii_only else ("←→", "↑↓")
+        if not s.humans_turn():
+            return ""
+        if s.view().phase is Phase.BID:
+            return f"Your bid on your first four cards: {arrows[1]} and Enter, or its number"
+        return f"{arrows[0]} choose a card, {arrows[1]} what to do with it, Enter or number plays it"
 
     def fill_options(self) -> None:
         s, view = self.session, self.session.view()
@@ -174,7 +285,7 @@ class SeepApp(App[str]):
             options.add_option(Option("The deal is over", disabled=True))
             return
         if not s.humans_turn():
-            options.add_option(Option(f"Waiting for {s.who(view.to_move)}…", disabled=True))
+            options.add_option(Option(plain(f"Waiting for {s.who(view.to_move)}…", self.ascii_only), disabled=True))
             return
         if view.phase is Phase.BID:
             for n, v in enumerate(view.legal_bids(), 1):
@@ -216,34 +327,36 @@ class SeepApp(App[str]):
         self.redraw()
         self.after_move()
 
+    def sheet_parts(self) -> tuple[Text, Group, Text]:
+        """The score sheet's heading (the deal's result and its last plays), its table, and what Enter does."""
+        s = self.session
+        us = s.human % 2
+        r = s.results()[-1]
+        card, sweep, score = r.score.card_points, r.score.sweep_points, r.score.score
+        lines = [f"[b]Deal {s.deal_number} is over[/]: Us {score[us]}, Them {score[1 - us]} (card points "
+                 f"{card[us]}:{card[1 - us]}, sweeps {sweep[us]}:{sweep[1 - us]})"]
+        last = [e.text for e in s.log if not e.text.startswith("Deal over")][-4:]
+        lines.extend(escape(plain("  " + text, self.ascii_only)) for text in last)
+        head = Text.from_markup("\n".join(lines))
+        done = "Enter: leave (the record is saved)" if s.over else "Enter: the next deal · q: save and quit"
+        return head, match_summary(s, self.ascii_only), Text(plain(done, self.ascii_only), style="bold")
+
     def show_sheet(self) -> None:
         if self._sheet_open:
             return
         self._sheet_open = True
-        s = self.session
-        us = s.human % 2
-        teams = ("Us", "Them") if us == 0 else ("Them", "Us")
-        seats = [s.who(seat) for seat in range(s.players)]
-        r = s.results()[-1]
-        head = Text.from_markup(f"[b]Deal {s.deal_number} is over[/]: card points "
-                                f"{r.score.card_points[us]}:{r.score.card_points[1 - us]}, sweeps "
-                                f"{r.score.sweep_points[us]}:{r.score.sweep_points[1 - us]} (Us:Them)")
-        done = "Press Enter to leave." if s.over else "Press Enter for the next deal."
-        b = s.match.baazis
-        caption = f"Baazis: Us {b[us]}, Them {b[1 - us]}" + (f" (first to {s.baazis} wins)" if s.baazis else "")
-        if s.over:
-            winner = s.match.winner()
-            verdict = "A draw." if winner is None else ("You win the match!" if winner == us else "They win the match.")
-            done = f"[b]{verdict}[/] {done}"
-        body = Group(head, score_sheet(s.match, teams, seats, caption), Text.from_markup(done))
-        self.push_screen(SheetScreen(body), self.sheet_closed)
+        self.push_screen(SheetScreen(*self.sheet_parts(), self.ascii_only), self.sheet_closed)
 
     def sheet_closed(self, _: None) -> None:
         self._sheet_open = False
         s = self.session
         if s.over:
-            self.save_quietly()
-            self.exit(f"Match over. The record is in {self.save_path}")
+            try:
+                self.save_quietly()
+            except OSError as e:
+                self.exit(f"Match over. Could not save the record to {self.save_path}: {e.strerror or e}")
+                return
+            self.exit(f"Match over. The record is in {self.save_path} (taash replay {self.save_path} shows it)")
             return
         s.next_deal()
         self.message = ""
@@ -302,7 +415,8 @@ class SeepApp(App[str]):
     def action_undo(self) -> None:
         self._generation += 1
         undone = self.session.undo()
-        self.message = "Undone: back to your last move" if undone else "Nothing to undo yet"
+        self.message = "Undone: back to your last move (u again goes further back)" if undone else \
+            "Nothing to undo yet"
         self.redraw()
         self.after_move()
 
@@ -319,12 +433,16 @@ class SeepApp(App[str]):
         self.redraw()
 
     def action_quit_match(self) -> None:
-        if self.session.over:
-            self.exit("Match over.")
-            return
         try:
             self.save_quietly()
         except OSError as e:
             self.exit(f"Could not save to {self.save_path}: {e.strerror or e}")
             return
-        self.exit(f"Saved to {self.save_path}. Resume with: taash play --resume {self.save_path}")
+        if self.session.over:
+            self.exit(f"Match over. The record is in {self.save_path} (taash replay {self.save_path} shows it)")
+        else:
+            self.exit(f"Saved to {self.save_path}. Resume with: taash play --resume {self.save_path}")
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q saves too: a match is never lost by leaving."""
+        self.action_quit_match()

@@ -40,11 +40,11 @@ def floor_lines(loose: int, houses: dict[int, House], who: Callable[[int], str],
 
 
 def pile_line(name: str, rules: Rules, pile: int, sweep_points: int, sweeps: int) -> str:
-    """``Us: 14 cards, 23 points, 1 sweep (+50)``."""
+    """``Us 14 cards 23 pts, 1 sweep +50``."""
     n = pile.bit_count()
-    text = f"[b]{name}[/]: {n} card{'s' * (n != 1)}, {card_points(rules, pile)} points"
+    text = f"[b]{name}[/] {n} card{'s' * (n != 1)} {card_points(rules, pile)} pts"
     if sweeps:
-        text += f", {sweeps} sweep{'s' * (sweeps != 1)} (+{sweep_points})"
+        text += f", {sweeps} sweep{'s' * (sweeps != 1)} +{sweep_points}"
     return text
 
 

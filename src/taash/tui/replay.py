@@ -5,16 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.markup import escape
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from taash.cli.sheets import SEATS, TEAMS
+from taash.cli.sheets import SEATS
 from taash.seep.deal import Deal, card_points
-from taash.seep.describe import HOUSE_NAMES, describe_play
+from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play
 from taash.seep.notation import play_from_json
+from taash.seep.plays import apply_play
 from taash.seep.record import GameRecord
+from taash.tui.app import ASCII_KEYS, plain
 from taash.tui.render import cards_markup, floor_lines
+
+#: Longest seat name shown (names in a record may be longer).
+NAME_WIDTH = 14
 
 
 @dataclass(slots=True)
@@ -25,28 +32,44 @@ class Step:
     said: str
 
 
+def short(name: str) -> str:
+    name = " ".join(name.split())
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "."
+
+
 class Timeline:
     """Every position of every deal with a bid in a (checked) record."""
 
-    def __init__(self, record: GameRecord):
+    def __init__(self, record: GameRecord, ascii_only: bool = False):
         self.record = record
         players = record.players
-        self.names = list(record.names) if record.names else list(SEATS[players])
+        names = list(record.names) if record.names else list(SEATS[players])
+        self.names = [short(n) or f"Seat {i}" for i, n in enumerate(names)]
+        if players == 4:
+            self.teams = (f"{self.names[0]} & {self.names[2]}", f"{self.names[1]} & {self.names[3]}")
+        else:
+            self.teams = (self.names[0], self.names[1])
         self.deals: list[list[Step]] = []
         for d in record.deals:
             if not d.bid:
                 continue
             deal = Deal(record.rules, players, d.dealer, list(d.deck))
             deal.make_bid(d.bid)
-            steps = [Step(deal.clone(), f"{self.names[deal.bidder]} bids {d.bid} ({HOUSE_NAMES[d.bid]})")]
+            bidder = self.names[deal.bidder]
+            steps = [Step(deal.clone(), f"{bidder} bids {d.bid} ({HOUSE_NAMES[d.bid]}) on "
+                                        f"{cards_text(deal.hands[deal.bidder], ascii_only)}")]
             for raw in d.plays:
                 play = raw if isinstance(raw, tuple) else play_from_json(raw, deal.houses)
-                seat, houses = deal.to_move, dict(deal.houses)
+                seat, houses, loose = deal.to_move, dict(deal.houses), deal.loose
                 sweeps = len(deal.sweeps)
+                left = apply_play(play, seat, players, loose, dict(houses))[0]
                 deal.play(play)
-                said = f"{self.names[seat]}: {describe_play(play, houses)}"
+                said = f"{self.names[seat]}: {describe_play(play, houses, ascii_only)}"
                 if len(deal.sweeps) > sweeps:
                     said += f": a sweep (+{deal.sweeps[-1][2]})"
+                if deal.over and left:
+                    to = self.teams[deal.last_capturer] if deal.last_capturer >= 0 else "no one"
+                    said += f"; {cards_text(left, ascii_only)} left on the floor go to {to}"
                 steps.append(Step(deal.clone(), said))
             self.deals.append(steps)
 
@@ -94,32 +117,50 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         self.redraw()
 
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return ASCII_KEYS.get(shown, shown) if self.ascii_only else shown
+
+    def line(self, markup: str) -> Text:
+        return Text.from_markup(plain(markup, self.ascii_only))
+
     def redraw(self) -> None:
         t = self.timeline
         steps = t.deals[self.deal_index]
         step = steps[self.step_index]
         deal = step.deal
         players = t.record.players
-        self.query_one("#where", Static).update(
-            f" {self.title_text} · deal {self.deal_index + 1}/{len(t.deals)} · play {self.step_index}/"
-            f"{len(steps) - 1} · dealer {t.names[deal.dealer]}, bid {deal.bid}")
+        names = [escape(n) for n in t.names]
+        self.query_one("#where", Static).update(self.line(
+            f" {escape(self.title_text)} · deal {self.deal_index + 1}/{len(t.deals)} · play {self.step_index}/"
+            f"{len(steps) - 1} · dealer {names[deal.dealer]}, bid {deal.bid}"))
         hands = []
         for seat in range(players):
             turn = ">" if deal.to_move == seat and not deal.over else " "
-            hands.append(f"{turn} [b]{t.names[seat]:<14}[/] {cards_markup(deal.hands[seat], self.ascii_only)}")
-        self.query_one("#hands", Static).update("\n".join(hands))
-        self.query_one("#floor", Static).update("\n".join(
-            floor_lines(deal.loose, deal.houses, lambda s: t.names[s], players, self.ascii_only)))
-        self.query_one("#said", Static).update(" " + step.said)
-        teams = TEAMS[players]
-        piles = [f"[b]{teams[k]}[/]: {deal.piles[k].bit_count()} cards, "
-                 f"{card_points(t.record.rules, deal.piles[k])} points" for k in (0, 1)]
-        line = " " + "  |  ".join(piles)
+            hands.append(f"{turn} [b]{names[seat]:<{NAME_WIDTH}}[/] {cards_markup(deal.hands[seat], self.ascii_only)}")
+        self.query_one("#hands", Static).update(self.line("\n".join(hands)))
+        self.query_one("#floor", Static).update(self.line("\n".join(
+            floor_lines(deal.loose, deal.houses, lambda s: names[s], players, self.ascii_only))))
+        self.query_one("#said", Static).update(Text(" " + plain(step.said, self.ascii_only)))
+        teams = [escape(n) for n in t.teams]
+        sweeps, sweep_points = [0, 0], [0, 0]
+        for seat, _, points in deal.sweeps:
+            sweeps[seat % 2] += 1
+            sweep_points[seat % 2] += points
+        piles = []
+        for k in (0, 1):
+            text = (f" [b]{teams[k]}[/]: {deal.piles[k].bit_count()} cards, "
+                    f"{card_points(t.record.rules, deal.piles[k])} pts")
+            if sweeps[k]:
+                text += f", {sweeps[k]} sweep{'s' * (sweeps[k] != 1)} +{sweep_points[k]}"
+            piles.append(text)
+        lines = "\n".join(piles)
         if deal.over:
             score = deal.score()
-            line += f"\n [b]Deal score[/] {teams[0]} {score.score[0]} : {score.score[1]} {teams[1]} " \
-                    f"(sweeps {score.sweep_points[0]}:{score.sweep_points[1]})"
-        self.query_one("#piles", Static).update(line)
+            lines += (f"\n [b]Deal score[/] {score.score[0]} : {score.score[1]} "
+                      f"(card points {score.card_points[0]}:{score.card_points[1]}, "
+                      f"sweeps {score.sweep_points[0]}:{score.sweep_points[1]})")
+        self.query_one("#piles", Static).update(self.line(lines))
 
     def action_step(self, step: int) -> None:
         last = len(self.timeline.deals[self.deal_index]) - 1
