@@ -71,6 +71,8 @@ class Live:
     #: seat -> monotonic time since which its person has had no open connection.
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    #: The table version the bot task was started for.
+    bot_version: int = -1
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -116,12 +118,17 @@ class Hub:
         return live
 
     def get(self, table_id: str) -> Live | None:
+        """A table in memory, or read from the database; a finished one read again stays out of memory (it can
+        no longer change, so its watchers need not share one)."""
         live = self.live.get(table_id)
         if live is None:
             stored = self.store.table(table_id)
             if stored is None:
                 return None
-            live = self._add(rebuild(stored), stored)
+            table = rebuild(stored)
+            if table.status == "finished":
+                return Live(table)
+            live = self._add(table, stored)
         return live
 
     def by_code(self, code: str) -> Live | None:
@@ -167,8 +174,14 @@ class Hub:
                   version: int | None = None) -> int:
         """Check, store, apply and announce one action; returns the version it made.
 
-        ``version`` is the table version the sender saw (None: not checked). Raises TableError.
+        ``version`` is the table version the sender saw (None: not checked). Raises TableError. The work runs
+        to its end even if the caller is cancelled (a closing connection, a bot's task at shutdown): an action
+        whose write may have committed is always applied in memory too.
         """
+        return await asyncio.shield(self._act(live, action, guest, client_id, version))
+
+    async def _act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None,
+                   version: int | None) -> int:
         async with live.lock:
             table = live.table
             key = (guest, client_id) if client_id is not None else None
@@ -301,42 +314,52 @@ class Hub:
     # -- bots ---------------------------------------------------------------------------------------------------
 
     def schedule_bots(self, live: Live) -> None:
-        """If a bot (or a bot for an away person) is to move, let it move after a pause."""
-        if self.closing or (live.bot_task is not None and not live.bot_task.done()):
+        """If a bot (or a bot for an away person) is to move at the table's version, let it move after a pause.
+        A task still waiting from an earlier version is not wanted any more: it sees so when it wakes."""
+        table = live.table
+        if self.closing or (live.bot_task is not None and not live.bot_task.done()
+                            and live.bot_version == table.version):
             return
-        seat = live.table.to_move()
+        live.bot_task = None
+        seat = table.to_move()
         if seat is None:
             return
-        s = live.table.seats[seat]
+        s = table.seats[seat]
         if s.bot:
             wait = self.bot_delay
         elif seat in live.away_since:
             wait = max(self.bot_delay, live.away_since[seat] + self.away_seconds - time.monotonic())
         else:
             return
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_move(live, wait))
+        live.bot_version = table.version
+        live.bot_task = asyncio.get_running_loop().create_task(self._bot_move(live, wait, table.version))
 
-    async def _bot_move(self, live: Live, wait: float) -> None:
+    def _bot_may_move(self, live: Live, seat: int) -> bool:
+        """A bot's seat, or a person's who has been away long enough."""
+        if live.table.seats[seat].bot:
+            return True
+        since = live.away_since.get(seat)
+        return since is not None and time.monotonic() - since >= self.away_seconds
+
+    async def _bot_move(self, live: Live, wait: float, version: int) -> None:
         await asyncio.sleep(wait)
+        me = asyncio.current_task()
         table = live.table
         seat = table.to_move()
-        if seat is None:
-            live.bot_task = None
+        if live.bot_task is not me or table.version != version or seat is None:
             return
-        s = table.seats[seat]
-        if not s.bot:
-            since = live.away_since.get(seat)
-            if since is None or time.monotonic() - since < self.away_seconds:
-                live.bot_task = None
-                self.schedule_bots(live)
-                return
-        version = table.version
+        if not self._bot_may_move(live, seat):
+            live.bot_task = None
+            self.schedule_bots(live)  # not away long enough yet (he left again), or back: wait again or not at all
+            return
         # The bot thinks in a worker thread on its own copy of the seat's view: a slow bot never stalls the
-        # other tables. The action is made only if nothing happened meanwhile (say, the person came back).
+        # other tables. Its action is made only if nothing happened meanwhile (say, the person came back).
         action = await asyncio.to_thread(table.bot_turn().action)
+        if live.bot_task is not me:
+            return
         live.bot_task = None
-        if not s.bot and seat not in live.away_since:
-            self.schedule_bots(live)  # the person is back: his move is his again
+        if not self._bot_may_move(live, seat):
+            self.schedule_bots(live)
             return
         try:
             await self.act(live, action, None, version=version)

@@ -1,0 +1,169 @@
+"""The hub in-process, with a database that answers when the test says so: nobody is told of an action (not
+even a connection opened meanwhile) before its write has committed, and a write that fails changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from taash.web.hub import Connection, Hub, Live
+from taash.web.table import Settings, TableError
+
+
+class HeldStore:
+    """A store whose action writes wait for :attr:`release` and fail while :attr:`fail` is set."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.release.set()
+        self.fail = False
+        self.actions: list[tuple[str, int, dict[str, Any]]] = []
+        self.statuses: list[str] = []
+
+    async def add_table(self, row: Any) -> None:
+        return None
+
+    async def add_action(self, table_id: str, version: int, guest: str | None, client_id: str | None,
+                         body: dict[str, Any]) -> None:
+        await self.release.wait()
+        if self.fail:
+            raise RuntimeError("disk full")
+        self.actions.append((table_id, version, body))
+
+    async def set_status(self, table_id: str, status: str) -> None:
+        self.statuses.append(status)
+
+    def table(self, table_id: str) -> None:
+        return None
+
+    def table_id_of_code(self, code: str) -> None:
+        return None
+
+
+def drain(conn: Connection) -> list[dict[str, Any]]:
+    out = []
+    while not conn.queue.empty():
+        text = conn.queue.get_nowait()
+        assert text is not None
+        out.append(json.loads(text))
+    return out
+
+
+async def two_player_table(hub: Hub) -> Live:
+    live = await hub.create(Settings(players=2, baazis=0), "g0")
+    await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+    await hub.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
+    await hub.act(live, {"type": "start"}, "g0")
+    return live
+
+
+def test_nobody_is_told_of_an_action_before_it_is_committed() -> None:
+    async def scenario() -> None:
+        store = HeldStore()
+        hub = Hub(store, bot_delay=0)  # type: ignore[arg-type]
+        live = await two_player_table(hub)
+        bidder = live.table.to_move()
+        assert bidder is not None
+        watcher = hub.join(live, None, None)
+        drain(watcher)
+        before = live.table.version
+        bid = live.table.match.legal_bids()[0]  # type: ignore[union-attr]
+        store.release.clear()
+        task = asyncio.create_task(hub.act(live, {"type": "bid", "value": bid}, f"g{bidder}", "m1", before))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not task.done()
+        # The write is not committed: the table, a new connection's snapshot and the watchers know nothing of it.
+        assert live.table.version == before and live.table.summary()["version"] == before
+        late = hub.join(live, None, None)
+        snapshot = drain(late)[0]
+        assert snapshot["version"] == before and snapshot["state"]["deal"]["phase"] == "bid"
+        assert drain(watcher) == []
+        store.release.set()
+        assert await task == before + 1
+        for conn in (watcher, late):
+            update = drain(conn)[0]
+            assert update["type"] == "update" and update["version"] == before + 1
+            assert update["state"]["deal"]["phase"] == "play"
+        assert store.actions[-1][1] == before + 1
+
+    asyncio.run(scenario())
+
+
+def test_an_action_the_database_refuses_changes_nothing() -> None:
+    async def scenario() -> None:
+        store = HeldStore()
+        hub = Hub(store, bot_delay=0)  # type: ignore[arg-type]
+        live = await two_player_table(hub)
+        bidder = live.table.to_move()
+        watcher = hub.join(live, None, None)
+        drain(watcher)
+        before = live.table.version
+        state = json.dumps(live.table.state_for(bidder), sort_keys=True)
+        bid = live.table.match.legal_bids()[0]  # type: ignore[union-attr]
+        store.fail = True
+        with pytest.raises(TableError) as refused:
+            await hub.act(live, {"type": "bid", "value": bid}, f"g{bidder}", "m1", before)
+        assert refused.value.code == "server"
+        assert live.table.version == before
+        assert json.dumps(live.table.state_for(bidder), sort_keys=True) == state
+        assert drain(watcher) == [] and not live.seen
+        # The same message again, once the database is back: applied (it was not remembered as done).
+        store.fail = False
+        assert await hub.act(live, {"type": "bid", "value": bid}, f"g{bidder}", "m1", before) == before + 1
+        assert await hub.act(live, {"type": "bid", "value": bid}, f"g{bidder}", "m1", before) == before + 1
+        assert [v for _, v, _ in store.actions].count(before + 1) == 1
+
+    asyncio.run(scenario())
+
+
+def test_an_action_the_table_refuses_is_never_written() -> None:
+    async def scenario() -> None:
+        store = HeldStore()
+        hub = Hub(store, bot_delay=0)  # type: ignore[arg-type]
+        live = await two_player_table(hub)
+        written = len(store.actions)
+        waiting = 1 - (live.table.to_move() or 0)
+        for action, code in [({"type": "bid", "value": 13}, "not_your_turn"), ({"type": "dance"}, "bad"),
+                             ({"type": "sit", "seat": 1, "name": "X"}, "started")]:
+            with pytest.raises(TableError) as refused:
+                await hub.act(live, action, f"g{waiting}")
+            assert refused.value.code == code
+        assert len(store.actions) == written
+        assert store.statuses == ["playing"]
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_moves_at_once_after_a_person_who_came_back_plays() -> None:
+    """Regression: a bot waiting to play for an away person kept the table's bot task for its whole wait, so
+    when the person came back and played, the next bot did not move for up to ``away_seconds``."""
+
+    async def scenario() -> None:
+        hub = Hub(HeldStore(), bot_delay=0, away_seconds=30)  # type: ignore[arg-type]
+        live = await hub.create(Settings(players=2, baazis=0), "g0")
+        await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")  # and never connects, yet
+        await hub.act(live, {"type": "bots"}, "g0")
+        await hub.act(live, {"type": "start"}, "g0")
+        hub.schedule_bots(live)
+        for _ in range(200):
+            if live.table.to_move() == 0:
+                break
+            await asyncio.sleep(0.01)
+        assert live.table.to_move() == 0 and live.bot_task is not None  # waiting out Anil's 30 seconds
+        conn = hub.join(live, "g0", None)
+        while live.table.to_move() == 0:  # Anil is back and bids, and plays
+            await hub.act(live, live.table.bot_action(), "g0", f"m{live.table.version}", live.table.version)
+        before = live.table.version
+        for _ in range(100):
+            if live.table.version > before:
+                break
+            await asyncio.sleep(0.01)
+        assert live.table.version > before, "the bot did not answer Anil's play"
+        hub.leave(live, conn)
+        await hub.close()
+
+    asyncio.run(scenario())
