@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import struct
 import subprocess
@@ -59,6 +60,60 @@ def in_a_terminal(args: list[str], keys: list[tuple[str, bytes]], cwd: Path, tim
     return seen
 
 
+def screen_words(shown: bytes) -> str:
+    """What a terminal shows, roughly: the output without its escape sequences."""
+    return re.sub(rb"\x1b\[[0-9;?<>=$]*[A-Za-z~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>]", b"", shown).decode(
+        "utf-8", "replace")
+
+
+def test_every_option_reaches_the_game_and_resume_keeps_them(tmp_path: Path) -> None:
+    shown = in_a_terminal(["play", "--players", "2", "--rules", "punjab_30", "--level", "hard", "--baazis", "3",
+                           "--name", "Priya", "--seed", "7", "--save", "m.json", "--delay", "0"],
+                          [("Your hand", b"q")], tmp_path)
+    words = screen_words(shown)
+    assert "Seep · punjab_30 rules · hard bots · first to 3 baazis · deal 1" in words
+    assert "You" in words and "Asha" in words and "Partner" not in words  # two players
+    saved = json.loads((tmp_path / "m.json").read_text())
+    assert saved["players"] == 2 and saved["rules"] == "punjab_30" and saved["names"][0] == "Priya"
+    assert saved["taash"] == {"seed": 7, "level": "hard", "baazis": 3, "human": 0}
+    assert Session.load(tmp_path / "m.json").to_json() == saved
+
+    again = screen_words(in_a_terminal(["play", "--resume", "m.json", "--delay", "0"], [("Your hand", b"q")],
+                                       tmp_path))
+    assert "Seep · punjab_30 rules · hard bots · first to 3 baazis · deal 1" in again
+    assert "Saved to m.json" in again
+
+
+def test_a_rules_file_and_a_single_deal(tmp_path: Path) -> None:
+    (tmp_path / "house.toml").write_text('preset = "karan"\nbaazi_lead = 150\n')
+    shown = in_a_terminal(["play", "--rules", "house.toml", "--baazis", "0", "--seed", "3", "--delay", "0"],
+                          [("Your hand", b"q")], tmp_path)
+    assert "Seep · custom karan rules · medium bots · a single deal · deal 1" in screen_words(shown)
+    saved = json.loads((tmp_path / "taash-seep-match.json").read_text())
+    assert saved["rules"] == {"preset": "karan", "baazi_lead": 150} and saved["taash"]["baazis"] == 0
+
+
+def test_ctrl_q_saves_too(tmp_path: Path) -> None:
+    shown = in_a_terminal(["play", "--seed", "5", "--save", "c.json"], [("Your hand", b"\x11")], tmp_path)
+    assert b"Saved to c.json" in shown and (tmp_path / "c.json").exists()
+
+
+def test_a_finished_match_resumes_to_its_summary(tmp_path: Path) -> None:
+    s = Session(PRESETS["standard"], 4, "easy", 0, seed=9)
+    while not s.deal_over:
+        if s.humans_turn():
+            choice = s.hint()[0]
+            s.bid(choice) if isinstance(choice, int) else s.play(choice)
+        else:
+            s.bot_step()
+    s.save(tmp_path / "done.json")
+    proc = run("play", "--resume", str(tmp_path / "done.json"))  # no terminal needed: nothing to play
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    a, b = s.results()[0].score.score
+    assert f"{a}:{b}" in proc.stdout and "A single deal" in proc.stdout
+    assert "This match is over; taash replay" in proc.stdout
+
+
 def test_taash_play_starts_in_a_terminal_and_saves_on_quit(tmp_path: Path) -> None:
     shown = in_a_terminal(["play", "--seed", "17", "--delay", "0"], [("Your hand", b"q")], tmp_path)
     assert b"Bid 13 (king)" in shown  # seed 17: the person bids on K♠ 2♥ 4♦ A♣
@@ -98,6 +153,13 @@ def test_taash_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> No
     (["play", "--baazis", "-1"], "--baazis must be 0"),
     (["play", "--delay", "99"], "--delay"),
     (["play", "--resume", "missing.json"], "missing.json"),
+    (["play", "--resume", "."], "Is a directory"),
+    (["play", "--rules", "no-such-rules.toml"], "cannot read rules file"),
+    (["play", "--players", "0"], "--players must be 2 or 4"),
+    (["play", "--seed", "abc"], "--seed"),
+    (["play", "--name", " "], "--name"),
+    (["play", "--save", "no/such/folder/m.json"], "no folder"),
+    (["play", "--save", "."], "is a folder"),
     (["play"], "needs an interactive terminal"),
     (["replay", "missing.json"], "missing.json"),
 ])
@@ -112,6 +174,10 @@ def test_a_broken_save_file_or_record_is_refused(tmp_path: Path) -> None:
     bad.write_text("{not json")
     assert "not valid JSON" in one_line_error(run("play", "--resume", str(bad)), 2)
     assert "not valid JSON" in one_line_error(run("replay", str(bad)), 2)
+    for text, message in (("[]", "must be a JSON object"), ("{}", "list of deals"), ("\xff", "not UTF-8")):
+        bad.write_bytes(text.encode("latin-1"))
+        assert message in one_line_error(run("play", "--resume", str(bad)), 2)
+        assert message in one_line_error(run("replay", str(bad)), 2)
     s = Session(PRESETS["standard"], 4, seed=4)
     while len(s.deal.plays) < 6:
         choice = s.hint()[0] if s.humans_turn() else None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from taash.cards import cards_of
 from taash.play.session import Session
 from taash.seep.deal import Phase
 from taash.seep.errors import IllegalPlayError, RecordError
@@ -190,3 +191,40 @@ def test_the_interface_gets_only_the_persons_view() -> None:
     v = s.view()
     assert v.seat == 0 and v.hand == s.deal.hands[0]
     assert not hasattr(v, "hands") and not hasattr(v, "deck")
+
+
+def test_in_plain_ascii_hints_and_the_log_have_no_suit_symbols() -> None:
+    s = Session(STANDARD, 4, "medium", 0, seed=13, ascii_only=True)
+    reasons = []
+    while not s.deal_over:
+        if s.humans_turn():
+            reasons.append(s.hint()[1])
+        move(s)
+    assert len(reasons) >= 12 and all(r.isascii() for r in reasons), reasons
+    assert all(e.text.isascii() for e in s.log)
+    unicode = Session(STANDARD, 4, "medium", 0, seed=13)
+    finish_deal(unicode)
+    assert [e.text.translate(str.maketrans("♠♥♦♣", "shdc")) for e in unicode.log] == [e.text for e in s.log]
+
+
+def test_the_bid_hint_gives_the_bots_bid_and_a_true_reason() -> None:
+    for seed in range(40):
+        s = Session(STANDARD, 4, seed=seed)
+        while not s.humans_turn():
+            s.bot_step()
+        if s.deal.phase is not Phase.BID:
+            continue
+        value, reason = s.hint()
+        bids = s.view().legal_bids()
+        assert isinstance(value, int) and value in bids and reason.startswith(f"Bid {value} (")
+        if len(bids) == 1:
+            assert reason.endswith("the only value you can bid")
+        else:
+            counts = {v: sum(1 for c in cards_of(s.view().hand) if c % 13 + 1 == v) for v in bids}
+            assert counts[value] == max(counts.values()) and f"you hold {counts[value]} " in reason
+
+
+def test_long_names_from_a_record_are_shortened_on_the_screen() -> None:
+    s = Session(STANDARD, 4, seed=1)
+    s.names = ["Me", "An   extremely long name", "", "Bo"]
+    assert [s.who(seat) for seat in range(4)] == ["You", "An extremel.", "Partner", "Bo"]

@@ -69,8 +69,12 @@ def play(
         out.print(match_summary(session, ascii_only))
         out.print(f"This match is over; taash replay {resume} steps through it.")
         return
-    need_terminal()
     path = save or resume or DEFAULT_SAVE
+    if not path.parent.is_dir():
+        fail(f"--save: there is no folder {path.parent} to save the match in")
+    if path.is_dir():
+        fail(f"--save: {path} is a folder; name a file to save the match in")
+    need_terminal()
     message = SeepApp(session, path, delay).run()
     if session.over:  # the summary stays on the terminal after the full screen goes
         out.print(match_summary(session, ascii_only))

@@ -79,7 +79,7 @@ class Session:
         if self.players == 4 and seat == (self.human + 2) % 4:
             return "Partner"
         name = " ".join(self.names[seat].removesuffix(" (bot)").split()) or f"Seat {seat}"
-        return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "."
+        return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1].rstrip() + "."
 
     def team_name(self, team: int) -> str:
         return "Us" if team == self.human % 2 else "Them"

@@ -34,7 +34,7 @@ class Step:
 
 def short(name: str) -> str:
     name = " ".join(name.split())
-    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "."
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1].rstrip() + "."
 
 
 class Timeline:
@@ -45,10 +45,11 @@ class Timeline:
         players = record.players
         names = list(record.names) if record.names else list(SEATS[players])
         self.names = [short(n) or f"Seat {i}" for i, n in enumerate(names)]
+        bare = [n.removesuffix(" (bot)") for n in self.names]
         if players == 4:
-            self.teams = (f"{self.names[0]} & {self.names[2]}", f"{self.names[1]} & {self.names[3]}")
+            self.teams = (f"{bare[0]} & {bare[2]}", f"{bare[1]} & {bare[3]}")
         else:
-            self.teams = (self.names[0], self.names[1])
+            self.teams = (bare[0], bare[1])
         self.deals: list[list[Step]] = []
         for d in record.deals:
             if not d.bid:
@@ -133,11 +134,13 @@ class ReplayApp(App[None]):
         names = [escape(n) for n in t.names]
         self.query_one("#where", Static).update(self.line(
             f" {escape(self.title_text)} · deal {self.deal_index + 1}/{len(t.deals)} · play {self.step_index}/"
-            f"{len(steps) - 1} · dealer {names[deal.dealer]}, bid {deal.bid}"))
+            f"{len(steps) - 1}{'' if steps[-1].deal.over else ' (unfinished)'} · dealer {names[deal.dealer]}, "
+            f"bid {deal.bid}"))
         hands = []
         for seat in range(players):
             turn = ">" if deal.to_move == seat and not deal.over else " "
-            hands.append(f"{turn} [b]{names[seat]:<{NAME_WIDTH}}[/] {cards_markup(deal.hands[seat], self.ascii_only)}")
+            name = escape(f"{t.names[seat]:<{NAME_WIDTH}}")
+            hands.append(f"{turn} [b]{name}[/] {cards_markup(deal.hands[seat], self.ascii_only)}")
         self.query_one("#hands", Static).update(self.line("\n".join(hands)))
         self.query_one("#floor", Static).update(self.line("\n".join(
             floor_lines(deal.loose, deal.houses, lambda s: names[s], players, self.ascii_only))))
@@ -168,9 +171,10 @@ class ReplayApp(App[None]):
         self.redraw()
 
     def action_deal(self, step: int) -> None:
-        self.deal_index = max(0, min(len(self.timeline.deals) - 1, self.deal_index + step))
-        self.step_index = 0
-        self.redraw()
+        index = max(0, min(len(self.timeline.deals) - 1, self.deal_index + step))
+        if index != self.deal_index:
+            self.deal_index, self.step_index = index, 0
+            self.redraw()
 
     def action_end(self, end: int) -> None:
         self.step_index = end * (len(self.timeline.deals[self.deal_index]) - 1)
