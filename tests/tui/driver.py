@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 from textual.app import App
+from textual.containers import ScrollableContainer
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
@@ -53,6 +54,8 @@ def assert_fits(app: App[object]) -> None:
             continue
         needed = widget.get_content_height(app.size, app.size, region.width)
         assert needed <= region.height, (widget.id, region, str(widget.content))
+        if isinstance(widget.parent, ScrollableContainer):  # it may run on below: its box must be on the screen
+            region = widget.parent.region
         assert region.right <= width and region.bottom <= height, (widget.id, region)
 
 
@@ -87,6 +90,12 @@ async def settle(pilot: Pilot[str], app: SeepApp) -> None:
 
 
 async def choose(pilot: Pilot[str], app: SeepApp, choice: Play | int) -> None:
+    """Make ``choice`` with the keys, then wait for the bots."""
+    await press_choice(pilot, app, choice)
+    await settle(pilot, app)
+
+
+async def press_choice(pilot: Pilot[str], app: SeepApp, choice: Play | int) -> None:
     """Press the keys that make ``choice``: arrows to its card, then its number (or arrows and Enter)."""
     session = app.session
     view = session.view()
@@ -104,4 +113,3 @@ async def choose(pilot: Pilot[str], app: SeepApp, choice: Play | int) -> None:
     else:
         app.query_one(OptionList).highlighted = 0
         await pilot.press(*["down"] * index, "enter")
-    await settle(pilot, app)

@@ -9,17 +9,29 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from rich.text import Text
 from textual.widgets import OptionList
 
-from taash.cards import cards_of
+from taash.cards import card_symbol, cards_of
 from taash.play.session import Event, Session
-from taash.seep.deal import Phase
-from taash.seep.describe import HOUSE_NAMES
+from taash.seep.deal import Phase, card_points
+from taash.seep.describe import HOUSE_NAMES, describe_outcome, no_play_reason
 from taash.seep.plays import ESTABLISH
 from taash.seep.record import record_of
 from taash.seep.rules import PRESETS
 from taash.tui.app import LOG_LINES, SeepApp, SheetScreen
-from tests.tui.driver import assert_fits, choose, options, policy, screen_text, screenshot, settle, text
+from taash.tui.render import floor_lines
+from tests.tui.driver import (
+    assert_fits,
+    choose,
+    options,
+    policy,
+    press_choice,
+    screen_text,
+    screenshot,
+    settle,
+    text,
+)
 
 STANDARD = PRESETS["standard"]
 #: The lines of the main screen that say where the game stands (the message and the log aside).
@@ -102,6 +114,28 @@ async def decide(pilot, app: SeepApp, screens: list[list[str]]) -> None:  # type
     await choose(pilot, app, policy(app.session))
 
 
+async def offers_exactly_the_legal_plays(pilot, app: SeepApp) -> None:  # type: ignore[no-untyped-def]
+    """Walk the cursor over the whole hand: each card offers its legal plays, in words, and nothing else; a card
+    with none says why in the engine's words."""
+    view = app.session.view()
+    legal = view.legal_plays()
+    offered = []
+    hand, start = cards_of(view.hand), app.cursor
+    for k in range(len(hand)):
+        card = hand[(start + k) % len(hand)]
+        assert app.cursor == hand.index(card)
+        mine = [p for p in legal if p[1] == card]
+        shown = options(app)
+        assert app.choices == mine
+        if mine:
+            assert shown == [f"{n}. {describe_outcome(view, p)}" for n, p in enumerate(mine, 1)]
+        else:
+            assert shown == [f"No play with {card_symbol(card)}: {no_play_reason(view, card)}"]
+        offered.extend(app.choices)
+        await pilot.press("right")
+    assert sorted(offered) == sorted(legal) and app.cursor == start  # all of them, once; the cursor went round
+
+
 async def play_until_saved(seed: int, save: Path, screens: list[list[str]]) -> tuple[list[str], dict[str, object]]:
     app = SeepApp(Session(STANDARD, 4, "medium", 2, seed=seed), save, delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -120,6 +154,8 @@ async def play_until_saved(seed: int, save: Path, screens: list[list[str]]) -> t
         assert any(line.startswith("You bid ") for line in screen_text(app))
         turns = 1
         while turns < 7:
+            if turns in (1, 4):  # every card in turn: what the screen offers is exactly the engine's legal plays
+                await offers_exactly_the_legal_plays(pilot, app)
             if turns == 2:  # a hint names a play, puts the cursor on its card and highlights it
                 await pilot.press("h")
                 hinted, reason = s.hint()
@@ -327,3 +363,61 @@ def test_the_newest_plays_stay_in_sight_however_long(tmp_path: Path) -> None:
     newest = screen.index("the newest line")
     assert screen[newest + 1].startswith(" Your hand")
     assert all(line.startswith(("long 2", "word ")) for line in screen[newest - LOG_LINES + 1: newest])
+
+
+def test_a_long_match_keeps_the_newest_rows_of_the_score_sheet_in_sight(tmp_path: Path) -> None:
+    s = Session(STANDARD, 4, "easy", 20, seed=2)
+    while True:
+        while not s.deal_over:
+            if s.humans_turn():
+                view = s.view()
+                s.bid(view.legal_bids()[0]) if view.phase is Phase.BID else s.play(view.legal_plays()[0])
+            else:
+                s.bot_step()
+        if len(s.results()) == 16:
+            break
+        s.next_deal()
+
+    async def run() -> tuple[list[str], list[str]]:
+        app = SeepApp(s, tmp_path / "long.json", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, SheetScreen)
+            assert_fits(app)
+            newest = screen_text(app)
+            await pilot.press(*["up"] * 16)  # up to the first deals and the column heads
+            return newest, screen_text(app)
+
+    sheet, top = asyncio.run(run())
+    assert any(line.split()[:2] == ["#", "dealer"] for line in top) and any(line.split()[:1] == ["1"] for line in top)
+    assert not any(line.split()[:2] == ["#", "dealer"] for line in sheet)
+    rows = [line.split()[0] for line in sheet if line.split()[:1] and line.split()[0].isdigit()]
+    assert rows[-1] == "16" and len(rows) < 16  # the newest rows; the older ones scroll out of sight
+    assert sheet[0].startswith(" Deal 16 is over: ") and any("Enter: the next deal" in line for line in sheet)
+
+
+def test_whose_turn_and_the_floor_as_the_person_sees_them(tmp_path: Path) -> None:
+    """The seat to move is marked; owners are You, Partner or a name; the captured piles add up."""
+    seed = a_seed()
+
+    async def run() -> None:
+        app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=seed), tmp_path / "t.json", delay=30)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            s = app.session
+            assert s.humans_turn() and "▶You " in text(app, "#seats")
+            while s.humans_turn():  # the bid, then the bid play
+                await press_choice(pilot, app, policy(s))
+                await pilot.pause()
+            waiting = s.who(s.deal.to_move)  # the bots wait 30 seconds: the screen says whose turn it is
+            assert f"▶{waiting} " in text(app, "#seats") and options(app) == [f"Waiting for {waiting}…"]
+            cards = s.view().initial_floor
+            lines = floor_lines(0, {13: (cards, True, 0b0101)}, s.who, 4, False)
+            assert Text.from_markup(lines[1]).plain.endswith("cemented, owners: You, Partner")
+            lines = floor_lines(0, {13: (cards, False, 0b1000)}, s.who, 4, False)
+            assert Text.from_markup(lines[1]).plain.endswith("ordinary, owner: Vikram")
+            us, them = s.view().captured()
+            assert text(app, "#piles") == (f" Captured: Us {us.bit_count()} cards {card_points(STANDARD, us)} pts | "
+                                           f"Them {them.bit_count()} cards {card_points(STANDARD, them)} pts")
+
+    asyncio.run(run())

@@ -75,12 +75,14 @@ class SheetScreen(ModalScreen[None]):
         Binding("escape", "close", "Continue", show=False),
         Binding("space", "close", "Continue", show=False),
         Binding("q", "app.quit_match", "save & quit"),
+        Binding("up", "scroll(-1)", "scroll the deals", key_display="↑↓"),
+        Binding("down", "scroll(1)", show=False),
     ]
     DEFAULT_CSS = """
     SheetScreen { align: center top; background: $background; }
     SheetScreen > Vertical { width: 80; height: 1fr; background: $panel; padding: 0 1; }
     SheetScreen #sheet-head { height: auto; }
-    SheetScreen #sheet-scroll { height: auto; max-height: 1fr; }
+    SheetScreen #sheet-scroll { height: 1fr; }
     SheetScreen #sheet-foot { height: auto; }
     SheetScreen.ascii #sheet-scroll { scrollbar-size-vertical: 0; }
     """
@@ -98,10 +100,16 @@ class SheetScreen(ModalScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#sheet-scroll", VerticalScroll).scroll_end(animate=False)
+        scroll = self.query_one("#sheet-scroll", VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_scroll(self, step: int) -> None:
+        """Up and down through the deals, when there are more than the screen holds."""
+        scroll = self.query_one("#sheet-scroll", VerticalScroll)
+        scroll.scroll_relative(y=step, animate=False)
 
 
 class SeepApp(App[str]):
