@@ -33,18 +33,33 @@ PRESET = st.sampled_from(PRESET_NAMES)
 
 
 def splits(cards: list[int], v: int) -> bool:
-    """The cards split into groups each adding up to ``v``."""
-    if not cards:
-        return True
-    first, rest = cards[0], cards[1:]
-    need = v - VALUE[first]
-    if need == 0:
-        return splits(rest, v)
-    for i in range(1 << len(rest)):
-        group = [c for k, c in enumerate(rest) if i >> k & 1]
-        if sum(VALUE[c] for c in group) == need and splits([c for c in rest if c not in group], v):
+    """The cards split into groups each adding up to ``v``.
+
+    The group of the first card is chosen among the subsets of the others whose values make up the rest of
+    ``v`` (only cards worth less than ``v`` can be in it); what is left is decided once per set.
+    """
+    seen: dict[frozenset[int], bool] = {}
+
+    def rest_splits(left: frozenset[int]) -> bool:
+        if not left:
             return True
-    return False
+        if left in seen:
+            return seen[left]
+        ordered = sorted(left)
+        first, others = ordered[0], [c for c in ordered[1:] if VALUE[c] < v]
+        found = False
+
+        def grow(i: int, need: int, group: list[int]) -> bool:
+            if need == 0:
+                return rest_splits(left - {first, *group})
+            return any(VALUE[others[j]] <= need and grow(j + 1, need - VALUE[others[j]], [*group, others[j]])
+                       for j in range(i, len(others)))
+
+        found = grow(0, v - VALUE[first], []) if VALUE[first] <= v else False
+        seen[left] = found
+        return found
+
+    return rest_splits(frozenset(cards))
 
 
 def undealt(deal: Deal) -> int:

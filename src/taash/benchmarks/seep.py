@@ -42,9 +42,10 @@ def random_deals(n: int, rng: random.Random, rules: Rules, players: int = 4) -> 
         deal = Deal.shuffled(rules, players, i % players, rng)
         bids = deal.legal_bids()
         deal.make_bid(bids[int(rnd() * len(bids))])
+        legal_plays_of, play = deal.legal_plays, deal.play
         while not deal.over:
-            legal = deal.legal_plays()
-            deal.play(legal[int(rnd() * len(legal))], check=False)
+            legal = legal_plays_of()
+            play(legal[int(rnd() * len(legal))], False)
         deal.score()
         plays += len(deal.plays)
     return plays

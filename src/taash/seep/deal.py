@@ -13,7 +13,7 @@ from enum import Enum
 
 from taash.cards import FULL_PACK, VALUE, VALUE_MASK, card_name, cards_of, mask_of, mask_value_sum, parse_card
 from taash.seep.errors import IllegalPlayError, RecordError
-from taash.seep.plays import BREAK, CAPTURE, ESTABLISH, THROW, House, Play, apply_play, legal_plays
+from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW, House, Play, joined_owners, legal_plays
 from taash.seep.rules import HOUSE_VALUES, Rules
 
 PLAYS_PER_DEAL = 48
@@ -25,6 +25,13 @@ class Phase(Enum):
     BID = "bid"
     PLAY = "play"
     OVER = "over"
+
+
+# The phases as plain module constants: reading an enum member off its class is slow in Python 3.11, and the
+# deal reads them on every play.
+_BID = Phase.BID
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,12 @@ def deal_problem(rules: Rules, players: int, deck: list[int]) -> str | None:
     """Why this deck order would have been redealt (or is no pack), or None when it is a valid deal."""
     if len(deck) != 52 or mask_of(deck) != FULL_PACK:
         return "the deck must hold each of the 52 cards once"
-    if not any(VALUE[c] >= 9 for c in deck[0:4]):
+    return _redeal_problem(rules, deck)
+
+
+def _redeal_problem(rules: Rules, deck: list[int]) -> str | None:
+    """Why a pack in this order would be dealt again (4.2, 7.1), or None."""
+    if VALUE[deck[0]] < 9 and VALUE[deck[1]] < 9 and VALUE[deck[2]] < 9 and VALUE[deck[3]] < 9:
         return "the bidder's first four cards hold no card above 8, so the deal would have been redone"
     for name in rules.floor_redeal_cards:
         if parse_card(name) in deck[4:8]:
@@ -119,21 +131,24 @@ class Deal:
         problem = deal_problem(rules, players, deck)
         if problem:
             raise RecordError(problem)
+        self._setup(rules, players, dealer, deck)
+
+    def _setup(self, rules: Rules, players: int, dealer: int, deck: list[int]) -> None:
         self.rules = rules
         self.players = players
         self.dealer = dealer
         self.deck = list(deck)
         bidder = (dealer + 1) % players
         self.hands = [0] * players
-        self.hands[bidder] = mask_of(deck[0:4])
-        self.loose = mask_of(deck[4:8])
+        self.hands[bidder] = 1 << deck[0] | 1 << deck[1] | 1 << deck[2] | 1 << deck[3]
+        self.loose = 1 << deck[4] | 1 << deck[5] | 1 << deck[6] | 1 << deck[7]
         self.houses: dict[int, House] = {}
         self.piles = [0, 0]
         #: Sweeps made: ``(seat, play index, points)``.
         self.sweeps: list[tuple[int, int, int]] = []
         self.plays: list[Play] = []
         self.bid = 0
-        self.phase = Phase.BID
+        self.phase = _BID
         self.to_move = bidder
         self.last_capturer = -1
         self._tables = tables = _rules_tables(rules)
@@ -142,11 +157,18 @@ class Deal:
     @classmethod
     def shuffled(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
         """A new deal from a shuffled pack, shuffled again until no redeal is needed (4.2, 7.1)."""
+        if players not in (2, 4):
+            raise ValueError("Seep is played by 2 or 4 players")
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
         deck = list(range(52))
+        shuffle = rng.shuffle
         while True:
-            rng.shuffle(deck)
-            if deal_problem(rules, players, deck) is None:
-                return cls(rules, players, dealer, deck)
+            shuffle(deck)
+            if _redeal_problem(rules, deck) is None:  # a shuffled pack needs no other check
+                deal = cls.__new__(cls)
+                deal._setup(rules, players, dealer, deck)
+                return deal
 
     @classmethod
     def from_parts(cls, rules: Rules, players: int, dealer: int, deck: list[int], hands: list[int], loose: int,
@@ -169,7 +191,7 @@ class Deal:
         deal.sweeps = []
         deal.plays = plays
         deal.bid = bid
-        deal.phase = Phase.PLAY
+        deal.phase = _PLAY
         deal.to_move = to_move
         deal.last_capturer = last_capturer
         deal.restricted = restricted
@@ -211,25 +233,25 @@ class Deal:
 
     def legal_bids(self) -> list[int]:
         """The values the bidder may bid: 9 to 13, of cards he holds."""
-        if self.phase is not Phase.BID:
+        if self.phase is not _BID:
             return []
         hand = self.hands[self.to_move]
         return [v for v in HOUSE_VALUES if hand & VALUE_MASK[v]]
 
     def make_bid(self, value: int) -> None:
         """The bidder bids ``value``; the floor is turned face up and the bid play is due."""
-        if self.phase is not Phase.BID:
+        if self.phase is not _BID:
             raise IllegalPlayError("there is no bid to make now")
         if value not in self.legal_bids():
             raise IllegalPlayError(f"cannot bid {value}: a bid is 9 to 13 and the bidder must hold a card of it")
         self.bid = value
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
 
     # -- playing -------------------------------------------------------------------------------------------
 
     def legal_plays(self) -> list[Play]:
         """Every legal play of the player to move (empty unless a play is due)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return []
         rules = self.rules
         p = self.to_move
@@ -241,33 +263,59 @@ class Deal:
 
         ``check=False`` skips the legality check, for plays taken from :meth:`legal_plays` itself.
         """
-        if check and (self.phase is not Phase.PLAY or play not in self.legal_plays()):
-            if self.phase is Phase.BID:
+        if check and (self.phase is not _PLAY or play not in self.legal_plays()):
+            if self.phase is _BID:
                 raise IllegalPlayError("the bid must be made before the first play")
-            if self.phase is Phase.OVER:
+            if self.phase is _OVER:
                 raise IllegalPlayError("the deal is over")
             try:
                 what = describe_play_short(play)
             except (TypeError, ValueError, IndexError):
                 what = repr(play)
             raise IllegalPlayError(f"illegal play for seat {self.to_move}: {what}")
+        # What apply_play does, written out here: this runs on every play of every deal.
         p = self.to_move
-        c = play[1]
-        self.hands[p] ^= 1 << c
-        index = len(self.plays)
-        self.plays.append(play)
-        self.loose, taken = apply_play(play, p, self.players, self.loose, self.houses)
-        kind = play[0]
-        if taken:
+        kind, c, value, broken, m = play
+        bit = 1 << c
+        self.hands[p] ^= bit
+        plays = self.plays
+        index = len(plays)
+        plays.append(play)
+        if kind == CAPTURE:
+            houses = self.houses
+            taken = m | bit
+            if houses:
+                house = houses.pop(VALUE[c], None)
+                if house is not None:
+                    taken |= house[0]
+            self.loose = loose = self.loose ^ m
             team = p & 1
             self.piles[team] |= taken
             self.last_capturer = team
-            if not self.loose and not self.houses:
+            if not loose and not houses:
                 self.sweeps.append((p, index, self._sweep_value(c, index)))
         elif kind == THROW:
-            self.restricted &= ~(1 << c)
-        elif self.restricted and kind in (ESTABLISH, BREAK):
-            self.restricted &= ~VALUE_MASK[play[2]]
+            self.loose |= bit
+            if self.restricted:
+                self.restricted &= ~bit
+        else:
+            self.loose ^= m
+            houses = self.houses
+            if kind == ESTABLISH:
+                cards = m | bit
+                houses[value] = (cards, mask_value_sum(cards) != value, 1 << p)
+            elif kind == ADD:
+                cards, _, owners = houses[value]
+                houses[value] = (cards | m | bit, True, joined_owners(owners, p, self.players))
+            else:
+                cards = houses.pop(broken)[0] | m | bit
+                target = houses.get(value)
+                if target is None:
+                    houses[value] = (cards, mask_value_sum(cards) != value, 1 << p)
+                else:
+                    houses[value] = (target[0] | cards, True, joined_owners(target[2], p, self.players))
+            if self.restricted and kind != ADD:
+                self.restricted &= ~VALUE_MASK[value]
         index += 1
         if index == PLAYS_PER_DEAL:
             self._finish()
@@ -296,24 +344,27 @@ class Deal:
         else:
             dealer = self.dealer
             order = [dealer, bidder, dealer, bidder, dealer]
-        for g, seat in enumerate(order):
-            self.hands[seat] |= mask_of(deck[8 + 4 * g : 12 + 4 * g])
+        hands = self.hands
+        i = 8
+        for seat in order:
+            hands[seat] |= 1 << deck[i] | 1 << deck[i + 1] | 1 << deck[i + 2] | 1 << deck[i + 3]
+            i += 4
 
     def _finish(self) -> None:
         if self.loose and self.last_capturer >= 0:
             self.piles[self.last_capturer] |= self.loose
             self.loose = 0
-        self.phase = Phase.OVER
+        self.phase = _OVER
 
     # -- the end -------------------------------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def score(self) -> DealScore:
         """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             raise IllegalPlayError("the deal is not over yet")
         rules = self.rules
         taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
@@ -357,7 +408,7 @@ class Deal:
     def _undealt_mask(self) -> int:
         """Cards not yet in anyone's hand or on the floor (still to be dealt)."""
         index = len(self.plays)
-        if self.phase is Phase.BID or index == 0:
+        if self.phase is _BID or index == 0:
             return mask_of(self.deck[8:])
         if self.players == 2 and index < 24:
             return mask_of(self.deck[28:])

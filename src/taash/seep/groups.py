@@ -63,7 +63,7 @@ def _unions(groups: Groups, maximal_only: bool) -> Groups:
     n = len(groups)
 
     def grow(start: int, used: int) -> None:
-        if not maximal_only or all(g & used for g in groups):
+        if not maximal_only or all(map(used.__and__, groups)):
             out.add(used)
         for j in range(start, n):
             g = groups[j]
@@ -74,40 +74,73 @@ def _unions(groups: Groups, maximal_only: bool) -> Groups:
     return tuple(sorted(out))
 
 
-def _options(by_sum: dict[int, Groups], what: int, v: int, t: int) -> Groups:
-    """See :func:`build_options`; ``by_sum`` is the floor's :func:`_subsets` table."""
-    groups = by_sum.get(t, _EMPTY)
-    if what == MAXIMAL:
-        return _unions(groups, True)
-    if what == OPTIONAL or v == t:
-        return _unions(groups, False)
+def _options(floor: int, what: int, v: int, t: int) -> Groups:
+    """See :func:`build_options`; ``floor`` is a canonical floor (or the spades of a value floor).
+
+    Built from the groups of smaller floors, which many floors share and which are kept for good: the loose
+    cards adding up to ``t - v`` (only cards up to that value count), and for each of them the unions of the
+    groups of ``t`` among the rest.
+    """
+    if what >= MAXIMAL or v == t:
+        return _canonical_unions(floor & _UP_TO[t], t, what == MAXIMAL)
     maximal = what == ESTABLISH_OPTIONS
+    k = t - v
+    subs = _summing(floor & _UP_TO[k], k)
+    rest = floor & _UP_TO[t]
     seen: dict[int, None] = {}
-    for sub in by_sum.get(t - v, _EMPTY):
-        for u in _unions(tuple([g for g in groups if not g & sub]), maximal):
+    for sub in subs:
+        key = ((rest & ~sub) << 4 | t) << 1 | maximal
+        unions = _canon_unions.get(key)
+        if unions is None:  # the groups of the rest are those of the floor that miss ``sub``
+            groups = _summing(rest, t)
+            unions = _canon_unions[key] = _unions(tuple([g for g in groups if not g & sub]), maximal)
+        if len(subs) == 1:  # no two options can be the same
+            return tuple([sub | u for u in unions])
+        for u in unions:
             seen[sub | u] = None
     return tuple(seen)
 
 
 # -- canonical floors, cached for good -----------------------------------------------------------------------
 
-_canon_sums: dict[int, tuple[dict[int, Groups], int]] = {}
+#: ``_UP_TO[v]``: the cards of values 1 to ``v``.
+_UP_TO: tuple[int, ...] = tuple(sum(1 << (13 * s + r) for s in range(4) for r in range(v)) for v in range(14))
+_canon_summing: dict[int, Groups] = {}
 _canon_unions: dict[int, Groups] = {}
 
 
-def _canonical_sums(floor: int) -> tuple[dict[int, Groups], int]:
-    found = _canon_sums.get(floor)
+def _summing(floor: int, total: int) -> Groups:
+    """The non-empty subsets of some loose cards ``floor`` adding up to ``total``, in increasing order.
+
+    The same as ``_subsets(floor)[0][total]``, grown only from the cards of values up to ``total`` and only
+    while the sum stays at most ``total``.
+    """
+    key = floor << 4 | total
+    found = _canon_summing.get(key)
     if found is None:
-        found = _canon_sums[floor] = _subsets(floor)
+        found = _canon_summing[key] = subsets_adding_up(floor, total)
     return found
 
 
+def subsets_adding_up(loose: int, total: int) -> Groups:
+    """Every non-empty subset of ``loose`` adding up to ``total``, in increasing order (not cached)."""
+    pairs: list[tuple[int, int]] = [(0, 0)]
+    m = loose & _UP_TO[total] if total < 14 else loose
+    while m:
+        low = m & -m
+        m ^= low
+        v = VALUE[low.bit_length() - 1]
+        pairs += [(sub | low, s + v) for sub, s in pairs if s + v <= total]
+    return tuple([sub for sub, s in pairs if s == total])
+
+
 def _canonical_unions(floor: int, value: int, maximal_only: bool) -> Groups:
+    """:func:`_unions` of the groups of ``floor`` (any loose cards, most often a canonical floor) adding up to
+    ``value``."""
     key = (floor << 4 | value) << 1 | maximal_only
     found = _canon_unions.get(key)
     if found is None:
-        groups = _canonical_sums(floor)[0].get(value, _EMPTY)
-        found = _canon_unions[key] = _unions(groups, maximal_only)
+        found = _canon_unions[key] = _unions(_summing(floor, value), maximal_only)
     return found
 
 
@@ -154,18 +187,48 @@ def _spread(spades: int) -> int:
 
 
 class _RealFloor:
-    """A floor of loose cards with two of one value: its canonical floor and how to translate from it."""
+    """A floor of loose cards with two of one value: its canonical floor and how to translate from it.
 
-    __slots__ = ("canon", "loose", "table")
+    The card of row ``k`` and rank ``r`` of the canonical floor is the ``k``-th card of rank ``r`` of the real
+    floor (in suit order), so ``copies[k]``, the real floor's ``k``-th cards of every rank, translates a whole
+    row at once (what :func:`_translation` and :func:`_translate` do a card at a time).
+    """
+
+    __slots__ = ("canon", "copies", "loose")
 
     def __init__(self, loose: int):
         self.loose = loose
         self.canon = canonical(loose)
-        self.table = _translation(loose)
+        a = loose & 0x1FFF
+        b = loose >> 13 & 0x1FFF
+        c = loose >> 26 & 0x1FFF
+        d = loose >> 39
+        ab = a | b
+        abc = ab | c
+        two = a & b | ab & c  # ranks with at least two cards in the first three suits
+        three = a & b & c
+        self.copies = (
+            a | (b & ~a) << 13 | (c & ~ab) << 26 | (d & ~abc) << 39,
+            (a & b) << 13 | (c & (a ^ b)) << 26 | (d & abc & ~two) << 39,
+            (a & b & c) << 26 | (d & two & ~three) << 39,
+            (d & three) << 39,
+        )
 
     def real(self, groups: Groups) -> Groups:
-        table = self.table
-        return tuple([_translate(g, table) for g in groups])
+        first, second, third, fourth = self.copies
+        out = []
+        for g in groups:
+            x = g & 0x1FFF
+            real = first & (x | x << 13 | x << 26 | x << 39)
+            if g >> 13:
+                x = g >> 13 & 0x1FFF
+                real |= second & (x | x << 13 | x << 26 | x << 39)
+                x = g >> 26 & 0x1FFF
+                real |= third & (x | x << 13 | x << 26 | x << 39)
+                x = g >> 39
+                real |= fourth & (x | x << 13 | x << 26 | x << 39)
+            out.append(real)
+        return tuple(out)
 
 
 _real_floors: dict[int, _RealFloor] = {}
@@ -198,7 +261,7 @@ def subsets_by_sum(loose: int) -> dict[int, Groups]:
 def subsets_summing(loose: int, total: int) -> Groups:
     """Every non-empty subset of ``loose`` adding up to ``total`` (at most 13)."""
     f = _real_floor(loose)
-    return f.real(_canonical_sums(f.canon)[0].get(total, _EMPTY))
+    return f.real(_summing(f.canon, total))
 
 
 def maximal_groups(loose: int, value: int) -> Groups:
@@ -207,6 +270,10 @@ def maximal_groups(loose: int, value: int) -> Groups:
     These are the loose cards a capture with a card of ``value`` may take (rule 5.1) and the auto-cementing
     choices of a new house (R2). ``(0,)`` when no group adds up to ``value``; otherwise 0 is never among them.
     """
+    fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+    if fold.bit_count() == loose.bit_count():  # a value floor: its canonical floor is its spades
+        return tuple([loose & (g | g << 13 | g << 26 | g << 39)
+                      for g in _canonical_unions(fold & ((1 << value) - 1), value, True)])
     f = _real_floor(loose)
     return f.real(_canonical_unions(f.canon, value, True))
 
@@ -233,8 +300,56 @@ class _DupCaps(dict[int, Groups]):
         self.loose = loose
 
     def __missing__(self, value: int) -> Groups:
-        groups = self[value] = maximal_groups(self.loose, value)
+        low = self.loose & _spread((1 << value) - 1)  # only cards up to ``value`` can be in a group of it
+        fold = (low | low >> 13 | low >> 26 | low >> 39) & 0x1FFF
+        # The cards up to ``value`` are most often a value floor even when the whole floor is not.
+        value_floor = fold.bit_count() == low.bit_count()
+        groups = _spread_caps(fold, value) if value_floor else maximal_groups(low, value)
+        self[value] = groups
         return groups
+
+
+class _FloorOptions(dict[int, Groups]):
+    """The :func:`build_options` answers of one floor, keyed by ``what << 8 | v << 4 | t``: a small table
+    next to the floor's other facts, quicker to reach on the hot path than the one table of every floor."""
+
+    __slots__ = ("by_value", "floor")
+
+    def __init__(self, floor: int, by_value: bool):
+        super().__init__()
+        self.floor = floor
+        self.by_value = by_value
+
+    def __missing__(self, key: int) -> Groups:
+        what, v, t = key >> 8, key >> 4 & 15, key & 15
+        if self.by_value:  # build_options for a value floor, written out: this runs for each new floor
+            spades = self.floor & ((1 << t) - 1)
+            found = _value_options.get(spades << 10 | key)  # the key of option_key(spades, what, v, t)
+            if found is None:
+                found = _value_options[spades << 10 | key] = tuple(
+                    [g | g << 13 | g << 26 | g << 39 for g in _options(spades, what, v, t)])
+        else:
+            found = build_options(self.floor, what, v, t, False)
+        self[key] = found
+        return found
+
+
+def fill_caps(caps: list[Groups | None] | _DupCaps, spades: int, value: int) -> Groups:
+    """Work out the capture groups of ``value`` of the value floor ``spades`` into its FloorInfo's ``caps``."""
+    found = caps[value] = _spread_caps(spades & ((1 << value) - 1), value)
+    return found
+
+
+_spread_caps_cache: dict[int, Groups] = {}
+
+
+def _spread_caps(spades: int, value: int) -> Groups:
+    """Maximal groups of ``value`` of the value floor ``spades``, spread over every suit."""
+    key = spades << 4 | value
+    found = _spread_caps_cache.get(key)
+    if found is None:
+        found = _spread_caps_cache[key] = tuple([_spread(g) for g in _canonical_unions(spades, value, True)])
+    return found
 
 
 #: What the hot path needs of a non-empty floor:
@@ -243,22 +358,35 @@ class _DupCaps(dict[int, Groups]):
 #: * the mask of sums reached (bit ``s`` when some loose cards add up to ``s``);
 #: * for each set ``T`` of house values (bit ``t - 9`` for value ``t``), the values ``v`` of cards that, with
 #:   some loose cards, add up to a value in ``T``;
-#: * the mask of values for which some loose cards add up to the value (a card of it captures loose cards);
-#: * the capture groups of each value, such that ``loose & group`` is the real loose cards taken.
-FloorInfo = tuple[bool, int, tuple[int, ...], int, "list[Groups] | _DupCaps"]
+#: * the capture groups of each value, such that ``loose & group`` is the real loose cards taken (for a value
+#:   floor, None until first asked for: ``caps[v] or fill_caps(caps, spades, v)``);
+#: * the floor's :func:`build_options` answers, keyed by ``what << 8 | v << 4 | t``.
+#:
+#: The mask of sums reached is also the mask of values whose cards capture loose cards.
+FloorInfo = tuple[bool, int, tuple[int, ...], "list[Groups | None] | _DupCaps", dict[int, Groups]]
 _value_info: dict[int, FloorInfo] = {}
 _dup_info: dict[int, FloorInfo] = {}
 
 
-_reaches: dict[int, tuple[int, tuple[int, ...], int]] = {}
+def _sums_reached(loose: int) -> int:
+    """The mask of sums from 1 to 13 that some non-empty set of ``loose`` adds up to."""
+    reached = 1
+    m = loose
+    while m:
+        low = m & -m
+        m ^= low
+        reached |= reached << VALUE[low.bit_length() - 1] & 0x3FFF
+    return reached & 0x3FFE
 
 
-def _reach(floor: int) -> tuple[int, tuple[int, ...], int]:
-    """Of a canonical floor: the sums reached, the builder values per target set, the capturing values."""
-    found = _reaches.get(floor)
+_builders_by_sums: dict[int, tuple[int, ...]] = {}
+
+
+def _builders(bits: int) -> tuple[int, ...]:
+    """For the sums reached ``bits``: the builder values per set of target house values (see FloorInfo)."""
+    found = _builders_by_sums.get(bits)
     if found is not None:
         return found
-    bits = _canonical_sums(floor)[1]
     per_target = []  # for t = 9..13: values v with t - v a sum reached
     for t in range(9, 14):
         vals = 0
@@ -270,7 +398,7 @@ def _reach(floor: int) -> tuple[int, tuple[int, ...], int]:
     for targets in range(1, 32):
         low = targets & -targets
         builders[targets] = builders[targets ^ low] | per_target[low.bit_length() - 1]
-    found = _reaches[floor] = (bits, tuple(builders), bits & 0x3FFE)
+    found = _builders_by_sums[bits] = tuple(builders)
     return found
 
 
@@ -280,21 +408,23 @@ def floor_info(loose: int) -> FloorInfo:
     if fold.bit_count() == loose.bit_count():
         found = _value_info.get(fold)
         if found is None:
-            caps = [_ONLY_EMPTY] + [
-                tuple([_spread(g) for g in _canonical_unions(fold, v, True)]) for v in range(1, 14)
-            ]
-            found = _value_info[fold] = (True, *_reach(fold), caps)
+            bits = _sums_reached(fold)
+            # A plain list (the fastest to index on the hot path); the groups of a sum reached are worked out
+            # when first asked for (None until then: see fill_caps).
+            caps: list[Groups | None] = [None if bits >> v & 1 else _ONLY_EMPTY for v in range(14)]
+            found = _value_info[fold] = (True, bits, _builders(bits), caps, _FloorOptions(fold, True))
         return found
     found = _dup_info.get(loose)
     if found is None:
         if len(_dup_info) > _CACHE_LIMIT:
             _dup_info.clear()
-        found = _dup_info[loose] = (False, *_reach(canonical(loose)), _DupCaps(loose))
+        bits = _sums_reached(loose)
+        found = _dup_info[loose] = (False, bits, _builders(bits), _DupCaps(loose), _FloorOptions(loose, False))
     return found
 
 
 def option_key(floor: int, what: int, v: int, t: int) -> int:
-    """The cache key of :func:`build_options`."""
+    """The cache key of :func:`build_options` (``floor`` already cut down to the cards of values up to ``t``)."""
     return ((floor << 2 | what) << 4 | v) << 4 | t
 
 
@@ -311,25 +441,39 @@ def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Grou
     R3; ``v == t`` for the card alone), or :data:`MAXIMAL` / :data:`OPTIONAL` (groups of ``t`` alone, ``v``
     ignored). With ``by_value``, ``floor`` is the spades of a value floor and the answers are spread over every
     suit; else ``floor`` is the real loose cards. Either way ``loose & answer`` is the real cards.
+
+    Only loose cards of values up to ``t`` can be in any answer, so the answers are worked out and kept for
+    the floor of those alone (which has fewer cards, is shared by more floors, and is often a value floor when
+    the whole floor is not); the order of the answers does not change.
     """
-    key = option_key(floor, what, v, t)
     if by_value:
-        found = _value_options.get(key)
-        if found is None:
-            plain = _options(_canonical_sums(floor)[0], what, v, t)
-            found = _value_options[key] = tuple([_spread(g) for g in plain])
-        return found
+        return _value_floor_options(floor & ((1 << t) - 1), what, v, t)
+    low = floor & _spread((1 << t) - 1)
+    key = option_key(low, what, v, t)
     found = _dup_options.get(key)
     if found is None:
-        f = _real_floor(floor)
-        ckey = option_key(f.canon, what, v, t)
-        canon_found = _canon_options.get(ckey)
-        if canon_found is None:
-            canon_found = _canon_options[ckey] = _options(_canonical_sums(f.canon)[0], what, v, t)
-        found = f.real(canon_found)
+        fold = (low | low >> 13 | low >> 26 | low >> 39) & 0x1FFF
+        if fold.bit_count() == low.bit_count():
+            found = _value_floor_options(fold, what, v, t)
+        else:
+            f = _real_floor(low)
+            ckey = option_key(f.canon, what, v, t)
+            canon_found = _canon_options.get(ckey)
+            if canon_found is None:
+                canon_found = _canon_options[ckey] = _options(f.canon, what, v, t)
+            found = f.real(canon_found)
         if len(_dup_options) > _CACHE_LIMIT:
             _dup_options.clear()
         _dup_options[key] = found
+    return found
+
+
+def _value_floor_options(spades: int, what: int, v: int, t: int) -> Groups:
+    """:func:`build_options` of the value floor ``spades`` (of values up to ``t`` only), spread."""
+    key = ((spades << 2 | what) << 4 | v) << 4 | t
+    found = _value_options.get(key)
+    if found is None:
+        found = _value_options[key] = tuple([g | g << 13 | g << 26 | g << 39 for g in _options(spades, what, v, t)])
     return found
 
 

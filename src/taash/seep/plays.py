@@ -19,18 +19,16 @@ from typing import Final
 from taash.cards import VALUE, VALUE_MASK, cards_of, mask_value_sum
 from taash.seep.groups import (
     ADD_OPTIONS,
-    ESTABLISH_OPTIONS,
     MAXIMAL,
     OPTIONAL,
     Groups,
-    _dup_options,
+    _sums_reached,
     _value_info,
-    _value_options,
-    build_options,
+    fill_caps,
     floor_info,
-    floor_sums,
     maximal_groups,
     optional_groups,
+    subsets_adding_up,
     subsets_summing,
 )
 
@@ -45,9 +43,19 @@ Play = tuple[int, int, int, int, int]
 House = tuple[int, bool, int]
 
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
-_NO_CAPTURES: Final[list[Groups]] = [_ONLY_EMPTY] * 14
+_NO_CAPTURES: Final[list[Groups | None]] = [_ONLY_EMPTY] * 14
 _NO_BUILDERS: Final[tuple[int, ...]] = (0,) * 32
-_NO_SUMS: Final[tuple[dict[int, tuple[int, ...]], int]] = ({}, 0)
+_NO_OPTIONS: Final[dict[int, Groups]] = {}
+#: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
+_THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
+#: ``_VALUE_AT[c + 1]``: the value of card ``c`` (indexed by a card bit's ``bit_length()``).
+_VALUE_AT: Final[tuple[int, ...]] = (0, *VALUE)
+#: ``_CARDS_IN[m]``: the cards of ``m``, a mask of cards of one value, in order.
+_CARDS_IN: Final[dict[int, tuple[int, ...]]] = {
+    sum(1 << c for c in cs): cs
+    for v in range(13)
+    for cs in (tuple(13 * s + v for s in range(4) if q >> s & 1) for q in range(16))
+}
 
 
 def team_mask(seat: int, players: int) -> int:
@@ -82,26 +90,26 @@ def legal_plays(
     b = hand >> 13 & 0x1FFF
     c3 = hand >> 26 & 0x1FFF
     d = hand >> 39
-    present = (a | b | c3 | d) << 1
-    twice = (a & b | a & c3 | a & d | b & c3 | b & d | c3 & d) << 1
+    ab = a | b
+    abc = ab | c3
+    present = (abc | d) << 1
+    twice = (a & b | ab & c3 | abc & d) << 1
     if bid:
         return _bid_plays(hand, loose, bid, twice, restricted)
     if loose:
         floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
         if floor.bit_count() == loose.bit_count():  # no two loose cards share a value: a value floor
-            by_value, reach, builders, capturing, caps_of = _value_info.get(floor) or floor_info(loose)
+            _, reach, builders, caps_of, options_of = _value_info.get(floor) or floor_info(loose)
         else:
-            floor = loose
-            by_value, reach, builders, capturing, caps_of = floor_info(loose)
+            _, reach, builders, caps_of, options_of = floor_info(loose)
     else:
         floor = 0
-        by_value, reach, builders, capturing, caps_of = False, 0, _NO_BUILDERS, 0, _NO_CAPTURES
-    house_bits = 0  # values of the houses on the floor
-    build_vals = 0  # values whose cards may do more than capture or be thrown
-    est_ok = add_ok = add_same_ok = new_ok = merge_or_new = breakable = 0
-    if houses or reach:
+        reach, builders, caps_of, options_of = 0, _NO_BUILDERS, _NO_CAPTURES, _NO_OPTIONS
+    free = hand & ~restricted if restricted else hand
+    if houses:
         me = 1 << seat
         partner = (1 << ((seat + 2) % 4)) if players == 4 else 0
+        house_bits = 0  # values of the houses on the floor
         owned = 0  # values of the houses this seat owns
         partners = 0  # values of the houses the partner owns and this seat does not
         breakable = 0  # values of the ordinary houses this seat may break
@@ -114,11 +122,9 @@ def legal_plays(
                     partners |= 1 << w
                 if not cemented:
                     breakable |= 1 << w
-        locked = 0  # values whose first house another player must build (rule 7.2)
-        if restricted:
-            for c in cards_of(restricted & ~hand):
-                locked |= 1 << VALUE[c]
-        new_ok = present & ~house_bits & ~locked & 0x3E00  # a new house of this value may be made
+        # A new house of this value may be made (unless another player must build the first: rule 7.2).
+        new_ok = present & ~house_bits & 0x3E00 & ~_locked(restricted & ~hand) if restricted else (
+            present & ~house_bits & 0x3E00)
         est_ok = new_ok if not max_houses or len(houses) < max_houses else 0
         add_ok = house_bits & (partners | present)  # a card of another value may go into this house
         add_same_ok = house_bits & (partners | twice)  # a card of this value may go into this house
@@ -133,26 +139,32 @@ def legal_plays(
                 if break_with_loose:
                     build_vals |= 0x3FFF << low.bit_length() & 0x3E00
         build_vals &= present & ~(owned & ~twice) & ~1  # R4: an owner keeps a card of his house
+    elif reach:
+        house_bits = add_ok = add_same_ok = breakable = 0
+        new_ok = est_ok = present & 0x3E00 & ~_locked(restricted & ~hand) if restricted else present & 0x3E00
+        build_vals = (builders[est_ok >> 9] | est_ok & twice) & present & ~1
+    else:
+        house_bits = build_vals = est_ok = 0
     out: list[Play] = []
-    mine_restricted = hand & restricted
-    free = hand & ~mine_restricted
-    # Capture, else throw (5.1, 5.2): every card has one or the other.
     append = out.append
-    x = (~(capturing | house_bits) & 0x3FFE) >> 1
+    # Capture, else throw (5.1, 5.2): every card has one or the other.
+    x = (~(reach | house_bits) & 0x3FFE) >> 1
     throws = free & (x | x << 13 | x << 26 | x << 39)
     cm = free ^ throws
     while cm:
         cl = cm & -cm
         cm ^= cl
-        c = cl.bit_length() - 1
-        for u in caps_of[VALUE[c]]:
+        bl = cl.bit_length()
+        c = bl - 1
+        for u in caps_of[_VALUE_AT[bl]] or fill_caps(caps_of, floor, _VALUE_AT[bl]):
             append((CAPTURE, c, 0, 0, loose & u))
-    while throws:
-        cl = throws & -throws
-        throws ^= cl
-        append((THROW, cl.bit_length() - 1, 0, 0, 0))
-    if mine_restricted:
-        for c in cards_of(mine_restricted):
+    if throws:
+        # The throws a suit at a time, from a table of the throws of each set of cards of one suit.
+        for row in (throws & 0x1FFF, throws & 0x3FFE000, throws & 0x7FFC000000, throws & 0xFFF8000000000):
+            if row:
+                out += _throw_rows[row]
+    if restricted and hand & restricted:
+        for c in cards_of(hand & restricted):
             v = VALUE[c]
             caps = maximal_groups(loose, v) if loose else _ONLY_EMPTY
             out.extend(_restricted_plays(c, v, 0, caps, bool(twice >> v & 1), bool(est_ok >> v & 1)))
@@ -160,7 +172,6 @@ def legal_plays(
         return out
     # The four loops below repeat one shape (each card of a value, each option) on purpose: a helper function
     # would cost a call per option on the engine's hottest path.
-    opt_cache = _value_options if by_value else _dup_options
     # Establish a new house of value t: a card plus loose cards adding up to t, then auto-cement (R2).
     targets = est_ok
     while targets:
@@ -172,31 +183,22 @@ def legal_plays(
             vl = vals & -vals
             vals ^= vl
             v = vl.bit_length() - 1
-            options = opt_cache.get(((floor << 2) << 4 | v) << 4 | t) or build_options(
-                floor, ESTABLISH_OPTIONS, v, t, by_value)
-            cm = free & VALUE_MASK[v]
-            while cm:
-                cl = cm & -cm
-                cm ^= cl
-                c = cl.bit_length() - 1
+            options = options_of[v << 4 | t]
+            for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
-                    out.append((ESTABLISH, c, t, 0, loose & m))
+                    append((ESTABLISH, c, t, 0, loose & m))
     # A house cemented at once: a card onto loose groups of its own value, holding another.
     vals = est_ok & twice & build_vals
     while vals and loose:
         vl = vals & -vals
         vals ^= vl
         v = vl.bit_length() - 1
-        caps = caps_of[v]
+        caps = caps_of[v] or fill_caps(caps_of, floor, v)
         if not caps[0]:
             continue
-        cm = free & VALUE_MASK[v]
-        while cm:
-            cl = cm & -cm
-            cm ^= cl
-            c = cl.bit_length() - 1
+        for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
-                out.append((ESTABLISH, c, v, 0, loose & u))
+                append((ESTABLISH, c, v, 0, loose & u))
     if not house_bits:
         return out
     # Add to the house of value w (5.5 items 1 and 2), with optional extra groups (R3).
@@ -211,15 +213,10 @@ def legal_plays(
             vl = vals & -vals
             vals ^= vl
             v = vl.bit_length() - 1
-            options = (opt_cache.get(((floor << 2 | 1) << 4 | v) << 4 | w) or build_options(
-                floor, ADD_OPTIONS, v, w, by_value)) if loose else _ONLY_EMPTY
-            cm = free & VALUE_MASK[v]
-            while cm:
-                cl = cm & -cm
-                cm ^= cl
-                c = cl.bit_length() - 1
+            options = options_of[ADD_OPTIONS << 8 | v << 4 | w] if loose else _ONLY_EMPTY
+            for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
-                    out.append((ADD, c, w, 0, loose & m))
+                    append((ADD, c, w, 0, loose & m))
     # Break the ordinary house of value h into h + v (5.4): a new house (R2), or a merge (5.5 item 3, R3).
     hs = breakable
     while hs:
@@ -233,24 +230,40 @@ def legal_plays(
             v = vl.bit_length() - 1
             n = h + v
             what = OPTIONAL if house_bits >> n & 1 else MAXIMAL
-            options = (opt_cache.get(((floor << 2 | what) << 4) << 4 | n) or build_options(
-                floor, what, 0, n, by_value)) if loose else _ONLY_EMPTY
-            cm = free & VALUE_MASK[v]
-            while cm:
-                cl = cm & -cm
-                cm ^= cl
-                c = cl.bit_length() - 1
+            options = options_of[what << 8 | n] if loose else _ONLY_EMPTY
+            for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
-                    out.append((BREAK, c, n, h, loose & m))
+                    append((BREAK, c, n, h, loose & m))
         if break_with_loose:
             vals = present & build_vals & (0x3FFF << (h + 1)) & 0x3E00
             while vals:
                 vl = vals & -vals
                 vals ^= vl
                 v = vl.bit_length() - 1
-                for c in cards_of(free & VALUE_MASK[v]):
+                for c in _CARDS_IN[free & VALUE_MASK[v]]:
                     out.extend(_break_with_loose(c, v, h, loose, house_bits, add_same_ok, new_ok, twice))
     return out
+
+
+class _ThrowRows(dict[int, tuple[Play, ...]]):
+    """The throws of the cards of a row (cards of one suit), in order; kept for good (at most 4 * 8191)."""
+
+    __slots__ = ()
+
+    def __missing__(self, row: int) -> tuple[Play, ...]:
+        found = self[row] = tuple([_THROW_AT[c + 1] for c in cards_of(row)])
+        return found
+
+
+_throw_rows: Final = _ThrowRows()
+
+
+def _locked(others: int) -> int:
+    """Values whose first house another player must build: those of restricted cards in ``others`` (7.2)."""
+    locked = 0
+    for c in cards_of(others):
+        locked |= 1 << VALUE[c]
+    return locked
 
 
 def _break_with_loose(
@@ -279,10 +292,8 @@ def _break_with_loose(
 def _bid_plays(hand: int, loose: int, bid: int, twice: int, restricted: int) -> list[Play]:
     """The bid play (5.8): establish a house of the bid value, or capture or throw a card of that value."""
     out: list[Play] = []
-    sums, reach = floor_sums(loose) if loose else _NO_SUMS
-    locked = 0
-    for c in cards_of(restricted & ~hand):
-        locked |= 1 << VALUE[c]
+    reach = _sums_reached(loose)
+    locked = _locked(restricted & ~hand) if restricted else 0
     may_build = not locked >> bid & 1
     bid_caps = maximal_groups(loose, bid) if loose else _ONLY_EMPTY
     for c in cards_of(hand):
@@ -292,14 +303,14 @@ def _bid_plays(hand: int, loose: int, bid: int, twice: int, restricted: int) -> 
             continue
         if v == bid:
             if bid_caps[0]:
-                out.extend((CAPTURE, c, 0, 0, u) for u in bid_caps)
+                out.extend([(CAPTURE, c, 0, 0, u) for u in bid_caps])
             else:
                 out.append((THROW, c, 0, 0, 0))
             if may_build and twice >> v & 1 and bid_caps[0]:
-                out.extend((ESTABLISH, c, v, 0, u) for u in bid_caps)
+                out.extend([(ESTABLISH, c, v, 0, u) for u in bid_caps])
         elif v < bid and may_build and reach >> (bid - v) & 1:
             seen: set[int] = set()
-            for s in sums[bid - v]:
+            for s in subsets_adding_up(loose, bid - v):
                 for u in maximal_groups(loose ^ s, bid):
                     if s | u not in seen:
                         seen.add(s | u)
@@ -339,17 +350,20 @@ def apply_play(play: Play, seat: int, players: int, loose: int, houses: dict[int
         return loose ^ m, 0
     if kind == ADD:
         cards, _, owners = houses[value]
-        if not (owners & team_mask(seat, players) & ~me and not owners & me):
-            owners |= me
-        houses[value] = (cards | m | bit, True, owners)
+        houses[value] = (cards | m | bit, True, joined_owners(owners, seat, players))
         return loose ^ m, 0
     cards = houses.pop(broken)[0] | m | bit
     target = houses.get(value)
     if target is None:
         houses[value] = (cards, mask_value_sum(cards) != value, me)
     else:
-        owners = target[2]
-        if not (owners & team_mask(seat, players) & ~me and not owners & me):
-            owners |= me
-        houses[value] = (target[0] | cards, True, owners)
+        houses[value] = (target[0] | cards, True, joined_owners(target[2], seat, players))
     return loose ^ m, 0
+
+
+def joined_owners(owners: int, seat: int, players: int) -> int:
+    """The owners of a house after ``seat`` adds to it: he joins them unless his partner owns it already."""
+    me = 1 << seat
+    if owners & team_mask(seat, players) & ~me and not owners & me:
+        return owners
+    return owners | me

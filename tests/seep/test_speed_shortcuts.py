@@ -1,0 +1,156 @@
+"""The engine's speed shortcuts give exactly what the plain computations give, in the same order.
+
+The hot path cuts floors down to the cards that can matter, reads value floors from tables of their spades, finds
+the sums a floor reaches without listing its subsets, and :class:`Deal` makes plays without calling
+:func:`apply_play`. Each shortcut is compared here with the plain way of working the answer out.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from taash.cards import VALUE, mask_of
+from taash.seep import groups
+from taash.seep.deal import Deal, deal_problem
+from taash.seep.groups import (
+    ADD_OPTIONS,
+    ESTABLISH_OPTIONS,
+    MAXIMAL,
+    OPTIONAL,
+    Groups,
+    build_options,
+    maximal_groups,
+    optional_groups,
+    subsets_adding_up,
+)
+from taash.seep.plays import apply_play
+from taash.seep.rules import PRESETS
+
+
+def random_floors(seed: int, count: int, most: int = 9) -> list[int]:
+    rng = random.Random(seed)
+    return [mask_of(rng.sample(range(52), rng.randint(1, most))) for _ in range(count)]
+
+
+def plain_subsets(loose: int) -> dict[int, Groups]:
+    return groups._subsets(loose)[0]
+
+
+def plain_real(loose: int, found: Groups) -> Groups:
+    """Canonical groups of ``loose`` translated back a card at a time."""
+    table = groups._translation(loose)
+    return tuple(groups._translate(g, table) for g in found)
+
+
+def plain_unions(loose: int, value: int, maximal_only: bool) -> Groups:
+    """Unions of the groups of the whole floor, worked out on its canonical floor and translated back."""
+    return plain_real(loose, groups._unions(plain_subsets(groups.canonical(loose)).get(value, ()), maximal_only))
+
+
+def plain_options(loose: int, what: int, v: int, t: int) -> Groups:
+    """What build_options answered before floors were cut down: the real loose cards, on the whole floor."""
+    by_sum = plain_subsets(groups.canonical(loose))
+    found: Groups
+    if what == MAXIMAL:
+        found = groups._unions(by_sum.get(t, ()), True)
+    elif what == OPTIONAL or v == t:
+        found = groups._unions(by_sum.get(t, ()), False)
+    else:
+        seen: dict[int, None] = {}
+        for sub in by_sum.get(t - v, ()):
+            rest = tuple(g for g in by_sum.get(t, ()) if not g & sub)
+            for u in groups._unions(rest, what == ESTABLISH_OPTIONS):
+                seen[sub | u] = None
+        found = tuple(seen)
+    return plain_real(loose, found)
+
+
+def test_real_floors_translate_as_card_by_card() -> None:
+    for loose in random_floors(9, 500, most=14):
+        f = groups._RealFloor(loose)
+        subsets = [sub for subs in plain_subsets(f.canon).values() for sub in subs] + [f.canon]
+        assert f.real(tuple(subsets)) == plain_real(loose, tuple(subsets))
+
+
+def test_sums_reached_and_subsets_adding_up_match_the_subset_table() -> None:
+    for loose in random_floors(1, 400):
+        table, bits = groups._subsets(loose)
+        assert groups._sums_reached(loose) == bits & 0x3FFE
+        for total in range(1, 14):
+            assert subsets_adding_up(loose, total) == table.get(total, ())
+
+
+def test_maximal_and_optional_groups_match_the_canonical_floor() -> None:
+    for loose in random_floors(2, 400):
+        for value in range(1, 14):
+            assert maximal_groups(loose, value) == plain_unions(loose, value, True)
+            assert optional_groups(loose, value) == plain_unions(loose, value, False)
+
+
+@pytest.mark.parametrize("what", [ESTABLISH_OPTIONS, ADD_OPTIONS, MAXIMAL, OPTIONAL])
+def test_build_options_on_cut_down_floors_match_the_whole_floor(what: int) -> None:
+    for loose in random_floors(3 + what, 250):
+        fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+        by_value = fold.bit_count() == loose.bit_count()
+        for t in range(9, 14):
+            for v in range(0 if what >= MAXIMAL else 1, 1 if what >= MAXIMAL else t + 1):
+                got = build_options(fold if by_value else loose, what, v, t, by_value)
+                assert tuple(loose & m for m in got) == plain_options(loose, what, v, t)
+
+
+def test_floor_info_matches_the_subset_table() -> None:
+    for loose in random_floors(7, 300):
+        _, reach, builders, caps, _ = groups.floor_info(loose)
+        bits = groups._subsets(loose)[1]
+        assert reach == bits & 0x3FFE
+        fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+        for value in range(1, 14):
+            found = caps[value] or groups.fill_caps(caps, fold, value)
+            assert tuple(loose & u for u in found) == maximal_groups(loose, value)
+        for t in range(9, 14):
+            expected = 0
+            for v in range(1, t):
+                if bits >> (t - v) & 1:
+                    expected |= 1 << v
+            assert builders[1 << (t - 9)] == expected
+
+
+@pytest.mark.parametrize("preset", ["standard", "punjab_30_qasim", "break_with_loose", "limited_houses"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_deal_play_makes_the_plays_as_apply_play_does(preset: str, players: int) -> None:
+    rules = PRESETS[preset]
+    rng = random.Random(f"{preset}{players}")
+    for i in range(15):
+        deal = Deal.shuffled(rules, players, i % players, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            p = deal.to_move
+            play = rng.choice(deal.legal_plays())
+            houses = dict(deal.houses)
+            loose, taken = apply_play(play, p, players, deal.loose, houses)
+            piles = list(deal.piles)
+            if taken:
+                piles[p & 1] |= taken
+            index = len(deal.plays)
+            deal.play(play)
+            if index + 1 < 48:
+                assert (deal.loose, deal.houses, deal.piles) == (loose, houses, piles)
+
+
+@pytest.mark.parametrize("preset", ["standard", "punjab_30"])
+def test_shuffled_deals_are_those_of_shuffling_until_no_redeal(preset: str) -> None:
+    rules = PRESETS[preset]
+    for seed in range(40):
+        rng = random.Random(seed)
+        deck = list(range(52))
+        while True:
+            rng.shuffle(deck)
+            if deal_problem(rules, 4, deck) is None:
+                break
+        deal = Deal.shuffled(rules, 4, seed % 4, random.Random(seed))
+        assert deal.deck == deck
+        assert deal.hands[(seed % 4 + 1) % 4] == mask_of(deck[0:4])
+        assert deal.loose == mask_of(deck[4:8])
+        assert any(VALUE[c] >= 9 for c in deck[0:4])
