@@ -1,9 +1,11 @@
 """No message to any connection ever holds a card that connection could not see at the table.
 
-Whole matches are played through the websocket API by people and bots, with a spectator watching; every message
-each connection received is then checked against the match's record (fetched once the match is over): a card
-named in a message must be in the seat's own hand, face up on the floor, or already played; never in another
-hand or still to be dealt. The deck and the seed must never appear at all.
+Whole matches are played through the websocket API by people and bots, with a spectator watching; along the way
+people send stale and refused messages, reconnect from the version they last saw (and get what they missed) or
+afresh (a snapshot), and more spectators join mid-deal. Every message each connection received is then checked
+against the match's record (fetched once the match is over): a card named in a message must be in the seat's
+own hand, face up on the floor, or already played; never in another hand or still to be dealt. Messages without a
+version (errors) are checked against the version the connection last saw. The deck and the seed never appear.
 """
 
 from __future__ import annotations
@@ -83,13 +85,14 @@ def deals_at(steps: list[list[Deal]], k: int) -> tuple[Deal, Deal]:
 
 def check_connection(sock: Socket, seat: int | None, steps: list[list[Deal]], start_version: int) -> int:
     checked = 0
+    last = -1
     for raw, message in zip(sock.raw, sock.received, strict=True):
         assert '"deck"' not in raw and '"seed"' not in raw
-        if "version" not in message or message["version"] < start_version:
+        version = message.get("version", last)
+        last = version
+        if version < start_version or message["type"] in ("ack", "pong", "presence"):
             continue
-        if message["type"] == "ack":
-            continue
-        shown, acted = deals_at(steps, message["version"] - start_version)
+        shown, acted = deals_at(steps, version - start_version)
         body = dict(message)
         state = dict(body.pop("state", None) or {})
         log = state.pop("log", [])
@@ -97,32 +100,76 @@ def check_connection(sock: Socket, seat: int | None, steps: list[list[Deal]], st
         missed = body.pop("missed", [])
         hidden = hidden_from(shown, seat)
         leaked = cards_named([body, state]) & set(range(52)) & {c for c in range(52) if hidden >> c & 1}
-        assert not leaked, (seat, message["version"], leaked)
+        assert not leaked, (seat, version, leaked)
         # The log's lines since the last deal began are about the deal shown; earlier ones are of finished
         # deals, every card of which was played face up.
         starts = [i for i, line in enumerate(log) if line.startswith("Deal ")]
         current = log[starts[-1]:] if starts else log
-        assert not {c for c in cards_named(current) if hidden >> c & 1}, (seat, message["version"], current)
+        assert not {c for c in cards_named(current) if hidden >> c & 1}, (seat, version, current)
         late = hidden & hidden_from(acted, seat)
-        assert not {c for c in cards_named([said, missed]) if late >> c & 1}, (seat, message["version"], said)
+        assert not {c for c in cards_named(said) if late >> c & 1}, (seat, version, said)
+        for item in missed:  # each thing missed is told as of its own version
+            shown_then, acted_then = deals_at(steps, item["version"] - start_version)
+            then = hidden_from(shown_then, seat) & hidden_from(acted_then, seat)
+            assert not {c for c in cards_named(item["said"]) if then >> c & 1}, (seat, item)
         checked += 1
     return checked
 
 
-def play_out(socks: list[Socket], observers: list[Socket], timeout: float = 120) -> None:
+def play_out(socks: dict[int, list[Socket]], observers: list[Socket], late_watcher: Person,
+             timeout: float = 150) -> None:
+    """Play the match to its end from what each seat is offered; now and then a person sends a stale message or
+    a refused play, reconnects (from his last version, or afresh), or a new spectator comes to watch."""
     deadline = time.monotonic() + timeout
+    moves = 0
+    done: list[Socket] = []
     while True:
         assert time.monotonic() < deadline, "the match did not finish"
-        for s in socks + observers:
-            s.drain(0.02)
-        if socks[0].state and socks[0].state["status"] == "finished":
+        current = [s[-1] for s in socks.values()]
+        for s in current + observers:
+            s.drain(0.01)
+        if current[0].state and current[0].state["status"] == "finished":
             break
-        mover = next((s for s in socks if s.my_turn()), None)
-        if mover is not None:
-            mover.move(pick=mover.version)
-            mover.recv_until("ack")
-    for s in socks + observers:
+        mover = next((s for s in current if s.my_turn()), None)
+        if mover is None:
+            continue
+        moves += 1
+        seat = mover.state["you"]  # type: ignore[index]
+        deal = mover.state["deal"]  # type: ignore[index]
+        if moves % 7 == 3:  # a stale version: refused with a fresh state
+            mover.send({"type": "play", "play": {"card": deal["hand"][0]}, "version": mover.version - 1,
+                        "id": mover.person.next_id()})
+            assert mover.recv_until("error")["code"] == "stale"
+        if moves % 7 == 5 and deal["legal"]:  # a card of one's own that cannot be played so, or no play at all
+            offered = {json.dumps(x["play"], sort_keys=True) for x in deal["legal"]}
+            bad = next(({"card": c, "capture": [c]} for c in deal["hand"]
+                        if json.dumps({"card": c, "capture": [c]}, sort_keys=True) not in offered), None)
+            mover.send({"type": "play", "play": bad, "version": mover.version, "id": mover.person.next_id()})
+            assert mover.recv_until("error")["code"] in ("illegal", "malformed")
+        mover.move(pick=mover.version)
+        mover.recv_until("ack")
+        if moves % 9 == 4:  # gone for a moment; back from the version last seen
+            seen = mover.version
+            mover.close()
+            time.sleep(0.05)
+            back = mover.person.socket(current[0].state["id"], since=seen)  # type: ignore[index]
+            assert back.recv()["type"] in ("resume", "snapshot")
+            socks[seat].append(back)
+        elif moves % 9 == 8:  # a reload: a fresh snapshot
+            mover.close()
+            back = mover.person.socket(current[0].state["id"])  # type: ignore[index]
+            assert back.recv()["type"] == "snapshot"
+            socks[seat].append(back)
+        if moves % 11 == 6:  # a spectator comes mid-deal (and the one who came before him goes)
+            late = late_watcher.socket(current[0].state["id"])  # type: ignore[index]
+            assert late.recv()["type"] == "snapshot"
+            if len(observers) > 1:
+                observers[-1].close()
+                done.append(observers.pop())
+            observers.append(late)
+    for s in [x[-1] for x in socks.values()] + observers:
         s.drain(0.3)
+    observers.extend(done)
 
 
 @pytest.mark.parametrize(("players", "humans"), [(4, (0, 2)), (4, (1,)), (2, (0, 1))])
@@ -141,12 +188,18 @@ def test_no_connection_ever_receives_a_card_it_could_not_see(tmp_path: Path, pla
         if len(humans) < players:
             owner.post(f"/api/tables/{tid}/bots")
         start_version = owner.post(f"/api/tables/{tid}/start").json()["version"]
-        play_out(list(socks.values()), [watcher])
+        seats = {seat: [sock] for seat, sock in socks.items()}
+        observers = [watcher]
+        play_out(seats, observers, Person(server))
         record = owner.http.get(f"/api/tables/{tid}/record").json()
         steps = timeline(record)
-        total = sum(check_connection(s, seat, steps, start_version) for seat, s in socks.items())
-        total += check_connection(watcher, None, steps, start_version)
+        total = sum(check_connection(s, seat, steps, start_version) for seat, ss in seats.items() for s in ss)
+        for observer in observers:
+            total += check_connection(observer, None, steps, start_version)
         assert total > 49 * len(socks)
+        assert sum(len(ss) for ss in seats.values()) > len(seats) and len(observers) > 1  # reconnects happened
+        kinds = {m["type"] for ss in seats.values() for s in ss for m in s.received}
+        assert {"snapshot", "update", "ack", "error", "resume"} <= kinds, kinds
         # The checker itself can fail: a hand leaked to the spectator is caught.
         some_hand = record["deals"][0]["deck"][0]
         watcher.received.append({"type": "update", "version": start_version, "state": {"x": [some_hand]}})
