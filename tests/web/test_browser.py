@@ -85,9 +85,10 @@ def tid(page: Page, testid: str) -> Any:
 
 def watch_errors(page: Page, errors: list[str], who: str) -> None:
     page.on("pageerror", lambda e: errors.append(f"{who}: {e}"))
-    # GET /api/me answers 401 before a name is chosen: the browser logs that, and it is expected.
+    # GET /api/me answers 401 before a name is chosen, and a seat taken under a name already at the table 409:
+    # the browser logs those, and they are expected.
     page.on("console", lambda m: errors.append(f"{who} console: {m.text}")
-            if m.type == "error" and "status of 401" not in m.text else None)
+            if m.type == "error" and "status of 401" not in m.text and "status of 409" not in m.text else None)
 
 
 def shoot(page: Page, name: str) -> None:
@@ -115,7 +116,30 @@ def take_turn(page: Page) -> None:
         cards.first.click(position={"x": 6, "y": 12})
         options = tid(page, "play-option")
         _expect(options.first).to_be_visible(timeout=5000)
+        if not page.evaluate("() => document.body.dataset.shotOptions"):
+            width = page.viewport_size["width"] if page.viewport_size else 0
+            shoot(page, f"options-{width}")
+            page.evaluate("() => { document.body.dataset.shotOptions = '1'; }")
         options.first.click()
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version) > v && document.body.dataset.pending !== '1'",
+        arg=version, timeout=10000)
+
+
+def take_turn_by_keys(page: Page) -> None:
+    """The same by the keyboard only: a digit for a bid; arrows to a playable card, Enter, a digit for the play."""
+    version = int(page.evaluate("() => document.body.dataset.version"))
+    if page.locator("[data-testid^='bid-']").count():
+        page.keyboard.press("1")
+    else:
+        page.locator("[data-testid='hand'] .card[tabindex='0']").focus()
+        for _ in range(13):
+            if page.evaluate("() => document.activeElement.classList.contains('playable')"):
+                break
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        _expect(tid(page, "play-option").first).to_be_visible(timeout=5000)
+        page.keyboard.press("1")
     page.wait_for_function(
         "v => Number(document.body.dataset.version) > v && document.body.dataset.pending !== '1'",
         arg=version, timeout=10000)
@@ -149,13 +173,19 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     invite = tid(a, "invite-link").get_attribute("href")
     assert invite and "/join/" in invite
 
-    # B: the invite link, a name on the table page, seat 2 (A's partner).
+    # B: the invite link, a name on the table page (A's, by chance: names are unique per table, so B is asked
+    # for another one to sit under), seat 2 (A's partner).
     b.goto(invite)
     b.wait_for_url("**/t/*")
-    tid(b, "name-input").fill("Ravi")
+    tid(b, "name-input").fill("priya")
     tid(b, "name-submit").click()
     tid(b, "sit-2").click()
+    _expect(tid(b, "table-name-input")).to_be_visible()
+    shoot(b, "0-name-taken-b")
+    tid(b, "table-name-input").fill("Ravi")
+    tid(b, "table-name-submit").click()
     _expect(a.locator("[data-testid='seat-2']")).to_contain_text("Ravi")
+    _expect(b.locator("[data-testid='seat-2']")).to_contain_text("Ravi (you)")
 
     # A fills the empty seats with bots and starts.
     tid(a, "fill-bots").click()
@@ -170,6 +200,7 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     # Both play the whole deal by clicks; B reloads the page midway.
     moves = {"A": 0, "B": 0}
     reloaded = False
+    houses_shot = False
     deadline = time.monotonic() + 90
     while True:
         assert time.monotonic() < deadline, f"the deal did not end in time (moves {moves})"
@@ -179,9 +210,18 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
         acted = False
         for name, page in (("A", a), ("B", b)):
             if not tid(page, "score-sheet").is_visible() and my_turn(page):
-                take_turn(page)
+                if name == "A" and moves["A"] % 2 == 1:
+                    take_turn_by_keys(page)  # A plays every other turn by the keyboard alone
+                else:
+                    take_turn(page)
                 moves[name] += 1
                 acted = True
+                if moves[name] == 2:
+                    shoot(page, f"1b-full-hand-{name.lower()}")
+        if not houses_shot and a.locator("[data-testid^='house-']").count():
+            shoot(a, "2b-house-a")
+            shoot(b, "2b-house-b")
+            houses_shot = True
         if not reloaded and moves["B"] >= 5:
             shoot(a, "2-mid-deal-a")
             shoot(b, "2-mid-deal-b")
@@ -215,8 +255,65 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     tid(a, "replay-prev").click()
     _expect(step).to_have_text("play 1/48")
     shoot(a, "5-replay")
+    tid(a, "replay-last").click()
+    _expect(step).to_have_text("play 48/48")
+    _expect(tid(a, "replay-result")).to_be_visible()
+    _expect(tid(a, "download")).to_have_attribute("href", f"/api/tables/{table_id}/record")
+    shoot(a, "6-replay-end")
 
     a_ctx.close()
     b_ctx.close()
     assert not errors, errors
     assert time.monotonic() - started < 150
+
+
+def test_quick_play_and_watching_a_public_table(server: str, browser: Browser) -> None:
+    """One click against the computer on a phone; and a stranger without a name watches a public table from the
+    lobby's list: the board and the counts, never a hand."""
+    errors: list[str] = []
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    desk = browser.new_context(viewport={"width": 1280, "height": 800})
+    solo, host, stranger = phone.new_page(), desk.new_page(), browser.new_context().new_page()
+    for page, who in ((solo, "solo"), (host, "host"), (stranger, "stranger")):
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, who)
+
+    solo.goto(f"{server}/")
+    tid(solo, "name-input").fill("Solo")
+    tid(solo, "name-submit").click()
+    tid(solo, "players").select_option("2")
+    tid(solo, "quick-play").click()
+    solo.wait_for_url("**/t/*")
+    _expect(tid(solo, "hand")).to_be_visible()
+    for _ in range(4):
+        solo.wait_for_function("() => document.querySelector(\"[data-testid='turn-banner']\").textContent === "
+                               "'Your turn' && document.body.dataset.pending !== '1'")
+        take_turn(solo)
+    shoot(solo, "7-quick-play-phone")
+    assert solo.locator("[data-testid='hand'] .card").count() >= 7
+
+    host.goto(f"{server}/")
+    tid(host, "name-input").fill("Host")
+    tid(host, "name-submit").click()
+    tid(host, "players").select_option("4")
+    tid(host, "create-table").click()
+    host.wait_for_url("**/t/*")
+    tid(host, "sit-1").click()
+    tid(host, "fill-bots").click()
+    tid(host, "start").click()
+    _expect(tid(host, "hand")).to_be_visible()
+
+    stranger.goto(f"{server}/")
+    watch = stranger.locator("[data-testid='table-watch']")
+    _expect(watch).to_have_count(1, timeout=10000)  # the public table, not Solo's private one
+    watch.click()
+    stranger.wait_for_url("**/t/*")
+    _expect(tid(stranger, "floor")).to_be_visible()
+    _expect(tid(stranger, "hand")).to_be_hidden()
+    _expect(stranger.locator("[data-testid='seat-box-1']")).to_contain_text("Host")
+    _expect(stranger.locator("[data-testid='count-1']")).to_contain_text("card")
+    assert stranger.locator("[data-testid='seat-box-1'] .card[data-card]").count() == 0
+    shoot(stranger, "8-spectator")
+    phone.close()
+    desk.close()
+    assert not errors, errors

@@ -53,6 +53,20 @@ function suitShape(parent, suit, x, y, size, flip = false) {
   return g;
 }
 
+/** A small card's face: its rank large over its suit, readable at 20 pixels wide (houses, other hands). */
+export function miniCardSvg(card) {
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg mini " + (isRed(card) ? "red" : "black"),
+    role: "img", "aria-label": cardWords(card) });
+  el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "card-face" }, svg);
+  const ink = el("g", { class: "ink" }, svg);
+  const label = rankLabel(card);
+  const t = el("text", { x: 30, y: 40, "text-anchor": "middle", class: "rank", "font-size": label.length > 1 ? 34 : 40,
+    "letter-spacing": label.length > 1 ? -3 : 0 }, ink);
+  t.textContent = label;
+  suitShape(ink, card[1], 15, 46, 30);
+  return svg;
+}
+
 /** An <svg> of the face of `card` (60 x 84 units; size it with CSS). */
 export function cardSvg(card) {
   const red = isRed(card);
@@ -106,6 +120,6 @@ export function cardElement(name, { tag = "span", testid = null, small = false }
     e.title = cardText(name);
   }
   if (testid) e.dataset.testid = testid;
-  e.appendChild(name ? cardSvg(name) : cardBackSvg());
+  e.appendChild(name ? (small ? miniCardSvg(name) : cardSvg(name)) : cardBackSvg());
   return e;
 }

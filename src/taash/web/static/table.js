@@ -211,6 +211,8 @@ function render() {
   $("info").textContent = `${st.players} players · ${ruleLabel(st.rules)} · ` +
     (st.baazis === 0 ? "single deal" : `first to ${st.baazis} baazi${st.baazis > 1 ? "s" : ""}`) + ` · ${st.level} bots`;
   document.title = `taash · ${st.code}`;
+  const seated = st.you !== null && st.you !== undefined ? st.seats[st.you] : null;
+  $("who").textContent = seated ? `Playing as ${seated.name}` : S.guest ? `${S.guest.name} · watching` : "Watching";
   renderStatus();
   if (st.status === "waiting") {
     $("setup").hidden = false;
@@ -312,7 +314,36 @@ async function setupCall(path, body) {
   }
 }
 
-const sit = (seat) => setupCall(`/api/tables/${TABLE_ID}/sit`, { seat });
+/** Take `seat`, under the guest's name or under `name`; when the name is taken here, ask for another. */
+async function sit(seat, name = null) {
+  $("setup-error").textContent = "";
+  try {
+    await api("POST", `/api/tables/${TABLE_ID}/sit`, name ? { seat, name } : { seat });
+    $("name-box").replaceChildren();
+  } catch (e) {
+    if (e.code === "name_taken") askTableName(seat, e.message);
+    else $("setup-error").textContent = e.message;
+  }
+}
+
+/** Names are unique per table: a form for the name to sit under here (the guest's own name is unchanged). */
+function askTableName(seat, why) {
+  const box = $("name-box");
+  const input = h("input", { type: "text", id: "table-name", testid: "table-name-input", maxlength: 24,
+    autocomplete: "off", value: `${S.guest.name} 2` });
+  const form = h("form", { class: "name-form" },
+    h("label", { for: "table-name" }, `${why[0].toUpperCase()}${why.slice(1)}. Sit as:`),
+    h("div", { class: "row" }, input, h("button", { type: "submit", testid: "table-name-submit" }, "Sit")));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (name) sit(seat, name);
+  });
+  box.replaceChildren(form);
+  input.focus();
+  input.select();
+}
+
 const leave = () => setupCall(`/api/tables/${TABLE_ID}/leave`);
 
 /** Where a seat is drawn: "bottom" for you (or seat 0 for a spectator), the others around the table. */
@@ -414,10 +445,11 @@ function renderControls() {
   bids.replaceChildren();
   if (d && d.bids && d.bids.length && st.status === "playing") {
     bids.appendChild(h("span", { class: "bids-label" }, "Your bid:"));
-    for (const v of d.bids) {
+    d.bids.forEach((v, i) => {
       bids.appendChild(h("button", { type: "button", class: "bid", testid: `bid-${v}`, disabled: Boolean(S.pending),
-        onclick: () => bid(v) }, `${v}${HOUSE_NAMES[v] ? " (" + HOUSE_NAMES[v] + ")" : ""}`));
-    }
+        onclick: () => bid(v) }, i < 9 ? h("kbd", {}, String(i + 1)) : null,
+        `${v}${HOUSE_NAMES[v] ? " (" + HOUSE_NAMES[v] + ")" : ""}`));
+    });
   }
   const list = $("plays");
   list.replaceChildren();
@@ -450,7 +482,9 @@ function renderHand() {
   $("keys-help").hidden = hand.hidden;
   if (hand.hidden) return;
   const cards = sortCards(d.hand);
-  hand.classList.toggle("few", cards.length <= 6);
+  // The cards share the hand's width (CSS works out their size from these): fewer cards, bigger and apart.
+  hand.style.setProperty("--n", String(Math.max(cards.length, 1)));
+  hand.style.setProperty("--ov", cards.length <= 6 ? "0.1" : "0.45");
   const turn = myTurn() && d.phase !== "bid";
   const playable = new Set(turn ? d.legal.map((l) => l.play.card) : []);
   if (!cards.includes(S.focusCard)) S.focusCard = S.selected && cards.includes(S.selected) ? S.selected : cards[0];
@@ -634,8 +668,16 @@ function onKey(event) {
     S.focusCard = cards[i].dataset.card;
     event.preventDefault();
   } else if (/^[1-9]$/.test(event.key)) {
-    const offered = currentPlays();
     const i = Number(event.key) - 1;
+    const d = S.state && S.state.deal;
+    if (myTurn() && d.bids.length) {
+      if (i < d.bids.length) {
+        bid(d.bids[i]);
+        event.preventDefault();
+      }
+      return;
+    }
+    const offered = currentPlays();
     if (i < offered.length) {
       play(offered[i].play);
       event.preventDefault();
