@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -167,3 +168,37 @@ def test_a_bot_moves_at_once_after_a_person_who_came_back_plays() -> None:
         await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_a_restart_puts_right_a_status_the_crash_left_unwritten(tmp_path: Path) -> None:
+    """The status is written just after the action that changed it: if the server died in between, the restart
+    works it out from the actions (a finished match is not loaded again as a live table)."""
+    from sqlalchemy import update
+
+    from taash.web.db import TableRow, make_engine, migrate
+    from taash.web.store import Store
+
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+
+    async def play_a_deal() -> str:
+        store = Store(engine)
+        hub = Hub(store, bot_delay=0)
+        live = await two_player_table(hub)
+        while live.table.status != "finished":
+            seat = live.table.to_move()
+            await hub.act(live, live.table.bot_action(), f"g{seat}")
+        store.close()
+        return live.table.id
+
+    table_id = asyncio.run(play_a_deal())
+    with engine.begin() as c:  # as if killed before the status was written
+        c.execute(update(TableRow).where(TableRow.id == table_id).values(status="playing"))
+    store = Store(make_engine(f"sqlite:///{tmp_path / 't.db'}"))
+    try:
+        hub = Hub(store)
+        assert hub.restore() == 0 and table_id not in hub.live
+        stored = store.table(table_id)
+        assert stored is not None and stored.row.status == "finished"
+    finally:
+        store.close()

@@ -552,3 +552,71 @@ def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path
             assert snap["version"] >= dict(zip([t for t, _ in tables], [s.version for s in socks], strict=True))[tid]
             assert snap["state"]["status"] == "playing"
             back.recv_until("update", timeout=10)  # the bots carry on
+
+
+def test_table_and_connection_counts_and_allowed_origins(tmp_path: Path) -> None:
+    extra = ("--max-tables", "2", "--max-connections", "3", "--allowed-origin", "https://cards.example")
+    with running_server(tmp_path, extra=extra) as server:
+        a, b = Person(server, "Anil"), Person(server, "Bela")
+        first = a.post("/api/tables", {"players": 2}).json()["id"]
+        assert b.post("/api/tables", {"players": 2}).status_code == 200
+        full = b.post("/api/tables", {"players": 2})
+        assert full.status_code == 503 and full.json()["code"] == "full"
+        socks = [a.socket(first) for _ in range(3)]
+        for s in socks:
+            s.recv_until("snapshot")
+        with pytest.raises(InvalidStatus):
+            a.socket(first)
+
+        def close_one(sock: Socket) -> None:
+            before = httpx.get(f"{server.url}/api/health").json()["connections"]
+            sock.close()
+            deadline = time.monotonic() + 5
+            while httpx.get(f"{server.url}/api/health").json()["connections"] >= before:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+
+        close_one(socks[0])
+        proxied = a.socket(first, origin="https://cards.example")  # named by --allowed-origin
+        assert proxied.recv()["type"] == "snapshot"
+        close_one(socks[1])
+        with pytest.raises(InvalidStatus):  # room for one more, but not from there
+            a.socket(first, origin="https://other.example")
+        assert a.socket(first, origin=server.url).recv()["type"] == "snapshot"
+
+
+def test_forged_or_foreign_cookies_are_nobody(server: Server) -> None:
+    import base64
+
+    from itsdangerous import URLSafeSerializer
+
+    a = Person(server, "Anil")
+    tid = table_with(server, {0: a})
+    real = a.http.cookies["taash_guest"]
+    guest_id = a.http.get("/api/me").json()["id"]
+    unsigned = base64.urlsafe_b64encode(json.dumps(guest_id).encode()).decode().rstrip("=")
+    foreign = URLSafeSerializer("not the server's key", salt="guest").dumps(guest_id)
+    for token in (unsigned, foreign, real[:-2] + ("AA" if not real.endswith("AA") else "BB"), guest_id):
+        r = httpx.get(f"{server.url}/api/me", cookies={"taash_guest": token})
+        assert r.status_code == 401 and r.json()["code"] == "no_guest"
+        assert httpx.post(f"{server.url}/api/tables/{tid}/leave", cookies={"taash_guest": token}).status_code == 401
+        from websockets.sync.client import connect
+        with connect(f"{server.ws_url}/ws/{tid}", additional_headers={"Cookie": f"taash_guest={token}"}) as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["state"]["you"] is None and first["state"]["deal"]["hand"] is None
+
+
+def test_a_body_sent_in_chunks_over_the_limit_is_refused(server: Server) -> None:
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(server.url)
+    connection = http.client.HTTPConnection(where.hostname or "127.0.0.1", where.port)
+    connection.putrequest("POST", "/api/guest")
+    connection.putheader("Content-Type", "application/json")
+    connection.putheader("Transfer-Encoding", "chunked")
+    connection.endheaders()
+    chunk = b'{"name": "' + b"x" * 30000 + b'"}'
+    connection.send(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n0\r\n\r\n")
+    response = connection.getresponse()
+    assert response.status == 413 and json.loads(response.read())["code"] == "too_big"

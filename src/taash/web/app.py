@@ -204,7 +204,7 @@ class Guard:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_body:
-                    raise BodyTooBig
+                    raise BodyTooBig(self.max_body)
             return message
 
         async def secured_send(message: Message) -> None:
@@ -228,8 +228,11 @@ class Guard:
         await send({"type": "http.response.body", "body": body.encode()})
 
 
-class BodyTooBig(Exception):
-    pass
+class BodyTooBig(StarletteHTTPException):
+    """A request body (sent in chunks, with no length given) that grew over the limit while it was read."""
+
+    def __init__(self, limit: int):
+        super().__init__(413, f"a request body may be at most {limit} bytes")
 
 
 def table_out(live: Live) -> TableOut:
