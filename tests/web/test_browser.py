@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.server import free_port
+from tests.web.server import Server, free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -67,6 +67,20 @@ def server(tmp_path: Path) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture
+def killable(tmp_path: Path) -> Iterator[Server]:
+    """Like ``server``, as a :class:`Server` the test may ``kill -9`` and start again."""
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
+        "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.05",
+        "--log-level", "warning"], log=tmp_path / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture
@@ -267,9 +281,11 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     assert time.monotonic() - started < 150
 
 
-def test_quick_play_and_watching_a_public_table(server: str, browser: Browser) -> None:
-    """One click against the computer on a phone; and a stranger without a name watches a public table from the
+def test_quick_play_and_watching_a_public_table(killable: Server, browser: Browser) -> None:
+    """One click against the computer on a phone; the server is killed (``kill -9``) and started again, and the
+    page reconnects by itself and plays on; and a stranger without a name watches a public table from the
     lobby's list: the board and the counts, never a hand."""
+    server = killable.url
     errors: list[str] = []
     phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     desk = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -285,10 +301,20 @@ def test_quick_play_and_watching_a_public_table(server: str, browser: Browser) -
     tid(solo, "quick-play").click()
     solo.wait_for_url("**/t/*")
     _expect(tid(solo, "hand")).to_be_visible()
-    for _ in range(4):
-        solo.wait_for_function("() => document.querySelector(\"[data-testid='turn-banner']\").textContent === "
-                               "'Your turn' && document.body.dataset.pending !== '1'")
-        take_turn(solo)
+
+    def turns(n: int) -> None:
+        for _ in range(n):
+            solo.wait_for_function("() => document.querySelector(\"[data-testid='turn-banner']\").textContent === "
+                                   "'Your turn' && document.body.dataset.pending !== '1'")
+            take_turn(solo)
+
+    turns(2)
+    killable.kill()
+    _expect(tid(solo, "reconnecting")).to_be_visible()
+    shoot(solo, "7a-reconnecting-phone")
+    killable.start()
+    _expect(tid(solo, "reconnecting")).to_be_hidden(timeout=20000)
+    turns(2)
     shoot(solo, "7-quick-play-phone")
     assert solo.locator("[data-testid='hand'] .card").count() >= 7
 
@@ -316,4 +342,6 @@ def test_quick_play_and_watching_a_public_table(server: str, browser: Browser) -
     shoot(stranger, "8-spectator")
     phone.close()
     desk.close()
+    # While the server was down, the browser logged its refused reconnection attempts: expected.
+    errors = [e for e in errors if "ERR_CONNECTION_REFUSED" not in e]
     assert not errors, errors
