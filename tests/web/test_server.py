@@ -620,3 +620,17 @@ def test_a_body_sent_in_chunks_over_the_limit_is_refused(server: Server) -> None
     connection.send(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n0\r\n\r\n")
     response = connection.getresponse()
     assert response.status == 413 and json.loads(response.read())["code"] == "too_big"
+
+
+def test_names_in_indian_scripts_are_welcome_and_odd_ones_refused(server: Server) -> None:
+    for name in ("प्रिया", "ਗੁਰਪ੍ਰੀਤ", "சுரேஷ்", "José", "Anne-Marie O'Neil", "R. K. Laxman"):
+        r = httpx.post(f"{server.url}/api/guest", json={"name": name})
+        assert r.status_code == 200 and r.json()["name"] == name, (name, r.text)
+    assert httpx.post(f"{server.url}/api/guest", json={"name": "  Ravi   Kumar "}).json()["name"] == "Ravi Kumar"
+    for name in ("<script>", "a\u200bb", "Asha (bot)", "", "   ", "x" * 25, "emoji 🂡"):
+        r = httpx.post(f"{server.url}/api/guest", json={"name": name})
+        assert r.status_code == 422 and r.json()["code"] == "invalid", (name, r.text)
+    # The same name written with a combining accent is the same name at a table.
+    composed, decomposed = Person(server, "José"), Person(server, "Jose\u0301")
+    tid = table_with(server, {0: composed}, bots=False, start=False)
+    assert decomposed.post(f"/api/tables/{tid}/sit", {"seat": 1}).json()["code"] == "name_taken"

@@ -15,6 +15,7 @@ import re
 import secrets
 import sys
 import time
+import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ log = logging.getLogger("taash.web")
 STATIC = Path(__file__).parent / "static"
 COOKIE = "taash_guest"
 JSON = Any
-NAME_RE = re.compile(r"^[\w .'-]{1,24}$", re.UNICODE)
+NAME_PUNCTUATION = frozenset(" .'-")
 
 
 @dataclass(slots=True)
@@ -78,8 +79,10 @@ class ServerConfig:
 
 
 def display_name(v: str) -> str:
-    v = " ".join(v.split())
-    if not NAME_RE.match(v):
+    """A display name: 1 to 24 letters (of any script, with their marks: Devanagari, Gurmukhi, Tamil...),
+    digits, spaces or . ' -; spaces are squeezed."""
+    v = " ".join(unicodedata.normalize("NFC", v).split())
+    if not 1 <= len(v) <= 24 or not all(c in NAME_PUNCTUATION or unicodedata.category(c)[0] in "LMN" for c in v):
         raise ValueError("a name is 1 to 24 letters, digits, spaces or . ' -")
     return v
 
