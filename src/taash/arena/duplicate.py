@@ -3,6 +3,10 @@
 Four players: bot A holds seats 0 and 2 and bot B seats 1 and 3, then the same deck (and dealer) is played again
 with A and B exchanged. Two players: the same with one seat each. A pair's margin is A's deal score minus B's,
 summed over both games of the pair.
+
+The arena alone may also seat ``cheat`` (:class:`~taash.bots.cheat.CheatBot`), a search that sees every card, as
+an upper bound for measurement: :func:`make_arena_bot` makes it and :func:`play_deal` hands it a copy of the whole
+deal by an explicit path of its own. Players are never offered it (:func:`~taash.bots.base.make_bot` refuses it).
 """
 
 from __future__ import annotations
@@ -11,27 +15,43 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from taash.bots.base import Bot, make_bot
+from taash.bots.cheat import CheatBot
 from taash.seep.deal import Deal
 from taash.seep.rules import Rules
 from taash.seep.view import view_of
 
+#: Bots for measurement only, that the arena hands the whole deal: never offered to a player.
+FULL_INFORMATION_BOTS: dict[str, type[CheatBot]] = {"cheat": CheatBot}
 
-def play_deal(deal: Deal, bots: list[Bot], times: list[list[float]] | None = None) -> tuple[int, int]:
+
+def make_arena_bot(name: str, seed: int) -> Bot | CheatBot:
+    """A bot for the arena: any of :func:`~taash.bots.base.make_bot`'s, or a full-information one (``cheat``)."""
+    if name in FULL_INFORMATION_BOTS:
+        return FULL_INFORMATION_BOTS[name](seed)
+    return make_bot(name, seed)
+
+
+def play_deal(deal: Deal, bots: Sequence[Bot | CheatBot], times: list[list[float]] | None = None) -> tuple[int, int]:
     """Play one deal to its end with one bot per seat; each team's deal score.
 
-    With ``times``, each seat's seconds per play decision are appended to ``times[seat]``.
+    Every bot sees its seat's view only, except a :class:`~taash.bots.cheat.CheatBot`, which is handed a copy of
+    the whole deal. With ``times``, each seat's seconds per play decision are appended to ``times[seat]``.
     """
-    deal.make_bid(bots[deal.to_move].choose_bid(view_of(deal, deal.to_move)))
+    bidder = bots[deal.to_move]
+    if isinstance(bidder, CheatBot):
+        deal.make_bid(bidder.choose_bid(deal.clone()))
+    else:
+        deal.make_bid(bidder.choose_bid(view_of(deal, deal.to_move)))
     clock = time.perf_counter
     while not deal.over:
         seat = deal.to_move
-        view = view_of(deal, seat)
+        bot = bots[seat]
         start = clock()
-        play = bots[seat].choose_play(view)
+        play = bot.choose_play(deal.clone()) if isinstance(bot, CheatBot) else bot.choose_play(view_of(deal, seat))
         if times is not None:
             times[seat].append(clock() - start)
         deal.play(play)
@@ -75,10 +95,10 @@ def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -
     a_times: list[float] = []
     b_times: list[float] = []
     for a_team in (0, 1):
-        bots: list[Bot] = []
+        bots: list[Bot | CheatBot] = []
         for seat in range(players):
             name = name_a if seat % 2 == a_team else name_b
-            bots.append(make_bot(name, seed * 8 + seat))
+            bots.append(make_arena_bot(name, seed * 8 + seat))
         times: list[list[float]] = [[] for _ in range(players)]
         score = play_deal(Deal(rules, players, dealer, deck), bots, times)
         for seat in range(players):

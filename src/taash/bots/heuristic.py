@@ -5,18 +5,36 @@ value, how many cards the others may still hold, and so how likely the next oppo
 scored by the points it takes now, minus what the opponent to play next can expect to take (a sweep above
 all), plus the worth of houses it leaves that its team owns and the others are unlikely to take, plus small
 preferences from the rules text: keep the last capture for the end, keep point cards off the floor.
+
+It also reads what the others' plays prove they hold (:func:`taash.bots.ismcts.hand_requirements`: a house's
+owner keeps a card of its value, the bidder one of the bid value): a card of a value the partner surely holds is
+not one the opponents can have, so a house of that value the team owns may be safe from them (then it is worth
+cementing with point cards, as the rules text advises), and the next opponent's chances are counted without it.
+Of the rules text's tactics it also follows "leave at most two items on the floor" (a small bonus).
 """
 
 from __future__ import annotations
 
 import random
 
-from taash.cards import VALUE, VALUE_MASK
+from taash.cards import VALUE, VALUE_MASK, cards_of
 from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play, team_mask
 from taash.seep.view import PlayerView
+
+
+def surely_held(view: PlayerView) -> list[dict[int, int]]:
+    """For each seat, ``{value: n}``: it surely holds at least ``n`` (here 0 or 1) unseen cards of that value."""
+    from taash.bots.ismcts import hand_requirements  # the search module imports this one
+
+    held: list[dict[int, int]] = [{} for _ in range(view.players)]
+    for seat, cards in hand_requirements(view):
+        values = {VALUE[c] for c in cards_of(cards)}
+        if len(values) == 1:
+            held[seat][values.pop()] = 1
+    return held
 
 
 def holds_probability(unknown: int, of_value: int, hand_size: int) -> float:
@@ -36,8 +54,21 @@ def holds_probability(unknown: int, of_value: int, hand_size: int) -> float:
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, inference: bool = True, floor_items: bool = True):
         self.rng = random.Random(seed)
+        #: Use what the others' plays prove they hold (:func:`surely_held`).
+        self.inference = inference
+        #: Prefer to leave at most two items on the floor.
+        self.floor_items = floor_items
+        self._held: tuple[PlayerView | None, list[dict[int, int]]] = (None, [])
+
+    def _surely_held(self, view: PlayerView) -> list[dict[int, int]]:
+        """:func:`surely_held` of ``view``, worked out once for the plays of one decision."""
+        if not self.inference:
+            return [{} for _ in range(view.players)]
+        if self._held[0] is not view:
+            self._held = (view, surely_held(view))
+        return self._held[1]
 
     def _sweep_value(self, view: PlayerView, card: int, index: int) -> int:
         rules = view.rules
@@ -65,6 +96,8 @@ class HeuristicBot:
         if index == 0:  # after the bid play the others get their cards: 12 for the next player
             nxt_hand = 12
         remaining_plays = 47 - index
+        held = self._surely_held(view)
+        partner = (view.seat + 2) % 4 if view.players == 4 else -1
         # What the next opponent may take from the floor we leave.
         danger = 0.0
         if remaining_plays > 0 and nxt_hand > 0:
@@ -93,13 +126,19 @@ class HeuristicBot:
                         got += self._sweep_value(view, 0, index + 1) if not view.rules.sweep_scores_card_value else v
                     best = got
                 if best:
-                    danger = max(danger, best * holds_probability(unknown, k, nxt_hand))
+                    if held[nxt].get(v):
+                        chance = 1.0
+                    else:  # cards of v that other seats surely hold are not the next opponent's
+                        pinned = sum(h.get(v, 0) for s, h in enumerate(held) if s != nxt)
+                        chance = holds_probability(unknown - pinned, k - pinned, nxt_hand)
+                    danger = max(danger, best * chance)
         score -= danger
         # Houses our team owns: worth their points if the others are unlikely to take them.
         ours = team_mask(view.seat, view.players)
         for v, (cards, cemented, owners) in houses.items():
             if owners & ours:
-                k = (unseen & VALUE_MASK[v]).bit_count()
+                # The opponents may hold only the unseen cards of v that the partner does not surely hold.
+                k = (unseen & VALUE_MASK[v]).bit_count() - (held[partner].get(v, 0) if partner >= 0 else 0)
                 house_points = card_points(rules, cards)
                 safe = 1.0 - holds_probability(unknown, k, max(1, unknown // 2))
                 before = view.houses.get(v)
@@ -107,6 +146,11 @@ class HeuristicBot:
                 score += 0.5 * (house_points - before_points) * (2 * safe - 1)
                 if cemented and (before is None or not before[1]):
                     score += 1.0
+        # Leave few items on the floor: fewer choices for the others (rules text, "Basic Tactics").
+        if self.floor_items and remaining_plays > 0 and (loose or houses):
+            items = loose.bit_count() + len(houses)
+            if items <= 2:
+                score += 0.5
         # Do not feed the floor with point cards; keep captures for late in the deal when it is cheap.
         if play[0] == THROW:
             score -= 0.5 * card_points(rules, 1 << play[1])

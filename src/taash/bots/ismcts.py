@@ -1,10 +1,11 @@
 """The ``ismcts`` bot: information-set Monte Carlo search over the seat's own plays.
 
 Each iteration deals the cards this seat has not seen to the places they can be (the other hands, the cards
-still to come), consistently with what the seat knows: hand sizes, and that every owner of a house holds a card
-of its value. It then picks one of its own legal plays by UCB1 and plays the deal out with a fast policy for
-everyone. The reward is the points its team gains from now on minus the other team's, so past captures, which
-no play can change, do not add noise. The search is anytime: an iteration budget, a time budget, or both.
+still to come), consistently with everything the seat knows (:func:`hand_requirements`): hand sizes, the bid,
+that an owner keeps a card of his house's value (I2, R4), and who must hold Qasim's restricted cards (7.2). It
+then picks one of its own legal plays by UCB1 and plays the deal out with a fast policy for everyone. The reward
+is the points its team gains from now on minus the other team's, so past captures, which no play can change, do
+not add noise. The search is anytime: an iteration budget, a time budget, or both.
 
 This is the flat (one level) form of single-observer ISMCTS: every determinisation shares the root, whose
 actions are the same in all of them because they depend only on what the seat sees.
@@ -15,39 +16,221 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterator
 
 from taash.bots.greedy import GreedyBot
 from taash.bots.heuristic import HeuristicBot
-from taash.cards import VALUE_MASK, cards_of, mask_of
+from taash.cards import VALUE_MASK, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal
 from taash.seep.describe import describe_play
-from taash.seep.plays import CAPTURE, Play
+from taash.seep.plays import ADD, CAPTURE, THROW, House, Play, apply_play
 from taash.seep.view import PlayerView, view_of
 
+#: ``(seat, cards, index)``: right after play ``index`` (-1: at the bid) ``seat`` held at least one of ``cards``.
+Fact = tuple[int, int, int]
 
-def determinise(view: PlayerView, rng: random.Random) -> Deal:
-    """A full deal consistent with ``view``: the unseen cards dealt at random to where they may be."""
+#: Random deals tried before the constrained assignment is used (rejection keeps the deals uniform).
+REJECTION_TRIES = 64
+#: Steps the constrained assignment may take before it settles for the best it found.
+ASSIGNMENT_STEPS = 2000
+
+
+def bid_facts(view: PlayerView) -> list[Fact]:
+    """The bidder held a card of the bid value when he bid (4.2: a bid is of a value the bidder holds)."""
+    if not view.bid:
+        return []
+    return [((view.dealer + 1) % view.players, VALUE_MASK[view.bid], -1)]
+
+
+def _replayed(view: PlayerView) -> Iterator[tuple[int, int, Play, dict[int, House], dict[int, House], int]]:
+    """Each play so far: ``(index, seat, play, houses before, houses after, restricted cards before)``.
+
+    The restricted cards are released as the engine releases them (7.2): a thrown restricted card, and the
+    restricted cards of a value once a house of that value is made other than by adding to one.
+    """
+    loose = view.initial_floor
+    houses: dict[int, House] = {}
+    restricted = mask_of(parse_card(c) for c in view.rules.restricted_cards)
+    for index, (seat, play) in enumerate(view.history):
+        before = dict(houses)
+        loose, _ = apply_play(play, seat, view.players, loose, houses)
+        yield index, seat, play, before, dict(houses), restricted
+        kind = play[0]
+        if kind == THROW:
+            restricted &= ~(1 << play[1])
+        elif kind != CAPTURE and kind != ADD:
+            restricted &= ~VALUE_MASK[play[2]]
+
+
+def owner_facts(view: PlayerView) -> list[Fact]:
+    """After each of his plays, a player held a card of the value of every house he owned (I2, R4).
+
+    Only his own plays change his hand, so this holds at every moment he owned the house, and it stays true
+    of his hand today unless he has played a card of that value since.
+    """
+    facts = []
+    for index, seat, _, _, after, _ in _replayed(view):
+        for v, (_, _, owners) in after.items():
+            if owners >> seat & 1:
+                facts.append((seat, VALUE_MASK[v], index))
+    return facts
+
+
+def restricted_facts(view: PlayerView) -> list[Fact]:
+    """Who made the first house of a restricted card's value held that card (7.2, Qasim).
+
+    While a restricted card is not released, only its holder may make a new house of its value (establish, or
+    break a house into that value): he held every such card, and still holds those he did not play then.
+    """
+    facts = []
+    for index, seat, play, before, _, restricted in _replayed(view):
+        kind, c, v = play[0], play[1], play[2]
+        if restricted and kind != CAPTURE and kind != THROW and kind != ADD and v not in before:
+            for x in cards_of(restricted & VALUE_MASK[v] & ~(1 << c)):
+                facts.append((seat, 1 << x, index))
+    return facts
+
+
+def hand_requirements(view: PlayerView) -> list[tuple[int, int]]:
+    """``(seat, cards)``: another seat certainly holds at least one of ``cards`` now (all facts, brought up to date).
+
+    A fact about a past hand still holds of the hand today unless the seat has since played one of the cards
+    (a hand changes only by its own plays and by new cards dealt to it; in the 2-player game the first half's
+    hand is played out before the second half is dealt, so facts from then lapse).
+    """
+    unseen = view.unseen()
+    played: dict[int, list[tuple[int, int]]] = {}
+    for index, (seat, play) in enumerate(view.history):
+        played.setdefault(seat, []).append((index, play[1]))
+    now = view.plays_made
+    found: set[tuple[int, int]] = set()
+    for seat, cards, index in bid_facts(view) + owner_facts(view) + restricted_facts(view):
+        if seat == view.seat or (view.players == 2 and index < 24 <= now):
+            continue
+        if any(i > index and cards >> c & 1 for i, c in played.get(seat, ())):
+            continue
+        if cards & unseen:
+            found.add((seat, cards & unseen))
+    # A requirement that another of the same seat implies says nothing more.
+    return sorted(r for r in found if not any(o != r and o[0] == r[0] and not o[1] & ~r[1] for o in found))
+
+
+def proven_voids(view: PlayerView, requirements: list[tuple[int, int]] | None = None) -> list[int]:
+    """For each seat, the unseen cards it certainly does not hold: those another seat must hold.
+
+    No play proves a void by itself: whether a play is legal never depends on a card the player lacks (legality
+    only grows with the hand: captures and throws depend on the card played, houses on holding cards of their
+    value, Qasim's locks on holding the restricted cards). So every void comes from a card pinned to someone else.
+    """
+    voids = [0] * view.players
+    for seat, cards in hand_requirements(view) if requirements is None else requirements:
+        if cards.bit_count() == 1:
+            for other in range(view.players):
+                if other != seat:
+                    voids[other] |= cards
+    voids[view.seat] = 0
+    return voids
+
+
+def _satisfied(hands: list[int], requirements: list[tuple[int, int]]) -> bool:
+    return all(hands[seat] & cards for seat, cards in requirements)
+
+
+def _constrained_assignment(requirements: list[tuple[int, int]], pool: int, need: list[int],
+                            rng: random.Random) -> list[int]:
+    """Cards given to the seats so that every requirement is met: a bounded backtracking search.
+
+    It gives up after :data:`ASSIGNMENT_STEPS` steps (only a contradictory view can need that many) and then
+    keeps the requirements it could meet one by one.
+    """
+    order = sorted(requirements, key=lambda r: (r[1] & pool).bit_count())
+    given = [0] * len(need)
+    room = need[:]
+    steps = ASSIGNMENT_STEPS
+
+    def solve(i: int, free: int) -> bool:
+        nonlocal steps
+        steps -= 1
+        if i == len(order):
+            return True
+        if steps < 0:
+            return False
+        seat, cards = order[i]
+        if given[seat] & cards:
+            return solve(i + 1, free)
+        if not room[seat]:
+            return False
+        choices = cards_of(cards & free)
+        rng.shuffle(choices)
+        for c in choices:
+            given[seat] |= 1 << c
+            room[seat] -= 1
+            if solve(i + 1, free & ~(1 << c)):
+                return True
+            given[seat] &= ~(1 << c)
+            room[seat] += 1
+            if steps < 0:
+                return False
+        return False
+
+    if solve(0, pool):
+        return given
+    given = [0] * len(need)
+    room = need[:]
+    free = pool
+    for seat, cards in order:
+        choices = cards_of(cards & free)
+        if not given[seat] & cards and room[seat] and choices:
+            c = rng.choice(choices)
+            given[seat] |= 1 << c
+            room[seat] -= 1
+            free &= ~(1 << c)
+    return given
+
+
+def deal_hidden(view: PlayerView, rng: random.Random,
+                requirements: list[tuple[int, int]] | None = None) -> tuple[list[int], list[int]]:
+    """The other hands and the cards still to be dealt (in random order), meeting every requirement.
+
+    Uniform among the deals that fit when one of :data:`REJECTION_TRIES` random deals fits (nearly always);
+    otherwise the requirements are met first by a bounded search and the rest is dealt at random.
+    """
+    if requirements is None:
+        requirements = hand_requirements(view)
     players = view.players
     unseen = cards_of(view.unseen())
-    rng.shuffle(unseen)
+    need = {s: view.hand_sizes[s] for s in range(players) if s != view.seat}
     hands = [0] * players
     hands[view.seat] = view.hand
-    need = {s: view.hand_sizes[s] for s in range(players) if s != view.seat}
-    # Owners hold a card of their house's value: give each one such a card first.
-    pool = set(unseen)
-    for v, (_, _, owners) in view.houses.items():
-        for s in range(players):
-            if s != view.seat and owners >> s & 1 and need[s] > 0 and not hands[s] & VALUE_MASK[v]:
-                choices = [c for c in unseen if c in pool and VALUE_MASK[v] >> c & 1]
-                if choices:
-                    c = rng.choice(choices)
-                    pool.discard(c)
-                    hands[s] |= 1 << c
-                    need[s] -= 1
-    rest = [c for c in unseen if c in pool]
+    for _ in range(REJECTION_TRIES if requirements else 1):
+        rng.shuffle(unseen)
+        i = 0
+        for s, n in need.items():
+            hands[s] = mask_of(unseen[i:i + n])
+            i += n
+        if _satisfied(hands, requirements):
+            return hands, unseen[i:]
+    room = [need.get(s, 0) for s in range(players)]
+    given = _constrained_assignment(requirements, mask_of(unseen), room, rng)
+    placed = 0
+    for g in given:
+        placed |= g
+    rest = [c for c in unseen if not placed >> c & 1]
+    rng.shuffle(rest)
     for s, n in need.items():
-        hands[s] |= mask_of(rest[:n])
+        n -= given[s].bit_count()
+        hands[s] = given[s] | mask_of(rest[:n])
         rest = rest[n:]
+    return hands, rest
+
+
+def determinise(view: PlayerView, rng: random.Random, requirements: list[tuple[int, int]] | None = None) -> Deal:
+    """A full deal consistent with ``view``: the unseen cards dealt at random to where they may be.
+
+    ``requirements`` (from :func:`hand_requirements`, worked out once per decision by the search) may be given.
+    """
+    players = view.players
+    hands, rest = deal_hidden(view, rng, requirements)
     # Cards still to be dealt go where the deal reads them later (right after the floor at the bid play, at the
     # end for the 2-player second half); the floor turned up after the bid stays at its place.
     floor4 = cards_of(view.initial_floor)
@@ -81,10 +264,13 @@ class IsmctsBot:
     def choose_bid(self, view: PlayerView) -> int:
         return self.bidder.choose_bid(view)
 
-    def _rollout(self, deal: Deal, team: int) -> float:
+    def _rollout(self, deal: Deal, team: int, first: Play) -> float:
+        """Make ``first`` then play ``deal`` out; what ``team`` gains from ``first`` on, minus the other team's."""
         rng = self.rng
         policy = self.policy
         before = [deal.piles[0], deal.piles[1]]
+        sweeps_before = len(deal.sweeps)
+        deal.play(first, check=False)
         while not deal.over:
             if policy is None:
                 legal = deal.legal_plays()
@@ -92,11 +278,16 @@ class IsmctsBot:
             else:
                 deal.play(policy.choose_play(view_of(deal, deal.to_move)), check=False)
         gain = [deal.card_points_of(deal.piles[t] & ~before[t]) for t in (0, 1)]
-        for seat, _, pts in deal.sweeps:
+        for seat, _, pts in deal.sweeps[sweeps_before:]:
             gain[seat % 2] += pts
         return (gain[team] - gain[1 - team]) / 100.0
 
     def choose_play(self, view: PlayerView) -> Play:
+        requirements = hand_requirements(view)
+        return self.search(view, lambda: determinise(view, self.rng, requirements))
+
+    def search(self, view: PlayerView, world: Callable[[], Deal]) -> Play:
+        """The flat search from ``view``; ``world()`` gives each iteration a full deal to play out (a fresh one)."""
         legal = view.legal_plays()
         if len(legal) == 1:
             return legal[0]
@@ -117,9 +308,7 @@ class IsmctsBot:
                 log_n = math.log(n)
                 play = max(legal, key=lambda p: totals[p] / visits[p]
                            + self.exploration * math.sqrt(log_n / visits[p]))
-            deal = determinise(view, self.rng)
-            deal.play(play, check=False)
-            reward = self._rollout(deal, team)
+            reward = self._rollout(world(), team, play)
             visits[play] += 1
             totals[play] += reward
         self.last_stats = {p: (visits[p], totals[p] / visits[p] if visits[p] else 0.0) for p in legal}

@@ -1,0 +1,59 @@
+"""The full-information ``cheat`` bot: the arena may seat it, a player may never be offered it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from taash.arena import duplicate
+from taash.arena.duplicate import make_arena_bot, play_deal, play_pair
+from taash.bots import cheat as cheat_module
+from taash.bots.base import LEVELS, make_bot
+from taash.bots.cheat import CheatBot
+from taash.seep.deal import Deal
+from taash.seep.rules import PRESETS
+
+
+def test_players_are_never_offered_the_cheat() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("cheat", 1)
+    assert "cheat" not in LEVELS and "cheat" not in LEVELS.values()
+    assert "MEASUREMENT ONLY" in (cheat_module.__doc__ or "")
+
+
+def test_the_arena_seats_the_cheat(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(make_arena_bot("cheat", 1), CheatBot)
+    assert make_arena_bot("greedy", 1).name == "greedy"
+    monkeypatch.setitem(duplicate.FULL_INFORMATION_BOTS, "cheat", lambda seed: CheatBot(seed, iterations=4))
+    result = play_pair("cheat", "greedy", PRESETS["standard"], 4, 3)
+    assert len(result.a_seconds) == 48 and len(result.b_seconds) == 48
+
+
+def test_the_cheat_is_handed_a_copy_of_the_whole_deal() -> None:
+    class Spy(CheatBot):
+        def choose_play(self, deal: Deal) -> tuple[int, int, int, int, int]:
+            seen.append(deal.clone())
+            return super().choose_play(deal)
+
+    seen: list[Deal] = []
+    deal = Deal.shuffled(PRESETS["standard"], 2, 0, random.Random(2))
+    real = deal.clone()
+    play_deal(deal, [Spy(1, iterations=3), make_bot("greedy", 2)])
+    assert deal.over and len(seen) == 24
+    # It saw the other hand, the cards to come, and the same deal as the table.
+    assert all(d.deck == real.deck for d in seen)
+    assert any(d.hands[1 - d.to_move] for d in seen)
+
+
+def test_the_cheat_searches_copies_and_leaves_the_real_deal_alone() -> None:
+    rng = random.Random(6)
+    deal = Deal.shuffled(PRESETS["standard"], 4, 0, rng)
+    deal.make_bid(deal.legal_bids()[0])
+    deal.play(deal.legal_plays()[0])
+    bot = CheatBot(3, iterations=20, candidates=3)
+    play = bot.choose_play(deal)
+    assert play in deal.legal_plays()
+    assert sum(v for v, _ in bot.search.last_stats.values()) == 20
+    assert "true deal" in bot.explain(deal, play)
+    assert deal.plays == [deal.plays[0]]  # the real deal is untouched
