@@ -175,6 +175,7 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     tid(a, "name-input").fill("Priya")
     tid(a, "name-submit").click()
     _expect(tid(a, "create-table")).to_be_visible()
+    shoot(a, "0-lobby-a")
     tid(a, "players").select_option("4")
     tid(a, "rules").select_option("standard")
     tid(a, "baazis").fill("0")
@@ -217,7 +218,11 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     houses_shot = False
     deadline = time.monotonic() + 90
     while True:
-        assert time.monotonic() < deadline, f"the deal did not end in time (moves {moves})"
+        if time.monotonic() > deadline:
+            shoot(a, "stuck-a")
+            shoot(b, "stuck-b")
+            table = httpx.get(f"{server}/api/tables/{table_id}").json()
+            raise AssertionError(f"the deal did not end in time (moves {moves}, table {table})")
         done = [tid(p, "score-sheet").is_visible() for p in (a, b)]
         if all(done):
             break
@@ -297,6 +302,8 @@ def test_quick_play_and_watching_a_public_table(killable: Server, browser: Brows
     solo.goto(f"{server}/")
     tid(solo, "name-input").fill("Solo")
     tid(solo, "name-submit").click()
+    _expect(tid(solo, "quick-play")).to_be_visible()
+    shoot(solo, "0-lobby-phone")
     tid(solo, "players").select_option("2")
     tid(solo, "quick-play").click()
     solo.wait_for_url("**/t/*")
@@ -332,6 +339,7 @@ def test_quick_play_and_watching_a_public_table(killable: Server, browser: Brows
     stranger.goto(f"{server}/")
     watch = stranger.locator("[data-testid='table-watch']")
     _expect(watch).to_have_count(1, timeout=10000)  # the public table, not Solo's private one
+    shoot(stranger, "0-lobby-stranger")
     watch.click()
     stranger.wait_for_url("**/t/*")
     _expect(tid(stranger, "floor")).to_be_visible()

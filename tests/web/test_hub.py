@@ -202,3 +202,63 @@ def test_a_restart_puts_right_a_status_the_crash_left_unwritten(tmp_path: Path) 
         assert stored is not None and stored.row.status == "finished"
     finally:
         store.close()
+
+
+def test_a_table_whose_actions_no_longer_replay_does_not_stop_the_others(tmp_path: Path) -> None:
+    """Say a stored play became illegal (a bug, a changed rule): the server starts, leaves that table out (and
+    says so in its log), and every other table is restored."""
+    from sqlalchemy import update
+
+    from taash.web.db import ActionRow, make_engine, migrate
+    from taash.web.store import Store
+
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+
+    async def two_tables() -> tuple[str, str]:
+        store = Store(engine)
+        hub = Hub(store, bot_delay=0)
+        good, bad = await two_player_table(hub), await two_player_table(hub)
+        for live in (good, bad):
+            while live.table.version < 8:
+                seat = live.table.to_move()
+                await hub.act(live, live.table.bot_action(), f"g{seat}")
+        store.close()
+        return good.table.id, bad.table.id
+
+    good, bad = asyncio.run(two_tables())
+    with engine.begin() as c:
+        c.execute(update(ActionRow).where(ActionRow.table_id == bad, ActionRow.version == 6)
+                  .values(body=json.dumps({"type": "play", "play": {"card": "Zz"}})))
+    store = Store(make_engine(f"sqlite:///{tmp_path / 't.db'}"))
+    try:
+        hub = Hub(store)
+        assert hub.restore() == 1 and good in hub.live and bad not in hub.live
+        assert hub.get(bad) is None and hub.get(good) is hub.live[good]
+        assert hub.live[good].table.version == 8
+    finally:
+        store.close()
+
+
+def test_a_bot_that_fails_is_replaced_by_the_engine_s_first_legal_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    from taash.web.table import BotTurn
+
+    def broken(self: BotTurn) -> dict[str, Any]:
+        raise RuntimeError("a bug in a bot")
+
+    monkeypatch.setattr(BotTurn, "action", broken)
+
+    async def scenario() -> None:
+        hub = Hub(HeldStore(), bot_delay=0)  # type: ignore[arg-type]
+        live = await hub.create(Settings(players=2, baazis=0), "g0")
+        await hub.act(live, {"type": "bots"}, "g0")
+        await hub.act(live, {"type": "start"}, "g0")
+        hub.schedule_bots(live)
+        for _ in range(500):
+            if live.table.status == "finished":
+                break
+            await asyncio.sleep(0.01)
+        assert live.table.status == "finished"
+        await hub.close()
+
+    asyncio.run(scenario())

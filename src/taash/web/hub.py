@@ -98,7 +98,9 @@ class Hub:
     def restore(self) -> int:
         """Load every unfinished table from the database (after a restart); returns how many."""
         for stored in self.store.tables(unfinished_only=True):
-            table = rebuild(stored)
+            table = rebuild_or_log(stored)
+            if table is None:
+                continue
             if table.status != stored.row.status:  # the status is written after the action that changed it
                 self.store.set_status_now(table.id, table.status)
             if table.status != "finished":
@@ -123,9 +125,9 @@ class Hub:
         live = self.live.get(table_id)
         if live is None:
             stored = self.store.table(table_id)
-            if stored is None:
+            table = None if stored is None else rebuild_or_log(stored)
+            if stored is None or table is None:
                 return None
-            table = rebuild(stored)
             if table.status == "finished":
                 return Live(table)
             live = self._add(table, stored)
@@ -333,6 +335,7 @@ class Hub:
             return
         live.bot_version = table.version
         live.bot_task = asyncio.get_running_loop().create_task(self._bot_move(live, wait, table.version))
+        live.bot_task.add_done_callback(_log_failure)
 
     def _bot_may_move(self, live: Live, seat: int) -> bool:
         """A bot's seat, or a person's who has been away long enough."""
@@ -354,7 +357,11 @@ class Hub:
             return
         # The bot thinks in a worker thread on its own copy of the seat's view: a slow bot never stalls the
         # other tables. Its action is made only if nothing happened meanwhile (say, the person came back).
-        action = await asyncio.to_thread(table.bot_turn().action)
+        try:
+            action = await asyncio.to_thread(table.bot_turn().action)
+        except Exception:  # a bot's bug must not stop the table: the engine's first legal move instead
+            log.exception("a bot failed at table %s; the engine's first legal move is made for it", table.id)
+            action = table.first_legal_action()
         if live.bot_task is not me:
             return
         live.bot_task = None
@@ -375,6 +382,22 @@ class Hub:
                 live.bot_task.cancel()
             for conn in list(live.connections):
                 conn.send(None)
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a bot task failed", exc_info=task.exception())
+
+
+def rebuild_or_log(stored: StoredTable) -> Table | None:
+    """:func:`rebuild`, or None (and the reason in the log) for a table whose actions no longer replay: one such
+    table must not keep the server from starting, nor the others from going on."""
+    try:
+        return rebuild(stored)
+    except Exception:
+        log.exception("table %s cannot be rebuilt from its %d actions; it is left out", stored.row.id,
+                      len(stored.actions))
+        return None
 
 
 def rebuild(stored: StoredTable) -> Table:

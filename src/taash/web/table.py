@@ -314,6 +314,14 @@ class Table:
         bot = make_bot(level or self.settings.level, random.Random(key).randrange(2**32))
         return BotTurn(bot, self.match.view(seat))
 
+    def first_legal_action(self) -> dict[str, JSON]:
+        """The engine's first legal bid or play for the seat to move (when a bot fails)."""
+        assert self.match is not None
+        deal = self.match.deal
+        if deal.phase is Phase.BID:
+            return {"type": "bid", "value": deal.legal_bids()[0]}
+        return {"type": "play", "play": play_to_json(deal.legal_plays()[0])}
+
     def bot_action(self, level: str | None = None) -> dict[str, JSON]:
         """The action of a bot for the seat to move."""
         return self.bot_turn(level).action()

@@ -122,3 +122,6 @@ export const LEVELS = ["easy", "medium", "hard", "expert"];
 
 /** "punjab_30_qasim" -> "punjab 30 qasim". */
 export function ruleLabel(name) { return String(name).replace(/_/g, " "); }
+
+/** The engine's words for people: a ten is written "10", as on the cards ("Throw T♣" -> "Throw 10♣"). */
+export function words(text) { return String(text).replace(/\bT([\u2660\u2665\u2666\u2663])/g, "10$1"); }

@@ -2,7 +2,7 @@
 // The server plays the record again with the engine and sends every step (hands, floor, what happened in words):
 // this page only shows them; it knows no rule of the game.
 
-import { api, h, ruleLabel } from "/static/common.js";
+import { api, h, ruleLabel, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,7 +65,7 @@ function render() {
   $("replay-next").disabled = R.step === last;
   $("replay-last").disabled = R.step === last;
   $("said").textContent = `Deal ${deal.number} (${r.names[deal.dealer]} deals, ${r.names[deal.bidder]} bids ` +
-    `${deal.bid}): ${step.said}`;
+    `${deal.bid}): ${words(step.said)}`;
   renderFloor(step);
 
   const hands = $("hands");

@@ -1,6 +1,6 @@
 // A table (/t/{id}): seats before the start, then the game over the websocket (docs/web-protocol.md).
 
-import { api, h, me, nameForm, toast, ruleLabel } from "/static/common.js";
+import { api, h, me, nameForm, toast, ruleLabel, words } from "/static/common.js";
 import { cardElement, cardText, sortCards, valueOf } from "/static/cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -457,7 +457,7 @@ function renderControls() {
   offered.forEach((l, i) => {
     const b = h("button", { type: "button", class: "play-option" + (i === S.highlight ? " hl" : ""),
       testid: "play-option", disabled: Boolean(S.pending), onclick: () => play(l.play) },
-      i < 9 ? h("kbd", {}, String(i + 1)) : null, l.text);
+      i < 9 ? h("kbd", {}, String(i + 1)) : null, words(l.text));
     const show = () => {
       if (S.highlight !== i) {
         S.highlight = i;
@@ -572,7 +572,7 @@ function renderScores() {
 function renderLog() {
   const log = $("log");
   log.replaceChildren();
-  for (const line of S.state.log || []) log.appendChild(h("li", {}, line));
+  for (const line of S.state.log || []) log.appendChild(h("li", {}, words(line)));
 }
 
 function winnerText() {
