@@ -634,3 +634,13 @@ def test_names_in_indian_scripts_are_welcome_and_odd_ones_refused(server: Server
     composed, decomposed = Person(server, "José"), Person(server, "Jose\u0301")
     tid = table_with(server, {0: composed}, bots=False, start=False)
     assert decomposed.post(f"/api/tables/{tid}/sit", {"seat": 1}).json()["code"] == "name_taken"
+
+
+def test_the_guest_cookie_is_http_only_and_secure_when_asked(tmp_path: Path) -> None:
+    for extra, secure in (((), False), (("--secure-cookies",), True)):
+        (tmp_path / str(secure)).mkdir()
+        with running_server(tmp_path / str(secure), extra=extra) as server:
+            r = httpx.post(f"{server.url}/api/guest", json={"name": "Anil"})
+            cookie = r.headers["set-cookie"].lower()
+            assert "httponly" in cookie and "samesite=lax" in cookie
+            assert ("; secure" in cookie) is secure

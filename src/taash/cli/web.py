@@ -31,6 +31,8 @@ def serve(
     allowed_origin: Annotated[list[str] | None, typer.Option(
         help="Another origin (https://HOST[:PORT]) whose pages may open the websocket, e.g. behind a proxy; "
              "repeat for more.")] = None,
+    secure_cookies: Annotated[bool, typer.Option(
+        help="Send the guest cookie over HTTPS only (behind a proxy that serves HTTPS).")] = False,
     log_level: Annotated[str, typer.Option(help=f"uvicorn's log level: {', '.join(LOG_LEVELS)}.")] = "warning",
 ) -> None:
     """Play Seep in the browser: start the server and open the address it prints."""
@@ -75,7 +77,8 @@ def serve(
     except UnicodeError:
         fail(f"--host is not a host name or address: {host!r}")
     config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds, rate=rate,
-                          max_tables=max_tables, max_connections=max_connections, allowed_origins=origins)
+                          max_tables=max_tables, max_connections=max_connections, allowed_origins=origins,
+                          secure_cookies=secure_cookies)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
     if ":" in shown:
         shown = f"[{shown}]"
