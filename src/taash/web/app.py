@@ -174,7 +174,8 @@ def validation_sentence(e: RequestValidationError) -> str:
     if first.get("type") == "json_invalid":
         return "the body is not valid JSON"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return " ".join(f"{where}: {message}{more}".split())[:300]
+    said = message if first.get("type") == "value_error" else f"{where}: {message}"  # ours name their field
+    return " ".join(f"{said}{more}".split())[:300]
 
 
 class Guard:
