@@ -644,3 +644,15 @@ def test_the_guest_cookie_is_http_only_and_secure_when_asked(tmp_path: Path) -> 
             cookie = r.headers["set-cookie"].lower()
             assert "httponly" in cookie and "samesite=lax" in cookie
             assert ("; secure" in cookie) is secure
+
+
+def test_guessing_invite_codes_is_made_slow(server: Server) -> None:
+    owner = Person(server, "Owner")
+    code = owner.post("/api/tables", {"players": 2, "public": False}).json()["code"]
+    guesser = httpx.Client(base_url=server.url)
+    statuses = [guesser.get(f"/api/join/ZZ{i:04d}").status_code for i in range(25)]
+    assert statuses[:20] == [404] * 20 and statuses[-1] == 429
+    blocked = guesser.get(f"/api/join/{code}")  # even the right code, while the guesser must wait
+    assert blocked.status_code == 429 and blocked.json()["code"] == "too_many"
+    time.sleep(1.2)
+    assert guesser.get(f"/api/join/{code}").status_code == 200

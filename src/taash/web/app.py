@@ -239,6 +239,28 @@ class BodyTooBig(StarletteHTTPException):
         super().__init__(413, f"a request body may be at most {limit} bytes")
 
 
+class WrongCodes:
+    """Wrong invite codes per client address, as a token bucket: ``burst`` misses at once, then ``rate`` a second.
+    While a client has none left every lookup is refused, so guessing the codes of private tables is slow."""
+
+    def __init__(self, rate: float = 1.0, burst: float = 20.0, kept: int = 10_000):
+        self.rate, self.burst, self.kept = rate, burst, kept
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def _tokens(self, who: str, now: float) -> float:
+        tokens, then = self.buckets.get(who, (self.burst, now))
+        return min(self.burst, tokens + (now - then) * self.rate)
+
+    def allowed(self, who: str) -> bool:
+        return self._tokens(who, time.monotonic()) >= 1
+
+    def missed(self, who: str) -> None:
+        now = time.monotonic()
+        self.buckets[who] = (self._tokens(who, now) - 1, now)
+        if len(self.buckets) > self.kept:  # forget the oldest
+            del self.buckets[next(iter(self.buckets))]
+
+
 def table_out(live: Live) -> TableOut:
     summary = live.table.summary()
     return TableOut(**summary, invite=f"/join/{live.table.code}")
@@ -386,11 +408,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def get_table(table_id: str) -> TableOut:
         return table_out(live_table(table_id))
 
+    wrong_codes = WrongCodes()
+
     @app.get("/api/join/{code}", response_model=TableOut, responses=ERRORS)
-    async def find_table(code: str) -> TableOut:
-        """The table of an invite code."""
+    async def find_table(code: str, request: Request) -> TableOut:
+        """The table of an invite code (a client that tries many wrong codes is made to wait)."""
+        who = request.client.host if request.client else "?"
+        if not wrong_codes.allowed(who):
+            raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
         live = hub().by_code(code) if re.fullmatch(r"[A-Za-z0-9]{4,12}", code) else None
         if live is None:
+            wrong_codes.missed(who)
             raise ApiError("not_found", "no table has that code")
         return table_out(live)
 
