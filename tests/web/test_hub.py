@@ -262,3 +262,23 @@ def test_a_bot_that_fails_is_replaced_by_the_engine_s_first_legal_move(monkeypat
         await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_abandoned_waiting_tables_make_room_when_the_server_is_full() -> None:
+    async def scenario() -> None:
+        hub = Hub(HeldStore(), max_tables=3)  # type: ignore[arg-type]
+        abandoned = await hub.create(Settings(players=2), "g1")
+        watched = await hub.create(Settings(players=2), "g2")
+        conn = hub.join(watched, None, None)
+        playing = await two_player_table(hub)
+        with pytest.raises(TableError) as full:
+            await hub.create(Settings(players=2), "g3")
+        assert full.value.code == "full"  # nothing is old enough yet
+        for live in (abandoned, watched, playing):
+            live.last_active -= 3600
+        fresh = await hub.create(Settings(players=2), "g3")
+        assert abandoned.table.id not in hub.live and abandoned.table.code not in hub.codes
+        assert {watched.table.id, playing.table.id, fresh.table.id} <= set(hub.live)
+        hub.leave(watched, conn)
+
+    asyncio.run(scenario())

@@ -34,6 +34,9 @@ MISSED_KEPT = 200
 #: Client message ids remembered per table, to apply a repeated message once.
 SEEN_KEPT = 2000
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: Seconds after which a table still waiting for players, that nobody touches or watches, may leave memory when
+#: the server is full (so that abandoned tables cannot keep everyone else from starting one).
+ABANDONED_AFTER = 600.0
 
 
 @dataclass(eq=False)
@@ -73,6 +76,8 @@ class Live:
     bot_task: asyncio.Task[None] | None = None
     #: The table version the bot task was started for.
     bot_version: int = -1
+    #: Monotonic time of the last action or connection (to tell an abandoned waiting table).
+    last_active: float = field(default_factory=time.monotonic)
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -145,8 +150,21 @@ class Hub:
             del self.live[live.table.id]
             self.codes.pop(live.table.code, None)
 
+    def forget_abandoned(self, idle_seconds: float = ABANDONED_AFTER) -> int:
+        """Drop from memory the tables still waiting for players that nobody has touched or looked at for
+        ``idle_seconds`` (they stay in the database, and come back if someone opens one); returns how many."""
+        now = time.monotonic()
+        gone = [lv for lv in self.live.values() if lv.table.status == "waiting" and not lv.connections
+                and now - lv.last_active >= idle_seconds]
+        for lv in gone:
+            del self.live[lv.table.id]
+            self.codes.pop(lv.table.code, None)
+        return len(gone)
+
     async def create(self, settings: Settings, owner: str | None) -> Live:
         unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
+        if len(unfinished) >= self.max_tables and self.forget_abandoned():
+            unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
         if len(unfinished) >= self.max_tables:
             raise TableError("the server has as many tables as it can take; try again later", "full")
         if owner is not None and sum(1 for lv in unfinished if lv.table.owner == owner) >= self.max_tables_per_guest:
@@ -201,6 +219,7 @@ class Hub:
                 raise TableError("the server could not store that; please try again", "server") from None
             # Committed: now the table in memory may change and everyone may be told.
             said = table.apply(action, guest)
+            live.last_active = time.monotonic()
             if key is not None:
                 live.seen[key] = new_version
                 while len(live.seen) > SEEN_KEPT:
@@ -273,6 +292,7 @@ class Hub:
         seat = None if guest is None else live.table.seat_of(guest)
         conn = Connection(guest, seat)
         live.connections.add(conn)
+        live.last_active = time.monotonic()
         self.connection_count += 1
         if seat is not None:
             live.away_since.pop(seat, None)
