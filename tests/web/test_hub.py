@@ -282,3 +282,28 @@ def test_abandoned_waiting_tables_make_room_when_the_server_is_full() -> None:
         hub.leave(watched, conn)
 
     asyncio.run(scenario())
+
+
+def test_a_bot_whose_play_is_refused_does_not_stop_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from taash.web.table import BotTurn
+
+    def nonsense(self: BotTurn) -> dict[str, Any]:
+        return {"type": "play", "play": {"card": "Zz"}} if self.view.phase.name == "PLAY" else {
+            "type": "bid", "value": 99}
+
+    monkeypatch.setattr(BotTurn, "action", nonsense)
+
+    async def scenario() -> None:
+        hub = Hub(HeldStore(), bot_delay=0)  # type: ignore[arg-type]
+        live = await hub.create(Settings(players=2, baazis=0), "g0")
+        await hub.act(live, {"type": "bots"}, "g0")
+        await hub.act(live, {"type": "start"}, "g0")
+        hub.schedule_bots(live)
+        for _ in range(500):
+            if live.table.status == "finished":
+                break
+            await asyncio.sleep(0.01)
+        assert live.table.status == "finished"
+        await hub.close()
+
+    asyncio.run(scenario())

@@ -391,8 +391,11 @@ class Hub:
         try:
             await self.act(live, action, None, version=version)
         except TableError as e:
-            if e.code != "stale":  # pragma: no cover - a bot's action is always legal
-                log.error("bot action refused at table %s: %s", table.id, e)
+            if e.code != "stale":  # a bot's bug: the table must go on all the same
+                log.error("a bot's action was refused at table %s (%s); the engine's first legal move is made for "
+                          "it", table.id, e)
+                with contextlib.suppress(TableError):
+                    await self.act(live, table.first_legal_action(), None, version=version)
         self.schedule_bots(live)
 
     async def close(self) -> None:
