@@ -16,7 +16,7 @@ only while their sum stays at most 13.
 
 from __future__ import annotations
 
-from taash.cards import VALUE
+from taash.cards import VALUE, mask_value_sum
 
 Groups = tuple[int, ...]
 
@@ -477,6 +477,33 @@ def _value_floor_options(spades: int, what: int, v: int, t: int) -> Groups:
     return found
 
 
+_sweep_by_fold: dict[int, int] = {}
+
+
+def sweep_values(loose: int) -> int:
+    """The values whose card, capturing, would take every one of these loose cards: bit ``v`` for value ``v``.
+
+    With no house on the floor, a card of such a value sweeps it. Value floors are answered once per set of
+    values; other floors are worked out each time.
+    """
+    if not loose:
+        return 0
+    fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+    value_floor = fold.bit_count() == loose.bit_count()
+    if value_floor:
+        found = _sweep_by_fold.get(fold)
+        if found is not None:
+            return found
+    total = mask_value_sum(loose)
+    found = 0
+    for v in range(fold.bit_length(), 14):
+        if total % v == 0 and loose in maximal_groups(loose, v):
+            found |= 1 << v
+    if value_floor:
+        _sweep_by_fold[fold] = found
+    return found
+
+
 def splits_into(cards: int, value: int) -> bool:
     """Whether ``cards`` split wholly into two or more disjoint groups each adding up to ``value``."""
     groups = subsets_by_sum(cards).get(value, _EMPTY)
@@ -506,4 +533,5 @@ __all__ = [
     "splits_into",
     "subsets_by_sum",
     "subsets_summing",
+    "sweep_values",
 ]

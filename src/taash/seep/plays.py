@@ -48,8 +48,9 @@ _NO_BUILDERS: Final[tuple[int, ...]] = (0,) * 32
 _NO_OPTIONS: Final[dict[int, Groups]] = {}
 #: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
 _THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
-#: ``_VALUE_AT[c + 1]``: the value of card ``c`` (indexed by a card bit's ``bit_length()``).
-_VALUE_AT: Final[tuple[int, ...]] = (0, *VALUE)
+#: ``_BITS_OF[m]``: the bits set in ``m`` (below ``2**14``: a set of values), in increasing order.
+_BITS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(v for v in range(14) if m >> v & 1) for m in range(1 << 14))
 #: ``_CARDS_IN[m]``: the cards of ``m``, a mask of cards of one value, in order.
 _CARDS_IN: Final[dict[int, tuple[int, ...]]] = {
     sum(1 << c for c in cs): cs
@@ -130,14 +131,10 @@ def legal_plays(
         add_same_ok = house_bits & (partners | twice)  # a card of this value may go into this house
         build_vals = builders[(est_ok | add_ok) >> 9] | est_ok & twice | add_same_ok
         merge_or_new = house_bits & add_ok | new_ok
-        if breakable:
-            m = breakable
-            while m:
-                low = m & -m
-                m ^= low
-                build_vals |= merge_or_new >> (low.bit_length() - 1)
-                if break_with_loose:
-                    build_vals |= 0x3FFF << low.bit_length() & 0x3E00
+        for h in _BITS_OF[breakable]:
+            build_vals |= merge_or_new >> h
+            if break_with_loose:
+                build_vals |= 0x3FFF << (h + 1) & 0x3E00
         build_vals &= present & ~(owned & ~twice) & ~1  # R4: an owner keeps a card of his house
     elif reach:
         house_bits = add_ok = add_same_ok = breakable = 0
@@ -149,20 +146,19 @@ def legal_plays(
     append = out.append
     # Capture, else throw (5.1, 5.2): every card has one or the other.
     x = (~(reach | house_bits) & 0x3FFE) >> 1
-    throws = free & (x | x << 13 | x << 26 | x << 39)
-    cm = free ^ throws
-    while cm:
-        cl = cm & -cm
-        cm ^= cl
-        bl = cl.bit_length()
-        c = bl - 1
-        for u in caps_of[_VALUE_AT[bl]] or fill_caps(caps_of, floor, _VALUE_AT[bl]):
-            append((CAPTURE, c, 0, 0, loose & u))
-    if throws:
-        # The throws a suit at a time, from a table of the throws of each set of cards of one suit.
-        for row in (throws & 0x1FFF, throws & 0x3FFE000, throws & 0x7FFC000000, throws & 0xFFF8000000000):
-            if row:
-                out += _throw_rows[row]
+    x |= x << 13  # the cards of two suits whose value takes nothing
+    throws_lo = free & 0x3FFFFFF & x  # spades and hearts
+    throws_hi = free >> 26 & x  # diamonds and clubs
+    for v in _BITS_OF[present & (reach | house_bits)]:
+        caps = caps_of[v] or fill_caps(caps_of, floor, v)
+        for c in _CARDS_IN[free & VALUE_MASK[v]]:
+            for u in caps:
+                append((CAPTURE, c, 0, 0, loose & u))
+    # The throws two suits at a time, from tables of the throws of each set of cards of two suits.
+    if throws_lo:
+        out += _throws_lo[throws_lo]
+    if throws_hi:
+        out += _throws_hi[throws_hi]
     if restricted and hand & restricted:
         for c in cards_of(hand & restricted):
             v = VALUE[c]
@@ -173,26 +169,14 @@ def legal_plays(
     # The four loops below repeat one shape (each card of a value, each option) on purpose: a helper function
     # would cost a call per option on the engine's hottest path.
     # Establish a new house of value t: a card plus loose cards adding up to t, then auto-cement (R2).
-    targets = est_ok
-    while targets:
-        low = targets & -targets
-        targets ^= low
-        t = low.bit_length() - 1
-        vals = builders[1 << (t - 9)] & build_vals
-        while vals:
-            vl = vals & -vals
-            vals ^= vl
-            v = vl.bit_length() - 1
+    for t in _BITS_OF[est_ok]:
+        for v in _BITS_OF[builders[1 << (t - 9)] & build_vals]:
             options = options_of[v << 4 | t]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     append((ESTABLISH, c, t, 0, loose & m))
     # A house cemented at once: a card onto loose groups of its own value, holding another.
-    vals = est_ok & twice & build_vals
-    while vals and loose:
-        vl = vals & -vals
-        vals ^= vl
-        v = vl.bit_length() - 1
+    for v in _BITS_OF[est_ok & twice & build_vals] if loose else ():
         caps = caps_of[v] or fill_caps(caps_of, floor, v)
         if not caps[0]:
             continue
@@ -202,32 +186,16 @@ def legal_plays(
     if not house_bits:
         return out
     # Add to the house of value w (5.5 items 1 and 2), with optional extra groups (R3).
-    targets = add_ok | add_same_ok
-    while targets:
-        low = targets & -targets
-        targets ^= low
-        w = low.bit_length() - 1
-        vals = (builders[1 << (w - 9)] if add_ok & low else 0) | (low if add_same_ok & low else 0)
-        vals &= build_vals
-        while vals:
-            vl = vals & -vals
-            vals ^= vl
-            v = vl.bit_length() - 1
+    for w in _BITS_OF[add_ok | add_same_ok]:
+        vals = (builders[1 << (w - 9)] if add_ok >> w & 1 else 0) | (add_same_ok & 1 << w)
+        for v in _BITS_OF[vals & build_vals]:
             options = options_of[ADD_OPTIONS << 8 | v << 4 | w] if loose else _ONLY_EMPTY
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     append((ADD, c, w, 0, loose & m))
     # Break the ordinary house of value h into h + v (5.4): a new house (R2), or a merge (5.5 item 3, R3).
-    hs = breakable
-    while hs:
-        low = hs & -hs
-        hs ^= low
-        h = low.bit_length() - 1
-        vals = merge_or_new >> h & build_vals
-        while vals:
-            vl = vals & -vals
-            vals ^= vl
-            v = vl.bit_length() - 1
+    for h in _BITS_OF[breakable]:
+        for v in _BITS_OF[merge_or_new >> h & build_vals]:
             n = h + v
             what = OPTIONAL if house_bits >> n & 1 else MAXIMAL
             options = options_of[what << 8 | n] if loose else _ONLY_EMPTY
@@ -235,27 +203,31 @@ def legal_plays(
                 for m in options:
                     append((BREAK, c, n, h, loose & m))
         if break_with_loose:
-            vals = present & build_vals & (0x3FFF << (h + 1)) & 0x3E00
-            while vals:
-                vl = vals & -vals
-                vals ^= vl
-                v = vl.bit_length() - 1
+            for v in _BITS_OF[present & build_vals & (0x3FFF << (h + 1)) & 0x3E00]:
                 for c in _CARDS_IN[free & VALUE_MASK[v]]:
                     out.extend(_break_with_loose(c, v, h, loose, house_bits, add_same_ok, new_ok, twice))
     return out
 
 
-class _ThrowRows(dict[int, tuple[Play, ...]]):
-    """The throws of the cards of a row (cards of one suit), in order; kept for good (at most 4 * 8191)."""
+class _Throws(dict[int, tuple[Play, ...]]):
+    """The throws of a set of cards of two suits (a 26-bit mask, shifted down by ``offset``), in order."""
 
-    __slots__ = ()
+    __slots__ = ("offset",)
 
-    def __missing__(self, row: int) -> tuple[Play, ...]:
-        found = self[row] = tuple([_THROW_AT[c + 1] for c in cards_of(row)])
+    def __init__(self, offset: int):
+        super().__init__()
+        self.offset = offset
+
+    def __missing__(self, cards: int) -> tuple[Play, ...]:
+        if len(self) > _THROWS_KEPT:
+            self.clear()
+        found = self[cards] = tuple([_THROW_AT[c + 1 + self.offset] for c in cards_of(cards)])
         return found
 
 
-_throw_rows: Final = _ThrowRows()
+_THROWS_KEPT = 200_000
+_throws_lo: Final = _Throws(0)
+_throws_hi: Final = _Throws(26)
 
 
 def _locked(others: int) -> int:
