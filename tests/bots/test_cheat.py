@@ -54,6 +54,7 @@ def test_the_cheat_searches_copies_and_leaves_the_real_deal_alone() -> None:
     bot = CheatBot(3, iterations=20, candidates=3)
     play = bot.choose_play(deal)
     assert play in deal.legal_plays()
-    assert sum(v for v, _ in bot.search.last_stats.values()) == 20
+    visits = [v for v, _ in bot.search.last_stats.values()]
+    assert 0 < max(visits) <= 20 and bot.search.last_stats[play][0] == max(visits)
     assert "true deal" in bot.explain(deal, play)
     assert deal.plays == [deal.plays[0]]  # the real deal is untouched

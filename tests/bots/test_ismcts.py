@@ -61,8 +61,14 @@ def test_search_respects_its_budgets() -> None:
     deal = Deal.shuffled(PRESETS["standard"], 4, 0, rng)
     deal.make_bid(deal.legal_bids()[0])
     deal.play(deal.legal_plays()[0])
-    bot = IsmctsBot(1, iterations=30)
+    bot = IsmctsBot(1, iterations=30, prune=0)
     play = bot.choose_play(view_of(deal, deal.to_move))
     assert play in deal.legal_plays()
-    assert sum(v for v, _ in bot.last_stats.values()) == 30
+    assert len(bot.last_stats) == min(5, len(deal.legal_plays()))
+    assert all(v == 30 for v, _ in bot.last_stats.values())  # every candidate on every determinisation
+    assert bot.last_stats[play][1] == max(mean for _, mean in bot.last_stats.values())
+    pruning = IsmctsBot(1, iterations=30)
+    chosen = pruning.choose_play(view_of(deal, deal.to_move))
+    visits = {p: v for p, (v, _) in pruning.last_stats.items()}
+    assert 0 < visits[chosen] == max(visits.values()) <= 30
     assert "simulations" in bot.explain(view_of(deal, deal.to_move), play)

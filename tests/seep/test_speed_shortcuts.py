@@ -13,7 +13,7 @@ import pytest
 
 from taash.cards import VALUE, mask_of
 from taash.seep import groups
-from taash.seep.deal import Deal, deal_problem
+from taash.seep.deal import Deal, deal_problem, shuffled_pack
 from taash.seep.groups import (
     ADD_OPTIONS,
     ESTABLISH_OPTIONS,
@@ -144,9 +144,8 @@ def test_shuffled_deals_are_those_of_shuffling_until_no_redeal(preset: str) -> N
     rules = PRESETS[preset]
     for seed in range(40):
         rng = random.Random(seed)
-        deck = list(range(52))
         while True:
-            rng.shuffle(deck)
+            deck = shuffled_pack(rng)
             if deal_problem(rules, 4, deck) is None:
                 break
         deal = Deal.shuffled(rules, 4, seed % 4, random.Random(seed))
@@ -154,3 +153,18 @@ def test_shuffled_deals_are_those_of_shuffling_until_no_redeal(preset: str) -> N
         assert deal.hands[(seed % 4 + 1) % 4] == mask_of(deck[0:4])
         assert deal.loose == mask_of(deck[4:8])
         assert any(VALUE[c] >= 9 for c in deck[0:4])
+
+
+def test_a_shuffled_pack_is_every_card_once_in_any_order() -> None:
+    rng = random.Random(11)
+    where = [[0] * 52 for _ in range(52)]  # where[card][position]
+    draws = 5200
+    for _ in range(draws):
+        deck = shuffled_pack(rng)
+        assert sorted(deck) == list(range(52))
+        for position, c in enumerate(deck):
+            where[c][position] += 1
+    # Each card lands in each place 100 times on average; a chi-square over the 52 places of a card, with 51
+    # degrees of freedom, exceeds 100 with a chance of about 1 in 30,000.
+    for counts in where:
+        assert sum((n - draws / 52) ** 2 / (draws / 52) for n in counts) < 100

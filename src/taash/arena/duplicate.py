@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from taash.bots.base import Bot, make_bot
+from taash.bots.base import Bot, construct, make_bot, parse_bot_spec
 from taash.bots.cheat import CheatBot
 from taash.seep.deal import Deal
 from taash.seep.rules import Rules
@@ -30,8 +30,10 @@ FULL_INFORMATION_BOTS: dict[str, type[CheatBot]] = {"cheat": CheatBot}
 
 def make_arena_bot(name: str, seed: int) -> Bot | CheatBot:
     """A bot for the arena: any of :func:`~taash.bots.base.make_bot`'s, or a full-information one (``cheat``)."""
-    if name in FULL_INFORMATION_BOTS:
-        return FULL_INFORMATION_BOTS[name](seed)
+    base, settings = parse_bot_spec(name)
+    if base in FULL_INFORMATION_BOTS:
+        bot: CheatBot = construct(FULL_INFORMATION_BOTS[base], name, seed, settings)
+        return bot
     return make_bot(name, seed)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+import inspect
+from typing import Any, Protocol
 
 from taash.seep.plays import Play
 from taash.seep.view import PlayerView
@@ -23,12 +24,48 @@ class Bot(Protocol):
         """One line on why this play (for hints)."""
 
 
-#: Player-facing levels. ``expert`` will be the ISMCTS bot once it exists; until then it is the heuristic one.
+#: Player-facing levels.
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "heuristic"}
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``heuristic``) or level (``easy`` .. ``expert``)."""
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
+    """``"ismcts:iterations=100,seconds=0.5"`` -> ``("ismcts", {"iterations": 100, "seconds": 0.5})``.
+
+    A bot is named alone or with settings after a colon; numbers are read as numbers.
+    """
+    name, _, rest = spec.partition(":")
+    settings: dict[str, int | float | str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip() or not text.strip():
+            raise ValueError(f"bad bot setting {item!r} in {spec!r} (write name:key=value,key=value)")
+        value: int | float | str = text.strip()
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                continue
+        settings[key.strip()] = value
+    return name.strip(), settings
+
+
+def construct(kind: type[Any], spec: str, seed: int, settings: dict[str, int | float | str]) -> Any:
+    """``kind(seed, **settings)``, refusing settings its constructor does not take with a clear message."""
+    accepted = [p for p in inspect.signature(kind.__init__).parameters if p not in ("self", "seed")]
+    for key in settings:
+        if key not in accepted:
+            known = ", ".join(accepted) or "none"
+            raise ValueError(f"bot {spec!r}: unknown setting {key!r} (settings: {known})")
+    try:
+        return kind(seed, **settings)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"bot {spec!r}: {e}") from None
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` .. ``expert``),
+    optionally with settings: ``"ismcts:iterations=100,seconds=0.5"``."""
     from taash.bots.greedy import GreedyBot
     from taash.bots.heuristic import HeuristicBot
     from taash.bots.ismcts import IsmctsBot
@@ -36,7 +73,11 @@ def make_bot(name: str, seed: int) -> Bot:
 
     kinds: dict[str, type[RandomBot] | type[GreedyBot] | type[HeuristicBot] | type[IsmctsBot]] = {
         "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+    name, settings = parse_bot_spec(spec)
     kind = LEVELS.get(name, name)
     if kind not in kinds:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join([*kinds, *LEVELS])})")
-    return kinds[kind](seed)
+    if settings and name in LEVELS:
+        raise ValueError(f"a level ({name}) takes no settings; name the bot instead ({kind}:...)")
+    bot: Bot = construct(kinds[kind], spec, seed, settings)
+    return bot

@@ -23,10 +23,9 @@ class CheatBot:
 
     name = "cheat"
 
-    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 exploration: float = 0.7, candidates: int = 4):
-        self.search = IsmctsBot(seed, iterations=iterations, seconds=seconds, exploration=exploration,
-                                candidates=candidates)
+    def __init__(self, seed: int = 0, iterations: int = 60, seconds: float | None = None,
+                 candidates: int = 5, prune: float = 2.5):
+        self.search = IsmctsBot(seed, iterations=iterations, seconds=seconds, candidates=candidates, prune=prune)
 
     def choose_bid(self, deal: Deal) -> int:
         """The heuristic bid (it does not look at the face-down floor)."""

@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable, Iterator
 
-from taash.bots.greedy import GreedyBot
 from taash.bots.heuristic import HeuristicBot
+from taash.bots.rollout import Policy, greedy_play, play_out
 from taash.cards import VALUE_MASK, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal
 from taash.seep.describe import describe_play
 from taash.seep.plays import ADD, CAPTURE, THROW, House, Play, apply_play
-from taash.seep.view import PlayerView, view_of
+from taash.seep.view import PlayerView
 
 #: ``(seat, cards, index)``: right after play ``index`` (-1: at the bid) ``seat`` held at least one of ``cards``.
 Fact = tuple[int, int, int]
@@ -247,73 +248,98 @@ def determinise(view: PlayerView, rng: random.Random, requirements: list[tuple[i
 
 
 class IsmctsBot:
+    """Information-set Monte Carlo search at the seat's own decision (see the module's docstring)."""
+
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: str = "greedy", exploration: float = 0.7, candidates: int = 4):
+    def __init__(self, seed: int = 0, iterations: int = 60, seconds: float | None = None,
+                 rollout: str = "greedy", candidates: int = 5, prune: float = 2.5):
         self.rng = random.Random(seed)
+        #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
         self.seconds = seconds
-        self.exploration = exploration
-        self.policy = GreedyBot(seed) if rollout == "greedy" else None
+        if rollout not in ("greedy", "random"):
+            raise ValueError(f"unknown play-out policy {rollout!r} (greedy or random)")
+        self.policy: Policy = greedy_play if rollout == "greedy" else _random_play
         self.bidder = HeuristicBot(seed)
         #: Search only the heuristic's best few plays (0: every legal play).
         self.candidates = candidates
+        #: Drop a candidate once it trails the leader by this many standard errors (0: never).
+        self.prune = prune
         self.last_stats: dict[Play, tuple[int, float]] = {}
 
     def choose_bid(self, view: PlayerView) -> int:
         return self.bidder.choose_bid(view)
 
-    def _rollout(self, deal: Deal, team: int, first: Play) -> float:
-        """Make ``first`` then play ``deal`` out; what ``team`` gains from ``first`` on, minus the other team's."""
-        rng = self.rng
-        policy = self.policy
-        before = [deal.piles[0], deal.piles[1]]
+    def _outcome(self, world: Deal, team: int, first: Play, seed: float) -> float:
+        """Make ``first`` in a copy of ``world`` and play it out; what ``team`` gains from now on, minus the
+        other team's. ``seed`` fixes the play-out's chance, so every candidate meets the same luck."""
+        deal = world.clone()
+        before0, before1 = deal.piles
         sweeps_before = len(deal.sweeps)
         deal.play(first, check=False)
-        while not deal.over:
-            if policy is None:
-                legal = deal.legal_plays()
-                deal.play(legal[rng.randrange(len(legal))], check=False)
-            else:
-                deal.play(policy.choose_play(view_of(deal, deal.to_move)), check=False)
-        gain = [deal.card_points_of(deal.piles[t] & ~before[t]) for t in (0, 1)]
+        play_out(deal, self.policy, random.Random(seed).random)
+        gain = [deal.card_points_of(deal.piles[0] & ~before0), deal.card_points_of(deal.piles[1] & ~before1)]
         for seat, _, pts in deal.sweeps[sweeps_before:]:
             gain[seat % 2] += pts
-        return (gain[team] - gain[1 - team]) / 100.0
+        return float(gain[team] - gain[1 - team])
 
     def choose_play(self, view: PlayerView) -> Play:
         requirements = hand_requirements(view)
         return self.search(view, lambda: determinise(view, self.rng, requirements))
 
     def search(self, view: PlayerView, world: Callable[[], Deal]) -> Play:
-        """The flat search from ``view``; ``world()`` gives each iteration a full deal to play out (a fresh one)."""
+        """The search from ``view``; ``world()`` gives each iteration a full deal to play out (a fresh one)."""
         legal = view.legal_plays()
         if len(legal) == 1:
+            self.last_stats = {}
             return legal[0]
         if self.candidates and len(legal) > self.candidates:
             ranked = sorted(legal, key=lambda p: -self.bidder.evaluate(view, p)[0])
             legal = ranked[: self.candidates]
         team = view.seat % 2
-        visits = dict.fromkeys(legal, 0)
-        totals = dict.fromkeys(legal, 0.0)
+        alive = list(range(len(legal)))
+        outcomes: list[list[float]] = [[] for _ in legal]
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
         n = 0
-        while n < self.iterations and time.perf_counter() < deadline:
+        while n < self.iterations and time.perf_counter() < deadline and len(alive) > 1:
             n += 1
-            untried = [p for p in legal if not visits[p]]
-            if untried:
-                play = untried[self.rng.randrange(len(untried))]
-            else:
-                log_n = math.log(n)
-                play = max(legal, key=lambda p: totals[p] / visits[p]
-                           + self.exploration * math.sqrt(log_n / visits[p]))
-            reward = self._rollout(world(), team, play)
-            visits[play] += 1
-            totals[play] += reward
-        self.last_stats = {p: (visits[p], totals[p] / visits[p] if visits[p] else 0.0) for p in legal}
-        return max(legal, key=lambda p: (visits[p], totals[p] / visits[p] if visits[p] else -math.inf))
+            w = world()
+            seed = self.rng.random()
+            for j in alive:
+                outcomes[j].append(self._outcome(w, team, legal[j], seed))
+            if self.prune and n >= 8 and n % 4 == 0:
+                alive = _survivors(outcomes, alive, self.prune)
+        means = [statistics.fmean(o) if o else -math.inf for o in outcomes]
+        self.last_stats = {p: (len(outcomes[j]), means[j] / 100.0 if outcomes[j] else 0.0)
+                           for j, p in enumerate(legal)}
+        best = max(alive, key=lambda j: means[j])
+        return legal[best]
 
     def explain(self, view: PlayerView, play: Play) -> str:
         visits, mean = self.last_stats.get(play, (0, 0.0))
+        if not visits:
+            return f"{describe_play(play, view.houses)}: the only play"
         return f"{describe_play(play, view.houses)}: {visits} simulations, {100 * mean:+.0f} points on average"
+
+
+def _survivors(outcomes: list[list[float]], alive: list[int], width: float) -> list[int]:
+    """The candidates not clearly beaten: each is compared with the leader on the same determinisations, and
+    dropped when its mean difference is more than ``width`` standard errors below zero."""
+    n = min(len(outcomes[j]) for j in alive)
+    leader = max(alive, key=lambda j: statistics.fmean(outcomes[j][:n]))
+    kept = []
+    for j in alive:
+        if j == leader:
+            kept.append(j)
+            continue
+        diffs = [a - b for a, b in zip(outcomes[j][:n], outcomes[leader][:n], strict=True)]
+        mean = statistics.fmean(diffs)
+        spread = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.inf
+        if mean + width * spread >= 0:
+            kept.append(j)
+    return kept
+
+
+def _random_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
+    return legal[int(random() * len(legal))]

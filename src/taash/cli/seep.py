@@ -214,8 +214,10 @@ def _pair_job(args: tuple[str, str, Rules, int, int]) -> Any:
 
 @app.command()
 def arena(
-    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, ismcts (or the "
-                                              "levels easy, medium, hard, expert).")],
+    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, ismcts, the levels "
+                                              "easy, medium, hard, expert, or cheat (a search that sees every card, "
+                                              "for measurement only); settings after a colon, such as "
+                                              "ismcts:iterations=100,seconds=0.5.")],
     deals: Annotated[int, typer.Option("--deals", "-n", help="Duplicate pairs per pairing.", min=2)] = 200,
     players: PlayersOption = 4,
     rules: RulesOption = "standard",
@@ -231,15 +233,14 @@ def arena(
     from itertools import combinations
 
     from taash.arena.chart import draw
-    from taash.arena.duplicate import ratings, summarise
-    from taash.bots.base import make_bot
+    from taash.arena.duplicate import make_arena_bot, ratings, summarise
 
     check_players(players)
     if len(bots) < 2:
         fail("name at least two bots")
     for name in bots:
         try:
-            make_bot(name, 0)
+            make_arena_bot(name, 0)
         except ValueError as e:
             fail(str(e))
     chosen = get_rules(rules)

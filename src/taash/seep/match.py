@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from taash.seep.deal import Deal, DealScore, deal_problem
+from taash.seep.deal import Deal, DealScore, deal_problem, shuffled_pack
 from taash.seep.errors import IllegalPlayError
 from taash.seep.plays import Play
 from taash.seep.rules import Rules
@@ -90,10 +90,9 @@ class Match:
 
     def _shuffle(self, dealer: int) -> Deal:
         """A new deal, shuffled again (and the reason kept) until no redeal is needed; as :meth:`Deal.shuffled`."""
-        deck = list(range(52))
         self.redeals = []
         while True:
-            self.rng.shuffle(deck)
+            deck = shuffled_pack(self.rng)
             problem = deal_problem(self.rules, self.players, deck)
             if problem is None:
                 return Deal(self.rules, self.players, dealer, deck)

@@ -14,7 +14,7 @@ A house on the floor is a tuple ``(cards, cemented, owners)``: a card mask, a fl
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeVar
 
 from taash.cards import VALUE, VALUE_MASK, cards_of, mask_value_sum
 from taash.seep.groups import (
@@ -40,6 +40,7 @@ BREAK: Final = 4
 KIND_NAMES: Final = ("capture", "throw", "establish", "add", "break")
 
 Play = tuple[int, int, int, int, int]
+T = TypeVar("T")
 House = tuple[int, bool, int]
 
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
@@ -48,9 +49,16 @@ _NO_BUILDERS: Final[tuple[int, ...]] = (0,) * 32
 _NO_OPTIONS: Final[dict[int, Groups]] = {}
 #: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
 _THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
+def _subsets_table(items: tuple[T, ...]) -> tuple[tuple[T, ...], ...]:
+    """``table[m]``: the items at the bits set in ``m``, in order, for every ``m`` below ``2 ** len(items)``."""
+    table: list[tuple[T, ...]] = [()]
+    for item in items:
+        table += [(*t, item) for t in table]
+    return tuple(table)
+
+
 #: ``_BITS_OF[m]``: the bits set in ``m`` (below ``2**14``: a set of values), in increasing order.
-_BITS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(
-    tuple(v for v in range(14) if m >> v & 1) for m in range(1 << 14))
+_BITS_OF: Final[tuple[tuple[int, ...], ...]] = _subsets_table(tuple(range(14)))
 #: ``_CARDS_IN[m]``: the cards of ``m``, a mask of cards of one value, in order.
 _CARDS_IN: Final[dict[int, tuple[int, ...]]] = {
     sum(1 << c for c in cs): cs
@@ -221,10 +229,14 @@ class _Throws(dict[int, tuple[Play, ...]]):
     def __missing__(self, cards: int) -> tuple[Play, ...]:
         if len(self) > _THROWS_KEPT:
             self.clear()
-        found = self[cards] = tuple([_THROW_AT[c + 1 + self.offset] for c in cards_of(cards)])
+        rows = _THROW_ROWS[self.offset // 13]
+        found = self[cards] = rows[cards & 0x1FFF] + _THROW_ROWS[self.offset // 13 + 1][cards >> 13]
         return found
 
 
+#: ``_THROW_ROWS[s][row]``: the throws of the cards ``row`` (a 13-bit mask) of suit ``s``, in order.
+_THROW_ROWS: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
+    _subsets_table(_THROW_AT[13 * s + 1: 13 * s + 14]) for s in range(4))
 _THROWS_KEPT = 200_000
 _throws_lo: Final = _Throws(0)
 _throws_hi: Final = _Throws(26)
