@@ -282,5 +282,16 @@ def test_arena_writes_json_and_csv(tmp_path: Path) -> None:
     assert set(data["ratings"]) == {"greedy", "random"}
     assert (tmp_path / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "results.csv").read_text().startswith("bot_a,bot_b,pairs,mean_margin")
+    pairs = (tmp_path / "pairs.csv").read_text().splitlines()
+    assert pairs[0].startswith("bot_a,bot_b,seed,margin") and len(pairs) == 21
+    # Each pair's margin is the sum of its two games, and the summary's mean is their mean over both deals.
+    rows = [line.split(",") for line in pairs[1:]]
+    assert all(int(r[3]) == int(r[4]) + int(r[5]) for r in rows)
+    summary = data["pairings"][0]
+    assert abs(summary["mean_margin"] - sum(int(r[3]) for r in rows) / 40) < 1e-9
+    assert summary["a_baazis"] == sum(int(r[8]) for r in rows) and summary["b_baazis"] == sum(int(r[9]) for r in rows)
+    assert summary["a_baazis"] > summary["b_baazis"]  # greedy makes random fall under the minimum now and then
     one_line_error(run("seep", "arena", "greedy", "nosuch"), 2)
     one_line_error(run("seep", "arena", "greedy"), 2)
+    one_line_error(run("seep", "arena", "greedy", "random:speed=3"), 2)
+    one_line_error(run("seep", "arena", "greedy", "ismcts:iterations"), 2)

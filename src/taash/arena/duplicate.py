@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from taash.bots.base import Bot, construct, make_bot, parse_bot_spec
 from taash.bots.cheat import CheatBot
 from taash.seep.deal import Deal
+from taash.seep.match import score_deal
 from taash.seep.rules import Rules
 from taash.seep.view import view_of
 
@@ -69,6 +70,8 @@ class PairResult:
     a_seconds: tuple[float, ...] = ()  # bot A's time per play decision
     b_seconds: tuple[float, ...] = ()
     a_game_margins: tuple[int, ...] = ()  # A minus B in each of the two games
+    a_baazis: int = 0  # baazis A's deals won on their own (the minimum rule, or a lead of a baazi in one deal)
+    b_baazis: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +87,8 @@ class DuplicateSummary:
     a_ms_p95: float = 0.0
     b_ms_median: float = 0.0
     b_ms_p95: float = 0.0
+    a_baazis: int = 0  # baazis won by single deals (see PairResult)
+    b_baazis: int = 0
 
 
 def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -> PairResult:
@@ -93,6 +98,7 @@ def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -
     deck = Deal.shuffled(rules, players, dealer, rng).deck
     margin = 0
     won = [0, 0]
+    baazis = [0, 0]
     games: list[int] = []
     a_times: list[float] = []
     b_times: list[float] = []
@@ -110,7 +116,11 @@ def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -
         games.append(a - b)
         if a != b:
             won[0 if a > b else 1] += 1
-    return PairResult(seed, margin, won[0], won[1], tuple(a_times), tuple(b_times), tuple(games))
+        baazi = score_deal(rules, 0, (a, b)).baazi
+        if baazi is not None:
+            baazis[baazi] += 1
+    return PairResult(seed, margin, won[0], won[1], tuple(a_times), tuple(b_times), tuple(games), baazis[0],
+                      baazis[1])
 
 
 def _ms(times: list[float]) -> tuple[float, float]:
@@ -128,7 +138,8 @@ def summarise(name_a: str, name_b: str, results: list[PairResult]) -> DuplicateS
     a_med, a_p95 = _ms([t for r in results for t in r.a_seconds])
     b_med, b_p95 = _ms([t for r in results for t in r.b_seconds])
     return DuplicateSummary(name_a, name_b, len(results), mean, ci, sum(r.a_deals_won for r in results),
-                            sum(r.b_deals_won for r in results), a_med, a_p95, b_med, b_p95)
+                            sum(r.b_deals_won for r in results), a_med, a_p95, b_med, b_p95,
+                            sum(r.a_baazis for r in results), sum(r.b_baazis for r in results))
 
 
 def run_duplicate(name_a: str, name_b: str, rules: Rules, players: int, pairs: int, seed: int,

@@ -2,8 +2,8 @@
 
 A play-out runs on a *determinised* deal (one guess at the hidden cards, made from a seat's view), so reading
 its hands reads nothing of the real deal. The policy here is the ``greedy`` bot's idea made cheap enough to run
-thousands of times a second: take the most points now, sweeps first, and do not leave a floor that the next
-player can sweep with a card he holds (in this guess).
+hundreds of thousands of times a minute: take the most points now, sweeps first, and do not leave a floor that
+the next player can sweep with a card he holds (in this guess).
 """
 
 from __future__ import annotations
@@ -11,16 +11,43 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from taash.cards import VALUE
-from taash.seep.deal import Deal
+from taash.seep.deal import Deal, point_rows
 from taash.seep.groups import sweep_values
-from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play
+from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW, Play
+from taash.seep.rules import Rules
 
 Policy = Callable[[Deal, list[Play], Callable[[], float]], Play]
+
+#: ``_ROW_SUM[row]``: the sum of the values of the cards of a 13-bit row (one suit).
+_ROW_SUM: tuple[int, ...] = tuple(sum(r + 1 for r in range(13) if row >> r & 1) for row in range(1 << 13))
+#: ``_DIVIDES[s]``: bit ``v`` for each value 1..13 that divides ``s`` (the values that could take loose cards
+#: adding up to ``s`` in whole groups).
+_DIVIDES: tuple[int, ...] = tuple(sum(1 << v for v in range(1, 14) if s % v == 0) for s in range(52 * 13 + 1))
 
 
 def _values_held(hand: int) -> int:
     """Bit ``v`` for each value ``v`` the hand holds."""
     return ((hand | hand >> 13 | hand >> 26 | hand >> 39) & 0x1FFF) << 1
+
+
+class _Tables:
+    __slots__ = ("card_points", "rows")
+
+    def __init__(self, rules: Rules):
+        self.rows = point_rows(rules)
+        s, h, d, c = self.rows
+        self.card_points = tuple(s[1 << k] for k in range(13)) + tuple(h[1 << k] for k in range(13)) + tuple(
+            d[1 << k] for k in range(13)) + tuple(c[1 << k] for k in range(13))
+
+
+_tables: dict[int, tuple[Rules, _Tables]] = {}
+
+
+def _tables_of(rules: Rules) -> _Tables:
+    found = _tables.get(id(rules))
+    if found is None or found[0] is not rules:
+        found = _tables[id(rules)] = (rules, _Tables(rules))
+    return found[1]
 
 
 def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
@@ -30,61 +57,79 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
     random numbers make the same choices.
     """
     rules = deal.rules
+    tables = _tables_of(rules)
+    ps, ph, pd, pc = tables.rows
+    card_pts = tables.card_points
     index = len(deal.plays)
     last = index == 47
-    points = deal.card_points_of
     loose = deal.loose
     houses = deal.houses
+    n_houses = len(houses)
     seat = deal.to_move
-    players = deal.players
-    nxt = deal.hands[(seat + 1) % players]
+    nxt = deal.hands[(seat + 1) % deal.players]
     nxt_values = _values_held(nxt) if nxt and not last else 0
+    by_value = rules.sweep_scores_card_value
     sweep_now = rules.bid_sweep_points if index == 0 else rules.sweep_points
-    sweep_next = 0 if index >= 46 or rules.sweep_scores_card_value else rules.sweep_points
+    sweep_next = 0 if index >= 46 or by_value else rules.sweep_points
     best = -1e9
     chosen: list[Play] = []
     for play in legal:
-        kind, c, _, _, m = play
+        kind, c, value, _, m = play
         bit = 1 << c
+        # What is left on the floor: its loose cards, how many houses, and the value of the house when one.
         if kind == CAPTURE:
-            house = houses.get(VALUE[c]) if houses else None
+            v = VALUE[c]
             taken = m | bit
+            house = houses.get(v) if n_houses else None
             if house is not None:
                 taken |= house[0]
-                left_houses = len(houses) - 1
+                houses_left = n_houses - 1
             else:
-                left_houses = len(houses)
+                houses_left = n_houses
             left = loose ^ m
-            score = points(taken) + 0.1 * taken.bit_count()
-            if not left and not left_houses:
+            score = (ps[taken & 0x1FFF] + ph[taken >> 13 & 0x1FFF] + pd[taken >> 26 & 0x1FFF] + pc[taken >> 39]
+                     + 0.1 * taken.bit_count())
+            if not left and not houses_left:
                 if not last:
-                    score += VALUE[c] if rules.sweep_scores_card_value else sweep_now
-                left_floor: dict[int, House] | None = None
+                    score += v if by_value else sweep_now
+                continue_check = False
             else:
-                left_floor = houses if house is None else {w: h for w, h in houses.items() if w != VALUE[c]}
-        elif kind == THROW:
-            left = loose | bit
-            left_floor = houses
-            score = -0.05 * (points(bit) + 1)
+                continue_check = True
         else:
-            left_floor = dict(houses)
-            left, _ = apply_play(play, seat, players, loose, left_floor)
-            score = -0.05 * (points(bit) + 1)
-        if nxt_values and left_floor is not None:
-            # Can the next player take everything that is left with a card he holds?
-            if not left_floor:
-                values = sweep_values(left) & nxt_values
-            elif len(left_floor) == 1:
-                w = next(iter(left_floor))
-                values = nxt_values & (1 << w) if not left or sweep_values(left) >> w & 1 else 0
+            score = -0.05 * (card_pts[c] + 1)
+            if kind == THROW:
+                left = loose | bit
+                houses_left = n_houses
             else:
-                values = 0
+                left = loose ^ m
+                if kind == ESTABLISH:
+                    houses_left = n_houses + 1
+                elif kind == ADD:
+                    houses_left = n_houses
+                else:  # a break: the broken house joins the house of the new value, or becomes it
+                    houses_left = n_houses - 1 if value in houses else n_houses
+            continue_check = True
+        if continue_check and nxt_values and houses_left <= 1:
+            # Can the next player take everything that is left with a card he holds?
+            total = _ROW_SUM[left & 0x1FFF] + _ROW_SUM[left >> 13 & 0x1FFF] + _ROW_SUM[
+                left >> 26 & 0x1FFF] + _ROW_SUM[left >> 39]
+            if houses_left == 0:
+                values = _DIVIDES[total] & nxt_values and sweep_values(left) & nxt_values
+            else:
+                values = nxt_values & _DIVIDES[total] & 1 << _house_left(kind, c, value, houses)
+                if values and left and not sweep_values(left) & values:
+                    values = 0
             if values:
                 on_floor = left
-                for cards, _, _ in left_floor.values():
+                for cards, _, _ in houses.values():
                     on_floor |= cards
-                high = values.bit_length() - 1
-                score -= points(on_floor) + (high if rules.sweep_scores_card_value else sweep_next)
+                if kind == CAPTURE:
+                    on_floor &= ~taken
+                else:
+                    on_floor |= m | bit if kind != THROW else 0
+                points_left = (ps[on_floor & 0x1FFF] + ph[on_floor >> 13 & 0x1FFF] + pd[on_floor >> 26 & 0x1FFF]
+                               + pc[on_floor >> 39])
+                score -= points_left + (values.bit_length() - 1 if by_value else sweep_next)
         if score > best + 1e-9:
             best = score
             chosen = [play]
@@ -93,6 +138,17 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
     if len(chosen) == 1:
         return chosen[0]
     return chosen[int(random() * len(chosen))]
+
+
+def _house_left(kind: int, c: int, value: int, houses: dict[int, tuple[int, bool, int]]) -> int:
+    """The value of the one house left on the floor after a play that leaves exactly one."""
+    if kind == CAPTURE:
+        taken_value = VALUE[c]
+        return next(w for w in houses if w != taken_value)
+    if kind in (ESTABLISH, BREAK):
+        return value
+    return next(iter(houses))
+
 
 
 def play_out(deal: Deal, policy: Policy, random: Callable[[], float]) -> None:

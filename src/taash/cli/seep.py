@@ -223,8 +223,8 @@ def arena(
     rules: RulesOption = "standard",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Pair k of each pairing deals from seed+k.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.", min=1)] = 1,
-    out_dir: Annotated[Path | None, typer.Option("--out", help="Write results.json, results.csv and "
-                                                  "results.png here.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Write results.json, results.csv, "
+                                                  "pairs.csv (every duplicate pair) and results.png here.")] = None,
 ) -> None:
     """Duplicate-deal matches between every pair of bots: mean margin per deal with its 95% interval."""
     import csv
@@ -268,12 +268,13 @@ def arena(
     rated = ratings(played)
     table = Table(title=f"Duplicate deals ({players} players, {chosen.preset}, {deals} pairs each)",
                   title_justify="left")
-    for col in ("A", "B", "margin/deal A-B", "95% CI", "won A", "won B", "ms A p50/p95", "ms B p50/p95"):
+    for col in ("A", "B", "margin/deal A-B", "95% CI", "deals won A/B", "baazis A/B", "ms A p50/p95",
+                "ms B p50/p95"):
         table.add_column(col, justify="right")
     for s in summaries:
-        table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f}", f"±{s.ci95:.1f}", str(s.a_deals_won),
-                      str(s.b_deals_won), f"{s.a_ms_median:.2f}/{s.a_ms_p95:.2f}",
-                      f"{s.b_ms_median:.2f}/{s.b_ms_p95:.2f}")
+        table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f}", f"±{s.ci95:.1f}",
+                      f"{s.a_deals_won}/{s.b_deals_won}", f"{s.a_baazis}/{s.b_baazis}",
+                      f"{s.a_ms_median:.2f}/{s.a_ms_p95:.2f}", f"{s.b_ms_median:.2f}/{s.b_ms_p95:.2f}")
     out.print(table)
     rating_table = Table(title="Ratings (OpenSkill, every game)", title_justify="left")
     for col in ("bot", "mu", "sigma"):
@@ -294,4 +295,12 @@ def arena(
                 writer = csv.DictWriter(f, fieldnames=list(asdict(summaries[0])))
                 writer.writeheader()
                 writer.writerows(asdict(s) for s in summaries)
-        out.print(f"Results written to {out_dir}/results.json, results.csv and results.png")
+            with (out_dir / "pairs.csv").open("w", newline="") as f:
+                rows = csv.writer(f)
+                rows.writerow(["bot_a", "bot_b", "seed", "margin", "a_margin_game1", "a_margin_game2",
+                               "a_deals_won", "b_deals_won", "a_baazis", "b_baazis"])
+                for a, b, results in played:
+                    for r in results:
+                        rows.writerow([a, b, r.seed, r.margin, *r.a_game_margins, r.a_deals_won, r.b_deals_won,
+                                       r.a_baazis, r.b_baazis])
+        out.print(f"Results written to {out_dir}/results.json, results.csv, pairs.csv and results.png")

@@ -74,6 +74,12 @@ def _rules_tables(rules: Rules) -> _RulesTables:
     return found
 
 
+def point_rows(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """For each suit, the card points of each 13-bit row of that suit's cards (index: the row's mask), so that
+    the points of a card mask are ``rows[0][m & 0x1FFF] + rows[1][m >> 13 & 0x1FFF] + ...``."""
+    return _rules_tables(rules).point_rows
+
+
 def card_points(rules: Rules, cards: int) -> int:
     """The card points of some cards under ``rules`` (no majority, no Satthi)."""
     s, h, d, c = _rules_tables(rules).point_rows
