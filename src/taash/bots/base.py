@@ -25,7 +25,7 @@ class Bot(Protocol):
 
 
 #: Player-facing levels.
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "heuristic"}
+LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:

@@ -252,8 +252,8 @@ class IsmctsBot:
 
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 60, seconds: float | None = None,
-                 rollout: str = "greedy", candidates: int = 5, prune: float = 2.5):
+    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
+                 rollout: str = "greedy", candidates: int = 8, prune: float = 2.5):
         self.rng = random.Random(seed)
         #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
