@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from taash.bots.heuristic import HeuristicBot
 from taash.bots.ismcts import IsmctsBot, determinise
 from taash.cards import VALUE_MASK
 from taash.seep.deal import Deal
@@ -61,7 +62,7 @@ def test_search_respects_its_budgets() -> None:
     deal = Deal.shuffled(PRESETS["standard"], 4, 0, rng)
     deal.make_bid(deal.legal_bids()[0])
     deal.play(deal.legal_plays()[0])
-    bot = IsmctsBot(1, iterations=30, prune=0)
+    bot = IsmctsBot(1, iterations=30, candidates=5, prune=0)
     play = bot.choose_play(view_of(deal, deal.to_move))
     assert play in deal.legal_plays()
     assert len(bot.last_stats) == min(5, len(deal.legal_plays()))
@@ -71,4 +72,5 @@ def test_search_respects_its_budgets() -> None:
     chosen = pruning.choose_play(view_of(deal, deal.to_move))
     visits = {p: v for p, (v, _) in pruning.last_stats.items()}
     assert 0 < visits[chosen] == max(visits.values()) <= 30
-    assert "simulations" in bot.explain(view_of(deal, deal.to_move), play)
+    why = bot.explain(view_of(deal, deal.to_move), play)
+    assert "over 30 guessed deals its team nets" in why and why.startswith(HeuristicBot(1).explain(view_of(deal, deal.to_move), play))

@@ -23,8 +23,8 @@ class CheatBot:
 
     name = "cheat"
 
-    def __init__(self, seed: int = 0, iterations: int = 60, seconds: float | None = None,
-                 candidates: int = 5, prune: float = 2.5):
+    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
+                 candidates: int = 8, prune: float = 2.5):
         self.search = IsmctsBot(seed, iterations=iterations, seconds=seconds, candidates=candidates, prune=prune)
 
     def choose_bid(self, deal: Deal) -> int:
@@ -39,4 +39,4 @@ class CheatBot:
     def explain(self, deal: Deal, play: Play) -> str:
         visits, mean = self.search.last_stats.get(play, (0, 0.0))
         return (f"{describe_play(play, deal.houses)}: {visits} simulations of the true deal, "
-                f"{100 * mean:+.0f} points on average")
+                f"{mean:+.0f} points on average")
