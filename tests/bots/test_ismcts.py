@@ -40,9 +40,10 @@ def test_determinisations_fit_the_seat_view(players: int) -> None:
             deal.play(rng.choice(deal.legal_plays()))
 
 
-def test_hidden_cards_never_change_the_search() -> None:
+@pytest.mark.parametrize(("players", "preset"), [(4, "standard"), (2, "standard"), (4, "punjab_30_qasim")])
+def test_hidden_cards_never_change_the_search(players: int, preset: str) -> None:
     rng = random.Random(7)
-    deal = Deal.shuffled(PRESETS["standard"], 4, 0, rng)
+    deal = Deal.shuffled(PRESETS[preset], players, 0, rng)
     deal.make_bid(rng.choice(deal.legal_bids()))
     checked = 0
     while not deal.over:
@@ -72,5 +73,6 @@ def test_search_respects_its_budgets() -> None:
     chosen = pruning.choose_play(view_of(deal, deal.to_move))
     visits = {p: v for p, (v, _) in pruning.last_stats.items()}
     assert 0 < visits[chosen] == max(visits.values()) <= 30
-    why = bot.explain(view_of(deal, deal.to_move), play)
-    assert "over 30 guessed deals its team nets" in why and why.startswith(HeuristicBot(1).explain(view_of(deal, deal.to_move), play))
+    view = view_of(deal, deal.to_move)
+    why = bot.explain(view, play)
+    assert "over 30 guessed deals its team nets" in why and why.startswith(HeuristicBot(1).explain(view, play))
