@@ -120,3 +120,40 @@ def test_a_match_is_first_to_its_number_of_baazis() -> None:
         match.next_deal()
     with pytest.raises(IllegalPlayError):
         match.play((1, 0, 0, 0, 0))
+
+
+def play_on(match: Match, deals: int, rng: random.Random) -> None:
+    """Random legal moves until ``deals`` deals have started (or the match is over)."""
+    while not match.over and len(match.dealt) < deals:
+        if match.deal.over:
+            match.next_deal()
+            continue
+        if match.legal_bids():
+            match.make_bid(rng.choice(match.legal_bids()))
+        else:
+            match.play(rng.choice(match.legal_plays()))
+
+
+def test_a_match_keeps_how_each_deal_was_dealt_and_can_be_dealt_so_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import taash.seep.match
+
+    match = Match(STANDARD, 4, seed=11, baazis_to_win=5)
+    play_on(match, 3, random.Random(1))
+    assert len(match.dealt) == 3 and match.dealt[-1].deck == tuple(match.deal.deck)
+    assert match.dealt[-1].dealer == match.deal.dealer and list(match.dealt[-1].redeals) == match.redeals
+    # The same seed deals the same; given its deals, another shuffle (a newer taash) deals them all the same.
+    again = Match(STANDARD, 4, seed=11, baazis_to_win=5)
+    play_on(again, 3, random.Random(1))
+    assert again.dealt == match.dealt
+    original = taash.seep.match.shuffled_pack
+    monkeypatch.setattr(taash.seep.match, "shuffled_pack", lambda rng: original(rng)[::-1])
+    changed = Match(STANDARD, 4, seed=11, baazis_to_win=5)
+    assert changed.dealt[0] != match.dealt[0]
+    given = Match(STANDARD, 4, seed=11, baazis_to_win=5, dealt=match.dealt[:2])
+    play_on(given, 3, random.Random(1))
+    assert given.dealt[:2] == match.dealt[:2]
+    assert given.clone().dealt == given.dealt
+    # A given deal must be a whole pack and a seat.
+    bad = taash.seep.match.Dealt(0, tuple(range(51)), ())
+    with pytest.raises(ValueError, match="52 cards"):
+        Match(STANDARD, 4, seed=1, dealt=[bad])

@@ -37,6 +37,9 @@ class HeldStore:
     async def set_status(self, table_id: str, status: str) -> None:
         self.statuses.append(status)
 
+    async def add_deals(self, table_id: str, first: int, dealt: list[Any]) -> None:
+        return None
+
     def table(self, table_id: str) -> None:
         return None
 
@@ -200,6 +203,67 @@ def test_a_restart_puts_right_a_status_the_crash_left_unwritten(tmp_path: Path) 
         assert hub.restore() == 0 and table_id not in hub.live
         stored = store.table(table_id)
         assert stored is not None and stored.row.status == "finished"
+    finally:
+        store.close()
+
+
+def test_a_restart_deals_the_stored_packs_even_when_taash_now_shuffles_otherwise(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each deal's pack is stored before anyone sees it: a server upgraded to a taash that shuffles differently
+    continues a match in progress with the cards it was dealt (the seed alone would deal others)."""
+    from sqlalchemy import delete
+
+    import taash.seep.match
+    from taash.web.db import DealRow, make_engine, migrate
+    from taash.web.store import Store
+
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+
+    async def into_the_second_deal() -> Live:
+        store = Store(engine)
+        hub = Hub(store, bot_delay=0)
+        live = await hub.create(Settings(players=2, baazis=3), "g0")
+        await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+        await hub.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
+        await hub.act(live, {"type": "start"}, "g0")
+        assert live.table.match is not None
+        while len(live.table.match.dealt) < 2 or len(live.table.match.deal.plays) < 5:
+            await hub.act(live, live.table.bot_action(), f"g{live.table.to_move()}")
+        store.close()
+        return live
+
+    before = asyncio.run(into_the_second_deal())
+    assert before.table.match is not None and before.deals_stored == 2
+    original = taash.seep.match.shuffled_pack
+    monkeypatch.setattr(taash.seep.match, "shuffled_pack", lambda rng: original(rng)[::-1])  # the upgrade
+
+    store = Store(make_engine(f"sqlite:///{tmp_path / 't.db'}"))
+    try:
+        hub = Hub(store)
+        assert hub.restore() == 1
+        after = hub.live[before.table.id]
+        assert after.table.match is not None
+        assert after.table.match.dealt == before.table.match.dealt
+        assert after.table.match.deal.deck == before.table.match.deal.deck
+        for seat in (None, 0, 1):
+            assert after.table.state_for(seat) == before.table.state_for(seat)
+
+        async def on_to_the_third_deal() -> None:
+            assert after.table.match is not None
+            while len(after.table.match.dealt) < 3 and after.table.status == "playing":
+                await hub.act(after, after.table.bot_action(), f"g{after.table.to_move()}")
+
+        asyncio.run(on_to_the_third_deal())
+        stored = store.table(before.table.id)
+        assert stored is not None and stored.deals == after.table.match.dealt
+    finally:
+        store.close()
+    with engine.begin() as c:  # without the stored packs, the new shuffle deals other cards: the plays no longer fit
+        c.execute(delete(DealRow))
+    store = Store(make_engine(f"sqlite:///{tmp_path / 't.db'}"))
+    try:
+        assert Hub(store).restore() == 0
     finally:
         store.close()
 

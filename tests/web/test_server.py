@@ -536,8 +536,9 @@ def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path
             for (tid, _), sock in zip(tables, socks, strict=True):
                 assert sock.version > 5 and sock.state is not None
                 stored = store.table(tid)
-                assert stored is not None and len(stored.actions) >= sock.version
-                seen = StoredTable(stored.row, [a for a in stored.actions if a.version <= sock.version])
+                assert stored is not None and len(stored.actions) >= sock.version and stored.deals
+                seen = StoredTable(stored.row, [a for a in stored.actions if a.version <= sock.version],
+                                   stored.deals)
                 state = rebuild(seen).state_for(None)
                 told = dict(sock.state)
                 for key in ("seats_present", "can_manage"):

@@ -318,9 +318,9 @@ class IsmctsBot:
         return legal[best]
 
     def explain(self, view: PlayerView, play: Play) -> str:
-        """The heuristic's reason for ``play`` and, after a search, what the simulations said of it:
-        ``"takes 2♠ 9♠ J♦: 11 points, leaves no sweep; over 200 guessed deals its team nets +14, 6 more than the next best"``.
-        """
+        """The heuristic's reason for ``play`` and, after a search, what the simulations said of it: ``"Capture
+        2♠ 9♠ with J♦: 11 points, leaves no sweep; over 200 guessed deals its team nets +14, 6 more than the next
+        best"``."""
         reason = self.bidder.explain(view, play)
         visits, mean = self.last_stats.get(play, (0, 0.0))
         if not visits:

@@ -1,11 +1,14 @@
 """A match of Seep: deals one after another, the minimum rule, baazis and who deals next (section 6).
 
-The match owns the only random generator, ``random.Random(seed)``: the same seed gives the same match.
+The match owns the only random generator, ``random.Random(seed)``: the same seed gives the same match. Each deal
+also keeps how it was dealt (:class:`Dealt`), and a match can be rebuilt from those instead of from its seed alone:
+a server that stores them continues its tables exactly even after an upgrade that shuffles differently.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from taash.seep.deal import Deal, DealScore, deal_problem, shuffled_pack
@@ -27,6 +30,16 @@ class DealResult:
     baazi: int | None
     #: True when the baazi came from the minimum rule.
     minimum_rule: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """How one deal of a match was dealt: its dealer, its pack (top card first) and why the pack was shuffled
+    again before it, one reason per redeal (section 4.2, 7.1)."""
+
+    dealer: int
+    deck: tuple[int, ...]
+    redeals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +83,10 @@ class Match:
     """A match: first to ``baazis_to_win`` baazis, or a single deal when ``baazis_to_win`` is 0."""
 
     def __init__(self, rules: Rules, players: int = 4, seed: int = 0, baazis_to_win: int = 1,
-                 first_dealer: int | None = None):
+                 first_dealer: int | None = None, dealt: Sequence[Dealt] = ()):
+        """``dealt``: how the first deals were dealt (from :attr:`dealt` of the same match before); deal ``i`` then
+        takes its dealer and pack from ``dealt[i]`` instead of from the seed. The generator still shuffles for it,
+        so deals beyond those given come from the seed as if none had been given."""
         if players not in (2, 4):
             raise ValueError("Seep is played by 2 or 4 players")
         if baazis_to_win < 0:
@@ -86,17 +102,29 @@ class Match:
         self.baazis = [0, 0]
         #: Why the pack was shuffled again before the deal in progress (section 4.2, 7.1), one reason per redeal.
         self.redeals: list[str] = []
+        #: How each deal so far was dealt, the one in progress last.
+        self.dealt: list[Dealt] = []
+        self._given = list(dealt)
+        for d in self._given:
+            if d.dealer not in range(players) or sorted(d.deck) != list(range(52)):
+                raise ValueError(f"a dealt pack must be the 52 cards and its dealer a seat, not {d!r}")
         self.deal = self._shuffle(dealer)
 
     def _shuffle(self, dealer: int) -> Deal:
-        """A new deal, shuffled again (and the reason kept) until no redeal is needed; as :meth:`Deal.shuffled`."""
+        """A new deal, shuffled again (and the reason kept) until no redeal is needed; as :meth:`Deal.shuffled`.
+        A deal given to the constructor replaces what was shuffled."""
         self.redeals = []
         while True:
             deck = shuffled_pack(self.rng)
             problem = deal_problem(self.rules, self.players, deck)
             if problem is None:
-                return Deal(self.rules, self.players, dealer, deck)
+                break
             self.redeals.append(problem)
+        if len(self._given) > len(self.dealt):
+            given = self._given[len(self.dealt)]
+            dealer, deck, self.redeals = given.dealer, list(given.deck), list(given.redeals)
+        self.dealt.append(Dealt(dealer, tuple(deck), tuple(self.redeals)))
+        return Deal(self.rules, self.players, dealer, deck)
 
     # -- forwarding to the deal in progress ----------------------------------------------------------------
 
@@ -176,4 +204,6 @@ class Match:
         new.baazis = self.baazis[:]
         new.deal = self.deal.clone()
         new.redeals = self.redeals[:]
+        new.dealt = self.dealt[:]
+        new._given = self._given
         return new

@@ -1,7 +1,8 @@
-"""The database: guests, tables and every table's actions (SQLAlchemy 2; the schema comes from Alembic).
+"""The database: guests, tables, every table's actions and deals (SQLAlchemy 2; the schema comes from Alembic).
 
 SQLite (the default, one file) or PostgreSQL (``postgresql+psycopg://...``). A table's state is its settings
-plus its actions in version order; nothing else needs to be stored to continue it after a restart.
+plus its actions in version order; each deal's pack is kept too, so that a server upgraded to a taash that
+shuffles differently still deals a table's deals in progress as they were dealt.
 """
 
 from __future__ import annotations
@@ -70,6 +71,18 @@ class ActionRow(Base):
     guest: Mapped[str | None] = mapped_column(String(32), nullable=True)
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     body: Mapped[str] = mapped_column(Text)  # JSON of the action
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class DealRow(Base):
+    """How one deal of a table was dealt (:class:`taash.seep.match.Dealt`); never sent to anyone."""
+
+    __tablename__ = "deals"
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0 for the match's first deal
+    dealer: Mapped[int] = mapped_column(Integer)
+    deck: Mapped[str] = mapped_column(Text)  # the pack, top card first, as protocol card names ("AsKs...")
+    redeals: Mapped[str] = mapped_column(Text)  # JSON: why the pack was shuffled again before it
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

@@ -78,6 +78,8 @@ class Live:
     bot_version: int = -1
     #: Monotonic time of the last action or connection (to tell an abandoned waiting table).
     last_active: float = field(default_factory=time.monotonic)
+    #: How many of the table's deals the database holds.
+    deals_stored: int = 0
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -113,7 +115,7 @@ class Hub:
         return len(self.live)
 
     def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
-        live = Live(table)
+        live = Live(table, deals_stored=len(stored.deals) if stored else 0)
         for action in stored.actions if stored else []:
             if action.client_id is not None:
                 live.seen[(action.guest, action.client_id)] = action.version
@@ -219,6 +221,7 @@ class Hub:
                 raise TableError("the server could not store that; please try again", "server") from None
             # Committed: now the table in memory may change and everyone may be told.
             said = table.apply(action, guest)
+            await self.store_deals(live)
             live.last_active = time.monotonic()
             if key is not None:
                 live.seen[key] = new_version
@@ -239,6 +242,18 @@ class Hub:
                     log.exception("could not store the status of table %s", table.id)
         self.schedule_bots(live)
         return new_version
+
+    async def store_deals(self, live: Live) -> None:
+        """Write the deals dealt since the last write, before anyone sees them. Should that fail, the table's
+        seed still deals them again the same way on a restart by the same version of taash."""
+        match = live.table.match
+        if match is None or len(match.dealt) <= live.deals_stored:
+            return
+        try:
+            await self.store.add_deals(live.table.id, live.deals_stored, match.dealt[live.deals_stored:])
+            live.deals_stored = len(match.dealt)
+        except Exception:
+            log.exception("could not store a deal of table %s", live.table.id)
 
     # -- sending ------------------------------------------------------------------------------------------------
 
@@ -427,7 +442,7 @@ def rebuild(stored: StoredTable) -> Table:
     """A table from its row and its actions, as it was after the last committed one."""
     row = stored.row
     settings = Settings(row.players, rules_from_json(json.loads(row.rules)), row.baazis, row.level, row.public)
-    table = Table(row.id, row.code, settings, row.seed, row.owner)
+    table = Table(row.id, row.code, settings, row.seed, row.owner, stored.deals)
     for action in stored.actions:
         body = json.loads(action.body)
         table.apply(body, action.guest)

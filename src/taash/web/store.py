@@ -19,7 +19,9 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from taash.web.db import ActionRow, GuestRow, TableRow, now
+from taash.cards import card_name, parse_card
+from taash.seep.match import Dealt
+from taash.web.db import ActionRow, DealRow, GuestRow, TableRow, now
 
 Write = Callable[[Session], None]
 MAX_BATCH = 512
@@ -62,6 +64,18 @@ def _write_actions(session: Session, actions: list[NewAction]) -> None:
 class StoredTable:
     row: TableRow
     actions: list[ActionRow]
+    #: How its deals were dealt, in order (empty for a table stored before deals were kept).
+    deals: list[Dealt]
+
+
+def deal_row(table_id: str, number: int, dealt: Dealt) -> DealRow:
+    return DealRow(table_id=table_id, number=number, dealer=dealt.dealer,
+                   deck="".join(card_name(c) for c in dealt.deck), redeals=json.dumps(list(dealt.redeals)))
+
+
+def dealt_of(row: DealRow) -> Dealt:
+    return Dealt(row.dealer, tuple(parse_card(row.deck[i:i + 2]) for i in range(0, len(row.deck), 2)),
+                 tuple(json.loads(row.redeals)))
 
 
 class Store:
@@ -144,6 +158,10 @@ class Store:
                          body: dict[str, Any]) -> None:
         await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":"))))
 
+    async def add_deals(self, table_id: str, first: int, dealt: list[Dealt]) -> None:
+        """Deals ``first``, ``first + 1``, ... of a table, as they were dealt."""
+        await self.write(lambda s: s.add_all(deal_row(table_id, first + i, d) for i, d in enumerate(dealt)))
+
     async def set_status(self, table_id: str, status: str) -> None:
         """A table's status (waiting, playing, finished): derived from its actions, kept to find the unfinished
         tables on a restart."""
@@ -166,16 +184,21 @@ class Store:
             if unfinished_only:
                 query = query.where(TableRow.status != "finished")
             rows = list(s.scalars(query))
-            return [StoredTable(row, self._actions(s, row.id)) for row in rows]
+            return [StoredTable(row, self._actions(s, row.id), self._deals(s, row.id)) for row in rows]
 
     def table(self, table_id: str) -> StoredTable | None:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(TableRow, table_id)
-            return None if row is None else StoredTable(row, self._actions(s, table_id))
+            return None if row is None else StoredTable(row, self._actions(s, table_id), self._deals(s, table_id))
 
     def table_id_of_code(self, code: str) -> str | None:
         with Session(self.engine) as s:
             return s.scalar(select(TableRow.id).where(TableRow.code == code))
+
+    @staticmethod
+    def _deals(s: Session, table_id: str) -> list[Dealt]:
+        rows = s.scalars(select(DealRow).where(DealRow.table_id == table_id).order_by(DealRow.number))
+        return [dealt_of(row) for row in rows]
 
     @staticmethod
     def _actions(s: Session, table_id: str) -> list[ActionRow]:

@@ -1,14 +1,15 @@
 """One table of the web server, with no I/O: its seats, its match, and what each seat may be told.
 
 A table is a list of actions (sit, leave, fill with bots, start, bid, play), each numbered by the table's
-version. The match is rebuilt from the table's seed and its actions, so the database holds only actions and a
-restarted server continues every table where it was. :meth:`Table.state_for` is the only way out of the table
+version. The match is rebuilt from the table's seed, its actions and how its deals were dealt, so a restarted
+server continues every table where it was. :meth:`Table.state_for` is the only way out of the table
 for game state: it gives a seat its own view (or a spectator the face-up cards) and never the deck or the seed.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ from taash.cards import card_name, names_of
 from taash.seep.deal import Deal, Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, describe_outcome, describe_play
 from taash.seep.errors import BadPositionError
-from taash.seep.match import DealResult, Match
+from taash.seep.match import DealResult, Dealt, Match
 from taash.seep.notation import houses_to_json, play_from_json, play_to_json
 from taash.seep.plays import Play
 from taash.seep.record import DealRecord, GameRecord, record_of, replay
@@ -113,8 +114,11 @@ def result_to_json(r: DealResult) -> dict[str, JSON]:
 class Table:
     """Seats, status and match of one table; every change is an action that bumps :attr:`version`."""
 
-    def __init__(self, table_id: str, code: str, settings: Settings, seed: int, owner: str | None = None):
+    def __init__(self, table_id: str, code: str, settings: Settings, seed: int, owner: str | None = None,
+                 dealt: Sequence[Dealt] = ()):
+        """``dealt``: how its deals were dealt, when the table is rebuilt (see :class:`Match`)."""
         settings.check()
+        self.dealt = list(dealt)
         self.id = table_id
         self.code = code
         self.settings = settings
@@ -228,7 +232,7 @@ class Table:
             raise TableError("every seat needs a player or a bot first", "seats_empty")
         if not dry:
             s = self.settings
-            self.match = Match(s.rules, s.players, self.seed, s.baazis)
+            self.match = Match(s.rules, s.players, self.seed, s.baazis, dealt=self.dealt)
             self._note_deal_start()
         return "The match starts"
 
