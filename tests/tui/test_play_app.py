@@ -9,16 +9,19 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from rich.text import Text
+from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from taash.cards import card_symbol, cards_of
 from taash.play.session import Event, Session
 from taash.seep.deal import Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, describe_outcome, no_play_reason
-from taash.seep.plays import ESTABLISH
+from taash.seep.plays import ESTABLISH, Play
 from taash.seep.record import record_of
 from taash.seep.rules import PRESETS
+from taash.seep.view import PlayerView
 from taash.tui.app import LOG_LINES, SeepApp, SheetScreen
 from taash.tui.render import floor_lines
 from tests.tui.driver import (
@@ -421,3 +424,69 @@ def test_whose_turn_and_the_floor_as_the_person_sees_them(tmp_path: Path) -> Non
                                            f"Them {them.bit_count()} cards {card_points(STANDARD, them)} pts")
 
     asyncio.run(run())
+
+
+def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search bot (level expert) thinks away from the screen: "Asha is thinking…" shows, keys still work
+    meanwhile (a save, an undo whose stale answer is dropped), and the deal is played to its end."""
+    import time
+
+    import taash.play.session
+    from taash.bots.base import make_bot
+
+    class Slow:
+        """The search with a small budget, slowed so the test sees it think."""
+
+        def __init__(self, seed: int):
+            self.bot = make_bot("ismcts:iterations=3,candidates=3", seed)
+            self.name = "ismcts"
+
+        def choose_bid(self, view: PlayerView) -> int:
+            return self.bot.choose_bid(view)
+
+        def choose_play(self, view: PlayerView) -> Play:
+            time.sleep(0.25)
+            return self.bot.choose_play(view)
+
+        def explain(self, view: PlayerView, play: Play) -> str:
+            return self.bot.explain(view, play)
+
+    monkeypatch.setattr(taash.play.session, "make_bot",
+                        lambda level, seed: Slow(seed) if level == "expert" else make_bot(level, seed))
+    save = tmp_path / "expert.json"
+
+    async def run() -> tuple[SeepApp, bool, bool]:
+        app = SeepApp(Session(STANDARD, 4, "expert", 0, seed=a_seed()), save, delay=0)
+        saw_thinking = undone_while_thinking = False
+        async with app.run_test(size=(80, 24)) as pilot:
+            deadline = time.monotonic() + 120
+            while not isinstance(app.screen, SheetScreen):
+                assert time.monotonic() < deadline, "the deal did not end"
+                if app.session.humans_turn() and app.thinking is None:
+                    await choose_quickly(pilot, app)
+                    continue
+                await pilot.pause(0.02)
+                if app.thinking is not None and "is thinking…" in "\n".join(screen_text(app)):
+                    if not saw_thinking:  # the first time: keys work while the bot thinks
+                        await pilot.press("s")
+                        await pilot.pause()
+                        assert "Saved to" in text(app, "#message") and save.exists()
+                    elif not undone_while_thinking and app.session.can_undo():
+                        plays = len(app.session.deal.plays)
+                        await pilot.press("u")
+                        await pilot.pause()
+                        assert len(app.session.deal.plays) < plays and app.thinking is None
+                        undone_while_thinking = True
+                    saw_thinking = True
+            await pilot.press("enter")
+            await pilot.pause()
+        return app, saw_thinking, undone_while_thinking
+
+    async def choose_quickly(pilot: Pilot[str], app: SeepApp) -> None:
+        await press_choice(pilot, app, policy(app.session))
+
+    app, saw_thinking, undone = asyncio.run(run())
+    assert saw_thinking and undone and not app.is_running
+    saved = json.loads(save.read_text())
+    assert len(saved["deals"]) == 1 and len(saved["deals"][0]["plays"]) == 48

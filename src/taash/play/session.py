@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -126,14 +127,38 @@ class Session:
 
     def bot_step(self) -> Event:
         """Let the bot to move bid or play; returns what it did."""
+        seat, decide = self.bot_task()
+        return self.bot_move(seat, decide())
+
+    def bot_task(self) -> tuple[int, Callable[[], int | Play]]:
+        """The seat of the bot to move and its decision still to be made. ``decide()`` works on a copy of the
+        seat's view and touches nothing of the session, so it may run on another thread (an expert bot thinks
+        for a while); its answer goes to :meth:`bot_move`."""
         if not self.bots_turn():
             raise IllegalPlayError("it is not a bot's turn")
         seat = self.deal.to_move
         bot = self._bot(seat, self.level)
         view = self.match.view(seat)
         if self.deal.phase is Phase.BID:
-            return self._bid(seat, bot.choose_bid(view))
-        return self._play(seat, bot.choose_play(view))
+            return seat, lambda: bot.choose_bid(view)
+        return seat, lambda: bot.choose_play(view)
+
+    def bot_move(self, seat: int, choice: int | Play) -> Event:
+        """Make the bid or play a bot chose (from :meth:`bot_task`) for ``seat``."""
+        if not self.bots_turn() or self.deal.to_move != seat:
+            raise IllegalPlayError("it is not that bot's turn")
+        if isinstance(choice, int):
+            if self.deal.phase is not Phase.BID:
+                raise IllegalPlayError("there is no bid to make now")
+            return self._bid(seat, choice)
+        if self.deal.phase is not Phase.PLAY:
+            raise IllegalPlayError("the bid comes first")
+        return self._play(seat, choice)
+
+    @property
+    def bots_think(self) -> bool:
+        """Whether the bots take long enough over a move (the search bot) to think away from the screen."""
+        return LEVELS[self.level] == "ismcts"
 
     def bid(self, value: int) -> Event:
         """The person bids ``value``."""

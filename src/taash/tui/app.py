@@ -8,6 +8,7 @@ newest lines in sight however long the plays are.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import ClassVar
 
@@ -151,6 +152,7 @@ class SeepApp(App[str]):
         self.choices: list[Play | int | None] = []
         self.message = ""
         self._generation = 0  # bumped on undo and resume, so a pending bot move is dropped
+        self.thinking: int | None = None  # the seat of a bot thinking on a thread
         self._sheet_open = False
 
     # -- layout -----------------------------------------------------------------------------------------------
@@ -293,7 +295,9 @@ class SeepApp(App[str]):
             options.add_option(Option("The deal is over", disabled=True))
             return
         if not s.humans_turn():
-            options.add_option(Option(plain(f"Waiting for {s.who(view.to_move)}…", self.ascii_only), disabled=True))
+            waiting = f"{s.who(view.to_move)} is thinking…" if self.thinking == view.to_move else \
+                f"Waiting for {s.who(view.to_move)}…"
+            options.add_option(Option(plain(waiting, self.ascii_only), disabled=True))
             return
         if view.phase is Phase.BID:
             for n, v in enumerate(view.legal_bids(), 1):
@@ -331,7 +335,30 @@ class SeepApp(App[str]):
     def bot_move(self, generation: int) -> None:
         if generation != self._generation or not self.session.bots_turn():
             return
-        self.session.bot_step()
+        if not self.session.bots_think:
+            self.session.bot_step()
+            self.redraw()
+            self.after_move()
+            return
+        # The search bot thinks for up to a second or so: on a thread, so the screen keeps answering keys
+        # (quit, save, undo); an answer that arrives after an undo or a resume is dropped.
+        seat, decide = self.session.bot_task()
+        self.thinking = seat
+        self.fill_options()
+
+        def think() -> None:
+            choice = decide()
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.call_from_thread(self.bot_decided, generation, seat, choice)
+
+        self.run_worker(think, thread=True, exit_on_error=False, group="bot")
+
+    def bot_decided(self, generation: int, seat: int, choice: int | Play) -> None:
+        s = self.session
+        if generation != self._generation or not s.bots_turn() or s.deal.to_move != seat:
+            return
+        self.thinking = None
+        s.bot_move(seat, choice)
         self.redraw()
         self.after_move()
 
@@ -422,6 +449,7 @@ class SeepApp(App[str]):
 
     def action_undo(self) -> None:
         self._generation += 1
+        self.thinking = None
         undone = self.session.undo()
         self.message = "Undone: back to your last move (u again goes further back)" if undone else \
             "Nothing to undo yet"
