@@ -76,3 +76,18 @@ def test_search_respects_its_budgets() -> None:
     view = view_of(deal, deal.to_move)
     why = bot.explain(view, play)
     assert "over 30 guessed deals its team nets" in why and why.startswith(HeuristicBot(1).explain(view, play))
+
+
+@pytest.mark.parametrize("rollout", ["greedy", "heuristic", "random"])
+def test_every_play_out_policy_searches_to_a_legal_play(rollout: str) -> None:
+    from taash.bots.base import make_bot
+
+    deal = Deal.shuffled(PRESETS["standard"], 4, 1, random.Random(11))
+    deal.make_bid(deal.legal_bids()[-1])
+    deal.play(deal.legal_plays()[0])
+    view = view_of(deal, deal.to_move)
+    spec = f"ismcts:rollout={rollout},iterations=3,candidates=3"
+    play = make_bot(spec, 2).choose_play(view)
+    assert play in deal.legal_plays() and play == make_bot(spec, 2).choose_play(view)
+    with pytest.raises(ValueError, match="unknown play-out policy"):
+        make_bot("ismcts:rollout=smart", 2)

@@ -24,7 +24,7 @@ from taash.bots.rollout import Policy, greedy_play, play_out
 from taash.cards import VALUE_MASK, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal
 from taash.seep.plays import ADD, CAPTURE, THROW, House, Play, apply_play
-from taash.seep.view import PlayerView
+from taash.seep.view import PlayerView, view_of
 
 #: ``(seat, cards, index)``: right after play ``index`` (-1: at the bid) ``seat`` held at least one of ``cards``.
 Fact = tuple[int, int, int]
@@ -257,9 +257,12 @@ class IsmctsBot:
         #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
         self.seconds = seconds
-        if rollout not in ("greedy", "random"):
-            raise ValueError(f"unknown play-out policy {rollout!r} (greedy or random)")
-        self.policy: Policy = greedy_play if rollout == "greedy" else _random_play
+        policies: dict[str, Policy] = {"greedy": greedy_play, "heuristic": _heuristic_play, "random": _random_play}
+        if rollout not in policies:
+            raise ValueError(f"unknown play-out policy {rollout!r} (greedy, heuristic or random)")
+        #: How every seat plays in the play-outs: ``greedy`` (fast), ``heuristic`` (the heuristic bot's choice,
+        #: from each seat's view of the guessed deal: far slower), or ``random``.
+        self.policy = policies[rollout]
         self.bidder = HeuristicBot(seed)
         #: Search only the heuristic's best few plays (0: every legal play).
         self.candidates = candidates
@@ -353,3 +356,16 @@ def _survivors(outcomes: list[list[float]], alive: list[int], width: float) -> l
 
 def _random_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
     return legal[int(random() * len(legal))]
+
+
+_PLAYOUT_HEURISTIC = HeuristicBot(0)
+
+
+def _heuristic_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
+    """The heuristic bot's choice for the seat to move, from that seat's view of the guessed deal (ties by
+    ``random``)."""
+    view = view_of(deal, deal.to_move)
+    scored = [(_PLAYOUT_HEURISTIC.evaluate(view, p)[0], p) for p in legal]
+    best = max(s for s, _ in scored)
+    ties = [p for s, p in scored if s >= best - 1e-9]
+    return ties[int(random() * len(ties))]
