@@ -44,8 +44,17 @@ def postgres_database() -> Iterator[str]:
     try:
         yield f"{base}/{name}"
     finally:
-        with psycopg.connect(admin, autocommit=True) as c:
-            c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        # A server killed with ``kill -9`` can leave a backend of the test database still starting up (no role yet),
+        # which a non-superuser may not terminate: wait for it to finish or go, then drop.
+        for attempt in range(40):
+            try:
+                with psycopg.connect(admin, autocommit=True) as c:
+                    c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                break
+            except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
+                if attempt == 39:
+                    raise
+                time.sleep(0.25)
 
 
 @dataclass
