@@ -1,6 +1,7 @@
 # Quick start: `make play` starts the game, `make test` runs every test. Both create or reuse ./.venv and
 # reinstall the package only when pyproject.toml changed (the stamp file inside .venv remembers).
-PYTHON ?= python3.11
+# The interpreter of a new .venv: PYTHON=... chooses one; otherwise scripts/pick-python prefers the
+# distribution's optimised build of Python 3.11 (see there).
 VENV := .venv
 STAMP := $(VENV)/.installed
 BIN := $(VENV)/bin
@@ -10,7 +11,7 @@ BIN := $(VENV)/bin
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	@test -x $(BIN)/python || "$$(scripts/pick-python)" -m venv $(VENV)
 	-$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@touch $(STAMP)

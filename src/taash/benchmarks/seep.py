@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from taash.seep.deal import Deal
+from taash.seep.deal import PLAYS_PER_DEAL, Deal
 from taash.seep.plays import House, legal_plays
 from taash.seep.rules import PRESETS, Rules
 
@@ -34,6 +34,9 @@ class BenchResult:
         return asdict(self)
 
 
+_PLAYS = range(PLAYS_PER_DEAL)
+
+
 def random_deals(n: int, rng: random.Random, rules: Rules, players: int = 4) -> int:
     """Play ``n`` random deals to the end; returns the number of plays made."""
     rnd = rng.random
@@ -43,7 +46,7 @@ def random_deals(n: int, rng: random.Random, rules: Rules, players: int = 4) -> 
         bids = deal.legal_bids()
         deal.make_bid(bids[int(rnd() * len(bids))])
         legal_plays_of, play = deal.legal_plays, deal.play
-        while not deal.over:
+        for _ in _PLAYS:  # a deal is always 48 plays
             legal = legal_plays_of()
             play(legal[int(rnd() * len(legal))], False)
         deal.score()

@@ -13,7 +13,19 @@ from enum import Enum
 
 from taash.cards import FULL_PACK, VALUE, VALUE_MASK, card_name, cards_of, mask_of, mask_value_sum, parse_card
 from taash.seep.errors import IllegalPlayError, RecordError
-from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW, House, Play, joined_owners, legal_plays
+from taash.seep.plays import (
+    ADD,
+    BREAK,
+    CAPTURE,
+    ESTABLISH,
+    THROW,
+    House,
+    Play,
+    house_summary,
+    joined_owners,
+    legal_plays,
+    plays_of,
+)
 from taash.seep.rules import HOUSE_VALUES, Rules
 
 PLAYS_PER_DEAL = 48
@@ -51,10 +63,12 @@ class DealScore:
 class _RulesTables:
     """What a deal needs of its rules, worked out once per rules value."""
 
-    __slots__ = ("point_rows", "restricted", "rules")
+    __slots__ = ("break_with_loose", "max_houses", "point_rows", "restricted", "rules")
 
     def __init__(self, rules: Rules):
         self.rules = rules
+        self.max_houses = rules.max_houses
+        self.break_with_loose = rules.break_with_loose
         points = rules.card_point_table()
         # Points of each 13-bit suit row of a card mask: a pile scores in four look-ups.
         self.point_rows = tuple(
@@ -114,6 +128,13 @@ def _redeal_problem(rules: Rules, deck: list[int]) -> str | None:
     return None
 
 
+#: ``_REST_ORDER[players][dealer]``: who gets each group of four cards dealt after the bid play, in order.
+_REST_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
+    4: tuple(tuple((dealer + 1 + k) % 4 for k in (1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)) for dealer in range(4)),
+    2: tuple((dealer, 1 - dealer, dealer, 1 - dealer, dealer) for dealer in range(2)),
+}
+
+
 class Deal:
     """The whole state of one deal.
 
@@ -127,9 +148,11 @@ class Deal:
         "dealer",
         "deck",
         "hands",
+        "house_bits",
         "houses",
         "last_capturer",
         "loose",
+        "owned_by",
         "phase",
         "piles",
         "players",
@@ -138,6 +161,7 @@ class Deal:
         "rules",
         "sweeps",
         "to_move",
+        "uncemented",
     )
 
     def __init__(self, rules: Rules, players: int, dealer: int, deck: list[int]):
@@ -160,6 +184,11 @@ class Deal:
         self.hands[bidder] = 1 << deck[0] | 1 << deck[1] | 1 << deck[2] | 1 << deck[3]
         self.loose = 1 << deck[4] | 1 << deck[5] | 1 << deck[6] | 1 << deck[7]
         self.houses: dict[int, House] = {}
+        #: The houses in brief, kept up to date play by play (see :func:`taash.seep.plays.house_summary`):
+        #: the mask of their values, of the values of those not cemented, and per seat of those it owns.
+        self.house_bits = 0
+        self.uncemented = 0
+        self.owned_by = [0, 0, 0, 0]
         self.piles = [0, 0]
         #: Sweeps made: ``(seat, play index, points)``.
         self.sweeps: list[tuple[int, int, int]] = []
@@ -202,6 +231,7 @@ class Deal:
         deal.hands = hands
         deal.loose = loose
         deal.houses = houses
+        deal.house_bits, deal.uncemented, deal.owned_by = house_summary(houses)
         deal.piles = [0, 0]
         deal.sweeps = []
         deal.plays = plays
@@ -233,6 +263,9 @@ class Deal:
         new.hands = self.hands[:]
         new.loose = self.loose
         new.houses = dict(self.houses)
+        new.house_bits = self.house_bits
+        new.uncemented = self.uncemented
+        new.owned_by = self.owned_by[:]
         new.piles = self.piles[:]
         new.sweeps = self.sweeps[:]
         new.plays = self.plays[:]
@@ -268,10 +301,13 @@ class Deal:
         """Every legal play of the player to move (empty unless a play is due)."""
         if self.phase is not _PLAY:
             return []
-        rules = self.rules
         p = self.to_move
-        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses,
-                           0 if self.plays else self.bid, rules.max_houses, rules.break_with_loose, self.restricted)
+        tables = self._tables
+        if not self.plays:
+            return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, tables.max_houses,
+                               tables.break_with_loose, self.restricted)
+        return plays_of(self.hands[p], p, self.players, self.loose, self.house_bits, self.uncemented, self.owned_by,
+                        tables.max_houses, tables.break_with_loose, self.restricted)
 
     def play(self, play: Play, check: bool = True) -> None:
         """Make ``play`` for the player to move; an illegal play raises and changes nothing.
@@ -303,6 +339,7 @@ class Deal:
                 house = houses.pop(VALUE[c], None)
                 if house is not None:
                     taken |= house[0]
+                    self._drop_house(VALUE[c])
             self.loose = loose = self.loose ^ m
             team = p & 1
             self.piles[team] |= taken
@@ -316,19 +353,34 @@ class Deal:
         else:
             self.loose ^= m
             houses = self.houses
-            if kind == ESTABLISH:
-                cards = m | bit
-                houses[value] = (cards, mask_value_sum(cards) != value, 1 << p)
-            elif kind == ADD:
+            if kind == ADD:
                 cards, _, owners = houses[value]
-                houses[value] = (cards | m | bit, True, joined_owners(owners, p, self.players))
+                if not owners >> p & 1 and not (self.players == 4 and owners >> (p ^ 2) & 1):
+                    owners |= 1 << p  # he joins the owners unless his partner is one (joined_owners)
+                    self.owned_by[p] |= 1 << value
+                houses[value] = (cards | m | bit, True, owners)
+                self.uncemented &= ~(1 << value)
             else:
-                cards = houses.pop(broken)[0] | m | bit
-                target = houses.get(value)
-                if target is None:
-                    houses[value] = (cards, mask_value_sum(cards) != value, 1 << p)
+                if kind == ESTABLISH:
+                    cards = m | bit
+                    target = None
                 else:
-                    houses[value] = (target[0] | cards, True, joined_owners(target[2], p, self.players))
+                    cards = houses.pop(broken)[0] | m | bit
+                    self._drop_house(broken)
+                    target = houses.get(value)
+                if target is None:
+                    cemented = mask_value_sum(cards) != value
+                    houses[value] = (cards, cemented, 1 << p)
+                    self.house_bits |= 1 << value
+                    if not cemented:
+                        self.uncemented |= 1 << value
+                    self.owned_by[p] |= 1 << value
+                else:
+                    owners = joined_owners(target[2], p, self.players)
+                    houses[value] = (target[0] | cards, True, owners)
+                    self.uncemented &= ~(1 << value)
+                    if owners >> p & 1:
+                        self.owned_by[p] |= 1 << value
             if self.restricted and kind != ADD:
                 self.restricted &= ~VALUE_MASK[value]
         index += 1
@@ -343,6 +395,17 @@ class Deal:
             self.hands[1 - bidder] = mask_of(self.deck[40:52])
         self.to_move = (p + 1) % self.players
 
+    def _drop_house(self, value: int) -> None:
+        """The house of ``value`` has left the floor: drop it from the summary."""
+        keep = ~(1 << value)
+        self.house_bits &= keep
+        self.uncemented &= keep
+        owned_by = self.owned_by
+        owned_by[0] &= keep
+        owned_by[1] &= keep
+        owned_by[2] &= keep
+        owned_by[3] &= keep
+
     def _sweep_value(self, c: int, index: int) -> int:
         rules = self.rules
         if index == PLAYS_PER_DEAL - 1:
@@ -353,15 +416,10 @@ class Deal:
 
     def _deal_rest(self) -> None:
         """After the bid play: the rest of the first hands in groups of four (protocol, game record)."""
-        deck, n, bidder = self.deck, self.players, self.bidder
-        if n == 4:
-            order = [(bidder + k) % 4 for k in (1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)]
-        else:
-            dealer = self.dealer
-            order = [dealer, bidder, dealer, bidder, dealer]
+        deck = self.deck
         hands = self.hands
         i = 8
-        for seat in order:
+        for seat in _REST_ORDER[self.players][self.dealer]:
             hands[seat] |= 1 << deck[i] | 1 << deck[i + 1] | 1 << deck[i + 2] | 1 << deck[i + 3]
             i += 4
 
@@ -419,6 +477,8 @@ class Deal:
             assert cemented or mask_value_sum(cards) == v
             for team_seats in (0b0101, 0b1010):
                 assert (owners & team_seats).bit_count() <= 1, "two owners of one team"
+        summary = house_summary(self.houses)
+        assert (self.house_bits, self.uncemented, self.owned_by) == summary, "the house summary is out of date"
 
     def _undealt_mask(self) -> int:
         """Cards not yet in anyone's hand or on the floor (still to be dealt)."""

@@ -46,7 +46,19 @@ House = tuple[int, bool, int]
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
 _NO_CAPTURES: Final[list[Groups | None]] = [_ONLY_EMPTY] * 14
 _NO_BUILDERS: Final[tuple[int, ...]] = (0,) * 32
-_NO_OPTIONS: Final[dict[int, Groups]] = {}
+
+
+class _EmptyFloorOptions(dict[int, Groups]):
+    """The build options of an empty floor: only the card alone, whatever is asked."""
+
+    def __missing__(self, key: int) -> Groups:
+        return _ONLY_EMPTY
+
+
+_NO_OPTIONS: Final[dict[int, Groups]] = _EmptyFloorOptions()
+_NO_OWNERS: Final[list[int]] = [0, 0, 0, 0]
+#: The part of an options key (``what << 8 | v << 4 | t``) that asks for the options of adding to a house.
+_ADD_KEY: Final = ADD_OPTIONS << 8
 #: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
 _THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
 def _subsets_table(items: tuple[T, ...]) -> tuple[tuple[T, ...], ...]:
@@ -89,6 +101,45 @@ def legal_plays(
     Qasim's restricted cards not yet released (rule 7.2): such a card in ``hand`` may only be thrown or build a
     house of its own value, and while another player holds one, this player may not build the first house of
     its value.
+    """
+    if bid:
+        return _bid_plays(hand, loose, bid, restricted)
+    if houses:
+        house_bits, uncemented, owned_by = house_summary(houses)
+        return plays_of(hand, seat, players, loose, house_bits, uncemented, owned_by, max_houses, break_with_loose,
+                        restricted)
+    return plays_of(hand, seat, players, loose, 0, 0, _NO_OWNERS, max_houses, break_with_loose, restricted)
+
+
+def house_summary(houses: dict[int, House]) -> tuple[int, int, list[int]]:
+    """What :func:`plays_of` needs of the houses: the mask of their values, the mask of the values of those not
+    cemented, and for each seat the mask of the values of the houses it owns."""
+    house_bits = uncemented = 0
+    owned_by = [0, 0, 0, 0]
+    for w, (_, cemented, owners) in houses.items():
+        bit = 1 << w
+        house_bits |= bit
+        if not cemented:
+            uncemented |= bit
+        for s in _BITS_OF[owners]:
+            owned_by[s] |= bit
+    return house_bits, uncemented, owned_by
+
+
+def plays_of(
+    hand: int,
+    seat: int,
+    players: int,
+    loose: int,
+    house_bits: int,
+    uncemented: int,
+    owned_by: list[int],
+    max_houses: int,
+    break_with_loose: bool,
+    restricted: int,
+) -> list[Play]:
+    """:func:`legal_plays` after the bid play, with the houses given by their :func:`house_summary` (which
+    :class:`taash.seep.deal.Deal` keeps up to date play by play).
 
     This is the engine's hot path. Sets of values are bit masks (bit ``v`` for value ``v``), so the values that
     can build anything at all are found with a few integer operations before any loop, and a card that can
@@ -103,8 +154,6 @@ def legal_plays(
     abc = ab | c3
     present = (abc | d) << 1
     twice = (a & b | ab & c3 | abc & d) << 1
-    if bid:
-        return _bid_plays(hand, loose, bid, twice, restricted)
     if loose:
         floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
         if floor.bit_count() == loose.bit_count():  # no two loose cards share a value: a value floor
@@ -115,26 +164,14 @@ def legal_plays(
         floor = 0
         reach, builders, caps_of, options_of = 0, _NO_BUILDERS, _NO_CAPTURES, _NO_OPTIONS
     free = hand & ~restricted if restricted else hand
-    if houses:
-        me = 1 << seat
-        partner = (1 << ((seat + 2) % 4)) if players == 4 else 0
-        house_bits = 0  # values of the houses on the floor
-        owned = 0  # values of the houses this seat owns
-        partners = 0  # values of the houses the partner owns and this seat does not
-        breakable = 0  # values of the ordinary houses this seat may break
-        for w, (_, cemented, owners) in houses.items():
-            house_bits |= 1 << w
-            if owners & me:
-                owned |= 1 << w
-            else:
-                if owners & partner:
-                    partners |= 1 << w
-                if not cemented:
-                    breakable |= 1 << w
+    if house_bits:
+        owned = owned_by[seat]  # values of the houses this seat owns
+        partners = owned_by[seat ^ 2] & ~owned if players == 4 else 0  # ...that the partner owns and he does not
+        breakable = house_bits & uncemented & ~owned  # values of the ordinary houses this seat may break
         # A new house of this value may be made (unless another player must build the first: rule 7.2).
         new_ok = present & ~house_bits & 0x3E00 & ~_locked(restricted & ~hand) if restricted else (
             present & ~house_bits & 0x3E00)
-        est_ok = new_ok if not max_houses or len(houses) < max_houses else 0
+        est_ok = new_ok if not max_houses or house_bits.bit_count() < max_houses else 0
         add_ok = house_bits & (partners | present)  # a card of another value may go into this house
         add_same_ok = house_bits & (partners | twice)  # a card of this value may go into this house
         build_vals = builders[(est_ok | add_ok) >> 9] | est_ok & twice | add_same_ok
@@ -153,20 +190,30 @@ def legal_plays(
     out: list[Play] = []
     append = out.append
     # Capture, else throw (5.1, 5.2): every card has one or the other.
-    x = (~(reach | house_bits) & 0x3FFE) >> 1
-    x |= x << 13  # the cards of two suits whose value takes nothing
-    throws_lo = free & 0x3FFFFFF & x  # spades and hearts
-    throws_hi = free >> 26 & x  # diamonds and clubs
+    x = (~(reach | house_bits) & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
     for v in _BITS_OF[present & (reach | house_bits)]:
         caps = caps_of[v] or fill_caps(caps_of, floor, v)
+        if len(caps) == 1:  # one way to capture (nearly always)
+            u = loose & caps[0]
+            for c in _CARDS_IN[free & VALUE_MASK[v]]:
+                append((CAPTURE, c, 0, 0, u))
+            continue
         for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
                 append((CAPTURE, c, 0, 0, loose & u))
-    # The throws two suits at a time, from tables of the throws of each set of cards of two suits.
-    if throws_lo:
-        out += _throws_lo[throws_lo]
-    if throws_hi:
-        out += _throws_hi[throws_hi]
+    # The throws a suit at a time, from tables of the throws of each set of cards of one suit.
+    row = free & x
+    if row:
+        out += _SPADE_THROWS[row]
+    row = free >> 13 & x
+    if row:
+        out += _HEART_THROWS[row]
+    row = free >> 26 & x
+    if row:
+        out += _DIAMOND_THROWS[row]
+    row = free >> 39 & x
+    if row:
+        out += _CLUB_THROWS[row]
     if restricted and hand & restricted:
         for c in cards_of(hand & restricted):
             v = VALUE[c]
@@ -197,7 +244,7 @@ def legal_plays(
     for w in _BITS_OF[add_ok | add_same_ok]:
         vals = (builders[1 << (w - 9)] if add_ok >> w & 1 else 0) | (add_same_ok & 1 << w)
         for v in _BITS_OF[vals & build_vals]:
-            options = options_of[ADD_OPTIONS << 8 | v << 4 | w] if loose else _ONLY_EMPTY
+            options = options_of[_ADD_KEY | v << 4 | w]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     append((ADD, c, w, 0, loose & m))
@@ -206,7 +253,7 @@ def legal_plays(
         for v in _BITS_OF[merge_or_new >> h & build_vals]:
             n = h + v
             what = OPTIONAL if house_bits >> n & 1 else MAXIMAL
-            options = options_of[what << 8 | n] if loose else _ONLY_EMPTY
+            options = options_of[what << 8 | n]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     append((BREAK, c, n, h, loose & m))
@@ -217,29 +264,9 @@ def legal_plays(
     return out
 
 
-class _Throws(dict[int, tuple[Play, ...]]):
-    """The throws of a set of cards of two suits (a 26-bit mask, shifted down by ``offset``), in order."""
-
-    __slots__ = ("offset",)
-
-    def __init__(self, offset: int):
-        super().__init__()
-        self.offset = offset
-
-    def __missing__(self, cards: int) -> tuple[Play, ...]:
-        if len(self) > _THROWS_KEPT:
-            self.clear()
-        rows = _THROW_ROWS[self.offset // 13]
-        found = self[cards] = rows[cards & 0x1FFF] + _THROW_ROWS[self.offset // 13 + 1][cards >> 13]
-        return found
-
-
-#: ``_THROW_ROWS[s][row]``: the throws of the cards ``row`` (a 13-bit mask) of suit ``s``, in order.
-_THROW_ROWS: Final[tuple[tuple[tuple[Play, ...], ...], ...]] = tuple(
+#: ``_SPADE_THROWS[row]`` (and the others): the throws of the cards ``row`` (a 13-bit mask) of one suit, in order.
+_SPADE_THROWS, _HEART_THROWS, _DIAMOND_THROWS, _CLUB_THROWS = (
     _subsets_table(_THROW_AT[13 * s + 1: 13 * s + 14]) for s in range(4))
-_THROWS_KEPT = 200_000
-_throws_lo: Final = _Throws(0)
-_throws_hi: Final = _Throws(26)
 
 
 def _locked(others: int) -> int:
@@ -273,8 +300,42 @@ def _break_with_loose(
     return plays
 
 
-def _bid_plays(hand: int, loose: int, bid: int, twice: int, restricted: int) -> list[Play]:
-    """The bid play (5.8): establish a house of the bid value, or capture or throw a card of that value."""
+def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
+    """The bid play (5.8): establish a house of the bid value, or capture or throw a card of that value.
+
+    The floor's groups come from its :data:`FloorInfo`, as for every other play; with Qasim's restricted cards
+    in the game, :func:`_restricted_bid_plays` answers.
+    """
+    if restricted or not loose:
+        return _restricted_bid_plays(hand, loose, bid, restricted)
+    floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+    if floor.bit_count() == loose.bit_count():
+        _, reach, _, caps_of, options_of = _value_info.get(floor) or floor_info(loose)
+    else:
+        _, reach, _, caps_of, options_of = floor_info(loose)
+    caps = caps_of[bid] or fill_caps(caps_of, floor, bid)
+    holds_two = (hand & VALUE_MASK[bid]).bit_count() > 1
+    out: list[Play] = []
+    for c in cards_of(hand):
+        v = VALUE[c]
+        if v == bid:
+            if caps[0]:
+                out.extend([(CAPTURE, c, 0, 0, loose & u) for u in caps])
+                if holds_two:
+                    out.extend([(ESTABLISH, c, v, 0, loose & u) for u in caps])
+            else:
+                out.append((THROW, c, 0, 0, 0))
+        elif v < bid and reach >> (bid - v) & 1:
+            out.extend([(ESTABLISH, c, bid, 0, loose & m) for m in options_of[v << 4 | bid]])
+    return out
+
+
+def _restricted_bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
+    """:func:`_bid_plays` worked out card by card, with Qasim's restricted cards (7.2)."""
+    a = hand & 0x1FFF
+    b = hand >> 13 & 0x1FFF
+    c3 = hand >> 26 & 0x1FFF
+    twice = (a & b | (a | b) & c3 | (a | b | c3) & hand >> 39) << 1
     out: list[Play] = []
     reach = _sums_reached(loose)
     locked = _locked(restricted & ~hand) if restricted else 0
