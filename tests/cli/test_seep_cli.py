@@ -234,7 +234,8 @@ def test_bench_json_has_the_two_figures() -> None:
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert list(data)[:2] == ["deals_per_sec", "legal_per_sec"]
-    assert data["deals_per_sec"] > 0 and data["legal_per_sec"] > 0
+    assert data["deals_per_sec"] > 0 and data["legal_per_sec"] > 0 and data["cold_deals_per_sec"] > 0
+    assert data["interpreter"] and data["python"].startswith("3.")
 
 
 def test_bench_prints_a_table() -> None:

@@ -57,6 +57,8 @@ class _EmptyFloorOptions(dict[int, Groups]):
 
 _NO_OPTIONS: Final[dict[int, Groups]] = _EmptyFloorOptions()
 _NO_OWNERS: Final[list[int]] = [0, 0, 0, 0]
+#: ``_TARGET[t]``: the set of house values (bit ``t - 9``) holding only ``t``, an index of a floor's builders.
+_TARGET: Final[tuple[int, ...]] = (0,) * 9 + (1, 2, 4, 8, 16)
 #: The part of an options key (``what << 8 | v << 4 | t``) that asks for the options of adding to a house.
 _ADD_KEY: Final = ADD_OPTIONS << 8
 #: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
@@ -145,15 +147,15 @@ def plays_of(
     can build anything at all are found with a few integer operations before any loop, and a card that can
     only capture or be thrown costs one table look-up.
     """
-    # Bit v of ``present``: a card of value v is in hand; of ``twice``: two or more are.
-    a = hand & 0x1FFF
-    b = hand >> 13 & 0x1FFF
-    c3 = hand >> 26 & 0x1FFF
-    d = hand >> 39
-    ab = a | b
-    abc = ab | c3
-    present = (abc | d) << 1
-    twice = (a & b | ab & c3 | abc & d) << 1
+    # Bit v of ``present``: a card of value v is in hand; of ``twice``: two or more are. Two suits at a time:
+    # ``either`` has the values of spades or diamonds in its first row, of hearts or clubs in its second;
+    # ``both`` the values of spades and diamonds, of hearts and clubs.
+    lo = hand & 0x3FFFFFF
+    hi = hand >> 26
+    either = lo | hi
+    both = lo & hi
+    present = (either | either >> 13) << 1 & 0x3FFE
+    twice = (both | both >> 13 | either & either >> 13) << 1 & 0x3FFE
     if loose:
         floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
         if floor.bit_count() == loose.bit_count():  # no two loose cards share a value: a value floor
@@ -225,7 +227,7 @@ def plays_of(
     # would cost a call per option on the engine's hottest path.
     # Establish a new house of value t: a card plus loose cards adding up to t, then auto-cement (R2).
     for t in _BITS_OF[est_ok]:
-        for v in _BITS_OF[builders[1 << (t - 9)] & build_vals]:
+        for v in _BITS_OF[builders[_TARGET[t]] & build_vals]:
             options = options_of[v << 4 | t]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
@@ -241,8 +243,8 @@ def plays_of(
     if not house_bits:
         return out
     # Add to the house of value w (5.5 items 1 and 2), with optional extra groups (R3).
-    for w in _BITS_OF[add_ok | add_same_ok]:
-        vals = (builders[1 << (w - 9)] if add_ok >> w & 1 else 0) | (add_same_ok & 1 << w)
+    for w in _BITS_OF[add_ok]:  # add_same_ok is part of add_ok (who holds two of a value holds one)
+        vals = builders[_TARGET[w]] | add_same_ok & 1 << w
         for v in _BITS_OF[vals & build_vals]:
             options = options_of[_ADD_KEY | v << 4 | w]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
