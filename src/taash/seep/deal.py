@@ -64,12 +64,10 @@ class DealScore:
 class _RulesTables:
     """What a deal needs of its rules, worked out once per rules value."""
 
-    __slots__ = ("break_with_loose", "max_houses", "point_rows", "restricted", "rules")
+    __slots__ = ("point_rows", "restricted", "rules")
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.max_houses = rules.max_houses
-        self.break_with_loose = rules.break_with_loose
         points = rules.card_point_table()
         # Points of each 13-bit suit row of a card mask: a pile scores in four look-ups.
         self.point_rows = tuple(
@@ -146,6 +144,7 @@ class Deal:
     __slots__ = (
         "_tables",
         "bid",
+        "break_with_loose",
         "dealer",
         "deck",
         "hands",
@@ -153,6 +152,7 @@ class Deal:
         "houses",
         "last_capturer",
         "loose",
+        "max_houses",
         "owned_by",
         "phase",
         "piles",
@@ -200,6 +200,8 @@ class Deal:
         self.last_capturer = -1
         self._tables = tables = _rules_tables(rules)
         self.restricted = tables.restricted
+        self.max_houses = rules.max_houses
+        self.break_with_loose = rules.break_with_loose
 
     @classmethod
     def shuffled(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
@@ -242,6 +244,8 @@ class Deal:
         deal.last_capturer = last_capturer
         deal.restricted = restricted
         deal._tables = _rules_tables(rules)
+        deal.max_houses = rules.max_houses
+        deal.break_with_loose = rules.break_with_loose
         return deal
 
     def card_points_of(self, cards: int) -> int:
@@ -276,6 +280,8 @@ class Deal:
         new.last_capturer = self.last_capturer
         new.restricted = self.restricted
         new._tables = self._tables
+        new.max_houses = self.max_houses
+        new.break_with_loose = self.break_with_loose
         return new
 
     # -- bidding -------------------------------------------------------------------------------------------
@@ -303,12 +309,11 @@ class Deal:
         if self.phase is not _PLAY:
             return []
         p = self.to_move
-        tables = self._tables
-        if not self.plays:
-            return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, tables.max_houses,
-                               tables.break_with_loose, self.restricted)
-        return plays_of(self.hands[p], p, self.players, self.loose, self.house_bits, self.uncemented, self.owned_by,
-                        tables.max_houses, tables.break_with_loose, self.restricted)
+        if self.plays:
+            return plays_of(self.hands[p], p, self.players, self.loose, self.house_bits, self.uncemented,
+                            self.owned_by, self.max_houses, self.break_with_loose, self.restricted)
+        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, self.max_houses,
+                           self.break_with_loose, self.restricted)
 
     def play(self, play: Play, check: bool = True) -> None:
         """Make ``play`` for the player to move; an illegal play raises and changes nothing.
@@ -340,7 +345,14 @@ class Deal:
                 house = houses.pop(VALUE[c], None)
                 if house is not None:
                     taken |= house[0]
-                    self._drop_house(VALUE[c])
+                    keep = ~(1 << VALUE[c])  # the house leaves the floor and its summary (_drop_house)
+                    self.house_bits &= keep
+                    self.uncemented &= keep
+                    owned_by = self.owned_by
+                    owned_by[0] &= keep
+                    owned_by[1] &= keep
+                    owned_by[2] &= keep
+                    owned_by[3] &= keep
             self.loose = loose = self.loose ^ m
             team = p & 1
             self.piles[team] |= taken
