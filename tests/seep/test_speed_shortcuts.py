@@ -25,7 +25,7 @@ from taash.seep.groups import (
     optional_groups,
     subsets_adding_up,
 )
-from taash.seep.plays import apply_play
+from taash.seep.plays import apply_play, house_summary, legal_plays
 from taash.seep.rules import PRESETS
 
 
@@ -137,6 +137,29 @@ def test_deal_play_makes_the_plays_as_apply_play_does(preset: str, players: int)
             deal.play(play)
             if index + 1 < 48:
                 assert (deal.loose, deal.houses, deal.piles) == (loose, houses, piles)
+
+
+@pytest.mark.parametrize("preset", ["standard", "punjab_30_qasim", "break_with_loose", "limited_houses"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_deal_keeps_its_house_summary_and_lists_plays_as_from_the_houses(preset: str, players: int) -> None:
+    """Deal keeps the houses in brief play by play and lists plays from that; the plain way walks the houses."""
+    rules = PRESETS[preset]
+    rng = random.Random(f"summary{preset}{players}")
+    seen_owned = 0
+    for i in range(15):
+        deal = Deal.shuffled(rules, players, i % players, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            assert (deal.house_bits, deal.uncemented, deal.owned_by) == house_summary(deal.houses)
+            p = deal.to_move
+            listed = deal.legal_plays()
+            assert listed == legal_plays(deal.hands[p], p, players, deal.loose, dict(deal.houses),
+                                         0 if deal.plays else deal.bid, rules.max_houses, rules.break_with_loose,
+                                         deal.restricted)
+            seen_owned |= sum(deal.owned_by)
+            deal.play(rng.choice(listed))
+            assert deal.clone().owned_by is not deal.owned_by
+    assert seen_owned  # houses were built and owned along the way
 
 
 @pytest.mark.parametrize("preset", ["standard", "punjab_30"])
