@@ -103,15 +103,18 @@ class Server:
 
 @contextmanager
 def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
-                   away_seconds: float = 30.0, rate: float = 1000.0, extra: tuple[str, ...] = ()) -> Iterator[Server]:
-    """A server on a free loopback port; bots move at once, and a test client may send fast (``rate``);
+                   away_seconds: float = 30.0, rate: float = 1000.0, extra: tuple[str, ...] = (),
+                   creations: float = 1e6) -> Iterator[Server]:
+    """A server on a free loopback port; bots move at once, and a test client may send fast (``rate``) and make
+    many guests and tables (``creations`` a minute);
     ``extra`` are more options of ``taash serve``."""
     port = free_port()
 
     def run(url: str) -> Iterator[Server]:
         server = Server(f"http://127.0.0.1:{port}", url, [
             "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
-            "--away-seconds", str(away_seconds), "--rate", str(rate), "--log-level", "warning", *extra],
+            "--away-seconds", str(away_seconds), "--rate", str(rate), "--creations", str(creations),
+            "--log-level", "warning", *extra],
             log=tmp / "server.log")
         server.start()
         try:

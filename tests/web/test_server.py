@@ -657,3 +657,31 @@ def test_guessing_invite_codes_is_made_slow(server: Server) -> None:
     assert blocked.status_code == 429 and blocked.json()["code"] == "too_many"
     time.sleep(1.2)
     assert guesser.get(f"/api/join/{code}").status_code == 200
+
+
+def test_one_address_may_make_only_so_many_guests_and_tables_a_minute(tmp_path: Path) -> None:
+    with running_server(tmp_path, creations=4) as server:
+        http = httpx.Client(base_url=server.url)
+        made = [http.post("/api/guest", json={"name": f"Guest {i}"}) for i in range(3)]
+        assert [r.status_code for r in made] == [200, 200, 200]
+        table = http.post("/api/tables", json={"players": 2, "public": True})
+        assert table.status_code == 200  # the fourth creation: guests and tables count together
+        for path, body in (("/api/guest", {"name": "One more"}), ("/api/tables", {"players": 2}),
+                           ("/api/quick", {"players": 2})):
+            refused = http.post(path, json=body)
+            assert refused.status_code == 429, path
+            error = refused.json()
+            assert error["code"] == "too_many" and "\n" not in error["detail"] and "a minute" in error["detail"]
+        # Nothing was made by the refused requests: the lobby shows the one table.
+        assert [t["id"] for t in http.get("/api/tables").json()] == [table.json()["id"]]
+        time.sleep(15.5)  # 4 a minute: one more after 15 seconds
+        assert http.post("/api/guest", json={"name": "Later"}).status_code == 200
+
+
+def test_serve_refuses_a_bad_creation_limit(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "taash.cli.main", "serve", "--creations", "0"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--creations" in proc.stderr

@@ -26,6 +26,8 @@ def serve(
         help="Seconds a person may be disconnected at his turn before a bot plays for him.")] = 30.0,
     rate: Annotated[float, typer.Option(help="Messages a connection may send per second (bursts of twice).")]
     = 10.0,
+    creations: Annotated[float, typer.Option(
+        help="Guests and tables one client address may create per minute (bursts of as many).")] = 60.0,
     max_tables: Annotated[int, typer.Option(help="Unfinished tables the server holds at most.")] = 2000,
     max_connections: Annotated[int, typer.Option(help="Websocket connections the server holds at most.")] = 5000,
     allowed_origin: Annotated[list[str] | None, typer.Option(
@@ -54,6 +56,8 @@ def serve(
         fail(f"--database-url must be sqlite:///FILE or postgresql+psycopg://..., not {database_url!r}")
     if not 1 <= rate <= 10000:
         fail(f"--rate must be from 1 to 10000 messages a second, not {rate}")
+    if not 1 <= creations <= 10_000_000:
+        fail(f"--creations must be from 1 to 10000000 a minute, not {creations}")
     if not 1 <= max_tables <= 1_000_000:
         fail(f"--max-tables must be from 1 to 1000000, not {max_tables}")
     if not 1 <= max_connections <= 1_000_000:
@@ -77,7 +81,8 @@ def serve(
     except UnicodeError:
         fail(f"--host is not a host name or address: {host!r}")
     config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds, rate=rate,
-                          max_tables=max_tables, max_connections=max_connections, allowed_origins=origins,
+                          creations=creations, max_tables=max_tables, max_connections=max_connections,
+                          allowed_origins=origins,
                           secure_cookies=secure_cookies)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
     if ":" in shown:

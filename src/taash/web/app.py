@@ -70,6 +70,8 @@ class ServerConfig:
     max_body: int = 16384
     #: Messages a connection may send per second (with bursts of twice as many).
     rate: float = 10.0
+    #: Guests and tables one client address may create per minute (with bursts of as many).
+    creations: float = 60.0
     #: Origins allowed on the websocket besides the server's own address.
     allowed_origins: list[str] = field(default_factory=list)
     secure_cookies: bool = False
@@ -239,9 +241,10 @@ class BodyTooBig(StarletteHTTPException):
         super().__init__(413, f"a request body may be at most {limit} bytes")
 
 
-class WrongCodes:
-    """Wrong invite codes per client address, as a token bucket: ``burst`` misses at once, then ``rate`` a second.
-    While a client has none left every lookup is refused, so guessing the codes of private tables is slow."""
+class AddressBucket:
+    """Something counted per client address, as a token bucket: ``burst`` at once, then ``rate`` a second. Wrong
+    invite codes (while a client has none left every lookup is refused, so guessing the codes of private tables
+    is slow), and guests and tables created (so one address cannot fill the server)."""
 
     def __init__(self, rate: float = 1.0, burst: float = 20.0, kept: int = 10_000):
         self.rate, self.burst, self.kept = rate, burst, kept
@@ -254,7 +257,7 @@ class WrongCodes:
     def allowed(self, who: str) -> bool:
         return self._tokens(who, time.monotonic()) >= 1
 
-    def missed(self, who: str) -> None:
+    def spend(self, who: str) -> None:
         now = time.monotonic()
         self.buckets[who] = (self._tokens(who, now) - 1, now)
         if len(self.buckets) > self.kept:  # forget the oldest
@@ -370,9 +373,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     # -- guests -----------------------------------------------------------------------------------------------
 
+    creations = AddressBucket(rate=config.creations / 60, burst=config.creations)
+
+    def creating(request: Request) -> None:
+        """Count a guest or table made from the request's address; refuse when it has made too many lately."""
+        who = request.client.host if request.client else "?"
+        if not creations.allowed(who):
+            raise ApiError("too_many", f"at most {config.creations:g} guests and tables a minute from one address: "
+                                       "wait a little")
+        creations.spend(who)
+
     @app.post("/api/guest", response_model=GuestOut, responses=ERRORS)
-    async def new_guest(body: GuestIn, response: Response) -> GuestOut:
+    async def new_guest(body: GuestIn, response: Response, request: Request) -> GuestOut:
         """Become a guest with a display name; the answer sets the signed guest cookie."""
+        creating(request)
         guest = secrets.token_hex(16)
         await state["store"].add_guest(guest, body.name)
         response.set_cookie(COOKIE, state["signer"].dumps(guest), httponly=True, samesite="lax",
@@ -392,8 +406,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return [table_out(h.live[t["id"]]) for t in h.public_tables()]
 
     @app.post("/api/tables", response_model=TableOut, responses=ERRORS)
-    async def create_table(body: TableIn, guest: Guest) -> TableOut:
+    async def create_table(body: TableIn, guest: Guest, request: Request) -> TableOut:
         """Create a table; share its invite link or code."""
+        creating(request)
+        return await new_table(body, guest)
+
+    async def new_table(body: TableIn, guest: str) -> TableOut:
         try:
             rules = rules_from_json(body.rules)
         except BadRulesError as e:
@@ -408,7 +426,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def get_table(table_id: str) -> TableOut:
         return table_out(live_table(table_id))
 
-    wrong_codes = WrongCodes()
+    wrong_codes = AddressBucket()
 
     @app.get("/api/join/{code}", response_model=TableOut, responses=ERRORS)
     async def find_table(code: str, request: Request) -> TableOut:
@@ -418,7 +436,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
         live = hub().by_code(code) if re.fullmatch(r"[A-Za-z0-9]{4,12}", code) else None
         if live is None:
-            wrong_codes.missed(who)
+            wrong_codes.spend(who)
             raise ApiError("not_found", "no table has that code")
         return table_out(live)
 
@@ -450,10 +468,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return table_out(live)
 
     @app.post("/api/quick", response_model=TableOut, responses=ERRORS)
-    async def play_the_computer(body: TableIn, guest: Guest) -> TableOut:
+    async def play_the_computer(body: TableIn, guest: Guest, request: Request) -> TableOut:
         """One click: a private table with you in seat 0 and bots in the others, started."""
         guest_name(guest)
-        live = await create_table(TableIn(**{**body.model_dump(), "public": False}), guest)
+        creating(request)
+        live = await new_table(TableIn(**{**body.model_dump(), "public": False}), guest)
         table = live_table(live.id)
         await act(table, {"type": "sit", "seat": 0, "name": guest_name(guest)}, guest)
         await act(table, {"type": "bots"}, guest)

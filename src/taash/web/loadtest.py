@@ -71,7 +71,8 @@ def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
     log = (directory / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "taash.cli.main", "serve", "--port", str(port), "--database-url",
-         f"sqlite:///{directory / 'loadtest.db'}", "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT)
+         f"sqlite:///{directory / 'loadtest.db'}", "--log-level", "warning",
+         "--creations", "10000000"], stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
