@@ -144,7 +144,6 @@ class Deal:
     __slots__ = (
         "_tables",
         "bid",
-        "break_with_loose",
         "dealer",
         "deck",
         "hands",
@@ -152,7 +151,6 @@ class Deal:
         "houses",
         "last_capturer",
         "loose",
-        "max_houses",
         "owned_by",
         "phase",
         "piles",
@@ -200,8 +198,6 @@ class Deal:
         self.last_capturer = -1
         self._tables = tables = _rules_tables(rules)
         self.restricted = tables.restricted
-        self.max_houses = rules.max_houses
-        self.break_with_loose = rules.break_with_loose
 
     @classmethod
     def shuffled(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
@@ -244,8 +240,6 @@ class Deal:
         deal.last_capturer = last_capturer
         deal.restricted = restricted
         deal._tables = _rules_tables(rules)
-        deal.max_houses = rules.max_houses
-        deal.break_with_loose = rules.break_with_loose
         return deal
 
     def card_points_of(self, cards: int) -> int:
@@ -280,8 +274,6 @@ class Deal:
         new.last_capturer = self.last_capturer
         new.restricted = self.restricted
         new._tables = self._tables
-        new.max_houses = self.max_houses
-        new.break_with_loose = self.break_with_loose
         return new
 
     # -- bidding -------------------------------------------------------------------------------------------
@@ -309,11 +301,12 @@ class Deal:
         if self.phase is not _PLAY:
             return []
         p = self.to_move
+        rules = self.rules
         if self.plays:
             return plays_of(self.hands[p], p, self.players, self.loose, self.house_bits, self.uncemented,
-                            self.owned_by, self.max_houses, self.break_with_loose, self.restricted)
-        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, self.max_houses,
-                           self.break_with_loose, self.restricted)
+                            self.owned_by, rules.max_houses, rules.break_with_loose, self.restricted)
+        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, rules.max_houses,
+                           rules.break_with_loose, self.restricted)
 
     def play(self, play: Play, check: bool = True) -> None:
         """Make ``play`` for the player to move; an illegal play raises and changes nothing.
@@ -345,14 +338,7 @@ class Deal:
                 house = houses.pop(VALUE[c], None)
                 if house is not None:
                     taken |= house[0]
-                    keep = ~(1 << VALUE[c])  # the house leaves the floor and its summary (_drop_house)
-                    self.house_bits &= keep
-                    self.uncemented &= keep
-                    owned_by = self.owned_by
-                    owned_by[0] &= keep
-                    owned_by[1] &= keep
-                    owned_by[2] &= keep
-                    owned_by[3] &= keep
+                    self._drop_house(VALUE[c])
             self.loose = loose = self.loose ^ m
             team = p & 1
             self.piles[team] |= taken
@@ -368,11 +354,7 @@ class Deal:
             houses = self.houses
             if kind == ADD:
                 cards, _, owners = houses[value]
-                if not owners >> p & 1 and not (self.players == 4 and owners >> (p ^ 2) & 1):
-                    owners |= 1 << p  # he joins the owners unless his partner is one (joined_owners)
-                    self.owned_by[p] |= 1 << value
-                houses[value] = (cards | m | bit, True, owners)
-                self.uncemented &= ~(1 << value)
+                self._join_house(value, cards | m | bit, owners, p)
             else:
                 if kind == ESTABLISH:
                     cards = m | bit
@@ -389,11 +371,7 @@ class Deal:
                         self.uncemented |= 1 << value
                     self.owned_by[p] |= 1 << value
                 else:
-                    owners = joined_owners(target[2], p, self.players)
-                    houses[value] = (target[0] | cards, True, owners)
-                    self.uncemented &= ~(1 << value)
-                    if owners >> p & 1:
-                        self.owned_by[p] |= 1 << value
+                    self._join_house(value, target[0] | cards, target[2], p)
             if self.restricted and kind != ADD:
                 self.restricted &= ~VALUE_MASK[value]
         index += 1
@@ -407,6 +385,15 @@ class Deal:
             self.hands[bidder] = mask_of(self.deck[28:40])
             self.hands[1 - bidder] = mask_of(self.deck[40:52])
         self.to_move = (p + 1) % self.players
+
+    def _join_house(self, value: int, cards: int, owners: int, seat: int) -> None:
+        """``seat`` puts ``cards`` together as the house of ``value`` that ``owners`` own: it is cemented, and he
+        joins its owners unless his partner is one."""
+        owners = joined_owners(owners, seat, self.players)
+        self.houses[value] = (cards, True, owners)
+        self.uncemented &= ~(1 << value)
+        if owners >> seat & 1:
+            self.owned_by[seat] |= 1 << value
 
     def _drop_house(self, value: int) -> None:
         """The house of ``value`` has left the floor: drop it from the summary."""

@@ -195,11 +195,6 @@ def plays_of(
     x = (~(reach | house_bits) & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
     for v in _BITS_OF[present & (reach | house_bits)]:
         caps = caps_of[v] or fill_caps(caps_of, floor, v)
-        if len(caps) == 1:  # one way to capture (nearly always)
-            u = loose & caps[0]
-            for c in _CARDS_IN[free & VALUE_MASK[v]]:
-                append((CAPTURE, c, 0, 0, u))
-            continue
         for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
                 append((CAPTURE, c, 0, 0, loose & u))
@@ -310,12 +305,9 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
     """
     if restricted or not loose:
         return _restricted_bid_plays(hand, loose, bid, restricted)
-    floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
-    if floor.bit_count() == loose.bit_count():
-        _, reach, _, caps_of, options_of = _value_info.get(floor) or floor_info(loose)
-    else:
-        _, reach, _, caps_of, options_of = floor_info(loose)
-    caps = caps_of[bid] or fill_caps(caps_of, floor, bid)
+    _, reach, _, caps_of, options_of = floor_info(loose)
+    spades = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF  # (used only for a value floor)
+    caps = caps_of[bid] or fill_caps(caps_of, spades, bid)
     holds_two = (hand & VALUE_MASK[bid]).bit_count() > 1
     out: list[Play] = []
     for c in cards_of(hand):
@@ -334,10 +326,6 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
 
 def _restricted_bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
     """:func:`_bid_plays` worked out card by card, with Qasim's restricted cards (7.2)."""
-    a = hand & 0x1FFF
-    b = hand >> 13 & 0x1FFF
-    c3 = hand >> 26 & 0x1FFF
-    twice = (a & b | (a | b) & c3 | (a | b | c3) & hand >> 39) << 1
     out: list[Play] = []
     reach = _sums_reached(loose)
     locked = _locked(restricted & ~hand) if restricted else 0
@@ -346,14 +334,14 @@ def _restricted_bid_plays(hand: int, loose: int, bid: int, restricted: int) -> l
     for c in cards_of(hand):
         v = VALUE[c]
         if restricted >> c & 1:
-            out.extend(_restricted_plays(c, v, bid, bid_caps, bool(twice >> v & 1), may_build))
+            out.extend(_restricted_plays(c, v, bid, bid_caps, (hand & VALUE_MASK[v]).bit_count() > 1, may_build))
             continue
         if v == bid:
             if bid_caps[0]:
                 out.extend([(CAPTURE, c, 0, 0, u) for u in bid_caps])
             else:
                 out.append((THROW, c, 0, 0, 0))
-            if may_build and twice >> v & 1 and bid_caps[0]:
+            if may_build and (hand & VALUE_MASK[v]).bit_count() > 1 and bid_caps[0]:
                 out.extend([(ESTABLISH, c, v, 0, u) for u in bid_caps])
         elif v < bid and may_build and reach >> (bid - v) & 1:
             seen: set[int] = set()
