@@ -127,6 +127,10 @@ def _redeal_problem(rules: Rules, deck: list[int]) -> str | None:
     return None
 
 
+#: The indices of the plays after which more than the turn changes: the rest of the first hands are dealt (after
+#: the bid play), the second half (after the 24th play, 2 players) or the deal ends (after the last).
+_TURNING_POINTS = frozenset((0, 23, PLAYS_PER_DEAL - 1))
+
 #: ``_REST_ORDER[players][dealer]``: who gets each group of four cards dealt after the bid play, in order.
 _REST_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
     4: tuple(tuple((dealer + 1 + k) % 4 for k in (1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)) for dealer in range(4)),
@@ -303,8 +307,8 @@ class Deal:
         p = self.to_move
         rules = self.rules
         if self.plays:
-            return plays_of(self.hands[p], p, self.players, self.loose, self.house_bits, self.uncemented,
-                            self.owned_by, rules.max_houses, rules.break_with_loose, self.restricted)
+            return plays_of(self.hands[p], p, self.loose, self.house_bits, self.uncemented, self.owned_by,
+                            rules.max_houses, rules.break_with_loose, self.restricted)
         return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, rules.max_houses,
                            rules.break_with_loose, self.restricted)
 
@@ -374,16 +378,16 @@ class Deal:
                     self._join_house(value, target[0] | cards, target[2], p)
             if self.restricted and kind != ADD:
                 self.restricted &= ~VALUE_MASK[value]
-        index += 1
-        if index == PLAYS_PER_DEAL:
-            self._finish()
-            return
-        if index == 1:
-            self._deal_rest()
-        elif index == 24 and self.players == 2:
-            bidder = self.bidder
-            self.hands[bidder] = mask_of(self.deck[28:40])
-            self.hands[1 - bidder] = mask_of(self.deck[40:52])
+        if index in _TURNING_POINTS:
+            if index == PLAYS_PER_DEAL - 1:
+                self._finish()
+                return
+            if index == 0:
+                self._deal_rest()
+            elif self.players == 2:  # the 24th play: the second half (4.4)
+                bidder = self.bidder
+                self.hands[bidder] = mask_of(self.deck[28:40])
+                self.hands[1 - bidder] = mask_of(self.deck[40:52])
         self.to_move = (p + 1) % self.players
 
     def _join_house(self, value: int, cards: int, owners: int, seat: int) -> None:

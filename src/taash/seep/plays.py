@@ -21,11 +21,9 @@ from taash.seep.groups import (
     ADD_OPTIONS,
     MAXIMAL,
     OPTIONAL,
-    Groups,
     _sums_reached,
-    _value_info,
     fill_caps,
-    floor_info,
+    floor_of_loose,
     maximal_groups,
     optional_groups,
     subsets_adding_up,
@@ -44,18 +42,6 @@ T = TypeVar("T")
 House = tuple[int, bool, int]
 
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
-_NO_CAPTURES: Final[list[Groups | None]] = [_ONLY_EMPTY] * 14
-_NO_BUILDERS: Final[tuple[int, ...]] = (0,) * 32
-
-
-class _EmptyFloorOptions(dict[int, Groups]):
-    """The build options of an empty floor: only the card alone, whatever is asked."""
-
-    def __missing__(self, key: int) -> Groups:
-        return _ONLY_EMPTY
-
-
-_NO_OPTIONS: Final[dict[int, Groups]] = _EmptyFloorOptions()
 _NO_OWNERS: Final[list[int]] = [0, 0, 0, 0]
 #: ``_TARGET[t]``: the set of house values (bit ``t - 9``) holding only ``t``, an index of a floor's builders.
 _TARGET: Final[tuple[int, ...]] = (0,) * 9 + (1, 2, 4, 8, 16)
@@ -63,6 +49,8 @@ _TARGET: Final[tuple[int, ...]] = (0,) * 9 + (1, 2, 4, 8, 16)
 _ADD_KEY: Final = ADD_OPTIONS << 8
 #: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
 _THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
+
+
 def _subsets_table(items: tuple[T, ...]) -> tuple[tuple[T, ...], ...]:
     """``table[m]``: the items at the bits set in ``m``, in order, for every ``m`` below ``2 ** len(items)``."""
     table: list[tuple[T, ...]] = [()]
@@ -102,15 +90,15 @@ def legal_plays(
     ``bid`` is the bid value when this is the bidder's bid play (rule 5.8). ``restricted`` is the mask of
     Qasim's restricted cards not yet released (rule 7.2): such a card in ``hand`` may only be thrown or build a
     house of its own value, and while another player holds one, this player may not build the first house of
-    its value.
+    its value. ``players`` (2 or 4) only documents the call: the houses' owners are all the plays need to know
+    of the other seats (the 2-player game has no seats 2 and 3, so no partner ever owns a house there).
     """
     if bid:
         return _bid_plays(hand, loose, bid, restricted)
     if houses:
         house_bits, uncemented, owned_by = house_summary(houses)
-        return plays_of(hand, seat, players, loose, house_bits, uncemented, owned_by, max_houses, break_with_loose,
-                        restricted)
-    return plays_of(hand, seat, players, loose, 0, 0, _NO_OWNERS, max_houses, break_with_loose, restricted)
+        return plays_of(hand, seat, loose, house_bits, uncemented, owned_by, max_houses, break_with_loose, restricted)
+    return plays_of(hand, seat, loose, 0, 0, _NO_OWNERS, max_houses, break_with_loose, restricted)
 
 
 def house_summary(houses: dict[int, House]) -> tuple[int, int, list[int]]:
@@ -131,7 +119,6 @@ def house_summary(houses: dict[int, House]) -> tuple[int, int, list[int]]:
 def plays_of(
     hand: int,
     seat: int,
-    players: int,
     loose: int,
     house_bits: int,
     uncemented: int,
@@ -156,61 +143,57 @@ def plays_of(
     both = lo & hi
     present = (either | either >> 13) << 1 & 0x3FFE
     twice = (both | both >> 13 | either & either >> 13) << 1 & 0x3FFE
-    if loose:
-        floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
-        if floor.bit_count() == loose.bit_count():  # no two loose cards share a value: a value floor
-            _, reach, builders, caps_of, options_of = _value_info.get(floor) or floor_info(loose)
-        else:
-            _, reach, builders, caps_of, options_of = floor_info(loose)
-    else:
-        floor = 0
-        reach, builders, caps_of, options_of = 0, _NO_BUILDERS, _NO_CAPTURES, _NO_OPTIONS
+    floor, reach, builders, caps_of, options_of = floor_of_loose[loose]
     free = hand & ~restricted if restricted else hand
     if house_bits:
         owned = owned_by[seat]  # values of the houses this seat owns
-        partners = owned_by[seat ^ 2] & ~owned if players == 4 else 0  # ...that the partner owns and he does not
-        breakable = house_bits & uncemented & ~owned  # values of the ordinary houses this seat may break
+        not_owned = ~owned
+        # ...that the partner owns and he does not (seats 2 and 3 own nothing in the 2-player game)
+        partners = owned_by[seat ^ 2] & not_owned
+        breakable = uncemented & not_owned  # values of the ordinary houses this seat may break
         # A new house of this value may be made (unless another player must build the first: rule 7.2).
-        new_ok = present & ~house_bits & 0x3E00 & ~_locked(restricted & ~hand) if restricted else (
-            present & ~house_bits & 0x3E00)
+        new_ok = present & (0x3E00 ^ house_bits)
+        if restricted:
+            new_ok &= ~_locked(restricted & ~hand)
         est_ok = new_ok if not max_houses or house_bits.bit_count() < max_houses else 0
         add_ok = house_bits & (partners | present)  # a card of another value may go into this house
         add_same_ok = house_bits & (partners | twice)  # a card of this value may go into this house
         build_vals = builders[(est_ok | add_ok) >> 9] | est_ok & twice | add_same_ok
-        merge_or_new = house_bits & add_ok | new_ok
-        for h in _BITS_OF[breakable]:
-            build_vals |= merge_or_new >> h
-            if break_with_loose:
-                build_vals |= 0x3FFF << (h + 1) & 0x3E00
-        build_vals &= present & ~(owned & ~twice) & ~1  # R4: an owner keeps a card of his house
+        merge_or_new = add_ok | new_ok
+        if breakable:
+            for h in _BITS_OF[breakable]:
+                build_vals |= merge_or_new >> h
+                if break_with_loose:
+                    build_vals |= 0x3FFF << (h + 1) & 0x3E00
+        build_vals &= present & (not_owned | twice)  # R4: an owner keeps a card of his house
     elif reach:
-        house_bits = add_ok = add_same_ok = breakable = 0
+        add_ok = add_same_ok = breakable = 0
         new_ok = est_ok = present & 0x3E00 & ~_locked(restricted & ~hand) if restricted else present & 0x3E00
-        build_vals = (builders[est_ok >> 9] | est_ok & twice) & present & ~1
+        build_vals = (builders[est_ok >> 9] | est_ok & twice) & present
     else:
-        house_bits = build_vals = est_ok = 0
+        build_vals = est_ok = 0
     out: list[Play] = []
     append = out.append
     # Capture, else throw (5.1, 5.2): every card has one or the other.
-    x = (~(reach | house_bits) & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
-    for v in _BITS_OF[present & (reach | house_bits)]:
+    takers = reach | house_bits  # the values whose cards capture: every other card is thrown
+    for v in _BITS_OF[present & takers]:
         caps = caps_of[v] or fill_caps(caps_of, floor, v)
         for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
                 append((CAPTURE, c, 0, 0, loose & u))
-    # The throws a suit at a time, from tables of the throws of each set of cards of one suit.
-    row = free & x
-    if row:
-        out += _SPADE_THROWS[row]
-    row = free >> 13 & x
-    if row:
-        out += _HEART_THROWS[row]
-    row = free >> 26 & x
-    if row:
-        out += _DIAMOND_THROWS[row]
-    row = free >> 39 & x
-    if row:
-        out += _CLUB_THROWS[row]
+    # The throws a suit at a time, from tables of the throws of each set of cards of one suit (the suits of the
+    # hand two at a time as above: small integers, quicker to work with than the whole hand).
+    x = _TAKES_NOTHING[takers]
+    if not restricted:
+        out += _SPADE_THROWS[lo & x]
+        out += _HEART_THROWS[lo >> 13 & x]
+        out += _DIAMOND_THROWS[hi & x]
+        out += _CLUB_THROWS[hi >> 13 & x]
+    else:
+        out += _SPADE_THROWS[free & x]
+        out += _HEART_THROWS[free >> 13 & x]
+        out += _DIAMOND_THROWS[free >> 26 & x]
+        out += _CLUB_THROWS[free >> 39 & x]
     if restricted and hand & restricted:
         for c in cards_of(hand & restricted):
             v = VALUE[c]
@@ -228,13 +211,14 @@ def plays_of(
                 for m in options:
                     append((ESTABLISH, c, t, 0, loose & m))
     # A house cemented at once: a card onto loose groups of its own value, holding another.
-    for v in _BITS_OF[est_ok & twice & build_vals] if loose else ():
-        caps = caps_of[v] or fill_caps(caps_of, floor, v)
-        if not caps[0]:
-            continue
-        for c in _CARDS_IN[free & VALUE_MASK[v]]:
-            for u in caps:
-                append((ESTABLISH, c, v, 0, loose & u))
+    if est_ok & twice and loose:
+        for v in _BITS_OF[est_ok & twice & build_vals]:
+            caps = caps_of[v] or fill_caps(caps_of, floor, v)
+            if not caps[0]:
+                continue
+            for c in _CARDS_IN[free & VALUE_MASK[v]]:
+                for u in caps:
+                    append((ESTABLISH, c, v, 0, loose & u))
     if not house_bits:
         return out
     # Add to the house of value w (5.5 items 1 and 2), with optional extra groups (R3).
@@ -246,6 +230,8 @@ def plays_of(
                 for m in options:
                     append((ADD, c, w, 0, loose & m))
     # Break the ordinary house of value h into h + v (5.4): a new house (R2), or a merge (5.5 item 3, R3).
+    if not breakable:
+        return out
     for h in _BITS_OF[breakable]:
         for v in _BITS_OF[merge_or_new >> h & build_vals]:
             n = h + v
@@ -261,6 +247,8 @@ def plays_of(
     return out
 
 
+#: ``_TAKES_NOTHING[values]``: the values not in ``values`` (a mask of bits 1 to 13), as a row of one suit.
+_TAKES_NOTHING: Final[tuple[int, ...]] = tuple((~m & 0x3FFE) >> 1 for m in range(1 << 14))
 #: ``_SPADE_THROWS[row]`` (and the others): the throws of the cards ``row`` (a 13-bit mask) of one suit, in order.
 _SPADE_THROWS, _HEART_THROWS, _DIAMOND_THROWS, _CLUB_THROWS = (
     _subsets_table(_THROW_AT[13 * s + 1: 13 * s + 14]) for s in range(4))
@@ -305,9 +293,8 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
     """
     if restricted or not loose:
         return _restricted_bid_plays(hand, loose, bid, restricted)
-    _, reach, _, caps_of, options_of = floor_info(loose)
-    spades = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF  # (used only for a value floor)
-    caps = caps_of[bid] or fill_caps(caps_of, spades, bid)
+    floor, reach, _, caps_of, options_of = floor_of_loose[loose]
+    caps = caps_of[bid] or fill_caps(caps_of, floor, bid)
     holds_two = (hand & VALUE_MASK[bid]).bit_count() > 1
     out: list[Play] = []
     for c in cards_of(hand):
