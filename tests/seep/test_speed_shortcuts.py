@@ -89,6 +89,21 @@ def test_maximal_and_optional_groups_match_the_canonical_floor() -> None:
             assert optional_groups(loose, value) == plain_unions(loose, value, False)
 
 
+def test_the_floor_option_keys_are_small_distinct_and_read_back() -> None:
+    asked = [(ESTABLISH_OPTIONS, v, t) for t in range(9, 14) for v in range(1, t)]
+    asked += [(ADD_OPTIONS, v, w) for w in range(9, 14) for v in range(1, w + 1)]
+    keys = [groups.establish_key(v, t) if what == ESTABLISH_OPTIONS else groups.add_key(v, t) for what, v, t in asked]
+    assert all(0 <= k < 256 for k in keys)
+    asked += [(what, 0, t) for what in (MAXIMAL, OPTIONAL) for t in range(9, 14)]
+    keys += [groups.group_key(what, t) for what, _, t in asked[len(keys):]]
+    assert len(set(keys)) == len(keys)
+    # A floor's options read through these keys are build_options' answers.
+    loose = mask_of([2, 15, 4, 8])  # 3, 3, 5 and 9 of different suits: not a value floor
+    options = groups.floor_of_loose[loose][4]
+    for (what, v, t), k in zip(asked, keys, strict=True):
+        assert options[k] == build_options(loose, what, v, t, False)
+
+
 @pytest.mark.parametrize("what", [ESTABLISH_OPTIONS, ADD_OPTIONS, MAXIMAL, OPTIONAL])
 def test_build_options_on_cut_down_floors_match_the_whole_floor(what: int) -> None:
     for loose in random_floors(3 + what, 250):

@@ -335,7 +335,11 @@ class Deal:
         plays = self.plays
         index = len(plays)
         plays.append(play)
-        if kind == CAPTURE:
+        if kind == THROW:  # the commonest play first
+            self.loose |= bit
+            if self.restricted:
+                self.restricted &= ~bit
+        elif kind == CAPTURE:
             houses = self.houses
             taken = m | bit
             if houses:
@@ -349,10 +353,6 @@ class Deal:
             self.last_capturer = team
             if not loose and not houses:
                 self.sweeps.append((p, index, self._sweep_value(c, index)))
-        elif kind == THROW:
-            self.loose |= bit
-            if self.restricted:
-                self.restricted &= ~bit
         else:
             self.loose ^= m
             houses = self.houses

@@ -311,9 +311,32 @@ class _DupCaps(dict[int, Groups]):
         return groups
 
 
+def establish_key(v: int, t: int) -> int:
+    """The key in a floor's options (:data:`FloorInfo`) of :func:`build_options` ``(ESTABLISH_OPTIONS, v, t)``."""
+    return v << 4 | t
+
+
+def add_key(v: int, w: int) -> int:
+    """The key in a floor's options of :func:`build_options` ``(ADD_OPTIONS, v, w)``: ``w << 4 | v``.
+
+    Both keys are below 256 (Python's shared small integers, the cheapest to make on the hot path) and never
+    meet: a card builds a new house only of a higher value (``v < t``), and adds only to a house of its own
+    value or a higher one (``v <= w``), so the first half of a key is below its second half exactly when it
+    asks for a new house.
+    """
+    return w << 4 | v
+
+
+def group_key(what: int, t: int) -> int:
+    """The key in a floor's options of :func:`build_options` ``(what, 0, t)`` for ``what`` :data:`MAXIMAL` or
+    :data:`OPTIONAL` (groups of ``t`` alone)."""
+    return what << 8 | t
+
+
 class _FloorOptions(dict[int, Groups]):
-    """The :func:`build_options` answers of one floor, keyed by ``what << 8 | v << 4 | t``: a small table
-    next to the floor's other facts, quicker to reach on the hot path than the one table of every floor."""
+    """The :func:`build_options` answers of one floor, keyed as :func:`establish_key`, :func:`add_key` and
+    :func:`group_key` say: a small table next to the floor's other facts, quicker to reach on the hot path than
+    the one table of every floor."""
 
     __slots__ = ("by_value", "floor")
 
@@ -323,15 +346,22 @@ class _FloorOptions(dict[int, Groups]):
         self.by_value = by_value
 
     def __missing__(self, key: int) -> Groups:
-        t = key & 15
-        if self.by_value:  # build_options for a value floor, written out: this runs for each new floor
-            spades = self.floor & _SPADES_UP_TO[t]
-            found = _value_options.get(spades << 10 | key)  # the key of option_key(spades, what, v, t)
-            if found is None:
-                found = _value_options[spades << 10 | key] = tuple(
-                    [g | g << 13 | g << 26 | g << 39 for g in _options(spades, key >> 8, key >> 4 & 15, t)])
+        # The key read back: see establish_key, add_key and group_key.
+        if key >> 8:
+            what, v, t = key >> 8, 0, key & 15
+        elif key >> 4 < key & 15:
+            what, v, t = ESTABLISH_OPTIONS, key >> 4, key & 15
         else:
-            found = build_options(self.floor, key >> 8, key >> 4 & 15, t, False)
+            what, v, t = ADD_OPTIONS, key & 15, key >> 4
+        if self.by_value:  # _value_floor_options written out: this runs for each new floor
+            spades = self.floor & _SPADES_UP_TO[t]
+            vkey = ((spades << 2 | what) << 4 | v) << 4 | t
+            found = _value_options.get(vkey)
+            if found is None:
+                found = _value_options[vkey] = tuple(
+                    [g | g << 13 | g << 26 | g << 39 for g in _options(spades, what, v, t)])
+        else:
+            found = build_options(self.floor, what, v, t, False)
         self[key] = found
         return found
 
@@ -440,7 +470,12 @@ class _FloorOfLoose(dict[int, FloorInfo]):
     def __missing__(self, loose: int) -> FloorInfo:
         if len(self) > _CACHE_LIMIT:
             self.clear()
-        found = self[loose] = floor_info(loose)
+        # floor_info's common case written out: a value floor seen before (this runs for each new floor).
+        fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+        found = _value_info.get(fold) if fold.bit_count() == loose.bit_count() else None
+        if found is None:
+            found = floor_info(loose)
+        self[loose] = found
         return found
 
 
@@ -549,11 +584,14 @@ __all__ = [
     "OPTIONAL",
     "FloorInfo",
     "Groups",
+    "add_key",
     "build_options",
     "canonical",
+    "establish_key",
     "floor_info",
     "floor_of_loose",
     "floor_sums",
+    "group_key",
     "maximal_groups",
     "optional_groups",
     "splits_into",

@@ -18,7 +18,6 @@ from typing import Final, TypeVar
 
 from taash.cards import VALUE, VALUE_MASK, cards_of, mask_value_sum
 from taash.seep.groups import (
-    ADD_OPTIONS,
     MAXIMAL,
     OPTIONAL,
     _sums_reached,
@@ -45,8 +44,6 @@ _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
 _NO_OWNERS: Final[list[int]] = [0, 0, 0, 0]
 #: ``_TARGET[t]``: the set of house values (bit ``t - 9``) holding only ``t``, an index of a floor's builders.
 _TARGET: Final[tuple[int, ...]] = (0,) * 9 + (1, 2, 4, 8, 16)
-#: The part of an options key (``what << 8 | v << 4 | t``) that asks for the options of adding to a house.
-_ADD_KEY: Final = ADD_OPTIONS << 8
 #: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
 _THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
 
@@ -206,7 +203,7 @@ def plays_of(
     # Establish a new house of value t: a card plus loose cards adding up to t, then auto-cement (R2).
     for t in _BITS_OF[est_ok]:
         for v in _BITS_OF[builders[_TARGET[t]] & build_vals]:
-            options = options_of[v << 4 | t]
+            options = options_of[v << 4 | t]  # establish_key(v, t)
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     append((ESTABLISH, c, t, 0, loose & m))
@@ -225,7 +222,7 @@ def plays_of(
     for w in _BITS_OF[add_ok]:  # add_same_ok is part of add_ok (who holds two of a value holds one)
         vals = builders[_TARGET[w]] | add_same_ok & 1 << w
         for v in _BITS_OF[vals & build_vals]:
-            options = options_of[_ADD_KEY | v << 4 | w]
+            options = options_of[w << 4 | v]  # add_key(v, w)
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     append((ADD, c, w, 0, loose & m))
@@ -236,7 +233,7 @@ def plays_of(
         for v in _BITS_OF[merge_or_new >> h & build_vals]:
             n = h + v
             what = OPTIONAL if house_bits >> n & 1 else MAXIMAL
-            options = options_of[what << 8 | n]
+            options = options_of[what << 8 | n]  # group_key(what, n)
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     append((BREAK, c, n, h, loose & m))
