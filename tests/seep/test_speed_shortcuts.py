@@ -99,7 +99,7 @@ def test_the_floor_option_keys_are_small_distinct_and_read_back() -> None:
     assert len(set(keys)) == len(keys)
     # A floor's options read through these keys are build_options' answers.
     loose = mask_of([2, 15, 4, 8])  # 3, 3, 5 and 9 of different suits: not a value floor
-    options = groups.floor_of_loose[loose][4]
+    options = groups.floor_info(loose)[4]
     for (what, v, t), k in zip(asked, keys, strict=True):
         assert options[k] == build_options(loose, what, v, t, False)
 

@@ -396,7 +396,19 @@ def _spread_caps(spades: int, value: int) -> Groups:
 #:
 #: The mask of sums reached is also the mask of values whose cards capture loose cards.
 FloorInfo = tuple[int, int, tuple[int, ...], "list[Groups | None] | _DupCaps", dict[int, Groups]]
-_value_info: dict[int, FloorInfo] = {}
+class _EmptyFloorOptions(dict[int, Groups]):
+    """The build options of an empty floor: only the card alone, whatever is asked."""
+
+    def __missing__(self, key: int) -> Groups:
+        return _ONLY_EMPTY
+
+
+_EMPTY_FLOOR: FloorInfo = (0, 0, (0,) * 32, [_ONLY_EMPTY] * 14, _EmptyFloorOptions())
+
+
+#: The FloorInfo of each value floor seen, by its values (the empty floor's from the start).
+_value_info: dict[int, FloorInfo] = {0: _EMPTY_FLOOR}
+_dup_info: dict[int, FloorInfo] = {}
 
 
 def _sums_reached(loose: int) -> int:
@@ -435,9 +447,7 @@ def _builders(bits: int) -> tuple[int, ...]:
 
 def floor_info(loose: int) -> FloorInfo:
     """The :data:`FloorInfo` of a floor; value floors are keyed by their values, so that every floor of the
-    same values shares one. :data:`floor_of_loose` is the quick way to the same answer."""
-    if not loose:
-        return _EMPTY_FLOOR
+    same values shares one (the hot path reads ``_value_info`` itself for those)."""
     fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
     if fold.bit_count() == loose.bit_count():
         found = _value_info.get(fold)
@@ -448,39 +458,13 @@ def floor_info(loose: int) -> FloorInfo:
             caps: list[Groups | None] = [None if bits >> v & 1 else _ONLY_EMPTY for v in range(14)]
             found = _value_info[fold] = (fold, bits, _builders(bits), caps, _FloorOptions(fold, True))
         return found
-    # A floor with two loose cards of one value: its own answers (kept by floor_of_loose, by its loose cards).
-    bits = _sums_reached(loose)
-    return (fold, bits, _builders(bits), _DupCaps(loose), _FloorOptions(loose, False))
-
-
-class _EmptyFloorOptions(dict[int, Groups]):
-    """The build options of an empty floor: only the card alone, whatever is asked."""
-
-    def __missing__(self, key: int) -> Groups:
-        return _ONLY_EMPTY
-
-
-_EMPTY_FLOOR: FloorInfo = (0, 0, (0,) * 32, [_ONLY_EMPTY] * 14, _EmptyFloorOptions())
-
-
-class _FloorOfLoose(dict[int, FloorInfo]):
-    """:func:`floor_info` by the loose cards themselves, a bounded cache in front of it: most positions show
-    loose cards seen before (81% of them in random 4-player deals), and one look-up then answers."""
-
-    def __missing__(self, loose: int) -> FloorInfo:
-        if len(self) > _CACHE_LIMIT:
-            self.clear()
-        # floor_info's common case written out: a value floor seen before (this runs for each new floor).
-        fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
-        found = _value_info.get(fold) if fold.bit_count() == loose.bit_count() else None
-        if found is None:
-            found = floor_info(loose)
-        self[loose] = found
-        return found
-
-
-#: ``floor_of_loose[loose]``: the :data:`FloorInfo` of those loose cards (the hot path's way in).
-floor_of_loose: dict[int, FloorInfo] = _FloorOfLoose()
+    found = _dup_info.get(loose)
+    if found is None:
+        if len(_dup_info) > _CACHE_LIMIT:
+            _dup_info.clear()
+        bits = _sums_reached(loose)
+        found = _dup_info[loose] = (fold, bits, _builders(bits), _DupCaps(loose), _FloorOptions(loose, False))
+    return found
 
 
 def option_key(floor: int, what: int, v: int, t: int) -> int:
@@ -589,7 +573,6 @@ __all__ = [
     "canonical",
     "establish_key",
     "floor_info",
-    "floor_of_loose",
     "floor_sums",
     "group_key",
     "maximal_groups",

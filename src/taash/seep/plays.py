@@ -21,8 +21,9 @@ from taash.seep.groups import (
     MAXIMAL,
     OPTIONAL,
     _sums_reached,
+    _value_info,
     fill_caps,
-    floor_of_loose,
+    floor_info,
     maximal_groups,
     optional_groups,
     subsets_adding_up,
@@ -133,14 +134,20 @@ def plays_of(
     """
     # Bit v of ``present``: a card of value v is in hand; of ``twice``: two or more are. Two suits at a time:
     # ``either`` has the values of spades or diamonds in its first row, of hearts or clubs in its second;
-    # ``both`` the values of spades and diamonds, of hearts and clubs.
+    # ``both`` the values of spades and diamonds, of hearts and clubs. Both masks keep some meaningless bits
+    # above bit 13: every use below meets a mask of values (takers, house values, builders) that drops them.
     lo = hand & 0x3FFFFFF
     hi = hand >> 26
     either = lo | hi
     both = lo & hi
-    present = (either | either >> 13) << 1 & 0x3FFE
-    twice = (both | both >> 13 | either & either >> 13) << 1 & 0x3FFE
-    floor, reach, builders, caps_of, options_of = floor_of_loose[loose]
+    present = (either | either >> 13) << 1
+    twice = (both | both >> 13 | either & either >> 13) << 1
+    # The floor's facts: a value floor (no two loose cards of one value: nearly every floor) by its values.
+    floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+    if floor.bit_count() == loose.bit_count():
+        floor, reach, builders, caps_of, options_of = _value_info.get(floor) or floor_info(loose)
+    else:
+        floor, reach, builders, caps_of, options_of = floor_info(loose)
     free = hand & ~restricted if restricted else hand
     if house_bits:
         owned = owned_by[seat]  # values of the houses this seat owns
@@ -180,7 +187,7 @@ def plays_of(
                 append((CAPTURE, c, 0, 0, loose & u))
     # The throws a suit at a time, from tables of the throws of each set of cards of one suit (the suits of the
     # hand two at a time as above: small integers, quicker to work with than the whole hand).
-    x = _TAKES_NOTHING[takers]
+    x = (~takers & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
     if not restricted:
         out += _SPADE_THROWS[lo & x]
         out += _HEART_THROWS[lo >> 13 & x]
@@ -244,8 +251,6 @@ def plays_of(
     return out
 
 
-#: ``_TAKES_NOTHING[values]``: the values not in ``values`` (a mask of bits 1 to 13), as a row of one suit.
-_TAKES_NOTHING: Final[tuple[int, ...]] = tuple((~m & 0x3FFE) >> 1 for m in range(1 << 14))
 #: ``_SPADE_THROWS[row]`` (and the others): the throws of the cards ``row`` (a 13-bit mask) of one suit, in order.
 _SPADE_THROWS, _HEART_THROWS, _DIAMOND_THROWS, _CLUB_THROWS = (
     _subsets_table(_THROW_AT[13 * s + 1: 13 * s + 14]) for s in range(4))
@@ -290,7 +295,7 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
     """
     if restricted or not loose:
         return _restricted_bid_plays(hand, loose, bid, restricted)
-    floor, reach, _, caps_of, options_of = floor_of_loose[loose]
+    floor, reach, _, caps_of, options_of = floor_info(loose)
     caps = caps_of[bid] or fill_caps(caps_of, floor, bid)
     holds_two = (hand & VALUE_MASK[bid]).bit_count() > 1
     out: list[Play] = []
