@@ -1,0 +1,96 @@
+"""Compare the engine's speed at two versions in one process: chunks of random deals run by each in turn, so that
+the machine's swings in speed (a third from minute to minute on a shared machine) fall on both alike. From the
+repository root:
+
+    .venv/bin/python benchmarks/ab.py                     # HEAD against the working tree
+    .venv/bin/python benchmarks/ab.py --base HEAD~3 --work HEAD --rounds 100
+
+Each version's ``src/taash`` (from ``git archive``, or the working tree) is copied under another package name, both
+are warmed up as ``taash seep bench`` warms up, then they take turns playing ``--deals`` random 4-player deals,
+``--rounds`` times each (the order of the pair flips every round). The answer is each version's median rate and the
+median (and quartiles) of the per-round ratio work / base: a ratio's quartiles that stay on one side of 1 mean a
+real difference. Not a test: a tool for judging a change to the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import io
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+_IMPORT = re.compile(r"^(\s*)(from|import) taash(\b|\.)", re.MULTILINE)
+
+
+def export(version: str | None, into: Path) -> Path:
+    """``src/taash`` of ``version`` (a git revision; None for the working tree) copied to ``into/taash``."""
+    if version is None:
+        shutil.copytree(ROOT / "src" / "taash", into / "taash")
+    else:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", version, "src/taash"],
+                                 check=True, capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(into)  # our own repository's files
+        shutil.move(into / "src" / "taash", into / "taash")
+    return into / "taash"
+
+
+def renamed(package: Path, name: str, root: Path) -> None:
+    """The package copied to ``root/name`` with its own imports of ``taash`` pointed at ``name``."""
+    target = root / name
+    shutil.copytree(package, target)
+    for path in target.rglob("*.py"):
+        text = path.read_text()
+        path.write_text(_IMPORT.sub(lambda m: f"{m.group(1)}{m.group(2)} {name}{m.group(3)}", text))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="HEAD", help="git revision of the base (default HEAD)")
+    parser.add_argument("--work", default=None, help="git revision of the version judged (default: working tree)")
+    parser.add_argument("--rounds", type=int, default=60, help="chunks each version plays (default 60)")
+    parser.add_argument("--deals", type=int, default=300, help="random deals per chunk (default 300)")
+    parser.add_argument("--warmup", type=int, default=5000, help="untimed deals first, per version (default 5000)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name, version in (("taash_base", args.base), ("taash_work", args.work)):
+            renamed(export(version, root / f"{name}_src"), name, root / "packages")
+        sys.path.insert(0, str(root / "packages"))
+        names = ("taash_base", "taash_work")
+        benches: list[ModuleType] = [importlib.import_module(f"{n}.benchmarks.seep") for n in names]
+        rules = [importlib.import_module(f"{n}.seep.rules").PRESETS["standard"] for n in names]
+        rngs = [random.Random(1), random.Random(1)]
+        for bench, r, rng in zip(benches, rules, rngs, strict=True):
+            bench.random_deals(args.warmup, rng, r)
+        gc.collect()
+        gc.freeze()
+        rates: list[list[float]] = [[], []]
+        for i in range(args.rounds):
+            for k in (0, 1) if i % 2 == 0 else (1, 0):
+                t = time.perf_counter()
+                benches[k].random_deals(args.deals, rngs[k], rules[k])
+                rates[k].append(args.deals / (time.perf_counter() - t))
+            print(f"\rround {i + 1}/{args.rounds}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+    ratios = [w / b for b, w in zip(rates[0], rates[1], strict=True)]
+    q1, q2, q3 = statistics.quantiles(ratios, n=4)
+    print(f"base {args.base}: {statistics.median(rates[0]):,.0f} deals/s; "
+          f"work {args.work or 'working tree'}: {statistics.median(rates[1]):,.0f} deals/s (medians of {args.rounds})")
+    print(f"work / base, per round: median {q2:.3f}, quartiles {q1:.3f} .. {q3:.3f}")
+
+
+if __name__ == "__main__":
+    main()
