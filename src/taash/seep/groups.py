@@ -353,16 +353,10 @@ class _FloorOptions(dict[int, Groups]):
             what, v, t = ESTABLISH_OPTIONS, key >> 4, key & 15
         else:
             what, v, t = ADD_OPTIONS, key & 15, key >> 4
-        if self.by_value:  # _value_floor_options written out: this runs for each new floor
-            spades = self.floor & _SPADES_UP_TO[t]
-            vkey = ((spades << 2 | what) << 4 | v) << 4 | t
-            found = _value_options.get(vkey)
-            if found is None:
-                found = _value_options[vkey] = tuple(
-                    [g | g << 13 | g << 26 | g << 39 for g in _options(spades, what, v, t)])
+        if self.by_value:
+            found = self[key] = _value_floor_options(self.floor & _SPADES_UP_TO[t], what, v, t)
         else:
-            found = build_options(self.floor, what, v, t, False)
-        self[key] = found
+            found = self[key] = build_options(self.floor, what, v, t, False)
         return found
 
 
@@ -392,10 +386,13 @@ def _spread_caps(spades: int, value: int) -> Groups:
 #:   some loose cards, add up to a value in ``T``;
 #: * the capture groups of each value, such that ``loose & group`` is the real loose cards taken (for a value
 #:   floor, None until first asked for: ``caps[v] or fill_caps(caps, spades, v)``);
-#: * the floor's :func:`build_options` answers, keyed by ``what << 8 | v << 4 | t``.
+#: * the floor's :func:`build_options` answers, keyed as :func:`establish_key`, :func:`add_key` and
+#:   :func:`group_key` say.
 #:
 #: The mask of sums reached is also the mask of values whose cards capture loose cards.
 FloorInfo = tuple[int, int, tuple[int, ...], "list[Groups | None] | _DupCaps", dict[int, Groups]]
+
+
 class _EmptyFloorOptions(dict[int, Groups]):
     """The build options of an empty floor: only the card alone, whatever is asked."""
 
@@ -493,7 +490,7 @@ def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Grou
     if by_value:
         return _value_floor_options(floor & _SPADES_UP_TO[t], what, v, t)
     low = floor & _UP_TO[t]
-    key = ((low << 2 | what) << 4 | v) << 4 | t  # option_key(low, what, v, t)
+    key = option_key(low, what, v, t)
     found = _dup_options.get(key)
     if found is None:
         fold = (low | low >> 13 | low >> 26 | low >> 39) & 0x1FFF
@@ -514,7 +511,7 @@ def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Grou
 
 def _value_floor_options(spades: int, what: int, v: int, t: int) -> Groups:
     """:func:`build_options` of the value floor ``spades`` (of values up to ``t`` only), spread."""
-    key = ((spades << 2 | what) << 4 | v) << 4 | t
+    key = ((spades << 2 | what) << 4 | v) << 4 | t  # option_key(spades, what, v, t), written out: runs on each miss
     found = _value_options.get(key)
     if found is None:
         found = _value_options[key] = tuple([g | g << 13 | g << 26 | g << 39 for g in _options(spades, what, v, t)])

@@ -188,16 +188,13 @@ def plays_of(
     # The throws a suit at a time, from tables of the throws of each set of cards of one suit (the suits of the
     # hand two at a time as above: small integers, quicker to work with than the whole hand).
     x = (~takers & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
-    if not restricted:
-        out += _SPADE_THROWS[lo & x]
-        out += _HEART_THROWS[lo >> 13 & x]
-        out += _DIAMOND_THROWS[hi & x]
-        out += _CLUB_THROWS[hi >> 13 & x]
-    else:
-        out += _SPADE_THROWS[free & x]
-        out += _HEART_THROWS[free >> 13 & x]
-        out += _DIAMOND_THROWS[free >> 26 & x]
-        out += _CLUB_THROWS[free >> 39 & x]
+    free_lo, free_hi = lo, hi
+    if restricted:
+        free_lo, free_hi = free & 0x3FFFFFF, free >> 26
+    out += _SPADE_THROWS[free_lo & x]
+    out += _HEART_THROWS[free_lo >> 13 & x]
+    out += _DIAMOND_THROWS[free_hi & x]
+    out += _CLUB_THROWS[free_hi >> 13 & x]
     if restricted and hand & restricted:
         for c in cards_of(hand & restricted):
             v = VALUE[c]
