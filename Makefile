@@ -25,7 +25,7 @@ tui: $(STAMP)
 	@$(BIN)/taash play $(ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
 test: lint

@@ -1,0 +1,36 @@
+"""The tools in ``benchmarks/`` still run (on tiny settings: their figures are not tested, only that they work)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_script(name: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_ab_compares_two_versions_of_the_engine_in_one_process() -> None:
+    out = run_script("ab.py", "--base", "HEAD", "--rounds", "2", "--deals", "3", "--warmup", "5")
+    assert "base HEAD:" in out and "work working tree:" in out
+    assert "work / base, per round: median" in out
+
+
+def test_count_bytecodes_lists_the_engine_functions() -> None:
+    out = run_script("count_bytecodes.py", "--warmup", "5", "--deals", "2")
+    assert "bytecodes per deal" in out and "plays.py:plays_of" in out
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_count_instructions_counts_under_valgrind() -> None:
+    out = run_script("count_instructions.py", "--warmup", "5", "--deals", "2")
+    assert "million instructions per deal" in out
