@@ -39,8 +39,10 @@ def export(version: str | None, into: Path) -> Path:
     if version is None:
         shutil.copytree(ROOT / "src" / "taash", into / "taash")
     else:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", version, "src/taash"],
-                                 check=True, capture_output=True).stdout
+        done = subprocess.run(["git", "-C", str(ROOT), "archive", version, "src/taash"], capture_output=True)
+        if done.returncode:
+            sys.exit(f"ab.py: no src/taash at git revision {version!r} ({done.stderr.decode().strip()})")
+        archive = done.stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(into)  # our own repository's files
         shutil.move(into / "src" / "taash", into / "taash")
@@ -64,6 +66,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=300, help="random deals per chunk (default 300)")
     parser.add_argument("--warmup", type=int, default=5000, help="untimed deals first, per version (default 5000)")
     args = parser.parse_args()
+    if args.rounds < 2 or args.deals < 1 or args.warmup < 0:
+        parser.error("--rounds must be at least 2, --deals at least 1, --warmup at least 0")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for name, version in (("taash_base", args.base), ("taash_work", args.work)):

@@ -47,14 +47,21 @@ def main() -> None:
     if args.inside:
         measured(args.warmup, args.deals)
         return
+    if args.deals < 1 or args.warmup < 0:
+        parser.error("--deals must be at least 1 and --warmup at least 0")
+    if not (args.src / "taash" / "seep").is_dir():
+        parser.error(f"--src {args.src} holds no taash package (give a checkout's src directory)")
     if not shutil.which("valgrind"):
         sys.exit("count_instructions: valgrind is not installed (apt-get install valgrind)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         env = {**os.environ, "PYTHONPATH": str(args.src.resolve())}
-        subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-                        sys.executable, __file__, "--inside", "--warmup", str(args.warmup), "--deals", str(args.deals)],
-                       check=True, env=env, capture_output=True)
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+                               sys.executable, __file__, "--inside", "--warmup", str(args.warmup), "--deals",
+                               str(args.deals)], env=env, capture_output=True, text=True)
+        if done.returncode:
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            sys.exit(f"count_instructions: the measured run failed: {last}")
         summary = subprocess.run(["callgrind_annotate", str(out)], check=True, capture_output=True, text=True).stdout
     found = re.search(r"^\s*([\d,]+)\s.*PROGRAM TOTALS", summary, re.MULTILINE)
     if not found:

@@ -35,3 +35,15 @@ def test_count_bytecodes_lists_the_engine_functions() -> None:
 def test_count_instructions_counts_under_valgrind() -> None:
     out = run_script("count_instructions.py", "--warmup", "5", "--deals", "2")
     assert "million instructions per deal" in out
+
+
+@pytest.mark.parametrize(("name", "args", "message"), [
+    ("ab.py", ["--base", "no-such-revision"], "no src/taash at git revision 'no-such-revision'"),
+    ("ab.py", ["--rounds", "1"], "--rounds must be at least 2"),
+    ("count_instructions.py", ["--src", "/no/such/dir"], "holds no taash package"),
+])
+def test_the_benchmark_tools_refuse_bad_input_in_one_line(name: str, args: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0 and message in done.stderr
+    assert "Traceback" not in done.stderr
