@@ -11,9 +11,11 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 from itertools import starmap
+from operator import itemgetter
 
 from taash.cards import FULL_PACK, VALUE, VALUE_MASK, card_name, cards_of, mask_of, mask_value_sum, parse_card
 from taash.seep.errors import IllegalPlayError, RecordError
+from taash.seep.groups import FloorInfo, _value_info, floor_info
 from taash.seep.plays import (
     ADD,
     BREAK,
@@ -131,11 +133,29 @@ def _redeal_problem(rules: Rules, deck: list[int]) -> str | None:
 #: the bid play), the second half (after the 24th play, 2 players) or the deal ends (after the last).
 _TURNING_POINTS = frozenset((0, 23, PLAYS_PER_DEAL - 1))
 
+#: ``_NEXT_SEAT[players][seat]``: the seat that plays after ``seat``.
+_NEXT_SEAT: dict[int, tuple[int, ...]] = {4: (1, 2, 3, 0), 2: (1, 0)}
+
 #: ``_REST_ORDER[players][dealer]``: who gets each group of four cards dealt after the bid play, in order.
 _REST_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
     4: tuple(tuple((dealer + 1 + k) % 4 for k in (1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)) for dealer in range(4)),
     2: tuple((dealer, 1 - dealer, dealer, 1 - dealer, dealer) for dealer in range(2)),
 }
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+#: ``_ROW_BIT[c]``: the value of card ``c`` as a row of one suit (``1 << (value - 1)``).
+_ROW_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
+
+
+def _rest_getters(order: tuple[int, ...]) -> tuple[tuple[int, itemgetter[tuple[int, ...]]], ...]:
+    """For each seat dealt cards in ``order`` (groups of four from the ninth card on): the seat, and a getter
+    of its cards from the deck (so that a hand is made without a Python loop)."""
+    seats = sorted(set(order))
+    return tuple((seat, itemgetter(*(8 + 4 * k + j for k, s in enumerate(order) if s == seat for j in range(4))))
+                 for seat in seats)
+
+
+#: ``_REST_DEALT[players][dealer]``: :data:`_REST_ORDER` as getters of each seat's cards.
+_REST_DEALT = {players: tuple(_rest_getters(order) for order in orders) for players, orders in _REST_ORDER.items()}
 
 
 class Deal:
@@ -146,15 +166,19 @@ class Deal:
     """
 
     __slots__ = (
+        "_next_seat",
         "_tables",
         "bid",
+        "break_with_loose",
         "dealer",
         "deck",
+        "floor",
         "hands",
         "house_bits",
         "houses",
         "last_capturer",
         "loose",
+        "max_houses",
         "owned_by",
         "phase",
         "piles",
@@ -185,7 +209,9 @@ class Deal:
         bidder = (dealer + 1) % players
         self.hands = [0] * players
         self.hands[bidder] = 1 << deck[0] | 1 << deck[1] | 1 << deck[2] | 1 << deck[3]
-        self.loose = 1 << deck[4] | 1 << deck[5] | 1 << deck[6] | 1 << deck[7]
+        self.loose = loose = 1 << deck[4] | 1 << deck[5] | 1 << deck[6] | 1 << deck[7]
+        #: The floor's facts (:data:`taash.seep.groups.FloorInfo`), kept up to date play by play.
+        self.floor: FloorInfo = floor_info(loose)
         self.houses: dict[int, House] = {}
         #: The houses in brief, kept up to date play by play (see :func:`taash.seep.plays.house_summary`):
         #: the mask of their values, of the values of those not cemented, and per seat of those it owns.
@@ -200,8 +226,15 @@ class Deal:
         self.phase = _BID
         self.to_move = bidder
         self.last_capturer = -1
-        self._tables = tables = _rules_tables(rules)
-        self.restricted = tables.restricted
+        self._use_rules(rules, players)
+        self.restricted = self._tables.restricted
+
+    def _use_rules(self, rules: Rules, players: int) -> None:
+        """What the hot path reads of the rules and the player count, kept at hand."""
+        self._tables = _rules_tables(rules)
+        self.max_houses = rules.max_houses
+        self.break_with_loose = rules.break_with_loose
+        self._next_seat = _NEXT_SEAT[players]
 
     @classmethod
     def shuffled(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
@@ -233,6 +266,7 @@ class Deal:
         deal.deck = deck
         deal.hands = hands
         deal.loose = loose
+        deal.floor = floor_info(loose)
         deal.houses = houses
         deal.house_bits, deal.uncemented, deal.owned_by = house_summary(houses)
         deal.piles = [0, 0]
@@ -243,7 +277,7 @@ class Deal:
         deal.to_move = to_move
         deal.last_capturer = last_capturer
         deal.restricted = restricted
-        deal._tables = _rules_tables(rules)
+        deal._use_rules(rules, players)
         return deal
 
     def card_points_of(self, cards: int) -> int:
@@ -265,6 +299,7 @@ class Deal:
         new.deck = self.deck
         new.hands = self.hands[:]
         new.loose = self.loose
+        new.floor = self.floor
         new.houses = dict(self.houses)
         new.house_bits = self.house_bits
         new.uncemented = self.uncemented
@@ -278,6 +313,9 @@ class Deal:
         new.last_capturer = self.last_capturer
         new.restricted = self.restricted
         new._tables = self._tables
+        new.max_houses = self.max_houses
+        new.break_with_loose = self.break_with_loose
+        new._next_seat = self._next_seat
         return new
 
     # -- bidding -------------------------------------------------------------------------------------------
@@ -305,12 +343,11 @@ class Deal:
         if self.phase is not _PLAY:
             return []
         p = self.to_move
-        rules = self.rules
         if self.plays:
-            return plays_of(self.hands[p], p, self.loose, self.house_bits, self.uncemented, self.owned_by,
-                            rules.max_houses, rules.break_with_loose, self.restricted)
-        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, rules.max_houses,
-                           rules.break_with_loose, self.restricted)
+            return plays_of(self.hands[p], p, self.loose, self.floor, self.house_bits, self.uncemented,
+                            self.owned_by, self.max_houses, self.break_with_loose, self.restricted)
+        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, self.max_houses,
+                           self.break_with_loose, self.restricted)
 
     def play(self, play: Play, check: bool = True) -> None:
         """Make ``play`` for the player to move; an illegal play raises and changes nothing.
@@ -336,10 +373,24 @@ class Deal:
         index = len(plays)
         plays.append(play)
         if kind == THROW:  # the commonest play first
-            self.loose |= bit
+            self.loose = loose = self.loose | bit
+            # A card of a new value thrown onto a value floor makes another value floor (see FloorInfo).
+            values = self.floor[0]
+            row_bit = _ROW_BIT[c]
+            self.floor = (not values & row_bit and _value_info.get(values | row_bit)) or floor_info(loose)
             if self.restricted:
                 self.restricted &= ~bit
-        elif kind == CAPTURE:
+            if index in _TURNING_POINTS:
+                self._turn(index)
+            else:
+                self.to_move = self._next_seat[p]
+            return
+        # Loose cards leave the floor: floor_info(loose), with its commonest case (a value floor seen before)
+        # written out.
+        self.loose = loose = self.loose ^ m
+        values = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+        self.floor = (values.bit_count() == loose.bit_count() and _value_info.get(values)) or floor_info(loose)
+        if kind == CAPTURE:
             houses = self.houses
             taken = m | bit
             if houses:
@@ -347,14 +398,12 @@ class Deal:
                 if house is not None:
                     taken |= house[0]
                     self._drop_house(VALUE[c])
-            self.loose = loose = self.loose ^ m
             team = p & 1
             self.piles[team] |= taken
             self.last_capturer = team
             if not loose and not houses:
                 self.sweeps.append((p, index, self._sweep_value(c, index)))
         else:
-            self.loose ^= m
             houses = self.houses
             if kind == ADD:
                 cards, _, owners = houses[value]
@@ -379,16 +428,22 @@ class Deal:
             if self.restricted and kind != ADD:
                 self.restricted &= ~VALUE_MASK[value]
         if index in _TURNING_POINTS:
-            if index == PLAYS_PER_DEAL - 1:
-                self._finish()
-                return
-            if index == 0:
-                self._deal_rest()
-            elif self.players == 2:  # the 24th play: the second half (4.4)
-                bidder = self.bidder
-                self.hands[bidder] = mask_of(self.deck[28:40])
-                self.hands[1 - bidder] = mask_of(self.deck[40:52])
-        self.to_move = (p + 1) % self.players
+            self._turn(index)
+        else:
+            self.to_move = self._next_seat[p]
+
+    def _turn(self, index: int) -> None:
+        """After the play of ``index``, one of :data:`_TURNING_POINTS`: deal, or end the deal, and pass the turn."""
+        if index == PLAYS_PER_DEAL - 1:
+            self._finish()
+            return
+        if index == 0:
+            self._deal_rest()
+        elif self.players == 2:  # the 24th play: the second half (4.4)
+            bidder = self.bidder
+            self.hands[bidder] = mask_of(self.deck[28:40])
+            self.hands[1 - bidder] = mask_of(self.deck[40:52])
+        self.to_move = self._next_seat[self.to_move]
 
     def _join_house(self, value: int, cards: int, owners: int, seat: int) -> None:
         """``seat`` puts ``cards`` together as the house of ``value`` that ``owners`` own: it is cemented, and he
@@ -422,15 +477,15 @@ class Deal:
         """After the bid play: the rest of the first hands in groups of four (protocol, game record)."""
         deck = self.deck
         hands = self.hands
-        i = 8
-        for seat in _REST_ORDER[self.players][self.dealer]:
-            hands[seat] |= 1 << deck[i] | 1 << deck[i + 1] | 1 << deck[i + 2] | 1 << deck[i + 3]
-            i += 4
+        bit = _BIT.__getitem__
+        for seat, cards in _REST_DEALT[self.players][self.dealer]:
+            hands[seat] |= sum(map(bit, cards(deck)))
 
     def _finish(self) -> None:
         if self.loose and self.last_capturer >= 0:
             self.piles[self.last_capturer] |= self.loose
             self.loose = 0
+            self.floor = floor_info(0)
         self.phase = _OVER
 
     # -- the end -------------------------------------------------------------------------------------------
@@ -483,6 +538,7 @@ class Deal:
                 assert (owners & team_seats).bit_count() <= 1, "two owners of one team"
         summary = house_summary(self.houses)
         assert (self.house_bits, self.uncemented, self.owned_by) == summary, "the house summary is out of date"
+        assert self.floor[:3] == floor_info(self.loose)[:3], "the floor's facts are out of date"
 
     def _undealt_mask(self) -> int:
         """Cards not yet in anyone's hand or on the floor (still to be dealt)."""

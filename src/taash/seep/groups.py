@@ -293,20 +293,18 @@ def optional_groups(loose: int, value: int) -> Groups:
 
 
 class _DupCaps(dict[int, Groups]):
-    """Capture groups of a floor with two loose cards of one value, per value, worked out when first asked."""
+    """Capture groups of a floor with two loose cards of one value, per value, worked out when first asked
+    from the canonical floor's (which every floor with the same values shares)."""
 
-    __slots__ = ("loose",)
-
-    def __init__(self, loose: int):
-        super().__init__()
-        self.loose = loose
+    __slots__ = ("floor",)
+    floor: _RealFloor  # set by floor_info (no __init__ of its own: quicker to make)
 
     def __missing__(self, value: int) -> Groups:
-        low = self.loose & _UP_TO[value]  # only cards up to ``value`` can be in a group of it
-        fold = (low | low >> 13 | low >> 26 | low >> 39) & 0x1FFF
-        # The cards up to ``value`` are most often a value floor even when the whole floor is not.
-        value_floor = fold.bit_count() == low.bit_count()
-        groups = _spread_caps(fold, value) if value_floor else maximal_groups(low, value)
+        f = self.floor
+        low = f.canon & _UP_TO[value]  # only cards up to ``value`` can be in a group of it
+        # The cards up to ``value`` are most often a value floor (its canonical floor has one row) even when the
+        # whole floor is not: then the spread groups serve.
+        groups = f.real(_canonical_unions(low, value, True)) if low >> 13 else _spread_caps(low, value)
         self[value] = groups
         return groups
 
@@ -333,30 +331,42 @@ def group_key(what: int, t: int) -> int:
     return what << 8 | t
 
 
+def _read_key(key: int) -> tuple[int, int, int]:
+    """``(what, v, t)`` of a key of a floor's options: see :func:`establish_key`, :func:`add_key` and
+    :func:`group_key`."""
+    if key >> 8:
+        return key >> 8, 0, key & 15
+    if key >> 4 < key & 15:
+        return ESTABLISH_OPTIONS, key >> 4, key & 15
+    return ADD_OPTIONS, key & 15, key >> 4
+
+
 class _FloorOptions(dict[int, Groups]):
-    """The :func:`build_options` answers of one floor, keyed as :func:`establish_key`, :func:`add_key` and
+    """The :func:`build_options` answers of one value floor, keyed as :func:`establish_key`, :func:`add_key` and
     :func:`group_key` say: a small table next to the floor's other facts, quicker to reach on the hot path than
     the one table of every floor."""
 
-    __slots__ = ("by_value", "floor")
+    __slots__ = ("spades",)
 
-    def __init__(self, floor: int, by_value: bool):
+    def __init__(self, spades: int):
         super().__init__()
-        self.floor = floor
-        self.by_value = by_value
+        self.spades = spades
 
     def __missing__(self, key: int) -> Groups:
-        # The key read back: see establish_key, add_key and group_key.
-        if key >> 8:
-            what, v, t = key >> 8, 0, key & 15
-        elif key >> 4 < key & 15:
-            what, v, t = ESTABLISH_OPTIONS, key >> 4, key & 15
-        else:
-            what, v, t = ADD_OPTIONS, key & 15, key >> 4
-        if self.by_value:
-            found = self[key] = _value_floor_options(self.floor & _SPADES_UP_TO[t], what, v, t)
-        else:
-            found = self[key] = build_options(self.floor, what, v, t, False)
+        what, v, t = _read_key(key)
+        found = self[key] = _value_floor_options(self.spades & _SPADES_UP_TO[t], what, v, t)
+        return found
+
+
+class _DupFloorOptions(dict[int, Groups]):
+    """:class:`_FloorOptions` of a floor with two loose cards of one value: the real loose cards, worked out
+    from the canonical floor's answers (:func:`_real_floor_options`)."""
+
+    __slots__ = ("floor",)
+    floor: _RealFloor  # set by floor_info, as for _DupCaps
+
+    def __missing__(self, key: int) -> Groups:
+        found = self[key] = _real_floor_options(self.floor, *_read_key(key))
         return found
 
 
@@ -380,7 +390,9 @@ def _spread_caps(spades: int, value: int) -> Groups:
 
 #: What the hot path needs of a floor:
 #:
-#: * its values, as a row of one suit (bit ``v - 1`` for value ``v``);
+#: * for a value floor, its values as a row of one suit (bit ``v - 1`` for value ``v``); for any other floor, -1,
+#:   so that ``values & bit`` is 0 only when a card of that value thrown onto a value floor makes another value
+#:   floor, whose facts are then ``_value_info[values | bit]`` (what :class:`taash.seep.deal.Deal` does on a throw);
 #: * the mask of sums reached (bit ``s`` when some loose cards add up to ``s``);
 #: * for each set ``T`` of house values (bit ``t - 9`` for value ``t``), the values ``v`` of cards that, with
 #:   some loose cards, add up to a value in ``T``;
@@ -406,6 +418,7 @@ _EMPTY_FLOOR: FloorInfo = (0, 0, (0,) * 32, [_ONLY_EMPTY] * 14, _EmptyFloorOptio
 #: The FloorInfo of each value floor seen, by its values (the empty floor's from the start).
 _value_info: dict[int, FloorInfo] = {0: _EMPTY_FLOOR}
 _dup_info: dict[int, FloorInfo] = {}
+_canon_sums: dict[int, int] = {}
 
 
 def _sums_reached(loose: int) -> int:
@@ -444,7 +457,7 @@ def _builders(bits: int) -> tuple[int, ...]:
 
 def floor_info(loose: int) -> FloorInfo:
     """The :data:`FloorInfo` of a floor; value floors are keyed by their values, so that every floor of the
-    same values shares one (the hot path reads ``_value_info`` itself for those)."""
+    same values shares one (a deal reads ``_value_info`` itself after a throw)."""
     fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
     if fold.bit_count() == loose.bit_count():
         found = _value_info.get(fold)
@@ -453,14 +466,21 @@ def floor_info(loose: int) -> FloorInfo:
             # A plain list (the fastest to index on the hot path); the groups of a sum reached are worked out
             # when first asked for (None until then: see fill_caps).
             caps: list[Groups | None] = [None if bits >> v & 1 else _ONLY_EMPTY for v in range(14)]
-            found = _value_info[fold] = (fold, bits, _builders(bits), caps, _FloorOptions(fold, True))
+            found = _value_info[fold] = (fold, bits, _builders(bits), caps, _FloorOptions(fold))
         return found
     found = _dup_info.get(loose)
     if found is None:
         if len(_dup_info) > _CACHE_LIMIT:
             _dup_info.clear()
-        bits = _sums_reached(loose)
-        found = _dup_info[loose] = (fold, bits, _builders(bits), _DupCaps(loose), _FloorOptions(loose, False))
+        f = _RealFloor(loose)
+        sums = _canon_sums.get(f.canon)  # the sums reached depend on the values alone
+        if sums is None:
+            sums = _canon_sums[f.canon] = _sums_reached(f.canon)
+        dup_caps = _DupCaps()
+        dup_caps.floor = f
+        dup_options = _DupFloorOptions()
+        dup_options.floor = f
+        found = _dup_info[loose] = (-1, sums, _builders(sums), dup_caps, dup_options)
     return found
 
 
@@ -471,7 +491,6 @@ def option_key(floor: int, what: int, v: int, t: int) -> int:
 
 _value_options: dict[int, Groups] = {}
 _canon_options: dict[int, Groups] = {}
-_dup_options: dict[int, Groups] = {}
 
 
 def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Groups:
@@ -489,24 +508,20 @@ def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Grou
     """
     if by_value:
         return _value_floor_options(floor & _SPADES_UP_TO[t], what, v, t)
-    low = floor & _UP_TO[t]
+    return _real_floor_options(_real_floor(floor), what, v, t)
+
+
+def _real_floor_options(f: _RealFloor, what: int, v: int, t: int) -> Groups:
+    """:func:`build_options` of the real floor ``f``, from the answers of its canonical floor cut down to the cards
+    of values up to ``t`` (cutting down and making canonical commute: both go rank by rank)."""
+    low = f.canon & _UP_TO[t]
+    if not low >> 13:  # the cards up to t are a value floor (most often so): the spread answers serve
+        return _value_floor_options(low, what, v, t)
     key = option_key(low, what, v, t)
-    found = _dup_options.get(key)
+    found = _canon_options.get(key)
     if found is None:
-        fold = (low | low >> 13 | low >> 26 | low >> 39) & 0x1FFF
-        if fold.bit_count() == low.bit_count():
-            found = _value_floor_options(fold, what, v, t)
-        else:
-            f = _real_floor(low)
-            ckey = option_key(f.canon, what, v, t)
-            canon_found = _canon_options.get(ckey)
-            if canon_found is None:
-                canon_found = _canon_options[ckey] = _options(f.canon, what, v, t)
-            found = f.real(canon_found)
-        if len(_dup_options) > _CACHE_LIMIT:
-            _dup_options.clear()
-        _dup_options[key] = found
-    return found
+        found = _canon_options[key] = _options(low, what, v, t)
+    return f.real(found)
 
 
 def _value_floor_options(spades: int, what: int, v: int, t: int) -> Groups:

@@ -20,8 +20,8 @@ from taash.cards import VALUE, VALUE_MASK, cards_of, mask_value_sum
 from taash.seep.groups import (
     MAXIMAL,
     OPTIONAL,
+    FloorInfo,
     _sums_reached,
-    _value_info,
     fill_caps,
     floor_info,
     maximal_groups,
@@ -95,8 +95,9 @@ def legal_plays(
         return _bid_plays(hand, loose, bid, restricted)
     if houses:
         house_bits, uncemented, owned_by = house_summary(houses)
-        return plays_of(hand, seat, loose, house_bits, uncemented, owned_by, max_houses, break_with_loose, restricted)
-    return plays_of(hand, seat, loose, 0, 0, _NO_OWNERS, max_houses, break_with_loose, restricted)
+        return plays_of(hand, seat, loose, floor_info(loose), house_bits, uncemented, owned_by, max_houses,
+                        break_with_loose, restricted)
+    return plays_of(hand, seat, loose, floor_info(loose), 0, 0, _NO_OWNERS, max_houses, break_with_loose, restricted)
 
 
 def house_summary(houses: dict[int, House]) -> tuple[int, int, list[int]]:
@@ -118,6 +119,7 @@ def plays_of(
     hand: int,
     seat: int,
     loose: int,
+    floor_facts: FloorInfo,
     house_bits: int,
     uncemented: int,
     owned_by: list[int],
@@ -125,8 +127,8 @@ def plays_of(
     break_with_loose: bool,
     restricted: int,
 ) -> list[Play]:
-    """:func:`legal_plays` after the bid play, with the houses given by their :func:`house_summary` (which
-    :class:`taash.seep.deal.Deal` keeps up to date play by play).
+    """:func:`legal_plays` after the bid play, with the floor's facts (``floor_info(loose)``) and the houses given
+    by their :func:`house_summary`: :class:`taash.seep.deal.Deal` keeps both up to date play by play.
 
     This is the engine's hot path. Sets of values are bit masks (bit ``v`` for value ``v``), so the values that
     can build anything at all are found with a few integer operations before any loop, and a card that can
@@ -142,12 +144,7 @@ def plays_of(
     both = lo & hi
     present = (either | either >> 13) << 1
     twice = (both | both >> 13 | either & either >> 13) << 1
-    # The floor's facts: a value floor (no two loose cards of one value: nearly every floor) by its values.
-    floor = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
-    if floor.bit_count() == loose.bit_count():
-        floor, reach, builders, caps_of, options_of = _value_info.get(floor) or floor_info(loose)
-    else:
-        floor, reach, builders, caps_of, options_of = floor_info(loose)
+    floor, reach, builders, caps_of, options_of = floor_facts
     free = hand & ~restricted if restricted else hand
     if house_bits:
         owned = owned_by[seat]  # values of the houses this seat owns
