@@ -31,6 +31,11 @@ def test_count_bytecodes_lists_the_engine_functions() -> None:
     assert "bytecodes per deal" in out and "plays.py:plays_of" in out
 
 
+def test_cache_misses_times_deals_played_twice() -> None:
+    out = run_script("cache_misses.py", "--warmup", "5", "--deals", "3", "--rounds", "2")
+    assert "first time / again, per chunk of 3 deals: median" in out
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_count_instructions_counts_under_valgrind() -> None:
     out = run_script("count_instructions.py", "--warmup", "5", "--deals", "2")
@@ -41,6 +46,7 @@ def test_count_instructions_counts_under_valgrind() -> None:
     ("ab.py", ["--base", "no-such-revision"], "no src/taash at git revision 'no-such-revision'"),
     ("ab.py", ["--rounds", "1"], "--rounds must be at least 2"),
     ("count_instructions.py", ["--src", "/no/such/dir"], "holds no taash package"),
+    ("cache_misses.py", ["--rounds", "1"], "--rounds must be at least 2"),
 ])
 def test_the_benchmark_tools_refuse_bad_input_in_one_line(name: str, args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args], cwd=ROOT, capture_output=True,
