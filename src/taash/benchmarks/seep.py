@@ -9,6 +9,7 @@ the rate of the first deals of the run, with every cache empty, is reported as w
 from __future__ import annotations
 
 import gc
+import math
 import os
 import platform
 import random
@@ -45,15 +46,16 @@ _PLAYS = range(PLAYS_PER_DEAL)
 def random_deals(n: int, rng: random.Random, rules: Rules, players: int = 4) -> int:
     """Play ``n`` random deals to the end; returns the number of plays made."""
     rnd = rng.random
+    floor = math.floor  # the same index as int() for a product that is never negative, called more cheaply
     plays = 0
     for i in range(n):
         deal = Deal.shuffled(rules, players, i % players, rng)
         bids = deal.legal_bids()
-        deal.make_bid(bids[int(rnd() * len(bids))])
+        deal.make_bid(bids[floor(rnd() * len(bids))])
         legal_plays_of, play = deal.legal_plays, deal.play
         for _ in _PLAYS:  # a deal is always 48 plays
             legal = legal_plays_of()
-            play(legal[int(rnd() * len(legal))], False)
+            play(legal[floor(rnd() * len(legal))], False)
         deal.score()
         plays += len(deal.plays)
     return plays
