@@ -386,9 +386,12 @@ class Deal:
                 self.to_move = self._next_seat[p]
             return
         # Loose cards leave the floor: floor_info(loose), with its commonest case (a value floor seen before)
-        # written out.
+        # written out. The four suit rows of a value floor share no bit, so their sum is their union, the floor's
+        # values; and as 2**13 leaves 1 over 8191, ``loose % 8191`` is that sum folded into 13 bits. It has as many
+        # bits as the floor has cards only for a value floor (carries lose bits), and then it is its values (but
+        # for all 13 values, 0: floor_info answers that one).
         self.loose = loose = self.loose ^ m
-        values = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+        values = loose % 8191
         self.floor = (values.bit_count() == loose.bit_count() and _value_info.get(values)) or floor_info(loose)
         if kind == CAPTURE:
             houses = self.houses

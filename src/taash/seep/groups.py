@@ -181,8 +181,12 @@ def _translate(mask: int, table: dict[int, int]) -> int:
     return real
 
 
+#: ``row * _SPREAD`` is a row of one suit (13 bits) copied into every suit: ``row | row << 13 | ...``, in one step.
+_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
 def _spread(spades: int) -> int:
-    return spades | spades << 13 | spades << 26 | spades << 39
+    return spades * _SPREAD
 
 
 # -- real floors ---------------------------------------------------------------------------------------------
@@ -221,14 +225,14 @@ class _RealFloor:
         out = []
         for g in groups:
             x = g & 0x1FFF
-            real = first & (x | x << 13 | x << 26 | x << 39)
+            real = first & x * _SPREAD
             if g >> 13:
                 x = g >> 13 & 0x1FFF
-                real |= second & (x | x << 13 | x << 26 | x << 39)
+                real |= second & x * _SPREAD
                 x = g >> 26 & 0x1FFF
-                real |= third & (x | x << 13 | x << 26 | x << 39)
+                real |= third & x * _SPREAD
                 x = g >> 39
-                real |= fourth & (x | x << 13 | x << 26 | x << 39)
+                real |= fourth & x * _SPREAD
             out.append(real)
         return tuple(out)
 
@@ -274,7 +278,7 @@ def maximal_groups(loose: int, value: int) -> Groups:
     """
     fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
     if fold.bit_count() == loose.bit_count():  # a value floor: its canonical floor is its spades
-        return tuple([loose & (g | g << 13 | g << 26 | g << 39)
+        return tuple([loose & g * _SPREAD
                       for g in _canonical_unions(fold & ((1 << value) - 1), value, True)])
     f = _real_floor(loose)
     return f.real(_canonical_unions(f.canon, value, True))
@@ -529,7 +533,7 @@ def _value_floor_options(spades: int, what: int, v: int, t: int) -> Groups:
     key = ((spades << 2 | what) << 4 | v) << 4 | t  # option_key(spades, what, v, t), written out: runs on each miss
     found = _value_options.get(key)
     if found is None:
-        found = _value_options[key] = tuple([g | g << 13 | g << 26 | g << 39 for g in _options(spades, what, v, t)])
+        found = _value_options[key] = tuple([g * _SPREAD for g in _options(spades, what, v, t)])
     return found
 
 
