@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 from itertools import starmap
-from operator import itemgetter
 
 from taash.cards import FULL_PACK, VALUE, VALUE_MASK, card_name, cards_of, mask_of, mask_value_sum, parse_card
 from taash.seep.errors import IllegalPlayError, RecordError
@@ -141,21 +140,10 @@ _REST_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
     4: tuple(tuple((dealer + 1 + k) % 4 for k in (1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3)) for dealer in range(4)),
     2: tuple((dealer, 1 - dealer, dealer, 1 - dealer, dealer) for dealer in range(2)),
 }
-_BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+
 #: ``_ROW_BIT[c]``: the value of card ``c`` as a row of one suit (``1 << (value - 1)``).
 _ROW_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
 
-
-def _rest_getters(order: tuple[int, ...]) -> tuple[tuple[int, itemgetter[tuple[int, ...]]], ...]:
-    """For each seat dealt cards in ``order`` (groups of four from the ninth card on): the seat, and a getter
-    of its cards from the deck (so that a hand is made without a Python loop)."""
-    seats = sorted(set(order))
-    return tuple((seat, itemgetter(*(8 + 4 * k + j for k, s in enumerate(order) if s == seat for j in range(4))))
-                 for seat in seats)
-
-
-#: ``_REST_DEALT[players][dealer]``: :data:`_REST_ORDER` as getters of each seat's cards.
-_REST_DEALT = {players: tuple(_rest_getters(order) for order in orders) for players, orders in _REST_ORDER.items()}
 
 
 class Deal:
@@ -480,9 +468,10 @@ class Deal:
         """After the bid play: the rest of the first hands in groups of four (protocol, game record)."""
         deck = self.deck
         hands = self.hands
-        bit = _BIT.__getitem__
-        for seat, cards in _REST_DEALT[self.players][self.dealer]:
-            hands[seat] |= sum(map(bit, cards(deck)))
+        i = 8
+        for seat in _REST_ORDER[self.players][self.dealer]:
+            hands[seat] |= 1 << deck[i] | 1 << deck[i + 1] | 1 << deck[i + 2] | 1 << deck[i + 3]
+            i += 4
 
     def _finish(self) -> None:
         if self.loose and self.last_capturer >= 0:

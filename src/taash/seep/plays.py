@@ -42,7 +42,6 @@ T = TypeVar("T")
 House = tuple[int, bool, int]
 
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
-_NO_OWNERS: Final[list[int]] = [0, 0, 0, 0]
 #: ``_TARGET[t]``: the set of house values (bit ``t - 9``) holding only ``t``, an index of a floor's builders.
 _TARGET: Final[tuple[int, ...]] = (0,) * 9 + (1, 2, 4, 8, 16)
 #: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
@@ -93,11 +92,9 @@ def legal_plays(
     """
     if bid:
         return _bid_plays(hand, loose, bid, restricted)
-    if houses:
-        house_bits, uncemented, owned_by = house_summary(houses)
-        return plays_of(hand, seat, loose, floor_info(loose), house_bits, uncemented, owned_by, max_houses,
-                        break_with_loose, restricted)
-    return plays_of(hand, seat, loose, floor_info(loose), 0, 0, _NO_OWNERS, max_houses, break_with_loose, restricted)
+    house_bits, uncemented, owned_by = house_summary(houses)
+    return plays_of(hand, seat, loose, floor_info(loose), house_bits, uncemented, owned_by, max_houses,
+                    break_with_loose, restricted)
 
 
 def house_summary(houses: dict[int, House]) -> tuple[int, int, list[int]]:
