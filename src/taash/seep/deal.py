@@ -144,6 +144,10 @@ _REST_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
 #: ``_ROW_BIT[c]``: the value of card ``c`` as a row of one suit (``1 << (value - 1)``).
 _ROW_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
 
+#: The FloorInfo of a value floor already seen, by its values, or None (``groups._value_info.get``, bound once:
+#: Python 3.11 calls a method of an imported name through a new bound method each time, as for a module).
+_value_floor_info = _value_info.get
+
 
 
 class Deal:
@@ -365,7 +369,7 @@ class Deal:
             # A card of a new value thrown onto a value floor makes another value floor (see FloorInfo).
             values = self.floor[0]
             row_bit = _ROW_BIT[c]
-            self.floor = (not values & row_bit and _value_info.get(values | row_bit)) or floor_info(loose)
+            self.floor = (not values & row_bit and _value_floor_info(values | row_bit)) or floor_info(loose)
             if self.restricted:
                 self.restricted &= ~bit
             if index in _TURNING_POINTS:
@@ -380,7 +384,7 @@ class Deal:
         # for all 13 values, 0: floor_info answers that one).
         self.loose = loose = self.loose ^ m
         values = loose % 8191
-        self.floor = (values.bit_count() == loose.bit_count() and _value_info.get(values)) or floor_info(loose)
+        self.floor = (values.bit_count() == loose.bit_count() and _value_floor_info(values)) or floor_info(loose)
         if kind == CAPTURE:
             houses = self.houses
             taken = m | bit

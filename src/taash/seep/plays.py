@@ -171,14 +171,13 @@ def plays_of(
     else:
         build_vals = est_ok = 0
     out: list[Play] = []
-    append = out.append
     # Capture, else throw (5.1, 5.2): every card has one or the other.
     takers = reach | house_bits  # the values whose cards capture: every other card is thrown
     for v in _BITS_OF[present & takers]:
         caps = caps_of[v] or fill_caps(caps_of, floor, v)
         for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
-                append((CAPTURE, c, 0, 0, loose & u))
+                out.append((CAPTURE, c, 0, 0, loose & u))
     # The throws a suit at a time, from tables of the throws of each set of cards of one suit (the suits of the
     # hand two at a time as above: small integers, quicker to work with than the whole hand).
     x = (~takers & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
@@ -204,7 +203,7 @@ def plays_of(
             options = options_of[v << 4 | t]  # establish_key(v, t)
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
-                    append((ESTABLISH, c, t, 0, loose & m))
+                    out.append((ESTABLISH, c, t, 0, loose & m))
     # A house cemented at once: a card onto loose groups of its own value, holding another.
     if est_ok & twice and loose:
         for v in _BITS_OF[est_ok & twice & build_vals]:
@@ -213,7 +212,7 @@ def plays_of(
                 continue
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for u in caps:
-                    append((ESTABLISH, c, v, 0, loose & u))
+                    out.append((ESTABLISH, c, v, 0, loose & u))
     if not house_bits:
         return out
     # Add to the house of value w (5.5 items 1 and 2), with optional extra groups (R3).
@@ -223,7 +222,7 @@ def plays_of(
             options = options_of[w << 4 | v]  # add_key(v, w)
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
-                    append((ADD, c, w, 0, loose & m))
+                    out.append((ADD, c, w, 0, loose & m))
     # Break the ordinary house of value h into h + v (5.4): a new house (R2), or a merge (5.5 item 3, R3).
     if not breakable:
         return out
@@ -234,7 +233,7 @@ def plays_of(
             options = options_of[what << 8 | n]  # group_key(what, n)
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
-                    append((BREAK, c, n, h, loose & m))
+                    out.append((BREAK, c, n, h, loose & m))
         if break_with_loose:
             for v in _BITS_OF[present & build_vals & (0x3FFF << (h + 1)) & 0x3E00]:
                 for c in _CARDS_IN[free & VALUE_MASK[v]]:
