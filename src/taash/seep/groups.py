@@ -306,9 +306,14 @@ class _DupCaps(dict[int, Groups]):
     def __missing__(self, value: int) -> Groups:
         f = self.floor
         low = f.canon & _UP_TO[value]  # only cards up to ``value`` can be in a group of it
-        # The cards up to ``value`` are most often a value floor (its canonical floor has one row) even when the
-        # whole floor is not: then the spread groups serve.
-        groups = f.real(_canonical_unions(low, value, True)) if low >> 13 else _spread_caps(low, value)
+        key = low << 4 | value
+        if low >> 13:
+            found = _canon_unions.get(key << 1 | 1)  # _canonical_unions(low, value, True), its hit written out
+            groups = f.real(found if found is not None else _canonical_unions(low, value, True))
+        else:
+            # The cards up to ``value`` are most often a value floor (its canonical floor has one row) even when
+            # the whole floor is not: then the spread groups serve (never empty: _spread_caps' hit written out).
+            groups = _spread_caps_cache.get(key) or _spread_caps(low, value)
         self[value] = groups
         return groups
 
@@ -370,7 +375,27 @@ class _DupFloorOptions(dict[int, Groups]):
     floor: _RealFloor  # set by floor_info, as for _DupCaps
 
     def __missing__(self, key: int) -> Groups:
-        found = self[key] = _real_floor_options(self.floor, *_read_key(key))
+        # _read_key and _real_floor_options written out: such a floor is most often new at its turn (a card of a
+        # value already loose is never thrown, so it arises only from the first floor), and every question asked
+        # of it comes here.
+        if key >> 8:
+            what, v, t = key >> 8, 0, key & 15
+        elif key >> 4 < key & 15:
+            what, v, t = ESTABLISH_OPTIONS, key >> 4, key & 15
+        else:
+            what, v, t = ADD_OPTIONS, key & 15, key >> 4
+        f = self.floor
+        low = f.canon & _UP_TO[t]
+        cache_key = ((low << 2 | what) << 4 | v) << 4 | t  # option_key(low, what, v, t)
+        if low >> 13:
+            canon = _canon_options.get(cache_key)
+            if canon is None:
+                canon = _canon_options[cache_key] = _options(low, what, v, t)
+            found = f.real(canon)
+        else:
+            value_found = _value_options.get(cache_key)
+            found = value_found if value_found is not None else _value_floor_options(low, what, v, t)
+        self[key] = found
         return found
 
 
