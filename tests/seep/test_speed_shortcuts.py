@@ -104,6 +104,21 @@ def test_the_floor_option_keys_are_small_distinct_and_read_back() -> None:
         assert options[k] == build_options(loose, what, v, t, False)
 
 
+def test_every_floor_answers_its_options_as_the_whole_floor_does() -> None:
+    """The options a deal reads from a floor's facts, by key, on value floors and on floors with two loose cards of
+    one value alike (these answer from their canonical floor, or from a value floor's spread answers when the cards
+    up to the house value hold no two of one value)."""
+    asked = [(ESTABLISH_OPTIONS, v, t, groups.establish_key(v, t)) for t in range(9, 14) for v in range(1, t)]
+    asked += [(ADD_OPTIONS, v, w, groups.add_key(v, w)) for w in range(9, 14) for v in range(1, w + 1)]
+    asked += [(what, 0, t, groups.group_key(what, t)) for what in (MAXIMAL, OPTIONAL) for t in range(9, 14)]
+    floors = random_floors(11, 120, most=10)
+    assert sum(groups.floor_info(loose)[0] == -1 for loose in floors) > 30  # both kinds of floor are asked
+    for loose in floors:
+        options = groups.floor_info(loose)[4]
+        for what, v, t, key in asked:
+            assert tuple(loose & m for m in options[key]) == plain_options(loose, what, v, t), (loose, what, v, t)
+
+
 @pytest.mark.parametrize("what", [ESTABLISH_OPTIONS, ADD_OPTIONS, MAXIMAL, OPTIONAL])
 def test_build_options_on_cut_down_floors_match_the_whole_floor(what: int) -> None:
     for loose in random_floors(3 + what, 250):
