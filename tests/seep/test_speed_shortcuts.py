@@ -97,11 +97,11 @@ def test_the_floor_option_keys_are_small_distinct_and_read_back() -> None:
     asked += [(what, 0, t) for what in (MAXIMAL, OPTIONAL) for t in range(9, 14)]
     keys += [groups.group_key(what, t) for what, _, t in asked[len(keys):]]
     assert len(set(keys)) == len(keys)
-    # A floor's options read through these keys are build_options' answers.
+    # A floor's options read through these keys are build_options' answers (once taken from the loose cards).
     loose = mask_of([2, 15, 4, 8])  # 3, 3, 5 and 9 of different suits: not a value floor
     options = groups.floor_info(loose)[4]
     for (what, v, t), k in zip(asked, keys, strict=True):
-        assert options[k] == build_options(loose, what, v, t, False)
+        assert tuple(loose & m for m in options[k]) == build_options(loose, what, v, t, False)
 
 
 def test_every_floor_answers_its_options_as_the_whole_floor_does() -> None:
@@ -117,6 +117,41 @@ def test_every_floor_answers_its_options_as_the_whole_floor_does() -> None:
         options = groups.floor_info(loose)[4]
         for what, v, t, key in asked:
             assert tuple(loose & m for m in options[key]) == plain_options(loose, what, v, t), (loose, what, v, t)
+
+
+def suits_moved(loose: int, rng: random.Random) -> int:
+    """The same floor with each card of a value it holds once moved to a random suit."""
+    out = 0
+    for v in range(1, 14):
+        cards = [c for c in range(52) if loose >> c & 1 and VALUE[c] == v]
+        if len(cards) == 1:
+            cards = [rng.randrange(4) * 13 + v - 1]
+        out |= mask_of(cards)
+    return out
+
+
+def test_floors_with_two_cards_of_one_value_share_their_facts_whatever_the_suits_of_the_rest() -> None:
+    """A floor with two loose cards of one value shares its facts with every floor holding the same cards of its
+    repeated values and the same single values in any suits: the answers found for one serve the other."""
+    rng = random.Random(12)
+    shared = 0
+    for loose in random_floors(13, 300, most=9):
+        facts = groups.floor_info(loose)
+        if facts[0] != -1:
+            continue
+        other = suits_moved(loose, rng)
+        assert groups.floor_info(other) is facts
+        shared += other != loose
+        _, _, _, caps, options = facts
+        for value in range(1, 14):  # answered first for ``loose``, then read for ``other``
+            assert tuple(loose & u for u in caps[value]) == maximal_groups(loose, value)
+            assert tuple(other & u for u in caps[value]) == maximal_groups(other, value)
+        for t in range(9, 14):
+            for v in range(1, t):
+                key = groups.establish_key(v, t)
+                assert tuple(loose & m for m in options[key]) == plain_options(loose, ESTABLISH_OPTIONS, v, t)
+                assert tuple(other & m for m in options[key]) == plain_options(other, ESTABLISH_OPTIONS, v, t)
+    assert shared > 40
 
 
 @pytest.mark.parametrize("what", [ESTABLISH_OPTIONS, ADD_OPTIONS, MAXIMAL, OPTIONAL])

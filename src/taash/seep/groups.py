@@ -497,11 +497,22 @@ def floor_info(loose: int) -> FloorInfo:
             caps: list[Groups | None] = [None if bits >> v & 1 else _ONLY_EMPTY for v in range(14)]
             found = _value_info[fold] = (fold, bits, _builders(bits), caps, _FloorOptions(fold))
         return found
-    found = _dup_info.get(loose)
+    # A floor with two loose cards of one value: its facts are shared by every floor with the same cards of the
+    # values it holds more than once and the same values it holds once, whatever their suits (their answers are
+    # spread over every suit, as a value floor's are, and ``loose & answer`` picks the one real card).
+    a = loose & 0x1FFF
+    b = loose >> 13 & 0x1FFF
+    c = loose >> 26 & 0x1FFF
+    d = loose >> 39
+    once = fold & ~(a & b | (a | b) & (c | d) | c & d)  # the values of one loose card
+    key = loose & ~(once * _SPREAD) | once << 52
+    found = _dup_info.get(key)
     if found is None:
         if len(_dup_info) > _CACHE_LIMIT:
             _dup_info.clear()
         f = _RealFloor(loose)
+        first, second, third, fourth = f.copies
+        f.copies = (first | once * _SPREAD, second, third, fourth)
         sums = _canon_sums.get(f.canon)  # the sums reached depend on the values alone
         if sums is None:
             sums = _canon_sums[f.canon] = _sums_reached(f.canon)
@@ -509,7 +520,7 @@ def floor_info(loose: int) -> FloorInfo:
         dup_caps.floor = f
         dup_options = _DupFloorOptions()
         dup_options.floor = f
-        found = _dup_info[loose] = (-1, sums, _builders(sums), dup_caps, dup_options)
+        found = _dup_info[key] = (-1, sums, _builders(sums), dup_caps, dup_options)
     return found
 
 
