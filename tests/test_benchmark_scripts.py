@@ -36,6 +36,14 @@ def test_cache_misses_times_deals_played_twice() -> None:
     assert "first time / again, per chunk of 3 deals: median" in out
 
 
+def test_bench_series_runs_the_bench_in_new_processes(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    out = run_script("bench_series.py", "--runs", "2", "--pause", "0", "--log", str(log),
+                     "--bench-args", "--repeats 2 --deals 2 --warmup 2")
+    assert out.count("deals/s,") == 2 and "over 2 runs: median" in out and "of 2 runs at 2,500 or more" in out
+    assert len(log.read_text().splitlines()) == 2
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_count_instructions_counts_under_valgrind() -> None:
     out = run_script("count_instructions.py", "--warmup", "5", "--deals", "2")
@@ -47,6 +55,8 @@ def test_count_instructions_counts_under_valgrind() -> None:
     ("ab.py", ["--rounds", "1"], "--rounds must be at least 2"),
     ("count_instructions.py", ["--src", "/no/such/dir"], "holds no taash package"),
     ("cache_misses.py", ["--rounds", "1"], "--rounds must be at least 2"),
+    ("bench_series.py", ["--runs", "0"], "--runs must be at least 1"),
+    ("bench_series.py", ["--src", "/no/such/dir"], "holds no taash package"),
 ])
 def test_the_benchmark_tools_refuse_bad_input_in_one_line(name: str, args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args], cwd=ROOT, capture_output=True,
