@@ -37,11 +37,12 @@ def test_cache_misses_times_deals_played_twice() -> None:
 
 
 def test_bench_series_runs_the_bench_in_new_processes(tmp_path: Path) -> None:
-    log = tmp_path / "runs.jsonl"
-    out = run_script("bench_series.py", "--runs", "2", "--pause", "0", "--log", str(log),
+    log, chart = tmp_path / "runs.jsonl", tmp_path / "runs.png"
+    out = run_script("bench_series.py", "--runs", "2", "--pause", "0", "--log", str(log), "--chart", str(chart),
                      "--bench-args", "--repeats 2 --deals 2 --warmup 2")
     assert out.count("deals/s,") == 2 and "over 2 runs: median" in out and "of 2 runs at 2,500 or more" in out
     assert len(log.read_text().splitlines()) == 2
+    assert chart.read_bytes().startswith(b"\x89PNG")
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
@@ -57,6 +58,7 @@ def test_count_instructions_counts_under_valgrind() -> None:
     ("cache_misses.py", ["--rounds", "1"], "--rounds must be at least 2"),
     ("bench_series.py", ["--runs", "0"], "--runs must be at least 1"),
     ("bench_series.py", ["--src", "/no/such/dir"], "holds no taash package"),
+    ("bench_series.py", ["--chart", "/no/such/dir/x.png"], "no such folder"),
 ])
 def test_the_benchmark_tools_refuse_bad_input_in_one_line(name: str, args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args], cwd=ROOT, capture_output=True,
