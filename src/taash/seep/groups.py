@@ -197,7 +197,9 @@ class _RealFloor:
 
     The card of row ``k`` and rank ``r`` of the canonical floor is the ``k``-th card of rank ``r`` of the real
     floor (in suit order), so ``copies[k]``, the real floor's ``k``-th cards of every rank, translates a whole
-    row at once (what :func:`_translation` and :func:`_translate` do a card at a time).
+    row at once (what :func:`_translation` and :func:`_translate` do a card at a time). The one kept in a
+    floor's facts (:func:`floor_info`) has every suit of the values held once in ``copies[0]``: its answers then
+    serve every floor that differs only in the suits of those, through ``loose & answer``.
     """
 
     __slots__ = ("canon", "copies", "loose")
@@ -375,9 +377,9 @@ class _DupFloorOptions(dict[int, Groups]):
     floor: _RealFloor  # set by floor_info, as for _DupCaps
 
     def __missing__(self, key: int) -> Groups:
-        # _read_key and _real_floor_options written out: such a floor is most often new at its turn (a card of a
-        # value already loose is never thrown, so it arises only from the first floor), and every question asked
-        # of it comes here.
+        # _read_key and _real_floor_options written out: such floors are few (a card of a value already loose
+        # is thrown only when Qasim's rules restrict it, so they come from the first floor), but each is most
+        # often asked something new at its turn, and every such question comes here.
         if key >> 8:
             what, v, t = key >> 8, 0, key & 15
         elif key >> 4 < key & 15:
@@ -512,7 +514,7 @@ def floor_info(loose: int) -> FloorInfo:
             _dup_info.clear()
         f = _RealFloor(loose)
         first, second, third, fourth = f.copies
-        f.copies = (first | once * _SPREAD, second, third, fourth)
+        f.copies = (first | once * _SPREAD, second, third, fourth)  # a single value's card: spread over the suits
         sums = _canon_sums.get(f.canon)  # the sums reached depend on the values alone
         if sums is None:
             sums = _canon_sums[f.canon] = _sums_reached(f.canon)
