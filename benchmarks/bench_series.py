@@ -75,8 +75,9 @@ def main() -> None:
         parser.error("--runs must be at least 1 and --pause at least 0")
     if not (args.src / "taash" / "seep").is_dir():
         parser.error(f"--src {args.src} holds no taash package (give a checkout's src directory)")
-    if args.chart and not args.chart.parent.is_dir():
-        parser.error(f"--chart {args.chart}: no such folder {args.chart.parent}")
+    for option, path in (("--log", args.log), ("--chart", args.chart)):
+        if path and not path.parent.is_dir():
+            parser.error(f"{option} {path}: no such folder {path.parent}")
     rates = []
     times = []
     for i in range(args.runs):

@@ -59,6 +59,7 @@ def test_count_instructions_counts_under_valgrind() -> None:
     ("bench_series.py", ["--runs", "0"], "--runs must be at least 1"),
     ("bench_series.py", ["--src", "/no/such/dir"], "holds no taash package"),
     ("bench_series.py", ["--chart", "/no/such/dir/x.png"], "no such folder"),
+    ("bench_series.py", ["--log", "/no/such/dir/runs.jsonl"], "no such folder"),
 ])
 def test_the_benchmark_tools_refuse_bad_input_in_one_line(name: str, args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args], cwd=ROOT, capture_output=True,
