@@ -1,0 +1,33 @@
+"""The one family of exceptions of the Rummy engine; each carries a sentence a person can read."""
+
+from __future__ import annotations
+
+
+class RummyError(ValueError):
+    """Anything the Rummy engine refuses."""
+
+
+class BadRulesError(RummyError):
+    """Rule parameters that are unknown or out of range."""
+
+
+class BadHandError(RummyError):
+    """A hand, a position or JSON that is malformed or cannot arise in a game."""
+
+
+class IllegalTurnError(RummyError):
+    """A take, discard, drop or declaration that the rules do not allow now."""
+
+
+class RecordError(RummyError):
+    """A game record that does not replay: carries the deal and turn (counted from 1) where it went wrong."""
+
+    def __init__(self, message: str, deal: int | None = None, turn: int | None = None, illegal: bool = False):
+        where = ""
+        if deal is not None:
+            where = f"deal {deal}" + (f", turn {turn}" if turn is not None else "") + ": "
+        super().__init__(where + message)
+        self.deal = deal
+        self.turn = turn
+        #: True when the record is well formed but a turn in it breaks the rules.
+        self.illegal = illegal
