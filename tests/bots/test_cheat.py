@@ -7,12 +7,17 @@ import random
 import pytest
 
 from taash.arena import duplicate
-from taash.arena.duplicate import make_arena_bot, play_deal, play_pair
-from taash.bots import cheat as cheat_module
+from taash.arena.duplicate import make_arena_bot, play_pair, play_state
 from taash.bots.base import LEVELS, make_bot
-from taash.bots.cheat import CheatBot
+from taash.bots.seep import cheat as cheat_module
+from taash.bots.seep.cheat import CheatBot
 from taash.seep.deal import Deal
+from taash.seep.game import SeepGame, SeepState
 from taash.seep.rules import PRESETS
+
+
+def small_cheat(seed: int) -> CheatBot:
+    return CheatBot(seed, iterations=4)
 
 
 def test_players_are_never_offered_the_cheat() -> None:
@@ -25,9 +30,10 @@ def test_players_are_never_offered_the_cheat() -> None:
 def test_the_arena_seats_the_cheat(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(make_arena_bot("cheat", 1), CheatBot)
     assert make_arena_bot("greedy", 1).name == "greedy"
-    monkeypatch.setitem(duplicate.FULL_INFORMATION_BOTS, "cheat", lambda seed: CheatBot(seed, iterations=4))
-    result = play_pair("cheat", "greedy", PRESETS["standard"], 4, 3)
-    assert len(result.a_seconds) == 48 and len(result.b_seconds) == 48
+    monkeypatch.setitem(duplicate.FULL_INFORMATION_BOTS["seep"], "cheat", "tests.bots.test_cheat:small_cheat")
+    result = play_pair("cheat", "greedy", SeepGame(PRESETS["standard"], 4), 3)
+    # 48 plays a side over the two games of the pair, and the bid of each game by one side or the other.
+    assert len(result.a_seconds) + len(result.b_seconds) == 98 and len(result.a_seconds) >= 48
 
 
 def test_the_cheat_is_handed_a_copy_of_the_whole_deal() -> None:
@@ -37,10 +43,10 @@ def test_the_cheat_is_handed_a_copy_of_the_whole_deal() -> None:
             return super().choose_play(deal)
 
     seen: list[Deal] = []
-    deal = Deal.shuffled(PRESETS["standard"], 2, 0, random.Random(2))
-    real = deal.clone()
-    play_deal(deal, [Spy(1, iterations=3), make_bot("greedy", 2)])
-    assert deal.over and len(seen) == 24
+    state = SeepGame(PRESETS["standard"], 2).new_state(2)
+    real = state.match.deal.clone()
+    play_state(state, [Spy(1, iterations=3), make_bot("greedy", 2)])
+    assert isinstance(state, SeepState) and state.is_over and len(seen) == 24
     # It saw the other hand, the cards to come, and the same deal as the table.
     assert all(d.deck == real.deck for d in seen)
     assert any(d.hands[1 - d.to_move] for d in seen)

@@ -7,16 +7,15 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from taash.bots.ismcts import (
+from taash.bots.seep.inference import (
     _replayed,
     bid_facts,
-    deal_hidden,
-    determinise,
     hand_requirements,
     owner_facts,
     proven_voids,
     restricted_facts,
 )
+from taash.bots.seep.ismcts import deal_hidden, determinise
 from taash.cards import FULL_PACK, VALUE, VALUE_MASK, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal
 from taash.seep.plays import ADD, BREAK, ESTABLISH, THROW, apply_play, legal_plays

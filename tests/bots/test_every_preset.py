@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from taash.arena.duplicate import play_deal
+from taash.arena.duplicate import play_state
 from taash.bots.base import LEVELS, make_bot
 from taash.seep.deal import Deal
+from taash.seep.game import SeepGame
 from taash.seep.plays import Play
 from taash.seep.rules import PRESETS
 from taash.seep.view import PlayerView, view_of
@@ -25,20 +26,15 @@ class Checked:
         self.name = self.bot.name
         self.decisions = 0
 
-    def choose_bid(self, view: PlayerView) -> int:
-        value = self.bot.choose_bid(view)
-        assert value in view.legal_bids()
-        return value
-
-    def choose_play(self, view: PlayerView) -> Play:
-        play = self.bot.choose_play(view)
-        assert play in view.legal_plays()
-        assert self.bot.explain(view, play)  # every bot can say why
+    def choose(self, view: PlayerView) -> int | Play:
+        action = self.bot.choose(view)
+        assert action in view.legal_actions()
+        assert self.bot.explain(view, action)  # every bot can say why
         self.decisions += 1
-        return play
+        return action
 
-    def explain(self, view: PlayerView, play: Play) -> str:
-        return self.bot.explain(view, play)
+    def explain(self, view: PlayerView, action: int | Play) -> str:
+        return self.bot.explain(view, action)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -46,10 +42,10 @@ class Checked:
 def test_every_bot_plays_whole_deals(players: int, preset: str) -> None:
     rng = random.Random(f"{players}/{preset}")
     for spec in BOTS:
-        deal = Deal.shuffled(PRESETS[preset], players, rng.randrange(players), rng)
+        state = SeepGame(PRESETS[preset], players).new_state(rng.randrange(2**32))
         bots = [Checked(spec if seat % 2 == 0 else "greedy", rng.randrange(2**32)) for seat in range(players)]
-        play_deal(deal, bots)
-        assert deal.over and sum(b.decisions for b in bots) == len(deal.plays)
+        play_state(state, bots)
+        assert state.is_over and sum(b.decisions for b in bots) == 1 + 48  # the bid and every play
 
 
 @pytest.mark.parametrize("level", sorted(LEVELS))

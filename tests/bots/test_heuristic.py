@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from taash.bots.heuristic import HeuristicBot, surely_held
+from taash.bots.seep.heuristic import HeuristicBot, surely_held
 from taash.cards import VALUE_MASK
 from taash.seep.deal import Deal
 from taash.seep.plays import apply_play

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from taash.bots.heuristic import HeuristicBot
-from taash.bots.ismcts import IsmctsBot, determinise
+from taash.bots.seep.heuristic import HeuristicBot
+from taash.bots.seep.ismcts import IsmctsBot, determinise
 from taash.cards import VALUE_MASK
 from taash.seep.deal import Deal
 from taash.seep.rules import PRESETS

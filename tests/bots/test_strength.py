@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from taash.arena.duplicate import run_duplicate
+from taash.seep.game import SeepGame
 from taash.seep.rules import PRESETS
 
 
 def test_greedy_beats_random_in_duplicate_deals() -> None:
-    summary, results = run_duplicate("greedy", "random", PRESETS["standard"], 4, pairs=60, seed=1)
+    summary, results = run_duplicate("greedy", "random", SeepGame(PRESETS["standard"], 4), pairs=60, seed=1)
     assert len(results) == 60
     assert summary.mean_margin - summary.ci95 > 0
     assert 0 < summary.a_ms_median <= summary.a_ms_p95 and 0 < summary.b_ms_median <= summary.b_ms_p95
-    assert len(results[0].a_seconds) == 48  # bot A makes half of the 48 plays of each of the two deals
+    # Bot A makes half of the 48 plays of each of the two deals, and the bid of the deals its side bids.
+    assert 48 <= len(results[0].a_seconds) <= 50
+    assert len(results[0].a_seconds) + len(results[0].b_seconds) == 2 * (48 + 1)
 
 
 def test_summary_mean_and_interval() -> None:
@@ -24,12 +27,12 @@ def test_summary_mean_and_interval() -> None:
 
 
 def test_heuristic_beats_greedy_in_duplicate_deals() -> None:
-    summary, _ = run_duplicate("heuristic", "greedy", PRESETS["standard"], 4, pairs=80, seed=2)
+    summary, _ = run_duplicate("heuristic", "greedy", SeepGame(PRESETS["standard"], 4), pairs=80, seed=2)
     assert summary.mean_margin - summary.ci95 > 0
 
 
 def test_probability_of_holding_a_value() -> None:
-    from taash.bots.heuristic import holds_probability
+    from taash.bots.seep.heuristic import holds_probability
 
     assert holds_probability(10, 0, 5) == 0.0
     assert holds_probability(10, 1, 10) == 1.0
@@ -46,8 +49,9 @@ def test_levels_map_to_bots() -> None:
 
 def test_ratings_order_the_stronger_bot_first() -> None:
     from taash.arena.duplicate import play_pair, ratings
+    from taash.seep.game import SeepGame
 
-    results = [play_pair("greedy", "random", PRESETS["standard"], 4, seed) for seed in range(30)]
+    results = [play_pair("greedy", "random", SeepGame(PRESETS["standard"], 4), seed) for seed in range(30)]
     rated = ratings([("greedy", "random", results)])
     assert rated["greedy"][0] > rated["random"][0]
     assert all(sigma > 0 for _, sigma in rated.values())

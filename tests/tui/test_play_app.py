@@ -449,6 +449,9 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
             time.sleep(0.25)
             return self.bot.choose_play(view)
 
+        def choose(self, view: PlayerView) -> int | Play:
+            return self.choose_bid(view) if view.phase is Phase.BID else self.choose_play(view)
+
         def explain(self, view: PlayerView, play: Play) -> str:
             return self.bot.explain(view, play)
 

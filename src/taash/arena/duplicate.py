@@ -1,77 +1,81 @@
-"""Duplicate deals: each deck is played twice with the sides exchanged, so the luck of the cards cancels out.
+"""Duplicate matches for any game of the registry: each seed's cards are played twice with the sides exchanged, so
+the luck of the cards cancels out.
 
-Four players: bot A holds seats 0 and 2 and bot B seats 1 and 3, then the same deck (and dealer) is played again
-with A and B exchanged. Two players: the same with one seat each. A pair's margin is A's deal score minus B's,
-summed over both games of the pair.
+Bot A holds the seats of team 0 and bot B those of team 1, then the same seed (the same pack and dealer) is played
+again with A and B exchanged. A pair's margin is A's return (its margin over B: returns are zero-sum between the
+two sides), summed over both games of the pair (for a single deal of Seep, the deal scores' difference).
 
-The arena alone may also seat ``cheat`` (:class:`~taash.bots.cheat.CheatBot`), a search that sees every card, as
-an upper bound for measurement: :func:`make_arena_bot` makes it and :func:`play_deal` hands it a copy of the whole
-deal by an explicit path of its own. Players are never offered it (:func:`~taash.bots.base.make_bot` refuses it).
+The arena alone may also seat a full-information bot (Seep's ``cheat``: a search that sees every card) as an upper
+bound for measurement: :func:`make_arena_bot` makes it, and :func:`play_state` hands it a copy of the whole state
+by an explicit path of its own (such a bot has ``full_information = True``). Players are never offered it
+(:func:`~taash.bots.base.make_bot` does not know it).
 """
 
 from __future__ import annotations
 
+import importlib
 import math
-import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from taash.bots.base import Bot, construct, make_bot, parse_bot_spec
-from taash.bots.cheat import CheatBot
-from taash.seep.deal import Deal
-from taash.seep.match import score_deal
-from taash.seep.rules import Rules
-from taash.seep.view import view_of
+from taash.games.api import Game, State, View
 
-#: Bots for measurement only, that the arena hands the whole deal: never offered to a player.
-FULL_INFORMATION_BOTS: dict[str, type[CheatBot]] = {"cheat": CheatBot}
+#: Bots for measurement only, that the arena hands the whole state, per game: never offered to a player.
+FULL_INFORMATION_BOTS: dict[str, dict[str, str]] = {"seep": {"cheat": "taash.bots.seep.cheat:CheatBot"}}
 
 
-def make_arena_bot(name: str, seed: int) -> Bot | CheatBot:
+def _full_information_kind(game: str, name: str) -> Callable[..., Any] | None:
+    path = FULL_INFORMATION_BOTS.get(game, {}).get(name)
+    if path is None:
+        return None
+    module, _, attribute = path.partition(":")
+    kind: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
+    return kind
+
+
+def make_arena_bot(name: str, seed: int, game: str = "seep") -> Any:
     """A bot for the arena: any of :func:`~taash.bots.base.make_bot`'s, or a full-information one (``cheat``)."""
     base, settings = parse_bot_spec(name)
-    if base in FULL_INFORMATION_BOTS:
-        bot: CheatBot = construct(FULL_INFORMATION_BOTS[base], name, seed, settings)
-        return bot
-    return make_bot(name, seed)
+    kind = _full_information_kind(game, base)
+    if kind is not None:
+        return construct(kind, name, seed, settings)  # type: ignore[arg-type]
+    return make_bot(name, seed, game)
 
 
-def play_deal(deal: Deal, bots: Sequence[Bot | CheatBot], times: list[list[float]] | None = None) -> tuple[int, int]:
-    """Play one deal to its end with one bot per seat; each team's deal score.
+def play_state(state: State, bots: Sequence[Bot | Any], times: list[list[float]] | None = None) -> State:
+    """Play ``state`` to its end with one bot per seat, and return it.
 
-    Every bot sees its seat's view only, except a :class:`~taash.bots.cheat.CheatBot`, which is handed a copy of
-    the whole deal. With ``times``, each seat's seconds per play decision are appended to ``times[seat]``.
+    Every bot is handed its seat's view only, except a full-information bot, which is handed a copy of the whole
+    state. With ``times``, each seat's seconds per decision are appended to ``times[seat]``.
     """
-    bidder = bots[deal.to_move]
-    if isinstance(bidder, CheatBot):
-        deal.make_bid(bidder.choose_bid(deal.clone()))
-    else:
-        deal.make_bid(bidder.choose_bid(view_of(deal, deal.to_move)))
     clock = time.perf_counter
-    while not deal.over:
-        seat = deal.to_move
+    while not state.is_over:
+        seat = state.current_player
         bot = bots[seat]
         start = clock()
-        play = bot.choose_play(deal.clone()) if isinstance(bot, CheatBot) else bot.choose_play(view_of(deal, seat))
+        seen: State | View = state.clone() if getattr(bot, "full_information", False) else state.view(seat)
+        action = bot.choose(seen)
         if times is not None:
             times[seat].append(clock() - start)
-        deal.play(play)
-    return deal.score().score
+        state.apply(action)
+    return state
 
 
 @dataclass(frozen=True, slots=True)
 class PairResult:
     seed: int
-    margin: int  # bot A minus bot B over both games
+    margin: float  # bot A minus bot B over both games
     a_deals_won: int
     b_deals_won: int
-    a_seconds: tuple[float, ...] = ()  # bot A's time per play decision
+    a_seconds: tuple[float, ...] = ()  # bot A's time per decision
     b_seconds: tuple[float, ...] = ()
-    a_game_margins: tuple[int, ...] = ()  # A minus B in each of the two games
-    a_baazis: int = 0  # baazis A's deals won on their own (the minimum rule, or a lead of a baazi in one deal)
-    b_baazis: int = 0
+    a_game_margins: tuple[float, ...] = ()  # A minus B in each of the two games
+    #: The game's own counts for A and B over both games (Seep: baazis the deals won on their own).
+    tallies: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,40 +91,42 @@ class DuplicateSummary:
     a_ms_p95: float = 0.0
     b_ms_median: float = 0.0
     b_ms_p95: float = 0.0
-    a_baazis: int = 0  # baazis won by single deals (see PairResult)
-    b_baazis: int = 0
+    tallies: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
-def play_pair(name_a: str, name_b: str, rules: Rules, players: int, seed: int) -> PairResult:
-    """One duplicate pair: the deck of ``seed`` played with A as team 0, then with A as team 1."""
-    rng = random.Random(seed)
-    dealer = rng.randrange(players)
-    deck = Deal.shuffled(rules, players, dealer, rng).deck
-    margin = 0
+def _number(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else x
+
+
+def play_pair(name_a: str, name_b: str, game: Game, seed: int) -> PairResult:
+    """One duplicate pair: the match of ``seed`` played with A as team 0, then with A as team 1."""
+    margin = 0.0
     won = [0, 0]
-    baazis = [0, 0]
-    games: list[int] = []
+    tallies: dict[str, list[int]] = {}
+    games: list[float] = []
     a_times: list[float] = []
     b_times: list[float] = []
     for a_team in (0, 1):
-        bots: list[Bot | CheatBot] = []
-        for seat in range(players):
-            name = name_a if seat % 2 == a_team else name_b
-            bots.append(make_arena_bot(name, seed * 8 + seat))
-        times: list[list[float]] = [[] for _ in range(players)]
-        score = play_deal(Deal(rules, players, dealer, deck), bots, times)
-        for seat in range(players):
-            (a_times if seat % 2 == a_team else b_times).extend(times[seat])
-        a, b = score[a_team], score[1 - a_team]
-        margin += a - b
-        games.append(a - b)
-        if a != b:
-            won[0 if a > b else 1] += 1
-        baazi = score_deal(rules, 0, (a, b)).baazi
-        if baazi is not None:
-            baazis[baazi] += 1
-    return PairResult(seed, margin, won[0], won[1], tuple(a_times), tuple(b_times), tuple(games), baazis[0],
-                      baazis[1])
+        bots = [make_arena_bot(name_a if game.team_of(seat) == a_team else name_b, seed * 8 + seat, game.name)
+                for seat in range(game.players)]
+        times: list[list[float]] = [[] for _ in range(game.players)]
+        state = play_state(game.new_state(seed), bots, times)
+        seats_a = [s for s in range(game.players) if game.team_of(s) == a_team]
+        for seat in range(game.players):
+            (a_times if seat in seats_a else b_times).extend(times[seat])
+        # Returns are zero-sum between the two sides: A's return is its margin over B (Seep: the deal scores'
+        # difference).
+        a = state.returns()[seats_a[0]]
+        margin += a
+        games.append(_number(a))
+        if a:
+            won[0 if a > 0 else 1] += 1
+        for name, per_team in state.tallies().items():
+            counts = tallies.setdefault(name, [0, 0])
+            counts[0] += per_team[a_team]
+            counts[1] += per_team[1 - a_team]
+    return PairResult(seed, _number(margin), won[0], won[1], tuple(a_times), tuple(b_times), tuple(games),
+                      {name: (a, b) for name, (a, b) in tallies.items()})
 
 
 def _ms(times: list[float]) -> tuple[float, float]:
@@ -137,16 +143,20 @@ def summarise(name_a: str, name_b: str, results: list[PairResult]) -> DuplicateS
     ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) > 1 else math.inf
     a_med, a_p95 = _ms([t for r in results for t in r.a_seconds])
     b_med, b_p95 = _ms([t for r in results for t in r.b_seconds])
+    tallies: dict[str, tuple[int, int]] = {}
+    for r in results:
+        for name, (a, b) in r.tallies.items():
+            old = tallies.get(name, (0, 0))
+            tallies[name] = (old[0] + a, old[1] + b)
     return DuplicateSummary(name_a, name_b, len(results), mean, ci, sum(r.a_deals_won for r in results),
-                            sum(r.b_deals_won for r in results), a_med, a_p95, b_med, b_p95,
-                            sum(r.a_baazis for r in results), sum(r.b_baazis for r in results))
+                            sum(r.b_deals_won for r in results), a_med, a_p95, b_med, b_p95, tallies)
 
 
-def run_duplicate(name_a: str, name_b: str, rules: Rules, players: int, pairs: int, seed: int,
+def run_duplicate(name_a: str, name_b: str, game: Game, pairs: int, seed: int,
                   on_pair: Callable[[], None] | None = None) -> tuple[DuplicateSummary, list[PairResult]]:
     results = []
     for k in range(pairs):
-        results.append(play_pair(name_a, name_b, rules, players, seed + k))
+        results.append(play_pair(name_a, name_b, game, seed + k))
         if on_pair:
             on_pair()
     return summarise(name_a, name_b, results), results

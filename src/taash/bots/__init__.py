@@ -1,8 +1,6 @@
-"""Computer players for Seep. Every bot decides from one seat's :class:`~taash.seep.view.PlayerView` alone."""
+"""Computer players. Every bot decides from one seat's view alone (:class:`~taash.bots.base.Bot`); each game's
+own bots are in the package named after it (:mod:`taash.bots.seep`)."""
 
-from taash.bots.base import Bot, make_bot
-from taash.bots.greedy import GreedyBot
-from taash.bots.heuristic import HeuristicBot
-from taash.bots.random_bot import RandomBot
+from taash.bots.base import LEVELS, Bot, make_bot
 
-__all__ = ["Bot", "GreedyBot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "Bot", "make_bot"]

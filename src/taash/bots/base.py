@@ -1,12 +1,23 @@
-"""What a bot is: a seeded object that picks a bid and plays from a seat's view, and can say why."""
+"""What a bot is, for any game: a seeded object that picks an action from one seat's view, and can say why.
+
+Each game's bots live in a package named after the game (:mod:`taash.bots.seep`) that maps bot names to classes
+(``BOTS``); every game offers the same four kinds, so the player-facing levels (:data:`LEVELS`) mean the same in
+every game.
+"""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from typing import Any, Protocol
 
-from taash.seep.plays import Play
-from taash.seep.view import PlayerView
+from taash.games.api import Action
+
+#: Player-facing levels and the kind of bot each seats (every game has these kinds).
+LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
+
+#: ``game -> module``: where each game's bots are (its ``BOTS``: name -> class taking ``(seed, **settings)``).
+_BOT_PACKAGES = {"seep": "taash.bots.seep"}
 
 
 class Bot(Protocol):
@@ -14,18 +25,12 @@ class Bot(Protocol):
 
     name: str
 
-    def choose_bid(self, view: PlayerView) -> int:
-        """A legal bid (``view.legal_bids()``)."""
+    def choose(self, view: Any) -> Action:
+        """A legal action of the seat of ``view`` (the game's own :class:`~taash.games.api.View`: one of
+        ``view.legal_actions()``)."""
 
-    def choose_play(self, view: PlayerView) -> Play:
-        """A legal play (``view.legal_plays()``)."""
-
-    def explain(self, view: PlayerView, play: Play) -> str:
-        """One line on why this play (for hints)."""
-
-
-#: Player-facing levels.
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
+    def explain(self, view: Any, action: Action) -> str:
+        """One line on why this action (for hints)."""
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
@@ -38,7 +43,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, text = item.partition("=")
         if not eq or not key.strip() or not text.strip():
-            raise ValueError(f"bad bot setting {item!r} in {spec!r} (write name:key=value,key=value)")
+            raise ValueError(f"bad bot setting {item[:40]!r} in {spec[:60]!r} (write name:key=value,key=value)")
         value: int | float | str = text.strip()
         for kind in (int, float):
             try:
@@ -56,27 +61,29 @@ def construct(kind: type[Any], spec: str, seed: int, settings: dict[str, int | f
     for key in settings:
         if key not in accepted:
             known = ", ".join(accepted) or "none"
-            raise ValueError(f"bot {spec!r}: unknown setting {key!r} (settings: {known})")
+            raise ValueError(f"bot {spec[:60]!r}: unknown setting {key[:40]!r} (settings: {known})")
     try:
         return kind(seed, **settings)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"bot {spec!r}: {e}") from None
+        raise ValueError(f"bot {spec[:60]!r}: {e}") from None
 
 
-def make_bot(spec: str, seed: int) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` .. ``expert``),
-    optionally with settings: ``"ismcts:iterations=100,seconds=0.5"``."""
-    from taash.bots.greedy import GreedyBot
-    from taash.bots.heuristic import HeuristicBot
-    from taash.bots.ismcts import IsmctsBot
-    from taash.bots.random_bot import RandomBot
+def bot_kinds(game: str) -> dict[str, type[Any]]:
+    """The bots of a game by name (``ValueError`` for a game without bots)."""
+    if game not in _BOT_PACKAGES:
+        raise ValueError(f"no bots for the game {game[:40]!r} (games with bots: {', '.join(_BOT_PACKAGES)})")
+    kinds: dict[str, type[Any]] = importlib.import_module(_BOT_PACKAGES[game]).BOTS
+    return kinds
 
-    kinds: dict[str, type[RandomBot] | type[GreedyBot] | type[HeuristicBot] | type[IsmctsBot]] = {
-        "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "ismcts": IsmctsBot}
+
+def make_bot(spec: str, seed: int, game: str = "seep") -> Bot:
+    """A bot of ``game`` by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` ..
+    ``expert``), optionally with settings: ``"ismcts:iterations=100,seconds=0.5"``."""
+    kinds = bot_kinds(game)
     name, settings = parse_bot_spec(spec)
     kind = LEVELS.get(name, name)
     if kind not in kinds:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join([*kinds, *LEVELS])})")
+        raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join([*kinds, *LEVELS])})")
     if settings and name in LEVELS:
         raise ValueError(f"a level ({name}) takes no settings; name the bot instead ({kind}:...)")
     bot: Bot = construct(kinds[kind], spec, seed, settings)

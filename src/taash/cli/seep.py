@@ -211,8 +211,18 @@ def rules_command(
 
 def _pair_job(args: tuple[str, str, Rules, int, int]) -> Any:
     from taash.arena.duplicate import play_pair
+    from taash.seep.game import SeepGame
 
-    return play_pair(*args)
+    a, b, rules, players, seed = args
+    return play_pair(a, b, SeepGame(rules, players), seed)
+
+
+def _flat(summary: dict[str, Any]) -> dict[str, Any]:
+    """A pairing's summary with the game's tallies as columns of their own (``a_baazis``, ``b_baazis``)."""
+    tallies = summary.pop("tallies")
+    for name, (a, b) in tallies.items():
+        summary[f"a_{name}"], summary[f"b_{name}"] = a, b
+    return summary
 
 
 @app.command()
@@ -276,7 +286,7 @@ def arena(
         table.add_column(col, justify="right")
     for s in summaries:
         table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f}", f"±{s.ci95:.1f}",
-                      f"{s.a_deals_won}/{s.b_deals_won}", f"{s.a_baazis}/{s.b_baazis}",
+                      f"{s.a_deals_won}/{s.b_deals_won}", "{}/{}".format(*s.tallies.get("baazis", (0, 0))),
                       f"{s.a_ms_median:.2f}/{s.a_ms_p95:.2f}", f"{s.b_ms_median:.2f}/{s.b_ms_p95:.2f}")
     out.print(table)
     rating_table = Table(title="Ratings (OpenSkill, every game)", title_justify="left")
@@ -288,16 +298,16 @@ def arena(
     if out_dir is not None:
         with user_errors():
             out_dir.mkdir(parents=True, exist_ok=True)
-            data = {"pairings": [asdict(s) for s in summaries],
+            data = {"pairings": [_flat(asdict(s)) for s in summaries],
                     "ratings": {n: {"mu": mu, "sigma": sg} for n, (mu, sg) in rated.items()},
                     "players": players, "rules": chosen.to_json(), "pairs": deals, "seed": seed}
             (out_dir / "results.json").write_text(json.dumps(data, indent=1) + "\n")
             draw(summaries, rated, out_dir / "results.png",
                  f"Duplicate deals: {players} players, {chosen.preset}, {deals} pairs per pairing")
             with (out_dir / "results.csv").open("w", newline="") as f:
-                writer = csv.DictWriter(f, fieldnames=list(asdict(summaries[0])))
+                writer = csv.DictWriter(f, fieldnames=list(_flat(asdict(summaries[0]))))
                 writer.writeheader()
-                writer.writerows(asdict(s) for s in summaries)
+                writer.writerows(_flat(asdict(s)) for s in summaries)
             with (out_dir / "pairs.csv").open("w", newline="") as f:
                 rows = csv.writer(f)
                 rows.writerow(["bot_a", "bot_b", "seed", "margin", "a_margin_game1", "a_margin_game2",
@@ -305,5 +315,5 @@ def arena(
                 for a, b, results in played:
                     for r in results:
                         rows.writerow([a, b, r.seed, r.margin, *r.a_game_margins, r.a_deals_won, r.b_deals_won,
-                                       r.a_baazis, r.b_baazis])
+                                       *r.tallies.get("baazis", (0, 0))])
         out.print(f"Results written to {out_dir}/results.json, results.csv, pairs.csv and results.png")

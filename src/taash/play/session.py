@@ -139,9 +139,7 @@ class Session:
         seat = self.deal.to_move
         bot = self._bot(seat, self.level)
         view = self.match.view(seat)
-        if self.deal.phase is Phase.BID:
-            return seat, lambda: bot.choose_bid(view)
-        return seat, lambda: bot.choose_play(view)
+        return seat, lambda: bot.choose(view)  # type: ignore[return-value]  # a Seep bot: a bid or a play
 
     def bot_move(self, seat: int, choice: int | Play) -> Event:
         """Make the bid or play a bot chose (from :meth:`bot_task`) for ``seat``."""
@@ -179,14 +177,16 @@ class Session:
         bot = self._bot(self.human, HINT_BOT)
         view = self.view()
         if self.deal.phase is Phase.BID:
-            value = bot.choose_bid(view)
+            value = bot.choose(view)
+            assert isinstance(value, int)
             name = HOUSE_NAMES[value]
             if len(view.legal_bids()) == 1:
                 return value, f"Bid {value} ({name}): the only value you can bid"
             held = (view.hand & VALUE_MASK[value]).bit_count()
             return value, (f"Bid {value} ({name}): you hold {held} {name}{'s' * (held != 1)}, the value you hold "
                            f"most (the highest on a tie): the best chance to take your {name} house back")
-        play = bot.choose_play(view)
+        play = bot.choose(view)
+        assert isinstance(play, tuple)
         return play, self.text(bot.explain(view, play))
 
     def text(self, words: str) -> str:

@@ -104,6 +104,11 @@ _PACK = range(52)
 _NO_ARGUMENTS = ((),) * 52
 
 
+def bids_in(hand: int) -> list[int]:
+    """The values a bidder holding ``hand`` may bid: 9 to 13, of cards he holds (section 4.3)."""
+    return [v for v in HOUSE_VALUES if hand & VALUE_MASK[v]]
+
+
 def shuffled_pack(rng: random.Random) -> list[int]:
     """The 52 cards in a random order drawn from ``rng``: every card gets a random key and the pack is sorted by
     the keys. Every order is equally likely, as with ``rng.shuffle``, at a fraction of its cost in Python."""
@@ -316,8 +321,7 @@ class Deal:
         """The values the bidder may bid: 9 to 13, of cards he holds."""
         if self.phase is not _BID:
             return []
-        hand = self.hands[self.to_move]
-        return [v for v in HOUSE_VALUES if hand & VALUE_MASK[v]]
+        return bids_in(self.hands[self.to_move])
 
     def make_bid(self, value: int) -> None:
         """The bidder bids ``value``; the floor is turned face up and the bid play is due."""

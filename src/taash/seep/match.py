@@ -104,6 +104,8 @@ class Match:
         self.redeals: list[str] = []
         #: How each deal so far was dealt, the one in progress last.
         self.dealt: list[Dealt] = []
+        #: The finished deals before the one in progress, in order (they no longer change).
+        self.past: list[Deal] = []
         self._given = list(dealt)
         for d in self._given:
             if d.dealer not in range(players) or sorted(d.deck) != list(range(52)):
@@ -187,6 +189,7 @@ class Match:
             raise IllegalPlayError("the match is over")
         last = self.results[-1]
         dealer = next_dealer(self.players, self.deal.dealer, last.difference, last.baazi)
+        self.past.append(self.deal)
         self.deal = self._shuffle(dealer)
         return self.deal
 
@@ -205,5 +208,6 @@ class Match:
         new.deal = self.deal.clone()
         new.redeals = self.redeals[:]
         new.dealt = self.dealt[:]
+        new.past = self.past[:]
         new._given = self._given
         return new

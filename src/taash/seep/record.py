@@ -58,8 +58,11 @@ class GameRecord:
 
 
 def record_of(match: Match, names: list[str] | None = None, past: list[DealRecord] | None = None) -> GameRecord:
-    """The record of a match so far; ``past`` holds the records of the deals before the one in progress."""
-    deals = list(past or [])
+    """The record of a match so far: the finished deals the match keeps, unless ``past`` gives their records, and
+    the deal in progress."""
+    if past is None:
+        past = [DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)) for d in match.past]
+    deals = list(past)
     d = match.deal
     deals.append(DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)))
     return GameRecord(match.rules, match.players, deals, names)

@@ -7,9 +7,11 @@ and the floor cards stay hidden while the bidder bids (they are face down until 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from taash.cards import FULL_PACK, VALUE_MASK, mask_of
-from taash.seep.deal import Deal, Phase
+from taash.cards import FULL_PACK, mask_of, names_of
+from taash.seep.deal import Deal, Phase, bids_in
+from taash.seep.notation import houses_to_json, play_to_json
 from taash.seep.plays import House, Play, apply_play, legal_plays
 from taash.seep.rules import Rules
 
@@ -60,7 +62,24 @@ class PlayerView:
         """The values this seat may bid when it is the bidder and the bid is due."""
         if self.phase is not Phase.BID or self.to_move != self.seat:
             return []
-        return [v for v in range(9, 14) if self.hand & VALUE_MASK[v]]
+        return bids_in(self.hand)
+
+    def legal_actions(self) -> list[int] | list[Play]:
+        """The seat's legal actions of the games API: its bids in the bid phase, else its plays."""
+        return self.legal_bids() if self.phase is Phase.BID else self.legal_plays()
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole view in the protocol's card names (what a client of this seat may be sent)."""
+        return {
+            "rules": self.rules.to_json(), "players": self.players, "seat": self.seat, "dealer": self.dealer,
+            "phase": self.phase.name.lower(), "to_move": self.to_move, "hand": names_of(self.hand),
+            "hand_sizes": list(self.hand_sizes), "loose": names_of(self.loose),
+            "houses": houses_to_json(self.houses), "bid": self.bid,
+            "history": [{"seat": seat, **play_to_json(play)} for seat, play in self.history],
+            "captured_counts": list(self.captured_counts),
+            "sweeps": [list(sweep) for sweep in self.sweeps], "restricted": names_of(self.restricted),
+            "initial_floor": names_of(self.initial_floor),
+        }
 
     @property
     def team(self) -> int:

@@ -79,9 +79,11 @@ class BotTurn:
     view: PlayerView
 
     def action(self) -> dict[str, JSON]:
-        if self.view.phase is Phase.BID:
-            return {"type": "bid", "value": self.bot.choose_bid(self.view)}
-        return {"type": "play", "play": play_to_json(self.bot.choose_play(self.view))}
+        action = self.bot.choose(self.view)
+        if isinstance(action, int):
+            return {"type": "bid", "value": action}
+        assert isinstance(action, tuple)
+        return {"type": "play", "play": play_to_json(action)}
 
 
 def bid_said(name: str, value: int) -> str:

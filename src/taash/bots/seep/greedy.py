@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from taash.bots.seep.choice import SeepBot
 from taash.cards import VALUE_MASK
 from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
@@ -22,7 +23,7 @@ def sweepable(loose: int, houses: dict[int, tuple[int, bool, int]]) -> bool:
     return any(loose in maximal_groups(loose, v) for v in values)
 
 
-class GreedyBot:
+class GreedyBot(SeepBot):
     name = "greedy"
 
     def __init__(self, seed: int = 0):
@@ -58,7 +59,7 @@ class GreedyBot:
         ties = [p for s, p in scored if s >= best - 1e-9]
         return ties[self.rng.randrange(len(ties))]
 
-    def explain(self, view: PlayerView, play: Play) -> str:
+    def explain_play(self, view: PlayerView, play: Play) -> str:
         _, gained, count, sweep, danger = self.evaluate(view, play)
         words = describe_play(play, view.houses)
         if sweep:

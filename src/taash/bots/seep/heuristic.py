@@ -6,7 +6,7 @@ scored by the points it takes now, minus what the opponent to play next can expe
 all), plus the worth of houses it leaves that its team owns and the others are unlikely to take, plus small
 preferences from the rules text: keep the last capture for the end, keep point cards off the floor.
 
-It also reads what the others' plays prove they hold (:func:`taash.bots.ismcts.hand_requirements`: a house's
+It also reads what the others' plays prove they hold (:func:`taash.bots.seep.ismcts.hand_requirements`: a house's
 owner keeps a card of its value, the bidder one of the bid value): a card of a value the partner surely holds is
 not one the opponents can have, so a house of that value the team owns may be safe from them (then it is worth
 cementing with point cards, as the rules text advises), and the next opponent's chances are counted without it.
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import random
 
+from taash.bots.seep.choice import SeepBot
+from taash.bots.seep.inference import hand_requirements
 from taash.cards import VALUE, VALUE_MASK, cards_of
 from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
@@ -27,8 +29,6 @@ from taash.seep.view import PlayerView
 
 def surely_held(view: PlayerView) -> list[dict[int, int]]:
     """For each seat, ``{value: n}``: it surely holds at least ``n`` (here 0 or 1) unseen cards of that value."""
-    from taash.bots.ismcts import hand_requirements  # the search module imports this one
-
     held: list[dict[int, int]] = [{} for _ in range(view.players)]
     for seat, cards in hand_requirements(view):
         values = {VALUE[c] for c in cards_of(cards)}
@@ -51,7 +51,7 @@ def holds_probability(unknown: int, of_value: int, hand_size: int) -> float:
     return 1.0 - miss
 
 
-class HeuristicBot:
+class HeuristicBot(SeepBot):
     name = "heuristic"
 
     def __init__(self, seed: int = 0, inference: bool = True, floor_items: bool = True):
@@ -175,7 +175,7 @@ class HeuristicBot:
         ties = [p for s, p in scored if s >= best - 1e-9]
         return ties[self.rng.randrange(len(ties))]
 
-    def explain(self, view: PlayerView, play: Play) -> str:
+    def explain_play(self, view: PlayerView, play: Play) -> str:
         _, gained, sweep, danger = self.evaluate(view, play)
         words = describe_play(play, view.houses)
         if sweep:

@@ -11,9 +11,10 @@ that search.
 
 from __future__ import annotations
 
-from taash.bots.ismcts import IsmctsBot
-from taash.seep.deal import Deal
+from taash.bots.seep.ismcts import IsmctsBot
+from taash.seep.deal import Deal, Phase
 from taash.seep.describe import describe_play
+from taash.seep.game import SeepState
 from taash.seep.plays import Play
 from taash.seep.view import view_of
 
@@ -22,6 +23,8 @@ class CheatBot:
     """Full-information flat Monte Carlo search: an upper bound for measurement, never offered to a player."""
 
     name = "cheat"
+    #: The arena hands such a bot a copy of the whole state instead of a view.
+    full_information = True
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
                  candidates: int = 8, prune: float = 2.5):
@@ -35,6 +38,11 @@ class CheatBot:
         """A legal play for the seat to move of ``deal``, searched on copies of the deal itself."""
         view = view_of(deal, deal.to_move)
         return self.search.search(view, deal.clone)
+
+    def choose(self, state: SeepState) -> int | Play:
+        """The bid or play for the seat to move of a whole match state (the arena's full-information path)."""
+        deal = state.match.deal
+        return self.choose_bid(deal) if deal.phase is Phase.BID else self.choose_play(deal)
 
     def explain(self, deal: Deal, play: Play) -> str:
         visits, mean = self.search.last_stats.get(play, (0, 0.0))

@@ -1,0 +1,15 @@
+"""Seep's computer players: random, greedy, heuristic and the ismcts search (and, for the arena only, ``cheat``,
+which is not among :data:`BOTS`). Each answers the generic ``choose(view)`` with a bid or a play."""
+
+from typing import Any
+
+from taash.bots.seep.greedy import GreedyBot
+from taash.bots.seep.heuristic import HeuristicBot
+from taash.bots.seep.ismcts import IsmctsBot
+from taash.bots.seep.random_bot import RandomBot
+
+#: The bots players may meet, by name.
+BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot,
+                              "ismcts": IsmctsBot}
+
+__all__ = ["BOTS", "GreedyBot", "HeuristicBot", "IsmctsBot", "RandomBot"]

@@ -1,0 +1,115 @@
+"""The generic conformance checks of :mod:`taash.games.conformance` on every registered game (Seep in every preset,
+player count and match length) and on a tiny test-only game, and checks that the checks themselves catch faults."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import pytest
+
+from taash.games import make_game, register
+from taash.games.api import Game, State
+from taash.games.conformance import check_game, check_views, play_random_match
+from taash.games.registry import game_names
+from taash.seep.game import SeepState
+from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW
+from taash.seep.rules import PRESETS
+from tests.games.tictactoe import TicTacToe, TicTacToeState
+from tests.games.tictactoe import make_game as make_tictactoe
+
+
+def seep_illegal_actions(state: State, rng: random.Random, legal: Sequence[Hashable]) -> list[Hashable]:
+    """Near misses of Seep's actions: bids out of turn or of values not held, and plays not listed."""
+    out: list[Hashable] = [rng.choice([0, 8, 14, *range(9, 14)])]
+    for _ in range(4):
+        kind = rng.choice([CAPTURE, THROW, ESTABLISH, ADD, BREAK])
+        out.append((kind, rng.randrange(52), rng.choice([0, *range(9, 14)]), rng.choice([0, *range(9, 14)]),
+                    rng.getrandbits(52) & rng.getrandbits(52)))
+    plays = [a for a in legal if isinstance(a, tuple)]
+    if plays:
+        kind, c, house, broken, loose = rng.choice(plays)  # type: ignore[misc]
+        out += [(kind, c, house, broken, loose ^ (1 << rng.randrange(52))), (kind, (c + 13) % 52, house, broken, loose)]
+    return [a for a in out if a not in legal]
+
+
+SEEP = [(preset, players, baazis) for preset in PRESETS for players in (2, 4) for baazis in (0, 1)]
+
+
+@pytest.mark.parametrize(("preset", "players", "baazis"), SEEP, ids=[f"{p}-{n}p-{b}" for p, n, b in SEEP])
+def test_seep_conforms_in_every_preset_player_count_and_match_length(preset: str, players: int, baazis: int) -> None:
+    game = make_game("seep", rules=preset, players=players, baazis=baazis)
+    seed = sum(map(ord, preset)) * 10 + players + baazis  # a different deal for each variant
+    check_game(game, seeds=(seed,), illegal_actions=seep_illegal_actions)
+
+
+def test_the_test_only_game_conforms_through_the_registry() -> None:
+    register("tictactoe", make_tictactoe)
+    assert "tictactoe" in game_names() and "seep" in game_names()
+    check_game(make_game("tictactoe"), seeds=range(12))
+
+
+def test_an_unknown_game_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"unknown game 'chess'.*seep"):
+        make_game("chess")
+
+
+# -- the checks catch what they are meant to catch -------------------------------------------------------------
+
+
+class LeakyView:
+    """A view that shows the whole board plus a hidden 'card' of every seat (a game whose views leak)."""
+
+    def __init__(self, state: LeakyState, seat: int):
+        self.seat, self.to_move, self._state = seat, state.to_move, state
+
+    def legal_actions(self) -> list[int]:
+        return self._state.legal_actions() if self.seat == self.to_move else []
+
+    def to_json(self) -> dict[str, Any]:
+        return {"board": self._state.board, "secrets": self._state.secrets}
+
+
+class LeakyState(TicTacToeState):
+    def __init__(self, first: int, seed: int):
+        super().__init__(first, seed)
+        self.secrets = [random.Random(seed).randrange(52), random.Random(seed + 1).randrange(52)]
+
+    def view(self, seat: int) -> LeakyView:  # type: ignore[override]
+        return LeakyView(self, seat)
+
+    def with_hidden_dealt_again(self, seat: int, rng: random.Random) -> LeakyState:
+        other = LeakyState(self.to_move, self.seed)
+        other.board = self.board[:]
+        other.secrets = [s if i == seat else rng.randrange(52) for i, s in enumerate(self.secrets)]
+        return other
+
+
+def test_a_view_that_shows_a_hidden_card_is_caught() -> None:
+    state = LeakyState(0, 5)
+    with pytest.raises(AssertionError, match="cannot see"):
+        check_views(TicTacToe(), state, random.Random(1))
+
+
+def test_a_state_taking_an_illegal_action_is_caught() -> None:
+    class Lax(TicTacToe):
+        def new_state(self, seed: int) -> TicTacToeState:
+            state = super().new_state(seed)
+            state.apply = lambda action: None  # type: ignore[method-assign]
+            return state
+
+    game: Game = Lax()
+    with pytest.raises(AssertionError):
+        play_random_match(game, 0)
+
+
+def test_seep_views_hide_other_hands_and_the_face_down_floor() -> None:
+    game = make_game("seep", players=4)
+    state = game.new_state(3)
+    assert isinstance(state, SeepState)
+    deal = state.match.deal
+    view = state.view((deal.to_move + 1) % 4).to_json()
+    assert view["loose"] == [] and len(view["hand"]) == 0  # the floor lies face down; the other seats wait
+    bidder = state.view(deal.to_move).to_json()
+    assert len(bidder["hand"]) == 4 and bidder["loose"] == []
