@@ -11,20 +11,18 @@ from taash.cards import (
     RANKS,
     SUIT_MASK,
     SUITS,
-    VALUE,
-    VALUE_MASK,
     CardError,
     card,
     card_name,
     card_symbol,
     cards_of,
     mask_of,
-    mask_value_sum,
     names_of,
     parse_card,
     parse_cards,
     parse_mask,
 )
+from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
 
 ALL_NAMES = [r + s for s in "shdc" for r in "A23456789TJQK"]
 

@@ -16,10 +16,11 @@ from taash.bots.seep.inference import (
     restricted_facts,
 )
 from taash.bots.seep.ismcts import deal_hidden, determinise
-from taash.cards import FULL_PACK, VALUE, VALUE_MASK, cards_of, mask_of, parse_card
+from taash.cards import FULL_PACK, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal
 from taash.seep.plays import ADD, BREAK, ESTABLISH, THROW, apply_play, legal_plays
 from taash.seep.rules import PRESETS
+from taash.seep.values import VALUE, VALUE_MASK
 from taash.seep.view import PlayerView, view_of
 
 CASES = [(4, "standard"), (2, "standard"), (4, "punjab_30_qasim"), (2, "punjab_30_qasim"), (4, "limited_houses"),

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from taash.bots.seep.heuristic import HeuristicBot, surely_held
-from taash.cards import VALUE_MASK
 from taash.seep.deal import Deal
 from taash.seep.plays import apply_play
 from taash.seep.rules import PRESETS
+from taash.seep.values import VALUE_MASK
 from taash.seep.view import view_of
 
 

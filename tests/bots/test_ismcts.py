@@ -8,9 +8,9 @@ import pytest
 
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.ismcts import IsmctsBot, determinise
-from taash.cards import VALUE_MASK
 from taash.seep.deal import Deal
 from taash.seep.rules import PRESETS
+from taash.seep.values import VALUE_MASK
 from taash.seep.view import view_of
 from tests.bots.test_fairness import reshuffle_hidden
 

@@ -113,3 +113,24 @@ def test_seep_views_hide_other_hands_and_the_face_down_floor() -> None:
     assert view["loose"] == [] and len(view["hand"]) == 0  # the floor lies face down; the other seats wait
     bidder = state.view(deal.to_move).to_json()
     assert len(bidder["hand"]) == 4 and bidder["loose"] == []
+
+
+def test_seep_deals_hidden_cards_again_and_only_those() -> None:
+    """The conformance check of views means something only if the hidden cards really move."""
+    from taash.seep.game import deal_hidden_again
+    from taash.seep.view import view_of
+
+    state = make_game("seep", players=4).new_state(11)
+    assert isinstance(state, SeepState)
+    rng = random.Random(0)
+    for phase_step in range(12):
+        deal = state.match.deal
+        seat = deal.to_move
+        other = deal_hidden_again(deal, seat, rng)
+        assert other.hands[seat] == deal.hands[seat]
+        assert view_of(other, seat) == view_of(deal, seat)
+        if phase_step >= 2:  # after the bid play every hand holds cards: some other hand changes
+            assert any(other.hands[s] != deal.hands[s] for s in range(4) if s != seat)
+        if phase_step == 0:  # the face-down floor is hidden from the bidder too
+            assert sorted(other.deck[4:8]) != sorted(deal.deck[4:8]) or other.hands != deal.hands
+        state.apply(state.legal_actions()[0])

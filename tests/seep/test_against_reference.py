@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taash.cards import VALUE, card_name, cards_of, mask_of, parse_card
+from taash.cards import card_name, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal, Phase
 from taash.seep.errors import IllegalPlayError
 from taash.seep.notation import Position, position_from_json
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, KIND_NAMES, THROW, Play
 from taash.seep.rules import PRESETS, Rules
+from taash.seep.values import VALUE
 from tests.seep.reference import RefOutcome, RefPlay, Spot, reference_plays
 
 PRESET_NAMES = list(PRESETS)

@@ -14,13 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taash.cards import FULL_PACK, VALUE, card_name, cards_of, mask_of, parse_card
+from taash.cards import FULL_PACK, card_name, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal, Phase
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.match import Match
 from taash.seep.plays import CAPTURE, THROW, Play
 from taash.seep.record import DealRecord, record_from_json, record_of, replay, replay_to_json
 from taash.seep.rules import PRESETS, Rules
+from taash.seep.values import VALUE
 from taash.seep.view import view_of
 
 PRESET_NAMES = list(PRESETS)

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from taash.cards import VALUE, mask_of
+from taash.cards import mask_of
 from taash.seep import groups
 from taash.seep.deal import Deal, deal_problem, shuffled_pack
 from taash.seep.groups import (
@@ -27,6 +27,7 @@ from taash.seep.groups import (
 )
 from taash.seep.plays import apply_play, house_summary, legal_plays
 from taash.seep.rules import PRESETS
+from taash.seep.values import VALUE
 
 
 def random_floors(seed: int, count: int, most: int = 9) -> list[int]:

@@ -7,11 +7,12 @@ import random
 
 import pytest
 
-from taash.cards import VALUE, cards_of, mask_of, parse_card
+from taash.cards import cards_of, mask_of, parse_card
 from taash.seep.deal import Deal, Phase
 from taash.seep.match import score_deal
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW, Play
 from taash.seep.rules import PRESETS
+from taash.seep.values import VALUE
 from tests.seep.helpers import card, house, mask, outcome_of, pj, plays_json, plays_of_card, position
 
 QASIM = "punjab_30_qasim"

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from taash.seep.deal import PLAYS_PER_DEAL, Deal
+from taash.seep.deal import Deal
 from taash.seep.plays import House, legal_plays
-from taash.seep.rules import PRESETS, Rules
+from taash.seep.rules import PLAYS_PER_DEAL, PRESETS, Rules
 
 
 @dataclass(frozen=True, slots=True)

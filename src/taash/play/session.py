@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from taash.bots.base import LEVELS, Bot, make_bot
-from taash.cards import SUIT_SYMBOLS, SUITS, VALUE_MASK
+from taash.cards import SUIT_SYMBOLS, SUITS
 from taash.seep.deal import Deal, Phase
 from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play
 from taash.seep.errors import IllegalPlayError, RecordError
@@ -25,6 +25,7 @@ from taash.seep.notation import play_from_json
 from taash.seep.plays import Play, apply_play
 from taash.seep.record import DealRecord, GameRecord, record_from_json, record_of, replay
 from taash.seep.rules import Rules
+from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView
 
 #: The bot that gives hints, whatever the opponents' level.

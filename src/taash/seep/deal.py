@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import starmap
 
-from taash.cards import FULL_PACK, VALUE, VALUE_MASK, card_name, cards_of, mask_of, mask_value_sum, parse_card
+from taash.cards import FULL_PACK, card_name, cards_of, mask_of, parse_card
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.groups import FloorInfo, _value_info, floor_info
 from taash.seep.plays import (
@@ -28,9 +28,8 @@ from taash.seep.plays import (
     legal_plays,
     plays_of,
 )
-from taash.seep.rules import HOUSE_VALUES, Rules
-
-PLAYS_PER_DEAL = 48
+from taash.seep.rules import FIRST_HALF_PLAYS, HOUSE_VALUES, LAST_PLAY, Rules
+from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
 
 
 class Phase(Enum):
@@ -135,7 +134,7 @@ def _redeal_problem(rules: Rules, deck: list[int]) -> str | None:
 
 #: The indices of the plays after which more than the turn changes: the rest of the first hands are dealt (after
 #: the bid play), the second half (after the 24th play, 2 players) or the deal ends (after the last).
-_TURNING_POINTS = frozenset((0, 23, PLAYS_PER_DEAL - 1))
+_TURNING_POINTS = frozenset((0, FIRST_HALF_PLAYS - 1, LAST_PLAY))
 
 #: ``_NEXT_SEAT[players][seat]``: the seat that plays after ``seat``.
 _NEXT_SEAT: dict[int, tuple[int, ...]] = {4: (1, 2, 3, 0), 2: (1, 0)}
@@ -433,7 +432,7 @@ class Deal:
 
     def _turn(self, index: int) -> None:
         """After the play of ``index``, one of :data:`_TURNING_POINTS`: deal, or end the deal, and pass the turn."""
-        if index == PLAYS_PER_DEAL - 1:
+        if index == LAST_PLAY:
             self._finish()
             return
         if index == 0:
@@ -465,12 +464,7 @@ class Deal:
         owned_by[3] &= keep
 
     def _sweep_value(self, c: int, index: int) -> int:
-        rules = self.rules
-        if index == PLAYS_PER_DEAL - 1:
-            return rules.last_sweep_points
-        if rules.sweep_scores_card_value:
-            return VALUE[c]
-        return rules.bid_sweep_points if index == 0 else rules.sweep_points
+        return self.rules.sweep_value(c, index)
 
     def _deal_rest(self) -> None:
         """After the bid play: the rest of the first hands in groups of four (protocol, game record)."""
@@ -545,7 +539,7 @@ class Deal:
         index = len(self.plays)
         if self.phase is _BID or index == 0:
             return mask_of(self.deck[8:])
-        if self.players == 2 and index < 24:
+        if self.players == 2 and index < FIRST_HALF_PLAYS:
             return mask_of(self.deck[28:])
         return 0
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from taash.cards import VALUE_MASK, card_symbol, cards_of
+from taash.cards import card_symbol, cards_of
 from taash.seep.deal import Phase, card_points
 from taash.seep.plays import BREAK, CAPTURE, ESTABLISH, THROW, House, Play, apply_play
+from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView
 
 HOUSE_NAMES = {9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king"}

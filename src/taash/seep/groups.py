@@ -16,7 +16,7 @@ only while their sum stays at most 13.
 
 from __future__ import annotations
 
-from taash.cards import VALUE, mask_value_sum
+from taash.seep.values import VALUE, mask_value_sum
 
 Groups = tuple[int, ...]
 

@@ -9,16 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from taash.cards import (
-    VALUE,
-    VALUE_MASK,
-    CardError,
-    card_name,
-    mask_value_sum,
-    names_of,
-    parse_card,
-    parse_mask,
-)
+from taash.cards import CardError, card_name, names_of, parse_card, parse_mask
 from taash.seep.errors import BadPositionError
 from taash.seep.groups import splits_into
 from taash.seep.plays import (
@@ -35,6 +26,7 @@ from taash.seep.plays import (
     team_mask,
 )
 from taash.seep.rules import HOUSE_VALUES, Rules, rules_from_json
+from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
 
 JSON = Any
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Final, TypeVar
 
-from taash.cards import VALUE, VALUE_MASK, cards_of, mask_value_sum
+from taash.cards import cards_of
 from taash.seep.groups import (
     MAXIMAL,
     OPTIONAL,
@@ -29,6 +29,7 @@ from taash.seep.groups import (
     subsets_adding_up,
     subsets_summing,
 )
+from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
 
 CAPTURE: Final = 0
 THROW: Final = 1

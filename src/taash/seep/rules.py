@@ -24,6 +24,11 @@ from taash.cards import CardError, card_name, parse_card
 from taash.seep.errors import BadRulesError
 
 HOUSE_VALUES = range(9, 14)
+#: Plays in a deal (every card but the four first floor cards is played once), the index of the last one, and, in
+#: the 2-player game, the plays of the first half (its second 12 cards each are dealt after them).
+PLAYS_PER_DEAL = 48
+LAST_PLAY = PLAYS_PER_DEAL - 1
+FIRST_HALF_PLAYS = 24
 
 
 def _standard_points(ten_of_diamonds: int) -> dict[str, int]:
@@ -104,7 +109,7 @@ class Rules:
 
     def sweep_value(self, card: int, index: int) -> int:
         """What a sweep made by ``card`` with play number ``index`` (0 = the bid play, 47 = the last) scores."""
-        if index == 47:
+        if index == LAST_PLAY:
             return self.last_sweep_points
         if self.sweep_scores_card_value:
             return card % 13 + 1

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from taash.cards import VALUE_MASK, card_symbol, cards_of
+from taash.cards import card_symbol, cards_of
 from taash.seep.deal import card_points
 from taash.seep.describe import HOUSE_NAMES
 from taash.seep.plays import House
 from taash.seep.rules import Rules
+from taash.seep.values import VALUE_MASK
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 

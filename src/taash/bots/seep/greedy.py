@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 from taash.bots.seep.choice import SeepBot
-from taash.cards import VALUE_MASK
 from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, Play, apply_play
+from taash.seep.rules import LAST_PLAY
+from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView
 
 
@@ -35,12 +36,8 @@ class GreedyBot(SeepBot):
         loose, taken = apply_play(play, view.seat, view.players, view.loose, houses)
         gained = card_points(view.rules, taken)
         sweep = bool(taken) and not loose and not houses
-        last = view.plays_made == 47
-        sweep_value = 0
-        if sweep and not last:
-            rules = view.rules
-            sweep_value = (play[1] % 13 + 1) if rules.sweep_scores_card_value else (
-                rules.bid_sweep_points if view.plays_made == 0 else rules.sweep_points)
+        last = view.plays_made == LAST_PLAY
+        sweep_value = view.rules.sweep_value(play[1], view.plays_made) if sweep and not last else 0
         danger = not sweep and not last and sweepable(loose, houses)
         score = gained + sweep_value + 0.1 * taken.bit_count() - (30.0 if danger else 0.0)
         if play[0] != CAPTURE:

@@ -19,11 +19,13 @@ import random
 
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.inference import hand_requirements
-from taash.cards import VALUE, VALUE_MASK, cards_of
+from taash.cards import cards_of
 from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play, team_mask
+from taash.seep.rules import LAST_PLAY
+from taash.seep.values import VALUE, VALUE_MASK
 from taash.seep.view import PlayerView
 
 
@@ -71,12 +73,7 @@ class HeuristicBot(SeepBot):
         return self._held[1]
 
     def _sweep_value(self, view: PlayerView, card: int, index: int) -> int:
-        rules = view.rules
-        if index >= 47:
-            return rules.last_sweep_points
-        if rules.sweep_scores_card_value:
-            return VALUE[card]
-        return rules.bid_sweep_points if index == 0 else rules.sweep_points
+        return view.rules.sweep_value(card, min(index, LAST_PLAY))
 
     def evaluate(self, view: PlayerView, play: Play) -> tuple[float, int, bool, float]:
         """(score, points taken now, sweep, expected points lost to the next opponent)."""
@@ -95,7 +92,7 @@ class HeuristicBot(SeepBot):
         nxt_hand = view.hand_sizes[nxt] - (1 if index == 0 and view.players == 4 else 0)
         if index == 0:  # after the bid play the others get their cards: 12 for the next player
             nxt_hand = 12
-        remaining_plays = 47 - index
+        remaining_plays = LAST_PLAY - index
         held = self._surely_held(view)
         partner = (view.seat + 2) % 4 if view.players == 4 else -1
         # What the next opponent may take from the floor we leave.

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from taash.cards import VALUE_MASK, cards_of, mask_of, parse_card
+from taash.cards import cards_of, mask_of, parse_card
 from taash.seep.plays import ADD, CAPTURE, THROW, House, Play, apply_play
+from taash.seep.rules import FIRST_HALF_PLAYS
+from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView
 
 #: ``(seat, cards, index)``: right after play ``index`` (-1: at the bid) ``seat`` held at least one of ``cards``.
@@ -84,7 +86,7 @@ def hand_requirements(view: PlayerView) -> list[tuple[int, int]]:
     now = view.plays_made
     found: set[tuple[int, int]] = set()
     for seat, cards, index in bid_facts(view) + owner_facts(view) + restricted_facts(view):
-        if seat == view.seat or (view.players == 2 and index < 24 <= now):
+        if seat == view.seat or (view.players == 2 and index < FIRST_HALF_PLAYS <= now):
             continue
         if any(i > index and cards >> c & 1 for i, c in played.get(seat, ())):
             continue

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from taash.cards import VALUE
 from taash.seep.deal import Deal, point_rows
 from taash.seep.groups import sweep_values
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW, Play
-from taash.seep.rules import Rules
+from taash.seep.rules import LAST_PLAY, Rules
+from taash.seep.values import VALUE
 
 Policy = Callable[[Deal, list[Play], Callable[[], float]], Play]
 
@@ -61,7 +61,7 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
     ps, ph, pd, pc = tables.rows
     card_pts = tables.card_points
     index = len(deal.plays)
-    last = index == 47
+    last = index == LAST_PLAY
     loose = deal.loose
     houses = deal.houses
     n_houses = len(houses)
