@@ -50,6 +50,8 @@ class TableRow(Base):
     __tablename__ = "tables"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The game played at the table, by its name in the games registry (``taash.games.registry``).
+    game: Mapped[str] = mapped_column(String(16), default="seep", server_default="seep")
     code: Mapped[str] = mapped_column(String(12), unique=True)
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     players: Mapped[int] = mapped_column(Integer)
@@ -151,10 +153,10 @@ def database_problem(url: str) -> str | None:
     return None
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to the newest migration (or to ``revision``, for tests of upgrades)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)

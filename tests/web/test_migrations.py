@@ -1,0 +1,66 @@
+"""Databases made by an older taash upgrade in place: their tables keep playing."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import inspect, text
+
+from taash.web.db import MIGRATIONS, make_engine, migrate
+from taash.web.hub import Hub
+from taash.web.store import Store
+from tests.web.test_hub import two_player_table
+
+
+def downgrade(url: str, revision: str) -> None:
+    engine = make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+    engine.dispose()
+
+
+def test_a_database_from_before_games_had_names_upgrades_and_its_tables_play_on(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+
+    async def start() -> str:
+        store = Store(engine)
+        hub = Hub(store, bot_delay=0)
+        live = await two_player_table(hub)
+        for _ in range(5):  # the bid and a few plays
+            seat = live.table.to_move()
+            await hub.act(live, live.table.bot_action(), f"g{seat}")
+        store.close()
+        return live.table.id
+
+    table_id = asyncio.run(start())
+    engine.dispose()
+    downgrade(url, "0002")  # the schema of the taash before tables named their game
+    old = make_engine(url)
+    assert "game" not in {c["name"] for c in inspect(old).get_columns("tables")}
+    old.dispose()
+
+    upgraded = make_engine(url)
+    migrate(upgraded)
+    with upgraded.begin() as c:
+        assert c.execute(text("SELECT game FROM tables WHERE id = :id"), {"id": table_id}).scalar() == "seep"
+
+    async def finish() -> str:
+        store = Store(upgraded)
+        hub = Hub(store, bot_delay=0)
+        assert hub.restore() == 1
+        live = hub.live[table_id]
+        while live.table.status != "finished":
+            seat = live.table.to_move()
+            await hub.act(live, live.table.bot_action(), f"g{seat}")
+        store.close()
+        return live.table.status
+
+    assert asyncio.run(finish()) == "finished"
