@@ -183,8 +183,7 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     tid(a, "create-table").click()
     a.wait_for_url("**/t/*")
     table_id = a.url.rstrip("/").rsplit("/", 1)[-1]
-    tid(a, "sit-0").click()
-    _expect(a.locator("[data-testid='seat-0']")).to_contain_text("Priya")
+    _expect(a.locator("[data-testid='seat-0']")).to_contain_text("Priya (you)")  # the creator sits at once
     invite = tid(a, "invite-link").get_attribute("href")
     assert invite and "/join/" in invite
 
@@ -352,4 +351,51 @@ def test_quick_play_and_watching_a_public_table(killable: Server, browser: Brows
     desk.close()
     # While the server was down, the browser logged its refused reconnection attempts: expected.
     errors = [e for e in errors if "ERR_CONNECTION_REFUSED" not in e]
+    assert not errors, errors
+
+
+def test_a_refused_table_page_says_why_and_offers_the_lobby(server: str, browser: Browser) -> None:
+    """A private table's page opened by someone without its code (and a table that does not exist) says why the
+    server refused it and offers the lobby, instead of trying to reconnect for ever."""
+    errors: list[str] = []
+    owner_ctx, stranger_ctx = browser.new_context(), browser.new_context()
+    owner, stranger = owner_ctx.new_page(), stranger_ctx.new_page()
+    for page, who in ((owner, "owner"), (stranger, "stranger")):
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, who)
+    owner.goto(f"{server}/")
+    tid(owner, "name-input").fill("Owner")
+    tid(owner, "name-submit").click()
+    tid(owner, "players").select_option("2")
+    tid(owner, "public").uncheck()
+    tid(owner, "create-table").click()
+    owner.wait_for_url("**/t/*")
+    _expect(owner.locator("[data-testid='seat-0']")).to_contain_text("Owner (you)")
+    code = tid(owner, "invite-code").text_content()
+    assert code
+
+    stranger.goto(owner.url)  # the table's address, without the code
+    _expect(tid(stranger, "refused")).to_be_visible()
+    _expect(tid(stranger, "refused-reason")).to_have_text("A private table: only its players may watch it.")
+    _expect(tid(stranger, "status")).to_contain_text("Disconnected")
+    _expect(tid(stranger, "name-input")).to_have_count(0)
+    shoot(stranger, "9-refused-private")
+    stranger.wait_for_timeout(2500)  # no reconnecting: the banner never shows
+    _expect(tid(stranger, "reconnecting")).to_be_hidden()
+    _expect(tid(stranger, "retry")).to_be_hidden()
+    tid(stranger, "to-lobby").click()
+    stranger.wait_for_url(f"{server}/")
+
+    stranger.goto(f"{server}/join/{code}")  # with the invite: the seats, and a seat
+    stranger.wait_for_url("**/t/*?code=*")
+    tid(stranger, "name-input").fill("Friend")
+    tid(stranger, "name-submit").click()
+    tid(stranger, "sit-1").click()
+    _expect(stranger.locator("[data-testid='seat-1']")).to_contain_text("Friend (you)")
+    _expect(tid(stranger, "refused")).to_be_hidden()
+
+    stranger.goto(f"{server}/t/0123456789abcdef")
+    _expect(tid(stranger, "refused-reason")).to_have_text("No such table.")
+    owner_ctx.close()
+    stranger_ctx.close()
     assert not errors, errors

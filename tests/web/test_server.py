@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 
 from tests.web.server import POSTGRES, Person, Server, Socket, running_server
 
@@ -170,20 +170,23 @@ def test_a_private_table_is_watched_only_by_its_players_once_started(server: Ser
     solo = Person(server, "Solo")
     table = solo.post("/api/quick", {}).json()
     assert solo.socket(table["id"]).recv()["type"] == "snapshot"
-    with pytest.raises(InvalidStatus):
-        Person(server, "Nosy").socket(table["id"])
+    nosy = Person(server, "Nosy")
+    for code in (None, table["code"]):  # the code opened it to look at the seats; the match is for its players
+        assert nosy.refusal(table["id"], code=code) == (1008, "a private table: only its players may watch it")
     assert table["id"] not in [t["id"] for t in httpx.get(f"{server.url}/api/tables").json()]
 
 
-def test_the_websocket_refuses_other_origins_and_unknown_tables(server: Server) -> None:
+def test_a_refused_websocket_is_closed_with_the_documented_code_and_reason(server: Server) -> None:
+    """Refusals are not a 403 in the handshake (a page sees only "closed abnormally" and retries for ever): the
+    connection is accepted and closed at once, with 1008 and a reason, before anything is sent."""
     a = Person(server, "Asha")
     tid = table_with(server, {0: a})
-    with pytest.raises(InvalidStatus):
-        a.socket(tid, origin="http://evil.example")
+    assert a.refusal(tid, origin="http://evil.example") == (1008, "this page's origin may not connect to this "
+                                                                    "server")
     ok = a.socket(tid, origin=server.url)
     assert ok.recv()["type"] == "snapshot"
-    with pytest.raises(InvalidStatus):
-        a.socket("0123456789abcdef")
+    assert a.refusal("0123456789abcdef") == (1008, "no such table")
+    assert a.refusal("not-a-table-id") == (1008, "no such table")
 
 
 def test_too_many_messages_are_refused(tmp_path: Path) -> None:
@@ -405,23 +408,25 @@ def test_a_name_taken_at_a_table_may_sit_under_another(server: Server) -> None:
     assert second.http.get("/api/me").json()["name"] == "priya"  # the guest's own name is unchanged
 
 
-def test_a_private_table_closes_its_watchers_when_it_starts(server: Server) -> None:
+def test_a_private_table_closes_its_watchers_when_it_starts_before_telling_them_anything(server: Server) -> None:
     owner, friend = Person(server, "Owner"), Person(server, "Friend")
-    table = owner.post("/api/tables", {"players": 2, "public": False}).json()
+    table = owner.post("/api/tables", {"players": 2, "public": False, "seat": None}).json()
     tid = table["id"]
     assert tid not in [t["id"] for t in httpx.get(f"{server.url}/api/tables").json()]
-    curious = Person(server, "Curious").socket(tid)  # the invite is enough to look at the seats
+    curious = Person(server, "Curious").socket(tid, code=table["code"])  # the invite: enough to see the seats
     curious.recv_until("snapshot")
     owner_watching = owner.socket(tid)  # the creator does not sit, but may watch
     owner_watching.recv_until("snapshot")
-    assert friend.post(f"/api/tables/{tid}/sit", {"seat": 0}).status_code == 200
+    assert friend.post(f"/api/tables/{tid}/sit", {"seat": 0, "code": table["code"]}).status_code == 200
     assert owner.post(f"/api/tables/{tid}/bots").status_code == 200
-    assert owner.post(f"/api/tables/{tid}/start").status_code == 200
+    started = owner.post(f"/api/tables/{tid}/start").json()["version"]
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             curious.recv(5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-    started = owner.http.get(f"/api/tables/{tid}").json()["version"]
+    # Nothing of the match reached him: not the start's update, not a hand, not the floor.
+    assert curious.version < started and all(m.get("state", {}).get("status", "waiting") == "waiting"
+                                             for m in curious.received), curious.received
     assert owner_watching.recv_until("update", version=started)["state"]["status"] == "playing"
     assert friend.socket(tid).recv()["state"]["you"] == 0
 
@@ -436,11 +441,26 @@ def test_a_guest_may_not_hold_more_than_ten_unfinished_tables(server: Server) ->
     assert Person(server, "Other").post("/api/tables", {"players": 2}).status_code == 200
 
 
+def outsiders_see_nothing(server: Server, table: dict[str, object], stranger: Person) -> None:
+    """Neither a stranger with a name nor anyone without a cookie sees the private table: its details, record
+    and replay are refused (403, one line), and the code no longer opens it once the match has started."""
+    tid = table["id"]
+    for who in (stranger.http, httpx.Client(base_url=server.url)):
+        for path in (f"/api/tables/{tid}", f"/api/tables/{tid}/record", f"/api/tables/{tid}/replay",
+                     f"/api/join/{table['code']}"):
+            r = who.get(path)
+            assert r.status_code == 403, (path, r.status_code, r.text)
+            assert r.json()["code"] == "forbidden" and "\n" not in r.json()["detail"]
+            assert str(table["code"]) not in r.text
+
+
 def test_a_finished_match_has_a_replay_and_its_table_leaves_memory(server: Server) -> None:
     me = Person(server, "Solo")
     table = me.post("/api/quick", {"players": 2, "baazis": 0, "level": "easy"}).json()
     tid = table["id"]
     assert me.http.get(f"/api/tables/{tid}/replay").status_code == 409
+    stranger = Person(server, "Stranger")
+    outsiders_see_nothing(server, table, stranger)  # while it is played
     sock = me.socket(tid)
     sock.recv()
     deadline = time.monotonic() + 60
@@ -470,6 +490,56 @@ def test_a_finished_match_has_a_replay_and_its_table_leaves_memory(server: Serve
         time.sleep(0.1)
     assert me.http.get(f"/api/join/{table['code']}").json()["status"] == "finished"
     assert me.http.get(f"/api/tables/{tid}/replay").status_code == 200
+    assert me.http.get(f"/api/tables/{tid}").json()["code"] == table["code"]
+    outsiders_see_nothing(server, table, stranger)  # and once it is over (read again from the database)
+    assert stranger.refusal(tid, code=table["code"])[0] == 1008
+
+
+def test_a_private_table_is_seen_and_sat_at_only_with_its_code(server: Server) -> None:
+    owner, friend, stranger = Person(server, "Owner"), Person(server, "Friend"), Person(server, "Stranger")
+    table = owner.post("/api/tables", {"players": 4, "public": False}).json()
+    tid, code = table["id"], table["code"]
+    assert table["invite"] == f"/join/{code}" and owner.http.get(f"/api/tables/{tid}").json()["code"] == code
+    # Without the code: nothing to see, no seat to take, no connection.
+    for who in (stranger.http, httpx.Client(base_url=server.url)):
+        looked = who.get(f"/api/tables/{tid}")
+        assert looked.status_code == 403 and code not in looked.text
+    for body in ({"seat": 1}, {"seat": 1, "code": "WRONG1"}, {"seat": 1, "code": ""}):
+        sat = stranger.post(f"/api/tables/{tid}/sit", body)
+        assert sat.status_code == 403 and sat.json()["code"] == "forbidden", sat.text
+        assert sat.json()["detail"] == "a private table: sitting at it needs its invite code"
+    assert stranger.refusal(tid) == (1008, "a private table: only its players may watch it")
+    assert stranger.refusal(tid, code="WRONG1")[0] == 1008
+    assert owner.http.get(f"/api/tables/{tid}").json()["version"] == table["version"]  # nothing changed
+    # With it (in any case): the seats, a connection, a seat.
+    assert friend.http.get(f"/api/join/{code.lower()}").json()["code"] == code
+    watching = friend.socket(tid, code=code.lower())
+    assert watching.recv_until("snapshot")["state"]["code"] == code
+    sat = friend.post(f"/api/tables/{tid}/sit", {"seat": 2, "code": code})
+    assert sat.status_code == 200 and sat.json()["seats"][2]["name"] == "Friend"
+    assert friend.post(f"/api/tables/{tid}/sit", {"seat": 1}).status_code == 200  # seated: moves without it
+    assert friend.http.get(f"/api/tables/{tid}").status_code == 200
+    # Once he leaves he is an outsider again: the code is not shown to him any more.
+    left = friend.post(f"/api/tables/{tid}/leave")
+    assert left.status_code == 200 and left.json()["code"] is None and left.json()["invite"] is None
+    assert friend.http.get(f"/api/tables/{tid}").status_code == 403
+    # Leaving a table one is not seated at: 400, one line (as the schema says).
+    again = friend.post(f"/api/tables/{tid}/leave")
+    assert again.status_code == 400 and again.json() == {"detail": "you are not seated here", "code": "bad"}
+
+
+def test_the_creator_of_a_table_is_seated_at_once(server: Server) -> None:
+    priya = Person(server, "Priya")
+    table = priya.post("/api/tables", {"players": 4}).json()
+    assert [s["name"] for s in table["seats"]] == ["Priya", None, None, None]
+    assert priya.socket(table["id"]).recv()["state"]["you"] == 0
+    second = priya.post("/api/tables", {"players": 2, "seat": 1}).json()
+    assert [s["name"] for s in second["seats"]] == [None, "Priya"]
+    watching = priya.post("/api/tables", {"players": 2, "seat": None}).json()
+    assert all(s["empty"] for s in watching["seats"]) and watching["version"] == 0
+    wrong = priya.post("/api/tables", {"players": 2, "seat": 3})
+    assert wrong.status_code == 422 and wrong.json()["detail"] == "seat must be from 0 to 1 at a table of 2"
+    assert len(httpx.get(f"{server.url}/api/tables").json()) == 3  # the refused one was not made
 
 
 def test_a_person_who_sits_and_never_connects_is_played_for(tmp_path: Path) -> None:
@@ -515,7 +585,7 @@ def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path
         tables = []
         for i in range(3):
             owner = Person(server, f"Owner{i}")
-            tid = owner.post("/api/tables", {"players": 4, "baazis": 20, "level": "easy"}).json()["id"]
+            tid = owner.post("/api/tables", {"players": 4, "baazis": 20, "level": "easy", "seat": None}).json()["id"]
             assert owner.post(f"/api/tables/{tid}/bots").status_code == 200
             tables.append((tid, owner))
         watcher = Person(server)
@@ -566,8 +636,7 @@ def test_table_and_connection_counts_and_allowed_origins(tmp_path: Path) -> None
         socks = [a.socket(first) for _ in range(3)]
         for s in socks:
             s.recv_until("snapshot")
-        with pytest.raises(InvalidStatus):
-            a.socket(first)
+        assert a.refusal(first) == (1013, "the server is full: try again later")
 
         def close_one(sock: Socket) -> None:
             before = httpx.get(f"{server.url}/api/health").json()["connections"]
@@ -581,8 +650,7 @@ def test_table_and_connection_counts_and_allowed_origins(tmp_path: Path) -> None
         proxied = a.socket(first, origin="https://cards.example")  # named by --allowed-origin
         assert proxied.recv()["type"] == "snapshot"
         close_one(socks[1])
-        with pytest.raises(InvalidStatus):  # room for one more, but not from there
-            a.socket(first, origin="https://other.example")
+        assert a.refusal(first, origin="https://other.example")[0] == 1008  # room for one more, not from there
         assert a.socket(first, origin=server.url).recv()["type"] == "snapshot"
 
 

@@ -231,11 +231,12 @@ class Hub:
             del live.missed[:-MISSED_KEPT]
             if action.get("type") in ("sit", "leave"):
                 self.reseat(live)
+            if status_before != table.status and table.status == "playing" and not table.settings.public:
+                # Its watchers are closed before the start is announced: they see nothing of the match.
+                self.close_watchers(live, "a private table: only its players may watch it")
             self.broadcast(live, said)
             if status_before != table.status:
                 log.info("table %s is %s", table.id, table.status)
-                if table.status == "playing" and not table.settings.public:
-                    self.close_watchers(live, "a private table: only its players may watch it")
                 try:
                     await self.store.set_status(table.id, table.status)
                 except Exception:  # derived from the actions, and put right on the next restart
@@ -267,6 +268,8 @@ class Hub:
         cache: dict[tuple[int | None, bool], str] = {}
         owner = live.table.owner
         for conn in list(live.connections):
+            if conn.close_code != 1000:  # being closed: told nothing more
+                continue
             key = (conn.seat, conn.guest == owner)
             if key not in cache:
                 cache[key] = self.message_for(live, conn.seat, "update", conn.guest, said=said)
@@ -285,18 +288,19 @@ class Hub:
     def send_presence(self, live: Live) -> None:
         message = json.dumps({"type": "presence", "seats": self.presence(live)})
         for conn in list(live.connections):
-            conn.send(message)
+            if conn.close_code == 1000:
+                conn.send(message)
 
-    def may_watch(self, live: Live, guest: str | None) -> bool:
-        """Whether ``guest`` may connect: anyone to a public table or to a table still waiting for players; to a
-        private table once it has started, only its players and its creator."""
-        table = live.table
-        if table.settings.public or table.status == "waiting":
+    def may_watch(self, live: Live, guest: str | None, code: str | None = None) -> bool:
+        """Whether ``guest`` (who gave the invite ``code``, or None) may see the table: anyone a public table; a
+        private one its creator and its players, and while it waits for players whoever holds its code."""
+        if live.table.settings.public or is_member(live, guest):
             return True
-        return guest is not None and (guest == table.owner or table.seat_of(guest) is not None)
+        return live.table.status == "waiting" and code_matches(live, code)
 
     def close_watchers(self, live: Live, reason: str) -> None:
-        """Close the connections of everyone who may no longer watch (a private table has started)."""
+        """Close the connections of everyone who may no longer watch (a private table has started), before
+        anything else is sent to them: what is queued after the close is never sent."""
         for conn in list(live.connections):
             if conn.seat is None and not self.may_watch(live, conn.guest):
                 conn.close_code, conn.close_reason = 1008, reason
@@ -420,6 +424,18 @@ class Hub:
                 live.bot_task.cancel()
             for conn in list(live.connections):
                 conn.send(None)
+
+
+def is_member(live: Live, guest: str | None) -> bool:
+    """Whether ``guest`` is one of the table's own: its creator or a person seated at it."""
+    table = live.table
+    return guest is not None and (guest == table.owner or table.seat_of(guest) is not None)
+
+
+def code_matches(live: Live, code: str | None) -> bool:
+    """Whether ``code`` is the table's invite code (in any case), compared in constant time."""
+    return code is not None and len(code) <= 12 and secrets.compare_digest(code.upper().encode(),
+                                                                             live.table.code.encode())
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

@@ -5,6 +5,8 @@ import { cardElement, cardText, sortCards, valueOf } from "/static/cards.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
+// The invite code this page was opened with (/t/{id}?code=...): a private table lets its holder watch and sit.
+const CODE = new URLSearchParams(location.search).get("code");
 const HOUSE_NAMES = { 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king" };
 
 const S = {
@@ -89,8 +91,11 @@ function myTurn() {
 function connect() {
   clearTimeout(S.retryTimer);
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const since = S.version >= 0 ? `?since=${S.version}` : "";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(TABLE_ID)}${since}`);
+  const query = new URLSearchParams();
+  if (S.version >= 0) query.set("since", String(S.version));
+  if (CODE) query.set("code", CODE);
+  const q = query.toString() ? `?${query}` : "";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(TABLE_ID)}${q}`);
   S.ws = ws;
   ws.onmessage = (event) => {
     if (ws !== S.ws) return;
@@ -112,15 +117,34 @@ function connect() {
     if (ws !== S.ws) return;
     clearInterval(S.pingTimer);
     S.pending = null;
-    if (event.code === 1008) {
-      // The server refused this table for good (no such table, a private table...): retrying cannot help.
-      S.gaveUp = true;
-      $("reconnecting").hidden = true;
-      setStatus(event.reason ? `Disconnected: ${event.reason}.` : "Disconnected.", true);
+    if (event.code === 1008 || event.code === 1013) {
+      // Refused (1008: no such table, a private table, another origin; 1013: the server or the table is full):
+      // retrying by itself cannot help. Say why, and offer the lobby (and, when full, to try again).
+      refused(event.code, event.reason);
       return;
     }
     scheduleReconnect();
   };
+}
+
+function refused(code, reason) {
+  S.gaveUp = true;
+  clearTimeout(S.retryTimer);
+  $("reconnecting").hidden = true;
+  const why = reason || (code === 1013 ? "the server is busy" : "the server refused this table");
+  setStatus(`Disconnected: ${why}.`, true);
+  $("refused-reason").textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
+  $("refused").hidden = false;
+  $("retry").hidden = code !== 1013;
+  $("setup").hidden = true;
+  $("game").hidden = true;
+  $("name-box").replaceChildren();
+}
+
+function retry() {
+  $("refused").hidden = true;
+  S.gaveUp = false;
+  reconnectNow();
 }
 
 function scheduleReconnect() {
@@ -203,7 +227,7 @@ function applyState(state, version) {
 
 function render() {
   const st = S.state;
-  if (!st) return;
+  if (!st || S.gaveUp) return;
   // For tests and tools: what the screen shows.
   document.body.dataset.version = String(S.version);
   document.body.dataset.pending = S.pending ? "1" : "";
@@ -318,7 +342,9 @@ async function setupCall(path, body) {
 async function sit(seat, name = null) {
   $("setup-error").textContent = "";
   try {
-    await api("POST", `/api/tables/${TABLE_ID}/sit`, name ? { seat, name } : { seat });
+    const body = name ? { seat, name } : { seat };
+    if (CODE) body.code = CODE;
+    await api("POST", `/api/tables/${TABLE_ID}/sit`, body);
     $("name-box").replaceChildren();
   } catch (e) {
     if (e.code === "name_taken") askTableName(seat, e.message);
@@ -724,6 +750,7 @@ async function main() {
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
+  $("retry").addEventListener("click", retry);
   try {
     S.guest = await me();
   } catch (e) {
