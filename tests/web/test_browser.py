@@ -399,3 +399,46 @@ def test_a_refused_table_page_says_why_and_offers_the_lobby(server: str, browser
     owner_ctx.close()
     stranger_ctx.close()
     assert not errors, errors
+
+
+def test_the_turn_timer_counts_down_and_a_bot_takes_a_seat_left_idle(tmp_path: Path, browser: Browser) -> None:
+    """With ``--turn-seconds`` the page counts the seconds left; a person who lets three turns in a row run out
+    is told a bot plays his seat, and takes it back with *I'm back*."""
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
+        "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.3",
+        "--turn-seconds", "2", "--log-level", "warning"], log=tmp_path / "server.log")
+    server.start()
+    errors: list[str] = []
+    try:
+        page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+        page.set_default_timeout(15000)
+        watch_errors(page, errors, "solo")
+        page.goto(f"{server.url}/")
+        tid(page, "name-input").fill("Solo")
+        tid(page, "name-submit").click()
+        tid(page, "players").select_option("2")
+        tid(page, "baazis").fill("3")
+        tid(page, "quick-play").click()
+        page.wait_for_url("**/t/*")
+        page.wait_for_function("() => document.querySelector(\"[data-testid='turn-banner']\").textContent === "
+                               "'Your turn'")
+        timer = tid(page, "turn-timer")
+        _expect(timer).to_be_visible()
+        _expect(timer).to_contain_text("s left to")
+        first = int(timer.text_content().split()[0])  # type: ignore[union-attr]
+        assert 1 <= first <= 2
+        shoot(page, "10-turn-timer")
+        _expect(tid(page, "idle")).to_be_visible(timeout=30000)  # three turns let run out
+        _expect(tid(page, "seat-box-0")).to_contain_text("out of time: a bot plays")
+        shoot(page, "11-idle")
+        tid(page, "back").click()
+        _expect(tid(page, "idle")).to_be_hidden()
+        _expect(tid(page, "seat-box-0")).not_to_contain_text("out of time")
+        page.wait_for_function("() => document.querySelector(\"[data-testid='turn-banner']\").textContent === "
+                               "'Your turn' && document.body.dataset.pending !== '1'")
+        _expect(timer).to_contain_text("s left to")
+        take_turn(page)  # his own play, in time
+    finally:
+        server.stop()
+    assert not errors, errors

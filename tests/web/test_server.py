@@ -31,11 +31,11 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 def table_with(server: Server, people: dict[int, Person], players: int = 4, baazis: int = 0,
                bots: bool = True, start: bool = True) -> str:
     """A table where ``people`` sit in their seats, the rest bots; returns its id."""
-    owner = next(iter(people.values()))
-    r = owner.post("/api/tables", {"players": players, "baazis": baazis, "level": "easy"})
+    owner_seat, owner = next(iter(people.items()))
+    r = owner.post("/api/tables", {"players": players, "baazis": baazis, "level": "easy", "seat": owner_seat})
     assert r.status_code == 200, r.text
     table_id: str = r.json()["id"]
-    for seat, person in people.items():
+    for seat, person in list(people.items())[1:]:  # the creator sits as he creates it
         r = person.post(f"/api/tables/{table_id}/sit", {"seat": seat})
         assert r.status_code == 200, r.text
     if bots:
@@ -234,6 +234,7 @@ def test_a_reconnect_gets_what_it_missed(server: Server) -> None:
     assert fresh["type"] == "snapshot" and fresh["version"] == m["version"]
     for message in (m, fresh):
         message["state"].pop("seats_present")
+        message["state"].pop("timer")  # the seconds left
     assert m["state"] == fresh["state"]
     old = a.socket(tid, since=-5).recv()
     assert old["type"] == "snapshot"
@@ -255,7 +256,8 @@ def test_a_bot_plays_for_an_away_person_until_he_returns(tmp_path: Path) -> None
             time.sleep(0.2)
         back = a.socket(tid)
         back.recv()
-        assert back.state is not None and back.state["seats_present"][0] == {"connected": True, "away": False}
+        assert back.state is not None and back.state["seats_present"][0] == {"connected": True, "away": False,
+                                                                               "idle": False}
 
 
 def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Path) -> None:
@@ -542,6 +544,66 @@ def test_the_creator_of_a_table_is_seated_at_once(server: Server) -> None:
     assert len(httpx.get(f"{server.url}/api/tables").json()) == 3  # the refused one was not made
 
 
+def test_the_turn_timer_plays_a_lapsed_turn_and_after_three_in_a_row_a_bot_takes_the_seat(tmp_path: Path) -> None:
+    """``--turn-seconds``: a connected person who does not play is played for once his time is up (the state
+    tells the deadline); three lapsed turns in a row and a bot plays his seat at once, until he says he is back
+    (or plays)."""
+    with running_server(tmp_path, bot_delay=0.2, extra=("--turn-seconds", "1")) as server:
+        a = Person(server, "Anil")
+        tid = table_with(server, {0: a}, players=2, baazis=1)
+        sock = a.socket(tid)
+
+        def lapse() -> float:
+            """Wait for Anil's turn, do nothing: returns how long until someone played it for him."""
+            wait_for_turn(sock)
+            timer = sock.state["timer"]  # type: ignore[index]
+            assert timer["seat"] == 0 and timer["seconds"] == 1 and 0 <= timer["left"] <= 1, timer
+            assert abs(timer["deadline"] - time.time()) < 1.5
+            version, began = sock.version, time.monotonic()
+            update = sock.recv_until("update", version=version + 1)
+            assert update["said"].startswith("Anil"), update["said"]
+            return time.monotonic() - began
+
+        def idle() -> bool:
+            return bool(sock.state["seats_present"][0]["idle"])  # type: ignore[index]
+
+        assert lapse() > 0.5 and lapse() > 0.5 and not idle()
+        wait_for_turn(sock)
+        sock.move()  # he plays in time: the run of lapses starts again
+        sock.recv_until("ack")
+        assert lapse() > 0.5 and lapse() > 0.5 and not idle()
+        lapse()
+        assert idle()  # three in a row: a bot has his seat, and plays it at once, with no timer shown for him
+        while sock.state["deal"]["to_move"] != 0:  # type: ignore[index]
+            sock.recv(5)
+        assert sock.state["timer"] is None  # type: ignore[index]
+        began = time.monotonic()
+        assert sock.recv_until("update")["said"].startswith("Anil") and time.monotonic() - began < 0.9
+        sock.send({"type": "back", "id": "back-1"})  # "I am back"
+        sock.recv_until("ack", id="back-1")
+        while idle():
+            sock.recv(5)
+        wait_for_turn(sock)
+        assert sock.state["timer"]["seat"] == 0  # type: ignore[index]
+        sock.move()  # his own play, in time
+        sock.recv_until("ack")
+        spectator = Person(server).socket(tid)
+        spectator.recv_until("snapshot")
+        spectator.send({"type": "back", "id": "w"})
+        assert spectator.recv_until("error")["code"] == "not_seated"
+
+
+def test_the_turn_timer_is_sixty_seconds_unless_told_and_0_turns_it_off(tmp_path: Path) -> None:
+    for extra, seconds in (((), 60), (("--turn-seconds", "0"), None)):
+        (tmp_path / str(seconds)).mkdir()
+        with running_server(tmp_path / str(seconds), extra=extra) as server:
+            a = Person(server, "Anil")
+            sock = a.socket(table_with(server, {0: a}, players=2))
+            wait_for_turn(sock)
+            timer = sock.state["timer"]  # type: ignore[index]
+            assert (timer and timer["seconds"]) == seconds and (timer is None or timer["left"] > 50)
+
+
 def test_a_person_who_sits_and_never_connects_is_played_for(tmp_path: Path) -> None:
     with running_server(tmp_path, away_seconds=1.0) as server:
         a, b = Person(server, "Anil"), Person(server, "Bela")
@@ -557,7 +619,8 @@ def test_a_person_who_sits_and_never_connects_is_played_for(tmp_path: Path) -> N
                 sock.recv_until("ack")
             else:
                 sock.recv(5)
-        assert sock.state["seats_present"][1] == {"connected": False, "away": True}  # type: ignore[index]
+        assert sock.state["seats_present"][1] == {  # type: ignore[index]
+            "connected": False, "away": True, "idle": False}
 
 
 def test_away_is_told_only_once_a_bot_would_play(tmp_path: Path) -> None:
@@ -571,7 +634,7 @@ def test_away_is_told_only_once_a_bot_would_play(tmp_path: Path) -> None:
         presence = sa.recv_until("presence")
         while presence["seats"][1]["connected"]:
             presence = sa.recv_until("presence")
-        assert presence["seats"][1] == {"connected": False, "away": False}
+        assert presence["seats"][1] == {"connected": False, "away": False, "idle": False}
 
 
 def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path: Path) -> None:
@@ -611,7 +674,7 @@ def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path
                                    stored.deals)
                 state = rebuild(seen).state_for(None)
                 told = dict(sock.state)
-                for key in ("seats_present", "can_manage"):
+                for key in ("seats_present", "can_manage", "timer"):
                     told.pop(key)
                 assert json.loads(json.dumps(state)) == told
         finally:

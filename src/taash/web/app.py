@@ -58,6 +58,9 @@ class ServerConfig:
     bot_delay: float = 0.8
     #: Seconds a person may be away (no connection) at his turn before a bot plays for him.
     away_seconds: float = 30.0
+    #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit); after IDLE_AFTER
+    #: such turns in a row a bot plays his seat until he acts again.
+    turn_seconds: float = 60.0
     max_tables: int = 2000
     #: Unfinished tables one guest may have created.
     max_tables_per_guest: int = 10
@@ -325,7 +328,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         engine = make_engine(config.database_url)
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
-        hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest)
+        hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
+                  config.turn_seconds)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         state.update(store=store, hub=hub, signer=signer)
@@ -669,8 +673,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if kind == "ping":
                 conn.send(json.dumps({"type": "pong", "version": live.table.version}))
                 continue
-            if conn.seat is None and kind in ("bid", "play"):
+            if conn.seat is None and kind in ("bid", "play", "back"):
                 conn.send(error(mid, "not_seated", "spectators cannot play"))
+                continue
+            if kind == "back" and conn.seat is not None:  # "I am here": a bot that took his seat gives it back
+                h.back(live, conn.seat)
+                conn.send(json.dumps({"type": "ack", "id": mid, "version": live.table.version}))
                 continue
             if kind not in ("bid", "play"):
                 conn.send(error(mid, "malformed", f"unknown message type {kind!r}"))

@@ -23,6 +23,8 @@ const S = {
   highlight: 0, // which offered play's floor cards are highlighted
   pending: null, // the id of the message sent and not yet answered
   counter: 0,
+  timer: null, // the turn timer of the person to move (docs/web-protocol.md), or null
+  timerEnd: 0, // when it runs out, on this page's clock (performance.now(), so the two clocks need not agree)
   sheet: 0, // the number of deals whose score sheet is shown (0: none)
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
 };
@@ -205,6 +207,7 @@ function onMessage(m) {
     case "presence":
       if (S.state) {
         S.state.seats_present = m.seats;
+        if ("timer" in m) setTimer(m.timer);
         render();
       }
       break;
@@ -213,9 +216,33 @@ function onMessage(m) {
   }
 }
 
+function setTimer(timer) {
+  S.timer = timer || null;
+  S.timerEnd = timer ? performance.now() + timer.left * 1000 : 0;
+}
+
+/** The countdown of the turn timer, under the turn banner (run four times a second). */
+function tickTimer() {
+  const box = $("turn-timer");
+  const st = S.state;
+  const t = S.timer;
+  if (!t || !st || st.status !== "playing" || S.gaveUp) {
+    box.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil((S.timerEnd - performance.now()) / 1000));
+  const mine = st.you === t.seat;
+  box.textContent = mine
+    ? `${left} s left to ${st.deal && st.deal.phase === "bid" ? "bid" : "play"}, then a bot plays for you`
+    : `${seatName(t.seat)}: ${left} s left`;
+  box.classList.toggle("low", left <= 10);
+  box.hidden = false;
+}
+
 function applyState(state, version) {
   S.state = state;
   S.version = version;
+  setTimer(state.timer);
   const d = state.deal;
   if (!myTurn()) S.selected = null;
   else if (S.selected && !(d.legal || []).some((l) => l.play.card === S.selected)) S.selected = null;
@@ -253,6 +280,9 @@ function render() {
     renderMatchOver();
   }
   renderSheet();
+  tickTimer();
+  $("idle-box").hidden = !(st.status === "playing" && st.you !== null && st.you !== undefined &&
+    presenceOf(st.you).idle);
 }
 
 function renderStatus() {
@@ -402,6 +432,7 @@ function seatBox(s, slot) {
   if (d && d.dealer === s.seat) marks.push(h("span", { class: "mark dealer", title: "dealer" }, "dealer"));
   if (d && d.bidder === s.seat && d.bid) marks.push(h("span", { class: "mark bid" }, `bid ${d.bid}`));
   if (s.bot) marks.push(h("span", { class: "mark bot" }, "bot"));
+  else if (p.idle) marks.push(h("span", { class: "mark idle" }, "out of time: a bot plays"));
   else if (p.away) marks.push(h("span", { class: "mark away" }, "away: a bot plays"));
   else if (!p.connected) marks.push(h("span", { class: "mark off" }, "disconnected"));
   const turn = d && st.status === "playing" && d.to_move === s.seat;
@@ -751,6 +782,8 @@ async function main() {
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
   $("retry").addEventListener("click", retry);
+  $("back").addEventListener("click", () => send({ type: "back", id: nextId() }));
+  setInterval(tickTimer, 250);
   try {
     S.guest = await me();
   } catch (e) {
