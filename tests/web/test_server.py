@@ -16,6 +16,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from taash.seep.rules import PRESETS
 from tests.web.server import POSTGRES, Person, Server, Socket, running_server
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -141,6 +142,15 @@ def test_stale_duplicate_out_of_turn_and_malformed_messages_change_nothing(serve
     again = mover.recv_until("ack")
     assert again["version"] == version + 1
     assert httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version + 1
+    # The same id on another message: refused with a word, not acknowledged as the old one.
+    other = {**bid, "value": 99, "version": version + 1} if len(mover.state["deal"]["bids"]) < 2 else {
+        **bid, "value": mover.state["deal"]["bids"][1], "version": version + 1}
+    mover.send(other)
+    reused = mover.recv_until("error")
+    assert reused["id"] == "dup-1" and reused["code"] == "id_reused", reused
+    assert reused["message"] == (f"the id dup-1 was used for another message (which made version {version + 1}): "
+                                 "give each message a new id")
+    assert httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version + 1
     waiter.recv_until("update", version=version + 1)
     # A play that is not legal: refused.
     mover.drain()
@@ -199,9 +209,9 @@ def too_many_messages_are_refused(server: Server) -> None:
     tid = table_with(server, {0: a})
     sock = a.socket(tid)
     sock.recv_until("snapshot")
-    for _ in range(60):
-        sock.send({"type": "ping"})
-    codes = []
+    for i in range(60):
+        sock.send({"type": "ping", "id": f"p{i}"} if i % 2 else {"type": "ping"})
+    refused = []
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         try:
@@ -209,8 +219,10 @@ def too_many_messages_are_refused(server: Server) -> None:
         except Exception:
             break
         if m["type"] == "error":
-            codes.append(m["code"])
-    assert "rate" in codes
+            assert m["code"] == "rate"
+            refused.append(m["id"])
+    assert refused and {i for i in refused if i is not None} <= {f"p{i}" for i in range(1, 60, 2)}
+    assert any(i is not None for i in refused) and None in refused  # each answered with its own id, or none
 
 
 # -- reconnecting, going away, restarting ----------------------------------------------------------------------
@@ -302,6 +314,14 @@ def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Pa
 def test_openapi_schema_and_pages(server: Server) -> None:
     schema = httpx.get(f"{server.url}/openapi.json").json()
     assert "/api/tables" in schema["paths"]
+    models = schema["components"]["schemas"]
+    assert models["TableIn"]["properties"]["rules"]["enum"] == list(PRESETS)
+    assert "letters of any script" in models["GuestIn"]["properties"]["name"]["description"]
+    assert "letters of any script" in json.dumps(models["SitIn"]["properties"]["name"])
+    leave = schema["paths"]["/api/tables/{table_id}/leave"]["post"]
+    assert "400" in leave["responses"] and "not seated" in leave["description"]
+    options = httpx.options(f"{server.url}/api/tables")
+    assert options.status_code == 405 and options.headers["allow"] == "GET, POST"
     for page in ("/", "/t/0123456789abcdef", "/join/ABCDEF", "/r/0123456789abcdef"):
         r = httpx.get(server.url + page)
         assert r.status_code == 200 and r.text.lower().startswith("<!doctype html")
@@ -341,6 +361,27 @@ def test_several_seats_and_a_spectator_each_get_their_own_view_of_each_change(se
     for sock, seat in ((sa, 0), (sb, 2)):
         assert sock.state["you"] == seat  # type: ignore[index]
         assert len(sock.state["deal"]["hand"]) == sock.state["deal"]["hand_sizes"][seat]  # type: ignore[index]
+
+
+def test_messages_over_the_limit_get_too_big_and_only_huge_frames_close(server: Server) -> None:
+    """Up to the frame limit (256 KiB), a message over 4096 bytes is answered ``too_big`` and the connection
+    stays, as the protocol says; a bigger frame closes it with 1009."""
+    a = Person(server, "Asha")
+    tid = table_with(server, {0: a})
+    sock = a.socket(tid)
+    sock.recv_until("snapshot")
+    for frame in ("x" * 4097, json.dumps({"type": "ping", "pad": "y" * 100_000}), b"z" * 200_000,
+                  "é" * 2100):
+        sock.ws.send(frame)
+        refused = sock.recv_until("error")
+        assert refused["code"] == "too_big" and refused["message"] == "a message may be at most 4096 bytes"
+    sock.send({"type": "ping"})
+    assert sock.recv_until("pong")
+    sock.ws.send("x" * (256 * 1024 + 1))
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            sock.recv(5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
 def test_binary_frames_and_odd_versions_get_an_error_and_the_connection_stays(server: Server) -> None:

@@ -46,7 +46,7 @@ def serve(
 
     import uvicorn
 
-    from taash.web.app import ServerConfig, create_app
+    from taash.web.app import MAX_FRAME, ServerConfig, create_app
     from taash.web.db import database_problem
 
     if not 0 < port < 65536:
@@ -95,7 +95,7 @@ def serve(
         shown = f"[{shown}]"
     print(f"taash: Seep at http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
     server = uvicorn.Server(uvicorn.Config(
-        create_app(config), ws_max_size=65536, ws_per_message_deflate=False, log_level=log_level,
+        create_app(config), ws_max_size=MAX_FRAME, ws_per_message_deflate=False, log_level=log_level,
         timeout_graceful_shutdown=3))
     server.run(sockets=[sock])
     if not server.started:

@@ -30,6 +30,7 @@ from fastapi.staticfiles import StaticFiles
 from itsdangerous import BadSignature, URLSafeSerializer
 from pydantic import BaseModel, Field, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
@@ -47,6 +48,10 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "taash_guest"
 JSON = Any
 NAME_PUNCTUATION = frozenset(" .'-")
+#: The largest websocket frame the server reads at all (uvicorn's ``ws_max_size``): a message over
+#: ``ServerConfig.max_message`` and up to this size is answered with a ``too_big`` error and the connection
+#: stays; a bigger frame closes the connection (1009). It bounds the memory one connection may hold.
+MAX_FRAME = 256 * 1024
 
 
 @dataclass(slots=True)
@@ -112,7 +117,8 @@ class GuestOut(BaseModel):
 
 class TableIn(BaseModel):
     players: Literal[2, 4] = 4
-    rules: str = Field("standard", description=f"A preset: {', '.join(PRESETS)}")
+    rules: str = Field("standard", description=f"A preset: {', '.join(PRESETS)} (another: 400 ``bad``)",
+                       json_schema_extra={"enum": list(PRESETS)})
     baazis: int = Field(1, ge=0, le=20, description="Baazis to win the match; 0 plays a single deal")
     level: Literal["easy", "medium", "hard", "expert"] = "medium"
     public: bool = Field(True, description="A public table is listed in the lobby and anyone may watch it; a "
@@ -361,11 +367,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return JSONResponse({"detail": validation_sentence(e), "code": "invalid"}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
         detail = HTTP_SENTENCES.get(e.status_code) or (e.detail if isinstance(e.detail, str) else "")
+        headers = dict(getattr(e, "headers", None) or {})
+        if e.status_code == 405:  # every method of the path (the router names only its first route's)
+            headers["Allow"] = ", ".join(sorted({m for r in app.routes if isinstance(r, Route)
+                                                 and r.path_regex.match(request.url.path) for m in r.methods or ()}))
         return JSONResponse({"detail": detail or "the request was refused",
                              "code": HTTP_CODES.get(e.status_code, "http")},
-                            status_code=e.status_code, headers=getattr(e, "headers", None))
+                            status_code=e.status_code, headers=headers or None)
 
     @app.exception_handler(Exception)
     async def _server_error(_: Request, e: Exception) -> JSONResponse:  # pragma: no cover - a bug of ours
@@ -633,41 +643,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 return
-            text = frame.get("text")
-            raw_bytes = frame.get("bytes")
             now = time.monotonic()
             tokens = min(2 * config.rate, tokens + (now - last) * config.rate)
             last = now
-            if tokens < 1:
+            message, refusal = read_message(frame.get("text"), frame.get("bytes"), config.max_message)
+            mid = message.get("id") if message is not None else None
+            if tokens < 1:  # refused, though answered with its id when it has one
                 strikes += 1
-                conn.send(error(None, "rate", "too many messages: slow down"))
+                conn.send(error(mid, "rate", "too many messages: slow down"))
                 if strikes > 10 * config.rate:
                     conn.close_code, conn.close_reason = 1008, "too many messages"
                     return
                 continue
             tokens -= 1
-            if text is None:
-                size = len(raw_bytes or b"")
-                if size <= config.max_message:
-                    conn.send(error(None, "malformed", "messages are JSON text, not binary"))
-                    continue
-                text = ""
-            else:
-                size = len(text.encode())
-            if size > config.max_message:
-                conn.send(error(None, "too_big", f"a message may be at most {config.max_message} bytes"))
-                continue
-            try:
-                message = json.loads(text)
-            except (ValueError, RecursionError):
-                conn.send(error(None, "malformed", "not JSON"))
-                continue
-            if not isinstance(message, dict):
-                conn.send(error(None, "malformed", "a message is a JSON object"))
-                continue
-            mid = message.get("id")
-            if mid is not None and (not isinstance(mid, str) or not 0 < len(mid) <= 64):
-                conn.send(error(None, "malformed", "id must be a string of 1 to 64 characters"))
+            if message is None:
+                conn.send(refusal)
                 continue
             kind = message.get("type")
             if kind == "ping":
@@ -724,6 +714,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
+def read_message(text: str | None, raw: bytes | None, limit: int) -> tuple[dict[str, JSON] | None, str]:
+    """A client's frame as a message (a JSON object with a good ``id`` or none), or None and the error that
+    answers it."""
+    if text is None:
+        if len(raw or b"") > limit:
+            return None, error(None, "too_big", f"a message may be at most {limit} bytes")
+        return None, error(None, "malformed", "messages are JSON text, not binary")
+    if len(text) > limit or len(text.encode()) > limit:
+        return None, error(None, "too_big", f"a message may be at most {limit} bytes")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None, error(None, "malformed", "not JSON")
+    if not isinstance(message, dict):
+        return None, error(None, "malformed", "a message is a JSON object")
+    mid = message.get("id")
+    if mid is not None and (not isinstance(mid, str) or not 0 < len(mid) <= 64):
+        return None, error(None, "malformed", "id must be a string of 1 to 64 characters")
+    return message, ""
+
+
 def error(mid: str | None, code: str, message: str, snapshot: dict[str, JSON] | None = None) -> str:
     out: dict[str, JSON] = {"type": "error", "id": mid, "code": code, "message": message}
     if snapshot is not None:
@@ -732,4 +743,4 @@ def error(mid: str | None, code: str, message: str, snapshot: dict[str, JSON] | 
     return json.dumps(out, separators=(",", ":"))
 
 
-__all__ = ["LEVELS", "ServerConfig", "create_app"]
+__all__ = ["LEVELS", "MAX_FRAME", "ServerConfig", "create_app"]

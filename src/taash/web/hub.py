@@ -71,8 +71,8 @@ class Live:
     connections: set[Connection] = field(default_factory=set)
     #: (version, said) of recent actions, for reconnecting clients.
     missed: list[tuple[int, str]] = field(default_factory=list)
-    #: client message id -> the version its action made.
-    seen: OrderedDict[tuple[str | None, str], int] = field(default_factory=OrderedDict)
+    #: (guest, client message id) -> the version its action made, and the action (as :func:`fingerprint`).
+    seen: OrderedDict[tuple[str | None, str], tuple[int, str]] = field(default_factory=OrderedDict)
     #: seat -> monotonic time since which its person has had no open connection.
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
@@ -130,7 +130,7 @@ class Hub:
         live = Live(table, deals_stored=len(stored.deals) if stored else 0)
         for action in stored.actions if stored else []:
             if action.client_id is not None:
-                live.seen[(action.guest, action.client_id)] = action.version
+                live.seen[(action.guest, action.client_id)] = (action.version, fingerprint(json.loads(action.body)))
         while len(live.seen) > SEEN_KEPT:
             live.seen.popitem(last=False)
         self.live[table.id] = live
@@ -221,7 +221,11 @@ class Hub:
             table = live.table
             key = (guest, client_id) if client_id is not None else None
             if key is not None and key in live.seen:
-                return live.seen[key]  # the same message again: applied once already
+                made, what = live.seen[key]
+                if what != fingerprint(action):
+                    raise TableError(f"the id {client_id} was used for another message (which made version {made}):"
+                                     " give each message a new id", "id_reused")
+                return made  # the same message again: applied once already
             if version is not None and version != table.version:
                 raise TableError(f"stale version {version}: the table is at version {table.version}", "stale")
             table.check(action, guest)
@@ -244,7 +248,7 @@ class Hub:
                 if live.timeouts[lapsed] >= IDLE_AFTER:
                     live.idle.add(lapsed)
             if key is not None:
-                live.seen[key] = new_version
+                live.seen[key] = (new_version, fingerprint(action))
                 while len(live.seen) > SEEN_KEPT:
                     live.seen.popitem(last=False)
             live.missed.append((new_version, said))
@@ -499,6 +503,11 @@ class Hub:
                 live.bot_task.cancel()
             for conn in list(live.connections):
                 conn.send(None)
+
+
+def fingerprint(action: dict[str, JSON]) -> str:
+    """An action as canonical JSON, to tell a message sent again from another one under the same id."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def is_member(live: Live, guest: str | None) -> bool:
