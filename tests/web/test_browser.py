@@ -140,6 +140,14 @@ def take_turn(page: Page) -> None:
         arg=version, timeout=10000)
 
 
+def hand_overlap(page: Page) -> float:
+    """How many pixels of one card of the hand the next one covers at most (0 when they lie apart)."""
+    return float(page.evaluate(
+        "() => { const r = [...document.querySelectorAll(\"[data-testid='hand'] .card\")]"
+        ".map(e => e.getBoundingClientRect());"
+        " return Math.max(0, ...r.slice(1).map((b, i) => r[i].right - b.left)); }"))
+
+
 def take_turn_by_keys(page: Page) -> None:
     """The same by the keyboard only: a digit for a bid; arrows to a playable card, Enter, a digit for the play."""
     version = int(page.evaluate("() => document.body.dataset.version"))
@@ -236,6 +244,12 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
                 acted = True
                 if moves[name] == 2:
                     shoot(page, f"1b-full-hand-{name.lower()}")
+        for name, page in (("a", a), ("b", b)):
+            cards = page.locator("[data-testid='hand'] .card").count()
+            if 0 < cards <= 6:  # few cards lie apart: none hides any part of another
+                assert hand_overlap(page) < 0.5, (name, cards, hand_overlap(page))
+                if cards == 4:
+                    shoot(page, f"2c-four-cards-{name}")
         if not houses_shot and a.locator("[data-testid^='house-']").count():
             shoot(a, "2b-house-a")
             shoot(b, "2b-house-b")
@@ -442,3 +456,29 @@ def test_the_turn_timer_counts_down_and_a_bot_takes_a_seat_left_idle(tmp_path: P
     finally:
         server.stop()
     assert not errors, errors
+
+
+def test_the_score_sheet_says_when_a_lead_won_a_baazi(server: str, browser: Browser) -> None:
+    """A deal that wins a baazi leaves the running difference at 0: the sheet says which lead won it and that the
+    count starts again, rather than a bare "diff. 0" (the words of static/score.js, run in the browser)."""
+    page = browser.new_context().new_page()
+    page.goto(f"{server}/")
+    said = page.evaluate("""async () => {
+        const m = await import("/static/score.js");
+        const name = (t) => (t === 0 ? "Team A" : "Team B");
+        const deals = [
+            {score: [120, 80], difference: 40, baazi: null, minimum_rule: false},
+            {score: [258, 142], difference: 0, baazi: 0, minimum_rule: false},
+            {score: [30, 110], difference: -80, baazi: null, minimum_rule: false},
+            {score: [4, 150], difference: 0, baazi: 1, minimum_rule: true},
+        ];
+        return deals.map((_, i) => [m.differenceCell(deals, i, name), m.differenceLine(deals, i, name)]);
+    }""")
+    assert said == [
+        ["40 to Team A", "Running difference: 40 to Team A"],
+        ["156 to Team A: a baazi, back to 0",
+         "The lead of 156 to Team A won the baazi; the running difference starts again from 0"],
+        ["80 to Team B", "Running difference: 80 to Team B"],
+        ["minimum rule: a baazi, back to 0",
+         "Team B won the baazi by the minimum rule; the running difference starts again from 0"],
+    ]

@@ -2,6 +2,7 @@
 
 import { api, h, me, nameForm, toast, ruleLabel, words } from "/static/common.js";
 import { cardElement, cardText, sortCards, valueOf } from "/static/cards.js";
+import { differenceCell, differenceLine, leadText } from "/static/score.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -539,9 +540,10 @@ function renderHand() {
   $("keys-help").hidden = hand.hidden;
   if (hand.hidden) return;
   const cards = sortCards(d.hand);
-  // The cards share the hand's width (CSS works out their size from these): fewer cards, bigger and apart.
+  // The cards share the hand's width (CSS works out their size from these): a full hand fanned, each card's
+  // index showing; six cards or fewer side by side with a small gap, none hiding any part of another.
   hand.style.setProperty("--n", String(Math.max(cards.length, 1)));
-  hand.style.setProperty("--ov", cards.length <= 6 ? "0.1" : "0.45");
+  hand.style.setProperty("--ov", cards.length <= 6 ? "-0.06" : "0.45");
   const turn = myTurn() && d.phase !== "bid";
   const playable = new Set(turn ? d.legal.map((l) => l.play.card) : []);
   if (!cards.includes(S.focusCard)) S.focusCard = S.selected && cards.includes(S.selected) ? S.selected : cards[0];
@@ -619,8 +621,11 @@ function renderScores() {
   const facts = [];
   if (d && d.bid) facts.push(`Bid: ${d.bid} by ${seatName(d.bidder)}`);
   if (st.score) {
-    const diff = st.score.difference;
-    facts.push(`Running difference: ${diff === 0 ? "0" : `${Math.abs(diff)} to ${teamLabel(diff > 0 ? 0 : 1)}`}`);
+    const deals = st.score.deals;
+    const last = deals.length ? deals[deals.length - 1] : null;
+    const restarted = last && last.baazi !== null && last.baazi !== undefined && st.score.difference === 0;
+    facts.push(`Running difference: ${leadText(st.score.difference, teamLabel)}` +
+      (restarted ? " (started again after the last deal's baazi)" : ""));
     facts.push(st.baazis === 0 ? "A single deal" : `First to ${st.baazis} baazi${st.baazis > 1 ? "s" : ""} wins`);
   }
   box.appendChild(h("p", { class: "facts" }, facts.join(" · ")));
@@ -668,13 +673,12 @@ function renderSheet() {
     h("td", {}, String(r.card_points[t])), h("td", {}, String(r.sweep_points[t])),
     h("td", { class: "total" }, String(r.score[t])));
   const short = (t) => (st.players === 4 ? (t === 0 ? "Team A" : "Team B") : seatName(t));
-  const diffText = (diff) => (diff === 0 ? "0" : `${Math.abs(diff)} to ${short(diff > 0 ? 0 : 1)}`);
   const history = h("table", { class: "history" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal"), h("th", {}, "dealer"), h("th", {}, short(0)),
       h("th", {}, short(1)), h("th", {}, "diff."), h("th", {}, "baazi"))),
     h("tbody", {}, deals.map((x, i) => h("tr", { class: i === n - 1 ? "current" : "" },
       h("td", {}, String(i + 1)), h("td", {}, seatName(x.dealer)), h("td", {}, String(x.score[0])),
-      h("td", {}, String(x.score[1])), h("td", {}, diffText(x.difference)),
+      h("td", {}, String(x.score[1])), h("td", { testid: `diff-${i + 1}` }, differenceCell(deals, i, short)),
       h("td", {}, x.baazi === null || x.baazi === undefined ? "" : short(x.baazi))))));
   const notes = [];
   if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, `${teamLabel(r.baazi)} win a baazi!`));
@@ -687,8 +691,8 @@ function renderSheet() {
         h("th", {}, "deal score"))),
       h("tbody", {}, teamRow(0), teamRow(1))),
     notes,
-    h("p", {}, `Running difference: ${diffText(r.difference)} · Baazis: ${teamLabel(0)} ${baazis[0]}, ` +
-      `${teamLabel(1)} ${baazis[1]}`),
+    h("p", { testid: "sheet-difference" }, `${differenceLine(deals, n - 1, short)} · Baazis: ${teamLabel(0)} ` +
+      `${baazis[0]}, ${teamLabel(1)} ${baazis[1]}`),
     st.status === "finished" ? h("p", { class: "winner" }, `The match is over. ${winnerText()}`) : null,
     h("h3", {}, "Every deal"),
     h("div", { class: "scroll-x" }, history),
