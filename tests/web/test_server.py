@@ -831,6 +831,21 @@ def test_guessing_invite_codes_is_made_slow(server: Server) -> None:
     assert guesser.get(f"/api/join/{code}").status_code == 200
 
 
+def test_guessing_a_private_tables_code_by_sitting_or_connecting_is_made_slow(server: Server) -> None:
+    owner, guesser = Person(server, "Owner"), Person(server, "Guesser")
+    table = owner.post("/api/tables", {"players": 2, "public": False}).json()
+    tid = table["id"]
+    statuses = [guesser.post(f"/api/tables/{tid}/sit", {"seat": 1, "code": f"ZZ{i:04d}"}).status_code
+                for i in range(21)]
+    assert statuses == [403] * 20 + [429]
+    blocked = guesser.post(f"/api/tables/{tid}/sit", {"seat": 1, "code": table["code"]})
+    assert blocked.status_code == 429 and blocked.json()["code"] == "too_many"  # even the right code, for now
+    assert guesser.refusal(tid, code=table["code"]) == (1008, "too many wrong codes: wait a little and check the "
+                                                              "code")
+    time.sleep(1.2)
+    assert guesser.post(f"/api/tables/{tid}/sit", {"seat": 1, "code": table["code"]}).status_code == 200
+
+
 def test_one_address_may_make_only_so_many_guests_and_tables_a_minute(tmp_path: Path) -> None:
     with running_server(tmp_path, creations=4) as server:
         http = httpx.Client(base_url=server.url)

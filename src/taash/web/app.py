@@ -480,6 +480,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     wrong_codes = AddressBucket()
 
+    def code_opens(live: Live, code: str | None, who: str) -> bool:
+        """Whether ``code`` opens the private table ``live`` to someone not one of its own; a wrong code counts
+        against the client's address as at ``/api/join`` (none left: 429, even for the right code)."""
+        if not code:
+            return False
+        if not wrong_codes.allowed(who):
+            raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
+        if code_matches(live, code):
+            return True
+        wrong_codes.spend(who)
+        return False
+
     @app.get("/api/join/{code}", response_model=TableOut, responses=ERRORS)
     async def find_table(code: str, request: Request, taash_guest: Annotated[str | None, Cookie()] = None) \
             -> TableOut:
@@ -497,11 +509,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return table_out(live, True)
 
     @app.post("/api/tables/{table_id}/sit", response_model=TableOut, responses=ERRORS)
-    async def sit(table_id: str, body: SitIn, guest: Guest) -> TableOut:
+    async def sit(table_id: str, body: SitIn, guest: Guest, request: Request) -> TableOut:
         """Take a seat (partners sit opposite: seats 0 and 2, 1 and 3), under your name or another one: names are
         unique per table. A private table needs its invite ``code`` (403 without it)."""
         live = live_table(table_id)
-        if not code_shown(live, guest, body.code):
+        who = request.client.host if request.client else "?"
+        if not code_shown(live, guest) and not code_opens(live, body.code, who):
             raise ApiError("forbidden", "a private table: sitting at it needs its invite code")
         await act(live, {"type": "sit", "seat": body.seat, "name": body.name or guest_name(guest)}, guest)
         return table_out(live, True)
@@ -599,7 +612,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await refuse(ws, 1008, "no such table")
             return
         guest = guest_of(ws.cookies.get(COOKIE))
-        if not h.may_watch(live, guest, ws.query_params.get("code")):
+        code = ws.query_params.get("code")
+        who = ws.client.host if ws.client else "?"
+        try:
+            opened = h.may_watch(live, guest) or (live.table.status == "waiting" and code_opens(live, code, who))
+        except ApiError as e:
+            await refuse(ws, 1008, str(e.detail))
+            return
+        if not opened:
             await refuse(ws, 1008, "a private table: only its players may watch it")
             return
         if len(live.connections) >= config.max_table_connections and (
@@ -610,6 +630,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         raw_since = ws.query_params.get("since", "")
         since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
         await ws.accept()
+        if not h.may_watch(live, guest, code):  # the table started while this connection was being accepted
+            await ws.close(code=1008, reason="a private table: only its players may watch it")
+            return
         conn = h.join(live, guest, since)
         sender = asyncio.create_task(send_loop(ws, conn))
         try:
