@@ -16,8 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 #: A PostgreSQL URL the tests may create databases through (the CI script sets it).
@@ -147,17 +149,30 @@ class Person:
     def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
         return self.http.post(path, json=body)
 
-    def socket(self, table_id: str, since: int | None = None, origin: str | None = None) -> Socket:
+    def socket(self, table_id: str, since: int | None = None, origin: str | None = None,
+               code: str | None = None) -> Socket:
         headers = {}
         token = self.http.cookies.get("taash_guest")
         if token:
             headers["Cookie"] = f"taash_guest={token}"
         if origin:
             headers["Origin"] = origin
-        query = f"?since={since}" if since is not None else ""
+        params = {k: str(v) for k, v in (("since", since), ("code", code)) if v is not None}
+        query = f"?{urlencode(params)}" if params else ""
         connection = connect(f"{self.server.ws_url}/ws/{table_id}{query}", additional_headers=headers,
                              open_timeout=10)
         return Socket(connection.__enter__(), self)  # closed by Socket.close() (or when the server goes)
+
+    def refusal(self, table_id: str, **options: Any) -> tuple[int, str]:
+        """Connect as :meth:`socket` does, expecting the server to accept and close at once without a word:
+        returns the close code and reason."""
+        sock = self.socket(table_id, **options)
+        try:
+            text = sock.ws.recv(timeout=10)
+        except ConnectionClosed as e:
+            assert e.rcvd is not None, "closed without a close frame"
+            return e.rcvd.code, e.rcvd.reason
+        raise AssertionError(f"not refused: it was sent {text[:200]!r}")
 
     def next_id(self) -> str:
         self.counter += 1

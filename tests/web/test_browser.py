@@ -140,6 +140,14 @@ def take_turn(page: Page) -> None:
         arg=version, timeout=10000)
 
 
+def hand_overlap(page: Page) -> float:
+    """How many pixels of one card of the hand the next one covers at most (0 when they lie apart)."""
+    return float(page.evaluate(
+        "() => { const r = [...document.querySelectorAll(\"[data-testid='hand'] .card\")]"
+        ".map(e => e.getBoundingClientRect());"
+        " return Math.max(0, ...r.slice(1).map((b, i) => r[i].right - b.left)); }"))
+
+
 def take_turn_by_keys(page: Page) -> None:
     """The same by the keyboard only: a digit for a bid; arrows to a playable card, Enter, a digit for the play."""
     version = int(page.evaluate("() => document.body.dataset.version"))
@@ -183,8 +191,7 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     tid(a, "create-table").click()
     a.wait_for_url("**/t/*")
     table_id = a.url.rstrip("/").rsplit("/", 1)[-1]
-    tid(a, "sit-0").click()
-    _expect(a.locator("[data-testid='seat-0']")).to_contain_text("Priya")
+    _expect(a.locator("[data-testid='seat-0']")).to_contain_text("Priya (you)")  # the creator sits at once
     invite = tid(a, "invite-link").get_attribute("href")
     assert invite and "/join/" in invite
 
@@ -237,6 +244,12 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
                 acted = True
                 if moves[name] == 2:
                     shoot(page, f"1b-full-hand-{name.lower()}")
+        for name, page in (("a", a), ("b", b)):
+            cards = page.locator("[data-testid='hand'] .card").count()
+            if 0 < cards <= 6:  # few cards lie apart: none hides any part of another
+                assert hand_overlap(page) < 0.5, (name, cards, hand_overlap(page))
+                if cards == 4:
+                    shoot(page, f"2c-four-cards-{name}")
         if not houses_shot and a.locator("[data-testid^='house-']").count():
             shoot(a, "2b-house-a")
             shoot(b, "2b-house-b")
@@ -353,3 +366,119 @@ def test_quick_play_and_watching_a_public_table(killable: Server, browser: Brows
     # While the server was down, the browser logged its refused reconnection attempts: expected.
     errors = [e for e in errors if "ERR_CONNECTION_REFUSED" not in e]
     assert not errors, errors
+
+
+def test_a_refused_table_page_says_why_and_offers_the_lobby(server: str, browser: Browser) -> None:
+    """A private table's page opened by someone without its code (and a table that does not exist) says why the
+    server refused it and offers the lobby, instead of trying to reconnect for ever."""
+    errors: list[str] = []
+    owner_ctx, stranger_ctx = browser.new_context(), browser.new_context()
+    owner, stranger = owner_ctx.new_page(), stranger_ctx.new_page()
+    for page, who in ((owner, "owner"), (stranger, "stranger")):
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, who)
+    owner.goto(f"{server}/")
+    tid(owner, "name-input").fill("Owner")
+    tid(owner, "name-submit").click()
+    tid(owner, "players").select_option("2")
+    tid(owner, "public").uncheck()
+    tid(owner, "create-table").click()
+    owner.wait_for_url("**/t/*")
+    _expect(owner.locator("[data-testid='seat-0']")).to_contain_text("Owner (you)")
+    code = tid(owner, "invite-code").text_content()
+    assert code
+
+    stranger.goto(owner.url)  # the table's address, without the code
+    _expect(tid(stranger, "refused")).to_be_visible()
+    _expect(tid(stranger, "refused-reason")).to_have_text("A private table: only its players may watch it.")
+    _expect(tid(stranger, "status")).to_contain_text("Disconnected")
+    _expect(tid(stranger, "name-input")).to_have_count(0)
+    shoot(stranger, "9-refused-private")
+    stranger.wait_for_timeout(2500)  # no reconnecting: the banner never shows
+    _expect(tid(stranger, "reconnecting")).to_be_hidden()
+    _expect(tid(stranger, "retry")).to_be_hidden()
+    tid(stranger, "to-lobby").click()
+    stranger.wait_for_url(f"{server}/")
+
+    stranger.goto(f"{server}/join/{code}")  # with the invite: the seats, and a seat
+    stranger.wait_for_url("**/t/*?code=*")
+    tid(stranger, "name-input").fill("Friend")
+    tid(stranger, "name-submit").click()
+    tid(stranger, "sit-1").click()
+    _expect(stranger.locator("[data-testid='seat-1']")).to_contain_text("Friend (you)")
+    _expect(tid(stranger, "refused")).to_be_hidden()
+
+    stranger.goto(f"{server}/t/0123456789abcdef")
+    _expect(tid(stranger, "refused-reason")).to_have_text("No such table.")
+    owner_ctx.close()
+    stranger_ctx.close()
+    assert not errors, errors
+
+
+def test_the_turn_timer_counts_down_and_a_bot_takes_a_seat_left_idle(tmp_path: Path, browser: Browser) -> None:
+    """With ``--turn-seconds`` the page counts the seconds left; a person who lets three turns in a row run out
+    is told a bot plays his seat, and takes it back with *I'm back*."""
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
+        "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.3",
+        "--turn-seconds", "2", "--log-level", "warning"], log=tmp_path / "server.log")
+    server.start()
+    errors: list[str] = []
+    try:
+        page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+        page.set_default_timeout(15000)
+        watch_errors(page, errors, "solo")
+        page.goto(f"{server.url}/")
+        tid(page, "name-input").fill("Solo")
+        tid(page, "name-submit").click()
+        tid(page, "players").select_option("2")
+        tid(page, "baazis").fill("3")
+        tid(page, "quick-play").click()
+        page.wait_for_url("**/t/*")
+        page.wait_for_function("() => document.querySelector(\"[data-testid='turn-banner']\").textContent === "
+                               "'Your turn'")
+        timer = tid(page, "turn-timer")
+        _expect(timer).to_be_visible()
+        _expect(timer).to_contain_text("s left to")
+        first = int(timer.text_content().split()[0])  # type: ignore[union-attr]
+        assert 1 <= first <= 2
+        shoot(page, "10-turn-timer")
+        _expect(tid(page, "idle")).to_be_visible(timeout=30000)  # three turns let run out
+        _expect(tid(page, "seat-box-0")).to_contain_text("out of time: a bot plays")
+        shoot(page, "11-idle")
+        tid(page, "back").click()
+        _expect(tid(page, "idle")).to_be_hidden()
+        _expect(tid(page, "seat-box-0")).not_to_contain_text("out of time")
+        page.wait_for_function("() => document.querySelector(\"[data-testid='turn-banner']\").textContent === "
+                               "'Your turn' && document.body.dataset.pending !== '1'")
+        _expect(timer).to_contain_text("s left to")
+        take_turn(page)  # his own play, in time
+    finally:
+        server.stop()
+    assert not errors, errors
+
+
+def test_the_score_sheet_says_when_a_lead_won_a_baazi(server: str, browser: Browser) -> None:
+    """A deal that wins a baazi leaves the running difference at 0: the sheet says which lead won it and that the
+    count starts again, rather than a bare "diff. 0" (the words of static/score.js, run in the browser)."""
+    page = browser.new_context().new_page()
+    page.goto(f"{server}/")
+    said = page.evaluate("""async () => {
+        const m = await import("/static/score.js");
+        const name = (t) => (t === 0 ? "Team A" : "Team B");
+        const deals = [
+            {score: [120, 80], difference: 40, baazi: null, minimum_rule: false},
+            {score: [258, 142], difference: 0, baazi: 0, minimum_rule: false},
+            {score: [30, 110], difference: -80, baazi: null, minimum_rule: false},
+            {score: [4, 150], difference: 0, baazi: 1, minimum_rule: true},
+        ];
+        return deals.map((_, i) => [m.differenceCell(deals, i, name), m.differenceLine(deals, i, name)]);
+    }""")
+    assert said == [
+        ["40 to Team A", "Running difference: 40 to Team A"],
+        ["156 to Team A: a baazi, back to 0",
+         "The lead of 156 to Team A won the baazi; the running difference starts again from 0"],
+        ["80 to Team B", "Running difference: 80 to Team B"],
+        ["minimum rule: a baazi, back to 0",
+         "Team B won the baazi by the minimum rule; the running difference starts again from 0"],
+    ]

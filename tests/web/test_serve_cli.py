@@ -27,6 +27,8 @@ def serve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     (["--port", "70000"], "--port"),
     (["--bot-delay", "-1"], "--bot-delay"),
     (["--away-seconds", "99999"], "--away-seconds"),
+    (["--turn-seconds", "-1"], "--turn-seconds"),
+    (["--turn-seconds", "0.1"], "--turn-seconds"),
     (["--rate", "0"], "--rate"),
     (["--max-tables", "0"], "--max-tables"),
     (["--max-connections", "-5"], "--max-connections"),

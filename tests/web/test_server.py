@@ -14,8 +14,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 
+from taash.seep.rules import PRESETS
 from tests.web.server import POSTGRES, Person, Server, Socket, running_server
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -31,11 +32,11 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 def table_with(server: Server, people: dict[int, Person], players: int = 4, baazis: int = 0,
                bots: bool = True, start: bool = True) -> str:
     """A table where ``people`` sit in their seats, the rest bots; returns its id."""
-    owner = next(iter(people.values()))
-    r = owner.post("/api/tables", {"players": players, "baazis": baazis, "level": "easy"})
+    owner_seat, owner = next(iter(people.items()))
+    r = owner.post("/api/tables", {"players": players, "baazis": baazis, "level": "easy", "seat": owner_seat})
     assert r.status_code == 200, r.text
     table_id: str = r.json()["id"]
-    for seat, person in people.items():
+    for seat, person in list(people.items())[1:]:  # the creator sits as he creates it
         r = person.post(f"/api/tables/{table_id}/sit", {"seat": seat})
         assert r.status_code == 200, r.text
     if bots:
@@ -141,6 +142,15 @@ def test_stale_duplicate_out_of_turn_and_malformed_messages_change_nothing(serve
     again = mover.recv_until("ack")
     assert again["version"] == version + 1
     assert httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version + 1
+    # The same id on another message: refused with a word, not acknowledged as the old one.
+    other = {**bid, "value": 99, "version": version + 1} if len(mover.state["deal"]["bids"]) < 2 else {
+        **bid, "value": mover.state["deal"]["bids"][1], "version": version + 1}
+    mover.send(other)
+    reused = mover.recv_until("error")
+    assert reused["id"] == "dup-1" and reused["code"] == "id_reused", reused
+    assert reused["message"] == (f"the id dup-1 was used for another message (which made version {version + 1}): "
+                                 "give each message a new id")
+    assert httpx.get(f"{server.url}/api/tables/{tid}").json()["version"] == version + 1
     waiter.recv_until("update", version=version + 1)
     # A play that is not legal: refused.
     mover.drain()
@@ -170,20 +180,23 @@ def test_a_private_table_is_watched_only_by_its_players_once_started(server: Ser
     solo = Person(server, "Solo")
     table = solo.post("/api/quick", {}).json()
     assert solo.socket(table["id"]).recv()["type"] == "snapshot"
-    with pytest.raises(InvalidStatus):
-        Person(server, "Nosy").socket(table["id"])
+    nosy = Person(server, "Nosy")
+    for code in (None, table["code"]):  # the code opened it to look at the seats; the match is for its players
+        assert nosy.refusal(table["id"], code=code) == (1008, "a private table: only its players may watch it")
     assert table["id"] not in [t["id"] for t in httpx.get(f"{server.url}/api/tables").json()]
 
 
-def test_the_websocket_refuses_other_origins_and_unknown_tables(server: Server) -> None:
+def test_a_refused_websocket_is_closed_with_the_documented_code_and_reason(server: Server) -> None:
+    """Refusals are not a 403 in the handshake (a page sees only "closed abnormally" and retries for ever): the
+    connection is accepted and closed at once, with 1008 and a reason, before anything is sent."""
     a = Person(server, "Asha")
     tid = table_with(server, {0: a})
-    with pytest.raises(InvalidStatus):
-        a.socket(tid, origin="http://evil.example")
+    assert a.refusal(tid, origin="http://evil.example") == (1008, "this page's origin may not connect to this "
+                                                                    "server")
     ok = a.socket(tid, origin=server.url)
     assert ok.recv()["type"] == "snapshot"
-    with pytest.raises(InvalidStatus):
-        a.socket("0123456789abcdef")
+    assert a.refusal("0123456789abcdef") == (1008, "no such table")
+    assert a.refusal("not-a-table-id") == (1008, "no such table")
 
 
 def test_too_many_messages_are_refused(tmp_path: Path) -> None:
@@ -196,9 +209,9 @@ def too_many_messages_are_refused(server: Server) -> None:
     tid = table_with(server, {0: a})
     sock = a.socket(tid)
     sock.recv_until("snapshot")
-    for _ in range(60):
-        sock.send({"type": "ping"})
-    codes = []
+    for i in range(60):
+        sock.send({"type": "ping", "id": f"p{i}"} if i % 2 else {"type": "ping"})
+    refused = []
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         try:
@@ -206,8 +219,10 @@ def too_many_messages_are_refused(server: Server) -> None:
         except Exception:
             break
         if m["type"] == "error":
-            codes.append(m["code"])
-    assert "rate" in codes
+            assert m["code"] == "rate"
+            refused.append(m["id"])
+    assert refused and {i for i in refused if i is not None} <= {f"p{i}" for i in range(1, 60, 2)}
+    assert any(i is not None for i in refused) and None in refused  # each answered with its own id, or none
 
 
 # -- reconnecting, going away, restarting ----------------------------------------------------------------------
@@ -231,6 +246,7 @@ def test_a_reconnect_gets_what_it_missed(server: Server) -> None:
     assert fresh["type"] == "snapshot" and fresh["version"] == m["version"]
     for message in (m, fresh):
         message["state"].pop("seats_present")
+        message["state"].pop("timer")  # the seconds left
     assert m["state"] == fresh["state"]
     old = a.socket(tid, since=-5).recv()
     assert old["type"] == "snapshot"
@@ -252,7 +268,8 @@ def test_a_bot_plays_for_an_away_person_until_he_returns(tmp_path: Path) -> None
             time.sleep(0.2)
         back = a.socket(tid)
         back.recv()
-        assert back.state is not None and back.state["seats_present"][0] == {"connected": True, "away": False}
+        assert back.state is not None and back.state["seats_present"][0] == {"connected": True, "away": False,
+                                                                               "idle": False}
 
 
 def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Path) -> None:
@@ -297,6 +314,14 @@ def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Pa
 def test_openapi_schema_and_pages(server: Server) -> None:
     schema = httpx.get(f"{server.url}/openapi.json").json()
     assert "/api/tables" in schema["paths"]
+    models = schema["components"]["schemas"]
+    assert models["TableIn"]["properties"]["rules"]["enum"] == list(PRESETS)
+    assert "letters of any script" in models["GuestIn"]["properties"]["name"]["description"]
+    assert "letters of any script" in json.dumps(models["SitIn"]["properties"]["name"])
+    leave = schema["paths"]["/api/tables/{table_id}/leave"]["post"]
+    assert "400" in leave["responses"] and "not seated" in leave["description"]
+    options = httpx.options(f"{server.url}/api/tables")
+    assert options.status_code == 405 and options.headers["allow"] == "GET, POST"
     for page in ("/", "/t/0123456789abcdef", "/join/ABCDEF", "/r/0123456789abcdef"):
         r = httpx.get(server.url + page)
         assert r.status_code == 200 and r.text.lower().startswith("<!doctype html")
@@ -336,6 +361,27 @@ def test_several_seats_and_a_spectator_each_get_their_own_view_of_each_change(se
     for sock, seat in ((sa, 0), (sb, 2)):
         assert sock.state["you"] == seat  # type: ignore[index]
         assert len(sock.state["deal"]["hand"]) == sock.state["deal"]["hand_sizes"][seat]  # type: ignore[index]
+
+
+def test_messages_over_the_limit_get_too_big_and_only_huge_frames_close(server: Server) -> None:
+    """Up to the frame limit (256 KiB), a message over 4096 bytes is answered ``too_big`` and the connection
+    stays, as the protocol says; a bigger frame closes it with 1009."""
+    a = Person(server, "Asha")
+    tid = table_with(server, {0: a})
+    sock = a.socket(tid)
+    sock.recv_until("snapshot")
+    for frame in ("x" * 4097, json.dumps({"type": "ping", "pad": "y" * 100_000}), b"z" * 200_000,
+                  "é" * 2100):
+        sock.ws.send(frame)
+        refused = sock.recv_until("error")
+        assert refused["code"] == "too_big" and refused["message"] == "a message may be at most 4096 bytes"
+    sock.send({"type": "ping"})
+    assert sock.recv_until("pong")
+    sock.ws.send("x" * (256 * 1024 + 1))
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            sock.recv(5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
 
 
 def test_binary_frames_and_odd_versions_get_an_error_and_the_connection_stays(server: Server) -> None:
@@ -405,23 +451,25 @@ def test_a_name_taken_at_a_table_may_sit_under_another(server: Server) -> None:
     assert second.http.get("/api/me").json()["name"] == "priya"  # the guest's own name is unchanged
 
 
-def test_a_private_table_closes_its_watchers_when_it_starts(server: Server) -> None:
+def test_a_private_table_closes_its_watchers_when_it_starts_before_telling_them_anything(server: Server) -> None:
     owner, friend = Person(server, "Owner"), Person(server, "Friend")
-    table = owner.post("/api/tables", {"players": 2, "public": False}).json()
+    table = owner.post("/api/tables", {"players": 2, "public": False, "seat": None}).json()
     tid = table["id"]
     assert tid not in [t["id"] for t in httpx.get(f"{server.url}/api/tables").json()]
-    curious = Person(server, "Curious").socket(tid)  # the invite is enough to look at the seats
+    curious = Person(server, "Curious").socket(tid, code=table["code"])  # the invite: enough to see the seats
     curious.recv_until("snapshot")
     owner_watching = owner.socket(tid)  # the creator does not sit, but may watch
     owner_watching.recv_until("snapshot")
-    assert friend.post(f"/api/tables/{tid}/sit", {"seat": 0}).status_code == 200
+    assert friend.post(f"/api/tables/{tid}/sit", {"seat": 0, "code": table["code"]}).status_code == 200
     assert owner.post(f"/api/tables/{tid}/bots").status_code == 200
-    assert owner.post(f"/api/tables/{tid}/start").status_code == 200
+    started = owner.post(f"/api/tables/{tid}/start").json()["version"]
     with pytest.raises(ConnectionClosed) as closed:
         while True:
             curious.recv(5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-    started = owner.http.get(f"/api/tables/{tid}").json()["version"]
+    # Nothing of the match reached him: not the start's update, not a hand, not the floor.
+    assert curious.version < started and all(m.get("state", {}).get("status", "waiting") == "waiting"
+                                             for m in curious.received), curious.received
     assert owner_watching.recv_until("update", version=started)["state"]["status"] == "playing"
     assert friend.socket(tid).recv()["state"]["you"] == 0
 
@@ -436,11 +484,26 @@ def test_a_guest_may_not_hold_more_than_ten_unfinished_tables(server: Server) ->
     assert Person(server, "Other").post("/api/tables", {"players": 2}).status_code == 200
 
 
+def outsiders_see_nothing(server: Server, table: dict[str, object], stranger: Person) -> None:
+    """Neither a stranger with a name nor anyone without a cookie sees the private table: its details, record
+    and replay are refused (403, one line), and the code no longer opens it once the match has started."""
+    tid = table["id"]
+    for who in (stranger.http, httpx.Client(base_url=server.url)):
+        for path in (f"/api/tables/{tid}", f"/api/tables/{tid}/record", f"/api/tables/{tid}/replay",
+                     f"/api/join/{table['code']}"):
+            r = who.get(path)
+            assert r.status_code == 403, (path, r.status_code, r.text)
+            assert r.json()["code"] == "forbidden" and "\n" not in r.json()["detail"]
+            assert str(table["code"]) not in r.text
+
+
 def test_a_finished_match_has_a_replay_and_its_table_leaves_memory(server: Server) -> None:
     me = Person(server, "Solo")
     table = me.post("/api/quick", {"players": 2, "baazis": 0, "level": "easy"}).json()
     tid = table["id"]
     assert me.http.get(f"/api/tables/{tid}/replay").status_code == 409
+    stranger = Person(server, "Stranger")
+    outsiders_see_nothing(server, table, stranger)  # while it is played
     sock = me.socket(tid)
     sock.recv()
     deadline = time.monotonic() + 60
@@ -470,6 +533,116 @@ def test_a_finished_match_has_a_replay_and_its_table_leaves_memory(server: Serve
         time.sleep(0.1)
     assert me.http.get(f"/api/join/{table['code']}").json()["status"] == "finished"
     assert me.http.get(f"/api/tables/{tid}/replay").status_code == 200
+    assert me.http.get(f"/api/tables/{tid}").json()["code"] == table["code"]
+    outsiders_see_nothing(server, table, stranger)  # and once it is over (read again from the database)
+    assert stranger.refusal(tid, code=table["code"])[0] == 1008
+
+
+def test_a_private_table_is_seen_and_sat_at_only_with_its_code(server: Server) -> None:
+    owner, friend, stranger = Person(server, "Owner"), Person(server, "Friend"), Person(server, "Stranger")
+    table = owner.post("/api/tables", {"players": 4, "public": False}).json()
+    tid, code = table["id"], table["code"]
+    assert table["invite"] == f"/join/{code}" and owner.http.get(f"/api/tables/{tid}").json()["code"] == code
+    # Without the code: nothing to see, no seat to take, no connection.
+    for who in (stranger.http, httpx.Client(base_url=server.url)):
+        looked = who.get(f"/api/tables/{tid}")
+        assert looked.status_code == 403 and code not in looked.text
+    for body in ({"seat": 1}, {"seat": 1, "code": "WRONG1"}, {"seat": 1, "code": ""}):
+        sat = stranger.post(f"/api/tables/{tid}/sit", body)
+        assert sat.status_code == 403 and sat.json()["code"] == "forbidden", sat.text
+        assert sat.json()["detail"] == "a private table: sitting at it needs its invite code"
+    assert stranger.refusal(tid) == (1008, "a private table: only its players may watch it")
+    assert stranger.refusal(tid, code="WRONG1")[0] == 1008
+    assert owner.http.get(f"/api/tables/{tid}").json()["version"] == table["version"]  # nothing changed
+    # With it (in any case): the seats, a connection, a seat.
+    assert friend.http.get(f"/api/join/{code.lower()}").json()["code"] == code
+    watching = friend.socket(tid, code=code.lower())
+    assert watching.recv_until("snapshot")["state"]["code"] == code
+    sat = friend.post(f"/api/tables/{tid}/sit", {"seat": 2, "code": code})
+    assert sat.status_code == 200 and sat.json()["seats"][2]["name"] == "Friend"
+    assert friend.post(f"/api/tables/{tid}/sit", {"seat": 1}).status_code == 200  # seated: moves without it
+    assert friend.http.get(f"/api/tables/{tid}").status_code == 200
+    # Once he leaves he is an outsider again: the code is not shown to him any more.
+    left = friend.post(f"/api/tables/{tid}/leave")
+    assert left.status_code == 200 and left.json()["code"] is None and left.json()["invite"] is None
+    assert friend.http.get(f"/api/tables/{tid}").status_code == 403
+    # Leaving a table one is not seated at: 400, one line (as the schema says).
+    again = friend.post(f"/api/tables/{tid}/leave")
+    assert again.status_code == 400 and again.json() == {"detail": "you are not seated here", "code": "bad"}
+
+
+def test_the_creator_of_a_table_is_seated_at_once(server: Server) -> None:
+    priya = Person(server, "Priya")
+    table = priya.post("/api/tables", {"players": 4}).json()
+    assert [s["name"] for s in table["seats"]] == ["Priya", None, None, None]
+    assert priya.socket(table["id"]).recv()["state"]["you"] == 0
+    second = priya.post("/api/tables", {"players": 2, "seat": 1}).json()
+    assert [s["name"] for s in second["seats"]] == [None, "Priya"]
+    watching = priya.post("/api/tables", {"players": 2, "seat": None}).json()
+    assert all(s["empty"] for s in watching["seats"]) and watching["version"] == 0
+    wrong = priya.post("/api/tables", {"players": 2, "seat": 3})
+    assert wrong.status_code == 422 and wrong.json()["detail"] == "seat must be from 0 to 1 at a table of 2"
+    assert len(httpx.get(f"{server.url}/api/tables").json()) == 3  # the refused one was not made
+
+
+def test_the_turn_timer_plays_a_lapsed_turn_and_after_three_in_a_row_a_bot_takes_the_seat(tmp_path: Path) -> None:
+    """``--turn-seconds``: a connected person who does not play is played for once his time is up (the state
+    tells the deadline); three lapsed turns in a row and a bot plays his seat at once, until he says he is back
+    (or plays)."""
+    with running_server(tmp_path, bot_delay=0.2, extra=("--turn-seconds", "1")) as server:
+        a = Person(server, "Anil")
+        tid = table_with(server, {0: a}, players=2, baazis=1)
+        sock = a.socket(tid)
+
+        def lapse() -> float:
+            """Wait for Anil's turn, do nothing: returns how long until someone played it for him."""
+            wait_for_turn(sock)
+            timer = sock.state["timer"]  # type: ignore[index]
+            assert timer["seat"] == 0 and timer["seconds"] == 1 and 0 <= timer["left"] <= 1, timer
+            assert abs(timer["deadline"] - time.time()) < 1.5
+            version, began = sock.version, time.monotonic()
+            update = sock.recv_until("update", version=version + 1)
+            assert update["said"].startswith("Anil"), update["said"]
+            return time.monotonic() - began
+
+        def idle() -> bool:
+            return bool(sock.state["seats_present"][0]["idle"])  # type: ignore[index]
+
+        assert lapse() > 0.5 and lapse() > 0.5 and not idle()
+        wait_for_turn(sock)
+        sock.move()  # he plays in time: the run of lapses starts again
+        sock.recv_until("ack")
+        assert lapse() > 0.5 and lapse() > 0.5 and not idle()
+        lapse()
+        assert idle()  # three in a row: a bot has his seat, and plays it at once, with no timer shown for him
+        while sock.state["deal"]["to_move"] != 0:  # type: ignore[index]
+            sock.recv(5)
+        assert sock.state["timer"] is None  # type: ignore[index]
+        began = time.monotonic()
+        assert sock.recv_until("update")["said"].startswith("Anil") and time.monotonic() - began < 0.9
+        sock.send({"type": "back", "id": "back-1"})  # "I am back"
+        sock.recv_until("ack", id="back-1")
+        while idle():
+            sock.recv(5)
+        wait_for_turn(sock)
+        assert sock.state["timer"]["seat"] == 0  # type: ignore[index]
+        sock.move()  # his own play, in time
+        sock.recv_until("ack")
+        spectator = Person(server).socket(tid)
+        spectator.recv_until("snapshot")
+        spectator.send({"type": "back", "id": "w"})
+        assert spectator.recv_until("error")["code"] == "not_seated"
+
+
+def test_the_turn_timer_is_sixty_seconds_unless_told_and_0_turns_it_off(tmp_path: Path) -> None:
+    for extra, seconds in (((), 60), (("--turn-seconds", "0"), None)):
+        (tmp_path / str(seconds)).mkdir()
+        with running_server(tmp_path / str(seconds), extra=extra) as server:
+            a = Person(server, "Anil")
+            sock = a.socket(table_with(server, {0: a}, players=2))
+            wait_for_turn(sock)
+            timer = sock.state["timer"]  # type: ignore[index]
+            assert (timer and timer["seconds"]) == seconds and (timer is None or timer["left"] > 50)
 
 
 def test_a_person_who_sits_and_never_connects_is_played_for(tmp_path: Path) -> None:
@@ -487,7 +660,8 @@ def test_a_person_who_sits_and_never_connects_is_played_for(tmp_path: Path) -> N
                 sock.recv_until("ack")
             else:
                 sock.recv(5)
-        assert sock.state["seats_present"][1] == {"connected": False, "away": True}  # type: ignore[index]
+        assert sock.state["seats_present"][1] == {  # type: ignore[index]
+            "connected": False, "away": True, "idle": False}
 
 
 def test_away_is_told_only_once_a_bot_would_play(tmp_path: Path) -> None:
@@ -501,7 +675,7 @@ def test_away_is_told_only_once_a_bot_would_play(tmp_path: Path) -> None:
         presence = sa.recv_until("presence")
         while presence["seats"][1]["connected"]:
             presence = sa.recv_until("presence")
-        assert presence["seats"][1] == {"connected": False, "away": False}
+        assert presence["seats"][1] == {"connected": False, "away": False, "idle": False}
 
 
 def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path: Path) -> None:
@@ -515,7 +689,7 @@ def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path
         tables = []
         for i in range(3):
             owner = Person(server, f"Owner{i}")
-            tid = owner.post("/api/tables", {"players": 4, "baazis": 20, "level": "easy"}).json()["id"]
+            tid = owner.post("/api/tables", {"players": 4, "baazis": 20, "level": "easy", "seat": None}).json()["id"]
             assert owner.post(f"/api/tables/{tid}/bots").status_code == 200
             tables.append((tid, owner))
         watcher = Person(server)
@@ -541,7 +715,7 @@ def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path
                                    stored.deals)
                 state = rebuild(seen).state_for(None)
                 told = dict(sock.state)
-                for key in ("seats_present", "can_manage"):
+                for key in ("seats_present", "can_manage", "timer"):
                     told.pop(key)
                 assert json.loads(json.dumps(state)) == told
         finally:
@@ -566,8 +740,7 @@ def test_table_and_connection_counts_and_allowed_origins(tmp_path: Path) -> None
         socks = [a.socket(first) for _ in range(3)]
         for s in socks:
             s.recv_until("snapshot")
-        with pytest.raises(InvalidStatus):
-            a.socket(first)
+        assert a.refusal(first) == (1013, "the server is full: try again later")
 
         def close_one(sock: Socket) -> None:
             before = httpx.get(f"{server.url}/api/health").json()["connections"]
@@ -581,8 +754,7 @@ def test_table_and_connection_counts_and_allowed_origins(tmp_path: Path) -> None
         proxied = a.socket(first, origin="https://cards.example")  # named by --allowed-origin
         assert proxied.recv()["type"] == "snapshot"
         close_one(socks[1])
-        with pytest.raises(InvalidStatus):  # room for one more, but not from there
-            a.socket(first, origin="https://other.example")
+        assert a.refusal(first, origin="https://other.example")[0] == 1008  # room for one more, not from there
         assert a.socket(first, origin=server.url).recv()["type"] == "snapshot"
 
 
@@ -657,6 +829,21 @@ def test_guessing_invite_codes_is_made_slow(server: Server) -> None:
     assert blocked.status_code == 429 and blocked.json()["code"] == "too_many"
     time.sleep(1.2)
     assert guesser.get(f"/api/join/{code}").status_code == 200
+
+
+def test_guessing_a_private_tables_code_by_sitting_or_connecting_is_made_slow(server: Server) -> None:
+    owner, guesser = Person(server, "Owner"), Person(server, "Guesser")
+    table = owner.post("/api/tables", {"players": 2, "public": False}).json()
+    tid = table["id"]
+    statuses = [guesser.post(f"/api/tables/{tid}/sit", {"seat": 1, "code": f"ZZ{i:04d}"}).status_code
+                for i in range(21)]
+    assert statuses == [403] * 20 + [429]
+    blocked = guesser.post(f"/api/tables/{tid}/sit", {"seat": 1, "code": table["code"]})
+    assert blocked.status_code == 429 and blocked.json()["code"] == "too_many"  # even the right code, for now
+    assert guesser.refusal(tid, code=table["code"]) == (1008, "too many wrong codes: wait a little and check the "
+                                                              "code")
+    time.sleep(1.2)
+    assert guesser.post(f"/api/tables/{tid}/sit", {"seat": 1, "code": table["code"]}).status_code == 200
 
 
 def test_one_address_may_make_only_so_many_guests_and_tables_a_minute(tmp_path: Path) -> None:

@@ -24,6 +24,9 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")] = 0.8,
     away_seconds: Annotated[float, typer.Option(
         help="Seconds a person may be disconnected at his turn before a bot plays for him.")] = 30.0,
+    turn_seconds: Annotated[float, typer.Option(
+        help="Seconds a person has for a bid or a play before a bot makes it for him; after three such turns in "
+             "a row a bot plays his seat until he acts again (0: no limit).")] = 60.0,
     rate: Annotated[float, typer.Option(help="Messages a connection may send per second (bursts of twice).")]
     = 10.0,
     creations: Annotated[float, typer.Option(
@@ -43,7 +46,7 @@ def serve(
 
     import uvicorn
 
-    from taash.web.app import ServerConfig, create_app
+    from taash.web.app import MAX_FRAME, ServerConfig, create_app
     from taash.web.db import database_problem
 
     if not 0 < port < 65536:
@@ -52,6 +55,8 @@ def serve(
         fail(f"--bot-delay must be from 0 to 30 seconds, not {bot_delay}")
     if not 0 <= away_seconds <= 3600:
         fail(f"--away-seconds must be from 0 to 3600, not {away_seconds}")
+    if not (turn_seconds == 0 or 0.5 <= turn_seconds <= 3600):
+        fail(f"--turn-seconds must be 0 (no limit) or from 0.5 to 3600, not {turn_seconds}")
     if not database_url.startswith(("sqlite://", "postgresql")):
         fail(f"--database-url must be sqlite:///FILE or postgresql+psycopg://..., not {database_url!r}")
     if not 1 <= rate <= 10000:
@@ -80,7 +85,8 @@ def serve(
         fail(f"cannot serve on {host}:{port}: {e.strerror or e}")
     except UnicodeError:
         fail(f"--host is not a host name or address: {host!r}")
-    config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds, rate=rate,
+    config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds,
+                          turn_seconds=turn_seconds, rate=rate,
                           creations=creations, max_tables=max_tables, max_connections=max_connections,
                           allowed_origins=origins,
                           secure_cookies=secure_cookies)
@@ -89,7 +95,7 @@ def serve(
         shown = f"[{shown}]"
     print(f"taash: Seep at http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
     server = uvicorn.Server(uvicorn.Config(
-        create_app(config), ws_max_size=65536, ws_per_message_deflate=False, log_level=log_level,
+        create_app(config), ws_max_size=MAX_FRAME, ws_per_message_deflate=False, log_level=log_level,
         timeout_graceful_shutdown=3))
     server.run(sockets=[sock])
     if not server.started:

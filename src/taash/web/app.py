@@ -28,8 +28,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import BadSignature, URLSafeSerializer
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
@@ -38,7 +39,7 @@ from taash.seep.errors import BadRulesError
 from taash.seep.record import replay, replay_to_json
 from taash.seep.rules import PRESETS, rules_from_json
 from taash.web.db import make_engine, migrate, server_key
-from taash.web.hub import Connection, Hub, Live
+from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.store import Store
 from taash.web.table import Settings, TableError, replay_json
 
@@ -47,6 +48,10 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "taash_guest"
 JSON = Any
 NAME_PUNCTUATION = frozenset(" .'-")
+#: The largest websocket frame the server reads at all (uvicorn's ``ws_max_size``): a message over
+#: ``ServerConfig.max_message`` and up to this size is answered with a ``too_big`` error and the connection
+#: stays; a bigger frame closes the connection (1009). It bounds the memory one connection may hold.
+MAX_FRAME = 256 * 1024
 
 
 @dataclass(slots=True)
@@ -58,6 +63,9 @@ class ServerConfig:
     bot_delay: float = 0.8
     #: Seconds a person may be away (no connection) at his turn before a bot plays for him.
     away_seconds: float = 30.0
+    #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit); after IDLE_AFTER
+    #: such turns in a row a bot plays his seat until he acts again.
+    turn_seconds: float = 60.0
     max_tables: int = 2000
     #: Unfinished tables one guest may have created.
     max_tables_per_guest: int = 10
@@ -89,8 +97,12 @@ def display_name(v: str) -> str:
     return v
 
 
+NAME_RULE = ("1 to 24 letters of any script (with their marks: Devanagari, Gurmukhi, Tamil...), digits, spaces or "
+             ". ' - (spaces are squeezed, and the name is compared without regard to case)")
+
+
 class GuestIn(BaseModel):
-    name: str = Field(min_length=1, max_length=24, description="The display name (letters, digits, space . ' -)")
+    name: str = Field(min_length=1, max_length=24, description=f"The display name: {NAME_RULE}")
 
     @field_validator("name")
     @classmethod
@@ -105,17 +117,30 @@ class GuestOut(BaseModel):
 
 class TableIn(BaseModel):
     players: Literal[2, 4] = 4
-    rules: str = Field("standard", description=f"A preset: {', '.join(PRESETS)}")
+    rules: str = Field("standard", description=f"A preset: {', '.join(PRESETS)} (another: 400 ``bad``)",
+                       json_schema_extra={"enum": list(PRESETS)})
     baazis: int = Field(1, ge=0, le=20, description="Baazis to win the match; 0 plays a single deal")
     level: Literal["easy", "medium", "hard", "expert"] = "medium"
-    public: bool = True
+    public: bool = Field(True, description="A public table is listed in the lobby and anyone may watch it; a "
+                                           "private one is seen only by its creator and its players (and, until "
+                                           "it starts, by whoever holds its invite code)")
+    seat: int | None = Field(0, ge=0, le=3, description="The seat its creator takes at once (null: none, he "
+                                                        "only manages the table)")
+
+    @model_validator(mode="after")
+    def _seat(self) -> TableIn:
+        if self.seat is not None and self.seat >= self.players:
+            raise ValueError(f"seat must be from 0 to {self.players - 1} at a table of {self.players}")
+        return self
 
 
 class SitIn(BaseModel):
     seat: int = Field(ge=0, le=3)
     name: str | None = Field(None, min_length=1, max_length=24,
                              description="The name to sit under at this table (default: your guest name); "
-                                         "names are unique per table")
+                                         f"names are unique per table: {NAME_RULE}")
+    code: str | None = Field(None, max_length=12, description="The table's invite code: needed to sit at a "
+                                                              "private table (its creator and players need none)")
 
     @field_validator("name")
     @classmethod
@@ -132,7 +157,7 @@ class SeatOut(BaseModel):
 
 class TableOut(BaseModel):
     id: str
-    code: str
+    code: str | None = Field(description="The invite code; null for a private table's outsiders")
     players: int
     rules: str
     baazis: int
@@ -141,7 +166,7 @@ class TableOut(BaseModel):
     status: str
     version: int
     seats: list[SeatOut]
-    invite: str = ""
+    invite: str | None = Field(None, description="The invite link's path; null where the code is not shown")
 
 
 class ErrorOut(BaseModel):
@@ -264,9 +289,18 @@ class AddressBucket:
             del self.buckets[next(iter(self.buckets))]
 
 
-def table_out(live: Live) -> TableOut:
+def table_out(live: Live, shown: bool) -> TableOut:
+    """The lobby's view of a table; its invite code only where ``shown`` (see :func:`code_shown`)."""
     summary = live.table.summary()
+    if not shown:
+        return TableOut(**{**summary, "code": None}, invite=None)
     return TableOut(**summary, invite=f"/join/{live.table.code}")
+
+
+def code_shown(live: Live, guest: str | None, code: str | None = None) -> bool:
+    """Whether ``guest`` may be shown the table's invite code: anyone a public table's, a private table's only its
+    members and whoever gave the code himself."""
+    return live.table.settings.public or is_member(live, guest) or code_matches(live, code)
 
 
 def guest_from_token(signer: URLSafeSerializer, token: str | None) -> str | None:
@@ -300,7 +334,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         engine = make_engine(config.database_url)
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
-        hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest)
+        hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
+                  config.turn_seconds)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         state.update(store=store, hub=hub, signer=signer)
@@ -332,11 +367,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return JSONResponse({"detail": validation_sentence(e), "code": "invalid"}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
         detail = HTTP_SENTENCES.get(e.status_code) or (e.detail if isinstance(e.detail, str) else "")
+        headers = dict(getattr(e, "headers", None) or {})
+        if e.status_code == 405:  # every method of the path (the router names only its first route's)
+            headers["Allow"] = ", ".join(sorted({m for r in app.routes if isinstance(r, Route)
+                                                 and r.path_regex.match(request.url.path) for m in r.methods or ()}))
         return JSONResponse({"detail": detail or "the request was refused",
                              "code": HTTP_CODES.get(e.status_code, "http")},
-                            status_code=e.status_code, headers=getattr(e, "headers", None))
+                            status_code=e.status_code, headers=headers or None)
 
     @app.exception_handler(Exception)
     async def _server_error(_: Request, e: Exception) -> JSONResponse:  # pragma: no cover - a bug of ours
@@ -403,15 +442,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def public_tables() -> list[TableOut]:
         """Public tables that are waiting or playing (for the lobby and spectators)."""
         h = hub()
-        return [table_out(h.live[t["id"]]) for t in h.public_tables()]
+        return [table_out(h.live[t["id"]], True) for t in h.public_tables()]
 
     @app.post("/api/tables", response_model=TableOut, responses=ERRORS)
     async def create_table(body: TableIn, guest: Guest, request: Request) -> TableOut:
-        """Create a table; share its invite link or code."""
+        """Create a table, its creator seated in ``seat`` (0 unless told); share its invite link or code."""
         creating(request)
-        return await new_table(body, guest)
+        live = await new_table(body, guest)
+        return table_out(live, True)
 
-    async def new_table(body: TableIn, guest: str) -> TableOut:
+    async def new_table(body: TableIn, guest: str) -> Live:
+        name = guest_name(guest)
         try:
             rules = rules_from_json(body.rules)
         except BadRulesError as e:
@@ -420,17 +461,42 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             live = await hub().create(Settings(body.players, rules, body.baazis, body.level, body.public), guest)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
-        return table_out(live)
+        if body.seat is not None:
+            await act(live, {"type": "sit", "seat": body.seat, "name": name}, guest)
+        return live
+
+    def private_refused(live: Live, guest: str | None, what: str) -> None:
+        """Refuse (403) anyone but a private table's creator and players."""
+        if not live.table.settings.public and not is_member(live, guest):
+            raise ApiError("forbidden", f"a private table: only its players may see {what}")
 
     @app.get("/api/tables/{table_id}", response_model=TableOut, responses=ERRORS)
-    async def get_table(table_id: str) -> TableOut:
-        return table_out(live_table(table_id))
+    async def get_table(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> TableOut:
+        """A table's seats and status; a private table's only for its creator and its players (403)."""
+        live = live_table(table_id)
+        guest = guest_of(taash_guest)
+        private_refused(live, guest, "it")
+        return table_out(live, True)
 
     wrong_codes = AddressBucket()
 
+    def code_opens(live: Live, code: str | None, who: str) -> bool:
+        """Whether ``code`` opens the private table ``live`` to someone not one of its own; a wrong code counts
+        against the client's address as at ``/api/join`` (none left: 429, even for the right code)."""
+        if not code:
+            return False
+        if not wrong_codes.allowed(who):
+            raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
+        if code_matches(live, code):
+            return True
+        wrong_codes.spend(who)
+        return False
+
     @app.get("/api/join/{code}", response_model=TableOut, responses=ERRORS)
-    async def find_table(code: str, request: Request) -> TableOut:
-        """The table of an invite code (a client that tries many wrong codes is made to wait)."""
+    async def find_table(code: str, request: Request, taash_guest: Annotated[str | None, Cookie()] = None) \
+            -> TableOut:
+        """The table of an invite code (a client that tries many wrong codes is made to wait); a private table
+        that has started only for its creator and its players (403)."""
         who = request.client.host if request.client else "?"
         if not wrong_codes.allowed(who):
             raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
@@ -438,51 +504,58 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if live is None:
             wrong_codes.spend(who)
             raise ApiError("not_found", "no table has that code")
-        return table_out(live)
+        if not hub().may_watch(live, guest_of(taash_guest), code):
+            raise ApiError("forbidden", "the match at that private table has started: only its players may see it")
+        return table_out(live, True)
 
     @app.post("/api/tables/{table_id}/sit", response_model=TableOut, responses=ERRORS)
-    async def sit(table_id: str, body: SitIn, guest: Guest) -> TableOut:
+    async def sit(table_id: str, body: SitIn, guest: Guest, request: Request) -> TableOut:
         """Take a seat (partners sit opposite: seats 0 and 2, 1 and 3), under your name or another one: names are
-        unique per table."""
+        unique per table. A private table needs its invite ``code`` (403 without it)."""
         live = live_table(table_id)
+        who = request.client.host if request.client else "?"
+        if not code_shown(live, guest) and not code_opens(live, body.code, who):
+            raise ApiError("forbidden", "a private table: sitting at it needs its invite code")
         await act(live, {"type": "sit", "seat": body.seat, "name": body.name or guest_name(guest)}, guest)
-        return table_out(live)
+        return table_out(live, True)
 
     @app.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)
     async def leave(table_id: str, guest: Guest) -> TableOut:
+        """Leave your seat before the start (400 ``bad`` when you are not seated here, 409 ``started`` after)."""
         live = live_table(table_id)
         await act(live, {"type": "leave"}, guest)
-        return table_out(live)
+        return table_out(live, code_shown(live, guest))
 
     @app.post("/api/tables/{table_id}/bots", response_model=TableOut, responses=ERRORS)
     async def fill_with_bots(table_id: str, guest: Guest) -> TableOut:
-        """Put bots in every empty seat."""
+        """Put bots in every empty seat (the table's creator or a seated player only: 403)."""
         live = live_table(table_id)
         await act(live, {"type": "bots"}, guest)
-        return table_out(live)
+        return table_out(live, True)
 
     @app.post("/api/tables/{table_id}/start", response_model=TableOut, responses=ERRORS)
     async def start(table_id: str, guest: Guest) -> TableOut:
+        """Start the match: every seat must be filled (the table's creator or a seated player only: 403)."""
         live = live_table(table_id)
         await act(live, {"type": "start"}, guest)
-        return table_out(live)
+        return table_out(live, True)
 
     @app.post("/api/quick", response_model=TableOut, responses=ERRORS)
     async def play_the_computer(body: TableIn, guest: Guest, request: Request) -> TableOut:
         """One click: a private table with you in seat 0 and bots in the others, started."""
         guest_name(guest)
         creating(request)
-        live = await new_table(TableIn(**{**body.model_dump(), "public": False}), guest)
-        table = live_table(live.id)
-        await act(table, {"type": "sit", "seat": 0, "name": guest_name(guest)}, guest)
-        await act(table, {"type": "bots"}, guest)
-        await act(table, {"type": "start"}, guest)
-        return table_out(table)
+        live = await new_table(TableIn(**{**body.model_dump(), "public": False, "seat": 0}), guest)
+        await act(live, {"type": "bots"}, guest)
+        await act(live, {"type": "start"}, guest)
+        return table_out(live, True)
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS)
-    async def record(table_id: str) -> JSONResponse:
-        """The game record of a finished match (every hand: only once the match is over), with its scores."""
+    async def record(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
+        """The game record of a finished match (every hand: only once the match is over), with its scores; a
+        private table's only for its creator and its players (403)."""
         live = live_table(table_id)
+        private_refused(live, guest_of(taash_guest), "its record")
         if live.table.status != "finished":
             raise ApiError("not_finished", "the record is published when the match is over")
         rec = live.table.record()
@@ -492,10 +565,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return JSONResponse(data, headers={"Content-Disposition": f'inline; filename="seep-{table_id}.json"'})
 
     @app.get("/api/tables/{table_id}/replay", responses=ERRORS)
-    async def replay_steps(table_id: str) -> JSONResponse:
+    async def replay_steps(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
         """Every step of a finished match as the engine plays it again (every hand, the floor, what happened in
-        words), for the replay page; 409 before the match is over."""
+        words), for the replay page; 409 before the match is over; a private table's only for its creator and
+        its players (403)."""
         live = live_table(table_id)
+        private_refused(live, guest_of(taash_guest), "its replay")
         if live.table.status != "finished":
             raise ApiError("not_finished", "the replay is published when the match is over")
         rec = live.table.record()
@@ -517,31 +592,47 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return True
         return urlsplit(origin).netloc == ws.headers.get("host")
 
+    async def refuse(ws: WebSocket, code: int, reason: str) -> None:
+        """Refuse a connection as the protocol says: accepted, then closed at once with ``code`` and ``reason``
+        (a refusal in the handshake reaches a page only as "closed abnormally", with no reason to show)."""
+        await ws.accept()
+        await ws.close(code=code, reason=reason)
+
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         h = hub()
         if not origin_ok(ws):
-            await ws.close(code=1008, reason="origin not allowed")
+            await refuse(ws, 1008, "this page's origin may not connect to this server")
             return
         if h.connection_count >= config.max_connections:
-            await ws.close(code=1013, reason="the server is full")
+            await refuse(ws, 1013, "the server is full: try again later")
             return
         live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
         if live is None:
-            await ws.close(code=1008, reason="no such table")
+            await refuse(ws, 1008, "no such table")
             return
         guest = guest_of(ws.cookies.get(COOKIE))
-        if not h.may_watch(live, guest):
-            await ws.close(code=1008, reason="a private table: only its players may watch it")
+        code = ws.query_params.get("code")
+        who = ws.client.host if ws.client else "?"
+        try:
+            opened = h.may_watch(live, guest) or (live.table.status == "waiting" and code_opens(live, code, who))
+        except ApiError as e:
+            await refuse(ws, 1008, str(e.detail))
+            return
+        if not opened:
+            await refuse(ws, 1008, "a private table: only its players may watch it")
             return
         if len(live.connections) >= config.max_table_connections and (
                 guest is None or live.table.seat_of(guest) is None):
-            await ws.close(code=1013, reason="this table has as many watchers as it can take")
+            await refuse(ws, 1013, "this table has as many watchers as it can take: try again later")
             return
         # ?since=VERSION: the version the client last saw; anything else is ignored (a snapshot is sent).
         raw_since = ws.query_params.get("since", "")
         since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
         await ws.accept()
+        if not h.may_watch(live, guest, code):  # the table started while this connection was being accepted
+            await ws.close(code=1008, reason="a private table: only its players may watch it")
+            return
         conn = h.join(live, guest, since)
         sender = asyncio.create_task(send_loop(ws, conn))
         try:
@@ -575,48 +666,32 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 return
-            text = frame.get("text")
-            raw_bytes = frame.get("bytes")
             now = time.monotonic()
             tokens = min(2 * config.rate, tokens + (now - last) * config.rate)
             last = now
-            if tokens < 1:
+            message, refusal = read_message(frame.get("text"), frame.get("bytes"), config.max_message)
+            mid = message.get("id") if message is not None else None
+            if tokens < 1:  # refused, though answered with its id when it has one
                 strikes += 1
-                conn.send(error(None, "rate", "too many messages: slow down"))
+                conn.send(error(mid, "rate", "too many messages: slow down"))
                 if strikes > 10 * config.rate:
                     conn.close_code, conn.close_reason = 1008, "too many messages"
                     return
                 continue
             tokens -= 1
-            if text is None:
-                size = len(raw_bytes or b"")
-                if size <= config.max_message:
-                    conn.send(error(None, "malformed", "messages are JSON text, not binary"))
-                    continue
-                text = ""
-            else:
-                size = len(text.encode())
-            if size > config.max_message:
-                conn.send(error(None, "too_big", f"a message may be at most {config.max_message} bytes"))
-                continue
-            try:
-                message = json.loads(text)
-            except (ValueError, RecursionError):
-                conn.send(error(None, "malformed", "not JSON"))
-                continue
-            if not isinstance(message, dict):
-                conn.send(error(None, "malformed", "a message is a JSON object"))
-                continue
-            mid = message.get("id")
-            if mid is not None and (not isinstance(mid, str) or not 0 < len(mid) <= 64):
-                conn.send(error(None, "malformed", "id must be a string of 1 to 64 characters"))
+            if message is None:
+                conn.send(refusal)
                 continue
             kind = message.get("type")
             if kind == "ping":
                 conn.send(json.dumps({"type": "pong", "version": live.table.version}))
                 continue
-            if conn.seat is None and kind in ("bid", "play"):
+            if conn.seat is None and kind in ("bid", "play", "back"):
                 conn.send(error(mid, "not_seated", "spectators cannot play"))
+                continue
+            if kind == "back" and conn.seat is not None:  # "I am here": a bot that took his seat gives it back
+                h.back(live, conn.seat)
+                conn.send(json.dumps({"type": "ack", "id": mid, "version": live.table.version}))
                 continue
             if kind not in ("bid", "play"):
                 conn.send(error(mid, "malformed", f"unknown message type {kind!r}"))
@@ -662,6 +737,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     return app
 
 
+def read_message(text: str | None, raw: bytes | None, limit: int) -> tuple[dict[str, JSON] | None, str]:
+    """A client's frame as a message (a JSON object with a good ``id`` or none), or None and the error that
+    answers it."""
+    if text is None:
+        if len(raw or b"") > limit:
+            return None, error(None, "too_big", f"a message may be at most {limit} bytes")
+        return None, error(None, "malformed", "messages are JSON text, not binary")
+    if len(text) > limit or len(text.encode()) > limit:
+        return None, error(None, "too_big", f"a message may be at most {limit} bytes")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return None, error(None, "malformed", "not JSON")
+    if not isinstance(message, dict):
+        return None, error(None, "malformed", "a message is a JSON object")
+    mid = message.get("id")
+    if mid is not None and (not isinstance(mid, str) or not 0 < len(mid) <= 64):
+        return None, error(None, "malformed", "id must be a string of 1 to 64 characters")
+    return message, ""
+
+
 def error(mid: str | None, code: str, message: str, snapshot: dict[str, JSON] | None = None) -> str:
     out: dict[str, JSON] = {"type": "error", "id": mid, "code": code, "message": message}
     if snapshot is not None:
@@ -670,4 +766,4 @@ def error(mid: str | None, code: str, message: str, snapshot: dict[str, JSON] | 
     return json.dumps(out, separators=(",", ":"))
 
 
-__all__ = ["LEVELS", "ServerConfig", "create_app"]
+__all__ = ["LEVELS", "MAX_FRAME", "ServerConfig", "create_app"]

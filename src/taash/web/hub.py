@@ -37,6 +37,8 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: Seconds after which a table still waiting for players, that nobody touches or watches, may leave memory when
 #: the server is full (so that abandoned tables cannot keep everyone else from starting one).
 ABANDONED_AFTER = 600.0
+#: Turns in a row a person may let run out before a bot takes his seat (until he acts again).
+IDLE_AFTER = 3
 
 
 @dataclass(eq=False)
@@ -69,17 +71,25 @@ class Live:
     connections: set[Connection] = field(default_factory=set)
     #: (version, said) of recent actions, for reconnecting clients.
     missed: list[tuple[int, str]] = field(default_factory=list)
-    #: client message id -> the version its action made.
-    seen: OrderedDict[tuple[str | None, str], int] = field(default_factory=OrderedDict)
+    #: (guest, client message id) -> the version its action made, and the action (as :func:`fingerprint`).
+    seen: OrderedDict[tuple[str | None, str], tuple[int, str]] = field(default_factory=OrderedDict)
     #: seat -> monotonic time since which its person has had no open connection.
     away_since: dict[int, float] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
-    #: The table version the bot task was started for.
+    #: The table version the bot task was started for, and when (monotonic) it wakes.
     bot_version: int = -1
+    bot_due: float = 0.0
     #: Monotonic time of the last action or connection (to tell an abandoned waiting table).
     last_active: float = field(default_factory=time.monotonic)
     #: How many of the table's deals the database holds.
     deals_stored: int = 0
+    #: When the seat to move began its turn: monotonic (for the timer) and wall-clock (the deadline told).
+    turn_since: float = field(default_factory=time.monotonic)
+    turn_since_wall: float = field(default_factory=time.time)
+    #: seat -> turns in a row its person let run out (a bot played them).
+    timeouts: dict[int, int] = field(default_factory=dict)
+    #: Seats a bot plays at once, their person having let IDLE_AFTER turns in a row run out, until he acts again.
+    idle: set[int] = field(default_factory=set)
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -89,10 +99,12 @@ class Hub:
     """Every live table of the server."""
 
     def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000,
-                 max_tables_per_guest: int = 10):
+                 max_tables_per_guest: int = 10, turn_seconds: float = 60.0):
         self.store = store
         self.bot_delay = bot_delay
         self.away_seconds = away_seconds
+        #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit).
+        self.turn_seconds = turn_seconds
         self.max_tables = max_tables
         self.max_tables_per_guest = max_tables_per_guest
         self.live: dict[str, Live] = {}
@@ -118,7 +130,7 @@ class Hub:
         live = Live(table, deals_stored=len(stored.deals) if stored else 0)
         for action in stored.actions if stored else []:
             if action.client_id is not None:
-                live.seen[(action.guest, action.client_id)] = action.version
+                live.seen[(action.guest, action.client_id)] = (action.version, fingerprint(json.loads(action.body)))
         while len(live.seen) > SEEN_KEPT:
             live.seen.popitem(last=False)
         self.live[table.id] = live
@@ -193,22 +205,27 @@ class Hub:
     # -- actions ------------------------------------------------------------------------------------------------
 
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None = None,
-                  version: int | None = None) -> int:
+                  version: int | None = None, lapsed: int | None = None) -> int:
         """Check, store, apply and announce one action; returns the version it made.
 
-        ``version`` is the table version the sender saw (None: not checked). Raises TableError. The work runs
-        to its end even if the caller is cancelled (a closing connection, a bot's task at shutdown): an action
-        whose write may have committed is always applied in memory too.
+        ``version`` is the table version the sender saw (None: not checked); ``lapsed``, the seat whose person
+        let his turn run out (a bot's action for him). Raises TableError. The work runs to its end even if the
+        caller is cancelled (a closing connection, a bot's task at shutdown): an action whose write may have
+        committed is always applied in memory too.
         """
-        return await asyncio.shield(self._act(live, action, guest, client_id, version))
+        return await asyncio.shield(self._act(live, action, guest, client_id, version, lapsed))
 
     async def _act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None,
-                   version: int | None) -> int:
+                   version: int | None, lapsed: int | None) -> int:
         async with live.lock:
             table = live.table
             key = (guest, client_id) if client_id is not None else None
             if key is not None and key in live.seen:
-                return live.seen[key]  # the same message again: applied once already
+                made, what = live.seen[key]
+                if what != fingerprint(action):
+                    raise TableError(f"the id {client_id} was used for another message (which made version {made}):"
+                                     " give each message a new id", "id_reused")
+                return made  # the same message again: applied once already
             if version is not None and version != table.version:
                 raise TableError(f"stale version {version}: the table is at version {table.version}", "stale")
             table.check(action, guest)
@@ -222,20 +239,28 @@ class Hub:
             # Committed: now the table in memory may change and everyone may be told.
             said = table.apply(action, guest)
             await self.store_deals(live)
-            live.last_active = time.monotonic()
+            live.last_active = live.turn_since = time.monotonic()
+            live.turn_since_wall = time.time()
+            if guest is not None and action.get("type") in ("bid", "play"):
+                self.acted(live, table.seat_of(guest))
+            if lapsed is not None:
+                live.timeouts[lapsed] = live.timeouts.get(lapsed, 0) + 1
+                if live.timeouts[lapsed] >= IDLE_AFTER:
+                    live.idle.add(lapsed)
             if key is not None:
-                live.seen[key] = new_version
+                live.seen[key] = (new_version, fingerprint(action))
                 while len(live.seen) > SEEN_KEPT:
                     live.seen.popitem(last=False)
             live.missed.append((new_version, said))
             del live.missed[:-MISSED_KEPT]
             if action.get("type") in ("sit", "leave"):
                 self.reseat(live)
+            if status_before != table.status and table.status == "playing" and not table.settings.public:
+                # Its watchers are closed before the start is announced: they see nothing of the match.
+                self.close_watchers(live, "a private table: only its players may watch it")
             self.broadcast(live, said)
             if status_before != table.status:
                 log.info("table %s is %s", table.id, table.status)
-                if table.status == "playing" and not table.settings.public:
-                    self.close_watchers(live, "a private table: only its players may watch it")
                 try:
                     await self.store.set_status(table.id, table.status)
                 except Exception:  # derived from the actions, and put right on the next restart
@@ -260,6 +285,7 @@ class Hub:
     def message_for(self, live: Live, seat: int | None, kind: str, guest: str | None = None, **extra: JSON) -> str:
         state = live.table.state_for(seat)
         state["seats_present"] = self.presence(live)
+        state["timer"] = self.timer(live)
         state["can_manage"] = seat is not None or (guest is not None and guest == live.table.owner)
         return orjson.dumps({"type": kind, "version": live.table.version, **extra, "state": state}).decode()
 
@@ -267,6 +293,8 @@ class Hub:
         cache: dict[tuple[int | None, bool], str] = {}
         owner = live.table.owner
         for conn in list(live.connections):
+            if conn.close_code != 1000:  # being closed: told nothing more
+                continue
             key = (conn.seat, conn.guest == owner)
             if key not in cache:
                 cache[key] = self.message_for(live, conn.seat, "update", conn.guest, said=said)
@@ -274,29 +302,60 @@ class Hub:
             conn.send(cache[key])
 
     def presence(self, live: Live) -> list[dict[str, bool]]:
-        """Per seat: whether its person has a connection open, and whether he has been gone long enough that a
-        bot plays for him at his turn."""
+        """Per seat: whether its person has a connection open, whether he has been gone long enough that a bot
+        plays for him at his turn, and whether a bot plays for him because he let his turns run out."""
         present = {c.seat for c in live.connections}
         now = time.monotonic()
         return [{"connected": seat in present,
-                 "away": seat in live.away_since and now - live.away_since[seat] >= self.away_seconds}
+                 "away": seat in live.away_since and now - live.away_since[seat] >= self.away_seconds,
+                 "idle": seat in live.idle}
                 for seat in range(len(live.table.seats))]
 
-    def send_presence(self, live: Live) -> None:
-        message = json.dumps({"type": "presence", "seats": self.presence(live)})
-        for conn in list(live.connections):
-            conn.send(message)
-
-    def may_watch(self, live: Live, guest: str | None) -> bool:
-        """Whether ``guest`` may connect: anyone to a public table or to a table still waiting for players; to a
-        private table once it has started, only its players and its creator."""
+    def timer(self, live: Live) -> dict[str, JSON] | None:
+        """The turn timer of the person to move: his seat, the seconds a turn has, the seconds left and the
+        deadline (Unix time); None when no person is to move, a bot plays the seat, or turns are not timed."""
         table = live.table
-        if table.settings.public or table.status == "waiting":
+        seat = table.to_move()
+        if self.turn_seconds <= 0 or seat is None or table.seats[seat].bot or seat in live.idle:
+            return None
+        left = max(0.0, live.turn_since + self.turn_seconds - time.monotonic())
+        return {"seat": seat, "seconds": self.turn_seconds, "left": round(left, 1),
+                "deadline": round(live.turn_since_wall + self.turn_seconds, 3)}
+
+    def acted(self, live: Live, seat: int | None) -> bool:
+        """The person of ``seat`` acted (a bid, a play, or said he is back): his run of lapsed turns is over, and
+        a bot that took his seat gives it back; returns whether it had."""
+        if seat is None:
+            return False
+        live.timeouts.pop(seat, None)
+        if seat not in live.idle:
+            return False
+        live.idle.discard(seat)
+        return True
+
+    def back(self, live: Live, seat: int) -> None:
+        """The person of ``seat`` says he is back: he plays his seat himself again (at his turn, with what is left
+        of it)."""
+        if self.acted(live, seat):
+            self.send_presence(live)
+        self.schedule_bots(live)
+
+    def send_presence(self, live: Live) -> None:
+        message = json.dumps({"type": "presence", "seats": self.presence(live), "timer": self.timer(live)})
+        for conn in list(live.connections):
+            if conn.close_code == 1000:
+                conn.send(message)
+
+    def may_watch(self, live: Live, guest: str | None, code: str | None = None) -> bool:
+        """Whether ``guest`` (who gave the invite ``code``, or None) may see the table: anyone a public table; a
+        private one its creator and its players, and while it waits for players whoever holds its code."""
+        if live.table.settings.public or is_member(live, guest):
             return True
-        return guest is not None and (guest == table.owner or table.seat_of(guest) is not None)
+        return live.table.status == "waiting" and code_matches(live, code)
 
     def close_watchers(self, live: Live, reason: str) -> None:
-        """Close the connections of everyone who may no longer watch (a private table has started)."""
+        """Close the connections of everyone who may no longer watch (a private table has started), before
+        anything else is sent to them: what is queued after the close is never sent."""
         for conn in list(live.connections):
             if conn.seat is None and not self.may_watch(live, conn.guest):
                 conn.close_code, conn.close_reason = 1008, reason
@@ -351,33 +410,56 @@ class Hub:
     # -- bots ---------------------------------------------------------------------------------------------------
 
     def schedule_bots(self, live: Live) -> None:
-        """If a bot (or a bot for an away person) is to move at the table's version, let it move after a pause.
-        A task still waiting from an earlier version is not wanted any more: it sees so when it wakes."""
+        """If a bot (or a bot for a person away, idle, or out of time) is to move at the table's version, let it
+        move when due. A task waiting for an earlier version, or to wake later than now needed, is cancelled."""
         table = live.table
-        if self.closing or (live.bot_task is not None and not live.bot_task.done()
-                            and live.bot_version == table.version):
+        if self.closing:
             return
+        due = self._bot_due(live)
+        waiting = live.bot_task if live.bot_task is not None and not live.bot_task.done() else None
+        if waiting is not None and live.bot_version == table.version and (due is None or live.bot_due <= due):
+            return  # one will wake in time (and see then whether it is still wanted)
+        if waiting is not None and waiting is not asyncio.current_task():
+            waiting.cancel()
         live.bot_task = None
-        seat = table.to_move()
-        if seat is None:
+        if due is None:
             return
-        s = table.seats[seat]
-        if s.bot:
-            wait = self.bot_delay
-        elif seat in live.away_since:
-            wait = max(self.bot_delay, live.away_since[seat] + self.away_seconds - time.monotonic())
-        else:
-            return
-        live.bot_version = table.version
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_move(live, wait, table.version))
+        live.bot_version, live.bot_due = table.version, due
+        live.bot_task = asyncio.get_running_loop().create_task(
+            self._bot_move(live, max(0.0, due - time.monotonic()), table.version))
         live.bot_task.add_done_callback(_log_failure)
 
-    def _bot_may_move(self, live: Live, seat: int) -> bool:
-        """A bot's seat, or a person's who has been away long enough."""
+    def _bot_due(self, live: Live) -> float | None:
+        """When (monotonic) a bot may move for the seat to move: a bot's or an idle person's after the bots'
+        pause; an away person's once away long enough; anyone's once his turn's time is up; None: never."""
+        table = live.table
+        seat = table.to_move()
+        if seat is None:
+            return None
+        now = time.monotonic()
+        if table.seats[seat].bot or seat in live.idle:
+            return now + self.bot_delay
+        due = []
+        if seat in live.away_since:
+            due.append(live.away_since[seat] + self.away_seconds)
+        if self.turn_seconds > 0:
+            due.append(live.turn_since + self.turn_seconds)
+        return max(now + self.bot_delay, min(due)) if due else None
+
+    def _bot_reason(self, live: Live, seat: int) -> str | None:
+        """Why a bot may move for ``seat`` now: ``bot`` (a bot's seat), ``idle`` (his person let his turns run
+        out), ``away`` (gone long enough), ``lapsed`` (his turn's time is up); None: it may not."""
         if live.table.seats[seat].bot:
-            return True
+            return "bot"
+        if seat in live.idle:
+            return "idle"
+        now = time.monotonic()
         since = live.away_since.get(seat)
-        return since is not None and time.monotonic() - since >= self.away_seconds
+        if since is not None and now - since >= self.away_seconds:
+            return "away"
+        if self.turn_seconds > 0 and now - live.turn_since >= self.turn_seconds:
+            return "lapsed"
+        return None
 
     async def _bot_move(self, live: Live, wait: float, version: int) -> None:
         await asyncio.sleep(wait)
@@ -386,7 +468,7 @@ class Hub:
         seat = table.to_move()
         if live.bot_task is not me or table.version != version or seat is None:
             return
-        if not self._bot_may_move(live, seat):
+        if self._bot_reason(live, seat) is None:
             live.bot_task = None
             self.schedule_bots(live)  # not away long enough yet (he left again), or back: wait again or not at all
             return
@@ -400,11 +482,12 @@ class Hub:
         if live.bot_task is not me:
             return
         live.bot_task = None
-        if not self._bot_may_move(live, seat):
+        reason = self._bot_reason(live, seat)
+        if reason is None:
             self.schedule_bots(live)
             return
         try:
-            await self.act(live, action, None, version=version)
+            await self.act(live, action, None, version=version, lapsed=seat if reason == "lapsed" else None)
         except TableError as e:
             if e.code != "stale":  # a bot's bug: the table must go on all the same
                 log.error("a bot's action was refused at table %s (%s); the engine's first legal move is made for "
@@ -420,6 +503,23 @@ class Hub:
                 live.bot_task.cancel()
             for conn in list(live.connections):
                 conn.send(None)
+
+
+def fingerprint(action: dict[str, JSON]) -> str:
+    """An action as canonical JSON, to tell a message sent again from another one under the same id."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def is_member(live: Live, guest: str | None) -> bool:
+    """Whether ``guest`` is one of the table's own: its creator or a person seated at it."""
+    table = live.table
+    return guest is not None and (guest == table.owner or table.seat_of(guest) is not None)
+
+
+def code_matches(live: Live, code: str | None) -> bool:
+    """Whether ``code`` is the table's invite code (in any case), compared in constant time."""
+    return code is not None and len(code) <= 12 and secrets.compare_digest(code.upper().encode(),
+                                                                             live.table.code.encode())
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

@@ -165,10 +165,10 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
             r = await http.post(f"{url}/api/tables", json={"players": 4, "baazis": 20, "public": False},
                                 cookies=cookies)
             r.raise_for_status()
-            tid = r.json()["id"]
-            for seat in range(4):
+            tid, code = r.json()["id"], r.json()["code"]  # its owner sits in seat 0
+            for seat in range(1, 4):
                 p = people[4 * t + seat]
-                (await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat},
+                (await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
                                  cookies={"taash_guest": p.cookie})).raise_for_status()
             table_ids.append(tid)
     start = time.monotonic()

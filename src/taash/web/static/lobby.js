@@ -22,8 +22,10 @@ function tableOptions() {
   };
 }
 
-function goToTable(table) {
-  location.assign(`/t/${encodeURIComponent(table.id)}`);
+/** Open a table's page; `code`, the invite code given, lets its page watch and sit at a private table. */
+function goToTable(table, code = null) {
+  const query = code && !table.public ? `?code=${encodeURIComponent(code)}` : "";
+  location.assign(`/t/${encodeURIComponent(table.id)}${query}`);
 }
 
 async function joinCode(code, errorBox) {
@@ -34,7 +36,7 @@ async function joinCode(code, errorBox) {
   }
   try {
     const table = await api("GET", `/api/join/${encodeURIComponent(code)}`);
-    goToTable(table);
+    goToTable(table, code);
   } catch (e) {
     errorBox.textContent = e.message;
   }
@@ -100,7 +102,7 @@ async function main() {
     const code = decodeURIComponent(invite[1]);
     try {
       const table = await api("GET", `/api/join/${encodeURIComponent(code)}`);
-      goToTable(table);
+      goToTable(table, code);
       return;
     } catch (e) {
       setStatus(`Invitation ${code}: ${e.message}`, true);

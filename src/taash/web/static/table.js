@@ -2,9 +2,12 @@
 
 import { api, h, me, nameForm, toast, ruleLabel, words } from "/static/common.js";
 import { cardElement, cardText, sortCards, valueOf } from "/static/cards.js";
+import { differenceCell, differenceLine, leadText } from "/static/score.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
+// The invite code this page was opened with (/t/{id}?code=...): a private table lets its holder watch and sit.
+const CODE = new URLSearchParams(location.search).get("code");
 const HOUSE_NAMES = { 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king" };
 
 const S = {
@@ -21,6 +24,8 @@ const S = {
   highlight: 0, // which offered play's floor cards are highlighted
   pending: null, // the id of the message sent and not yet answered
   counter: 0,
+  timer: null, // the turn timer of the person to move (docs/web-protocol.md), or null
+  timerEnd: 0, // when it runs out, on this page's clock (performance.now(), so the two clocks need not agree)
   sheet: 0, // the number of deals whose score sheet is shown (0: none)
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
 };
@@ -89,8 +94,11 @@ function myTurn() {
 function connect() {
   clearTimeout(S.retryTimer);
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const since = S.version >= 0 ? `?since=${S.version}` : "";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(TABLE_ID)}${since}`);
+  const query = new URLSearchParams();
+  if (S.version >= 0) query.set("since", String(S.version));
+  if (CODE) query.set("code", CODE);
+  const q = query.toString() ? `?${query}` : "";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(TABLE_ID)}${q}`);
   S.ws = ws;
   ws.onmessage = (event) => {
     if (ws !== S.ws) return;
@@ -112,15 +120,34 @@ function connect() {
     if (ws !== S.ws) return;
     clearInterval(S.pingTimer);
     S.pending = null;
-    if (event.code === 1008) {
-      // The server refused this table for good (no such table, a private table...): retrying cannot help.
-      S.gaveUp = true;
-      $("reconnecting").hidden = true;
-      setStatus(event.reason ? `Disconnected: ${event.reason}.` : "Disconnected.", true);
+    if (event.code === 1008 || event.code === 1013) {
+      // Refused (1008: no such table, a private table, another origin; 1013: the server or the table is full):
+      // retrying by itself cannot help. Say why, and offer the lobby (and, when full, to try again).
+      refused(event.code, event.reason);
       return;
     }
     scheduleReconnect();
   };
+}
+
+function refused(code, reason) {
+  S.gaveUp = true;
+  clearTimeout(S.retryTimer);
+  $("reconnecting").hidden = true;
+  const why = reason || (code === 1013 ? "the server is busy" : "the server refused this table");
+  setStatus(`Disconnected: ${why}.`, true);
+  $("refused-reason").textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
+  $("refused").hidden = false;
+  $("retry").hidden = code !== 1013;
+  $("setup").hidden = true;
+  $("game").hidden = true;
+  $("name-box").replaceChildren();
+}
+
+function retry() {
+  $("refused").hidden = true;
+  S.gaveUp = false;
+  reconnectNow();
 }
 
 function scheduleReconnect() {
@@ -181,6 +208,7 @@ function onMessage(m) {
     case "presence":
       if (S.state) {
         S.state.seats_present = m.seats;
+        if ("timer" in m) setTimer(m.timer);
         render();
       }
       break;
@@ -189,9 +217,33 @@ function onMessage(m) {
   }
 }
 
+function setTimer(timer) {
+  S.timer = timer || null;
+  S.timerEnd = timer ? performance.now() + timer.left * 1000 : 0;
+}
+
+/** The countdown of the turn timer, under the turn banner (run four times a second). */
+function tickTimer() {
+  const box = $("turn-timer");
+  const st = S.state;
+  const t = S.timer;
+  if (!t || !st || st.status !== "playing" || S.gaveUp) {
+    box.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil((S.timerEnd - performance.now()) / 1000));
+  const mine = st.you === t.seat;
+  box.textContent = mine
+    ? `${left} s left to ${st.deal && st.deal.phase === "bid" ? "bid" : "play"}, then a bot plays for you`
+    : `${seatName(t.seat)}: ${left} s left`;
+  box.classList.toggle("low", left <= 10);
+  box.hidden = false;
+}
+
 function applyState(state, version) {
   S.state = state;
   S.version = version;
+  setTimer(state.timer);
   const d = state.deal;
   if (!myTurn()) S.selected = null;
   else if (S.selected && !(d.legal || []).some((l) => l.play.card === S.selected)) S.selected = null;
@@ -203,7 +255,7 @@ function applyState(state, version) {
 
 function render() {
   const st = S.state;
-  if (!st) return;
+  if (!st || S.gaveUp) return;
   // For tests and tools: what the screen shows.
   document.body.dataset.version = String(S.version);
   document.body.dataset.pending = S.pending ? "1" : "";
@@ -229,6 +281,9 @@ function render() {
     renderMatchOver();
   }
   renderSheet();
+  tickTimer();
+  $("idle-box").hidden = !(st.status === "playing" && st.you !== null && st.you !== undefined &&
+    presenceOf(st.you).idle);
 }
 
 function renderStatus() {
@@ -318,7 +373,9 @@ async function setupCall(path, body) {
 async function sit(seat, name = null) {
   $("setup-error").textContent = "";
   try {
-    await api("POST", `/api/tables/${TABLE_ID}/sit`, name ? { seat, name } : { seat });
+    const body = name ? { seat, name } : { seat };
+    if (CODE) body.code = CODE;
+    await api("POST", `/api/tables/${TABLE_ID}/sit`, body);
     $("name-box").replaceChildren();
   } catch (e) {
     if (e.code === "name_taken") askTableName(seat, e.message);
@@ -376,6 +433,7 @@ function seatBox(s, slot) {
   if (d && d.dealer === s.seat) marks.push(h("span", { class: "mark dealer", title: "dealer" }, "dealer"));
   if (d && d.bidder === s.seat && d.bid) marks.push(h("span", { class: "mark bid" }, `bid ${d.bid}`));
   if (s.bot) marks.push(h("span", { class: "mark bot" }, "bot"));
+  else if (p.idle) marks.push(h("span", { class: "mark idle" }, "out of time: a bot plays"));
   else if (p.away) marks.push(h("span", { class: "mark away" }, "away: a bot plays"));
   else if (!p.connected) marks.push(h("span", { class: "mark off" }, "disconnected"));
   const turn = d && st.status === "playing" && d.to_move === s.seat;
@@ -482,9 +540,10 @@ function renderHand() {
   $("keys-help").hidden = hand.hidden;
   if (hand.hidden) return;
   const cards = sortCards(d.hand);
-  // The cards share the hand's width (CSS works out their size from these): fewer cards, bigger and apart.
+  // The cards share the hand's width (CSS works out their size from these): a full hand fanned, each card's
+  // index showing; six cards or fewer side by side with a small gap, none hiding any part of another.
   hand.style.setProperty("--n", String(Math.max(cards.length, 1)));
-  hand.style.setProperty("--ov", cards.length <= 6 ? "0.1" : "0.45");
+  hand.style.setProperty("--ov", cards.length <= 6 ? "-0.06" : "0.45");
   const turn = myTurn() && d.phase !== "bid";
   const playable = new Set(turn ? d.legal.map((l) => l.play.card) : []);
   if (!cards.includes(S.focusCard)) S.focusCard = S.selected && cards.includes(S.selected) ? S.selected : cards[0];
@@ -562,8 +621,11 @@ function renderScores() {
   const facts = [];
   if (d && d.bid) facts.push(`Bid: ${d.bid} by ${seatName(d.bidder)}`);
   if (st.score) {
-    const diff = st.score.difference;
-    facts.push(`Running difference: ${diff === 0 ? "0" : `${Math.abs(diff)} to ${teamLabel(diff > 0 ? 0 : 1)}`}`);
+    const deals = st.score.deals;
+    const last = deals.length ? deals[deals.length - 1] : null;
+    const restarted = last && last.baazi !== null && last.baazi !== undefined && st.score.difference === 0;
+    facts.push(`Running difference: ${leadText(st.score.difference, teamLabel)}` +
+      (restarted ? " (started again after the last deal's baazi)" : ""));
     facts.push(st.baazis === 0 ? "A single deal" : `First to ${st.baazis} baazi${st.baazis > 1 ? "s" : ""} wins`);
   }
   box.appendChild(h("p", { class: "facts" }, facts.join(" · ")));
@@ -611,13 +673,12 @@ function renderSheet() {
     h("td", {}, String(r.card_points[t])), h("td", {}, String(r.sweep_points[t])),
     h("td", { class: "total" }, String(r.score[t])));
   const short = (t) => (st.players === 4 ? (t === 0 ? "Team A" : "Team B") : seatName(t));
-  const diffText = (diff) => (diff === 0 ? "0" : `${Math.abs(diff)} to ${short(diff > 0 ? 0 : 1)}`);
   const history = h("table", { class: "history" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal"), h("th", {}, "dealer"), h("th", {}, short(0)),
       h("th", {}, short(1)), h("th", {}, "diff."), h("th", {}, "baazi"))),
     h("tbody", {}, deals.map((x, i) => h("tr", { class: i === n - 1 ? "current" : "" },
       h("td", {}, String(i + 1)), h("td", {}, seatName(x.dealer)), h("td", {}, String(x.score[0])),
-      h("td", {}, String(x.score[1])), h("td", {}, diffText(x.difference)),
+      h("td", {}, String(x.score[1])), h("td", { testid: `diff-${i + 1}` }, differenceCell(deals, i, short)),
       h("td", {}, x.baazi === null || x.baazi === undefined ? "" : short(x.baazi))))));
   const notes = [];
   if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, `${teamLabel(r.baazi)} win a baazi!`));
@@ -630,8 +691,8 @@ function renderSheet() {
         h("th", {}, "deal score"))),
       h("tbody", {}, teamRow(0), teamRow(1))),
     notes,
-    h("p", {}, `Running difference: ${diffText(r.difference)} · Baazis: ${teamLabel(0)} ${baazis[0]}, ` +
-      `${teamLabel(1)} ${baazis[1]}`),
+    h("p", { testid: "sheet-difference" }, `${differenceLine(deals, n - 1, short)} · Baazis: ${teamLabel(0)} ` +
+      `${baazis[0]}, ${teamLabel(1)} ${baazis[1]}`),
     st.status === "finished" ? h("p", { class: "winner" }, `The match is over. ${winnerText()}`) : null,
     h("h3", {}, "Every deal"),
     h("div", { class: "scroll-x" }, history),
@@ -724,6 +785,9 @@ async function main() {
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
+  $("retry").addEventListener("click", retry);
+  $("back").addEventListener("click", () => send({ type: "back", id: nextId() }));
+  setInterval(tickTimer, 250);
   try {
     S.guest = await me();
   } catch (e) {
