@@ -25,7 +25,6 @@ each (cards left, runs so far) it has answered, for every hand of the same rules
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
