@@ -50,7 +50,7 @@ def test_worked_examples() -> None:
     # no pure run: every card counts (jokers 0)
     assert least_points(faces("4s 5s JK 7s 9h Th JK Qc Qd Qh 2c 2d 3c"), OCTRO, 7) == 72
     # two runs, one pure, but no run of 4 (octro): everything counts; classic needs no long run
-    hand = faces("4s 5s 6s 9h Th JK Qc Qd Qh 2c 2d 3c 7d")
+    hand = faces("4s 5s 6s 9h Th JK Qc Qd Qs 2c 2d 3c 7d")
     assert least_points(hand, OCTRO, 7) == hand_points(hand, OCTRO, 7)
     assert least_points(hand, CLASSIC, 7) == 2 + 2 + 3 + 7  # 2c 2d 3c 7d left
 
