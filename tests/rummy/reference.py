@@ -5,7 +5,7 @@ with every choice of jokers). Slow with many jokers; the engine's scorer (:mod:`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from taash.rummy.melds import card_points, hand_points, is_joker, meld_kind
@@ -13,7 +13,7 @@ from taash.rummy.rules import Rules
 
 
 def reference_least_points(faces: Sequence[int], rules: Rules, wild: int) -> int:
-    @lru_cache(maxsize=None)
+    @cache
     def search(cards: tuple[int, ...], runs: int, pure: int, long_run: bool) -> float:
         plain = next((f for f in cards if not is_joker(f, wild)), None)
         if plain is None:
