@@ -244,3 +244,12 @@ def test_illegal_actions_change_nothing_and_legal_ones_are_accepted(seed: int, r
         hands = sum(len(h) for h in deal.hands.values())
         in_play = len(deal.in_play)
         assert hands == 13 * in_play + (deal.phase is Phase.DISCARD)
+
+
+def test_an_action_with_a_card_that_is_not_a_face_is_refused_in_words() -> None:
+    deal = deal_for(OCTRO, 2, dealer=0)
+    deal.act(Take("stock"))
+    with pytest.raises(IllegalTurnError, match="no 'Ks'"):
+        deal.act(Discard("Ks"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalTurnError, match="no 99"):
+        deal.act(Declare(99, ()))

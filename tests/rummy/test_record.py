@@ -18,7 +18,7 @@ from taash.rummy.errors import RecordError
 from taash.rummy.match import Match, deal_stream
 from taash.rummy.record import _replay_turn, record_from_json, record_of, replay, replay_json
 from taash.rummy.rules import PRESETS
-from taash.rummy.simulate import play_match
+from taash.rummy.simulate import play_match, random_matches
 
 OCTRO = PRESETS["octro"]
 
@@ -171,3 +171,15 @@ def test_a_discard_of_a_card_not_held_is_refused_at_its_turn(seed: int) -> None:
     e = refused(tampered(data, 1, k + 1, discard=face_name(missing)))
     assert (e.deal, e.turn, e.illegal) == (1, k + 1, True)
     assert Discard(missing) not in probe.legal_actions() and parse_face(face_name(missing)) == missing
+
+
+def test_a_tie_break_deal_is_written_with_its_seats_and_replays() -> None:
+    (sim,) = random_matches(OCTRO, 3, "deals2", 1, seed=6)  # deals 1-2 leave seats 0 and 1 tied
+    data = sim.record().to_json()
+    assert len(data["deals"]) == 3 and "seats" not in data["deals"][1] and data["deals"][2]["seats"] == [0, 1]
+    out = replay_json(data)
+    assert out["deals"][2]["points"][2] is None and out["winner"] == sim.match.winner
+    wrong = copy.deepcopy(data)
+    wrong["deals"][2]["seats"] = [0, 2]
+    e = refused(wrong)
+    assert (e.deal, e.illegal) == (3, True)

@@ -430,5 +430,5 @@ class Deal:
         return new
 
 
-def _name(face: int) -> str:
-    return face_name(face) if 0 <= face <= JOKER else repr(face)
+def _name(face: object) -> str:
+    return face_name(face) if isinstance(face, int) and 0 <= face <= JOKER else repr(face)[:20]
