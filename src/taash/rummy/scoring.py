@@ -86,17 +86,20 @@ def find_declaration(faces: Sequence[int], rules: Rules, wild: int,
 
 
 _searches: dict[tuple[int, int, bool], _Search] = {}
-#: Answers kept per rules and wild rank before the memo starts again.
-_MEMO_LIMIT = 200_000
+#: Answers kept in all (about 400 bytes each) before every memo starts again.
+_MEMO_LIMIT = 500_000
 
 
 def _search_for(rules: Rules, wild: int, strict: bool) -> _Search:
+    """The search (and its memo) for these rules, wild rank and question."""
     key = (id(rules), wild, strict)
     found = _searches.get(key)
-    if found is None or found.rules is not rules or len(found.memo) > _MEMO_LIMIT:
-        if len(_searches) > 64:
+    if found is None or found.rules is not rules:
+        if len(_searches) >= 64 or sum(len(s.memo) for s in _searches.values()) > _MEMO_LIMIT:
             _searches.clear()
         found = _searches[key] = _Search(rules, wild, strict)
+    elif len(found.memo) > _MEMO_LIMIT // 4:
+        found.memo.clear()
     return found
 
 
