@@ -8,6 +8,12 @@ where its twin lay in the shuffled pack). Randomness (the reshuffle, R4) comes o
 given to the deal. The points of the other hands at a valid declaration come from
 :func:`taash.rummy.scoring.least_points` (R8).
 
+Where the rules leave a choice, the engine reads them so: the discard pile is shuffled into a new stock (R4) when a
+player takes from the empty stock, so the pile keeps its cards in view until a card is needed; R3 forbids
+discarding the card taken from the pile, not its twin, and not laying it down as the finish card of a declaration
+(the finish card never joins the pile); a timed-out turn after a take from the pile discards the first card of the
+hand it may.
+
 >>> from taash.rummy.rules import PRESETS
 >>> rules = PRESETS["octro"]
 >>> deal = Deal(rules, 2, dealer=0, pack=sorted_pack(rules, 2), rng=random.Random(0))
