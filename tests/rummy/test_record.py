@@ -183,3 +183,14 @@ def test_a_tie_break_deal_is_written_with_its_seats_and_replays() -> None:
     wrong["deals"][2]["seats"] = [0, 2]
     e = refused(wrong)
     assert (e.deal, e.illegal) == (3, True)
+
+
+def test_input_may_name_tens_as_10_and_suits_by_symbol_but_output_is_short(conformance_dir: Path) -> None:
+    record = conformance_deals(conformance_dir)[2]["record"]
+    symbols = dict(zip("shdc", "♠♥♦♣", strict=True))
+    loose = copy.deepcopy(record)
+    deal = loose["deals"][0]
+    deal["pack"] = [("10" + c[1] if c[0] == "T" else c[0] + symbols[c[1]]) if c != "JK" else "jk"
+                    for c in deal["pack"]]
+    assert replay_json(loose) == replay_json(record)
+    assert record_from_json(loose).to_json() == record
