@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taash.packs import face_name, parse_face
-from taash.rummy.deal import Deal, Discard
+from taash.rummy.deal import Deal, Discard, Drop
 from taash.rummy.errors import RecordError
 from taash.rummy.match import Match, deal_stream
 from taash.rummy.record import _replay_turn, record_from_json, record_of, replay, replay_json
@@ -194,3 +194,32 @@ def test_input_may_name_tens_as_10_and_suits_by_symbol_but_output_is_short(confo
                     for c in deal["pack"]]
     assert replay_json(loose) == replay_json(record)
     assert record_from_json(loose).to_json() == record
+
+
+def test_timed_out_turns_are_written_and_replay_to_the_same_drop() -> None:
+    match = Match(OCTRO, 3, "points", seed=12)
+    rng = random.Random(1)
+    late = match.deal.order[0]
+    while not match.deal.over:
+        if match.to_move == late:
+            if match.deal.phase.value == "take" and rng.random() < 0.5:
+                match.act(match.legal_actions()[1])  # takes, then runs out of time
+            match.timeout()
+        elif match.deal.status[late].value != "in":
+            match.act(Drop())  # the late player is out: the others end the deal
+        else:
+            legal = match.legal_actions()
+            match.act(legal[1] if len(legal) > 1 and not isinstance(legal[0], Discard) else legal[-1])
+    data = json.loads(json.dumps(record_of(match).to_json()))
+    timed = [t for t in data["deals"][0]["turns"] if t.get("timeout")]
+    assert len(timed) == 3 and all("discard" in t for t in timed)
+    assert match.deal.points[late] == 40
+    assert [t.timed_out_drop for t in match.deal.turns if t.timeout] == [False, False, True]
+    out = replay_json(data)
+    assert out["deals"][0]["points"] == list(match.deal.result().points)
+    cheat = copy.deepcopy(data)
+    j = data["deals"][0]["turns"].index(timed[0])
+    other = next(c for c in data["deals"][0]["pack"] if c != timed[0]["discard"])
+    cheat["deals"][0]["turns"][j]["discard"] = other
+    e = refused(cheat)
+    assert (e.deal, e.turn, e.illegal) == (1, j + 1, True)
