@@ -132,7 +132,8 @@ class Tally:
         return self._lowest()[0]
 
     def standing(self) -> list[int]:
-        """Seats best first: the winner, then by total (in a pool, later eliminations before earlier ones)."""
+        """Seats best first: the winner, then by total (in a pool, later eliminations before earlier ones); so
+        far, while the match goes on."""
         def key(s: int) -> tuple[int, int, int, int]:
             return (s != self.winner, -self.eliminated.get(s, 10**6), self.totals[s], s)
         return sorted(range(self.players), key=key)

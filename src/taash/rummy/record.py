@@ -195,7 +195,7 @@ class Replayed:
                 "totals": list(r.totals),
             })
         out: dict[str, JSON] = {"deals": deals, "totals": list(self.tally.totals),
-                                "standing": self.tally.standing() if self.tally.over else None,
+                                "standing": self.tally.standing(),
                                 "winner": self.tally.winner}
         if self.tally.format.kind == "pool":
             out["eliminated"] = [self.tally.eliminated.get(s) for s in range(self.tally.players)]
