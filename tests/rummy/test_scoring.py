@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from taash.packs import JOKER, parse_face, parse_rank
 from taash.rummy.melds import declaration_valid, hand_points
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
-from taash.rummy.scoring import find_declaration, least_points, valid_arrangement
+from taash.rummy.scoring import _Search, find_declaration, isolated, least_points, valid_arrangement
 from tests.rummy.helpers import faces
 from tests.rummy.reference import reference_least_points
 
@@ -109,3 +109,19 @@ def test_a_found_arrangement_is_a_valid_declaration_of_the_hand(seed: int, rules
 def test_points_are_capped_at_max_points(rules: Rules) -> None:
     hand = faces("Ks Qh Jd Tc 9s 8h Kd Qc Jh Ts 9c 8d 7s")
     assert least_points(hand, rules, wild=2) == 80
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from(VARIANTS))
+def test_the_isolated_cards_shortcut_loses_no_declaration(seed: int, rules: Rules) -> None:
+    rng = random.Random(seed)
+    wild = rng.randrange(13)
+    fourteen = [*random_hand(rng, wild), rng.randrange(53)]
+    alone = isolated(fourteen, rules, wild)
+    search = _Search(rules, wild, strict=True)
+    for finish in set(fourteen):
+        rest = list(fourteen)
+        rest.remove(finish)
+        if search.best(rest) is not None:  # a valid declaration without the shortcut
+            assert len(alone) == 0 or alone == [finish]
+            assert find_declaration(fourteen, rules, wild) is not None

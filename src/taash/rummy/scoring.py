@@ -49,6 +49,8 @@ def least_points(faces: Sequence[int], rules: Rules, wild: int) -> int:
 
 def valid_arrangement(faces: Sequence[int], rules: Rules, wild: int) -> list[Group] | None:
     """Groups of these 13 cards that make a valid declaration (free jokers each in a group of their own), or None."""
+    if isolated(faces, rules, wild):
+        return None
     found = _search_for(rules, wild, strict=True).best(faces)
     if found is None:
         return None
@@ -74,7 +76,10 @@ def find_declaration(faces: Sequence[int], rules: Rules, wild: int,
                      keep: int | None = None) -> tuple[int, list[Group]] | None:
     """A finish card and groups of the other 13 of these 14 cards that make a valid declaration, or None.
     ``keep``: a face that may not be the finish card."""
-    for finish in sorted(set(faces)):
+    alone = isolated(faces, rules, wild)
+    if len(alone) > 1:
+        return None  # only one card leaves the hand
+    for finish in sorted(set(alone or faces)):
         if finish == keep:
             continue
         rest = list(faces)
@@ -83,6 +88,29 @@ def find_declaration(faces: Sequence[int], rules: Rules, wild: int,
         if groups is not None:
             return finish, groups
     return None
+
+
+def isolated(faces: Sequence[int], rules: Rules, wild: int) -> list[int]:
+    """Plain cards of the hand that are in no meld it can make, whatever the arrangement (empty when a meld may
+    hold a single natural card): no other card of their rank in another suit, and the nearest card of their suit
+    too far for the hand's jokers to fill the gap. A quick way to see that most hands cannot declare."""
+    if rules.min_natural_cards < 2:
+        return []
+    jokers = min(sum(1 for f in faces if is_joker(f, wild)), rules.max_jokers_per_meld or 13)
+    present = set(faces)
+    out = []
+    for face in faces:
+        if is_joker(face, wild):
+            continue
+        suit, rank = divmod(face, 13)
+        if any(s * 13 + rank in present for s in range(4) if s != suit):
+            continue
+        spots = (0, 13) if rank == 0 else (rank,)
+        near = min((abs(p - q) for other in present if other != JOKER and other // 13 == suit and other != face
+                    for q in ((0, 13) if other % 13 == 0 else (other % 13,)) for p in spots), default=99)
+        if near - 1 > jokers:
+            out.append(face)
+    return out
 
 
 _searches: dict[tuple[int, int, bool], _Search] = {}
