@@ -18,6 +18,7 @@ except ImportError:  # pragma: no cover
 
 from taash.cli.common import BAD_INPUT
 from taash.cli.play import play, replay_record
+from taash.cli.rummy import app as rummy_app
 from taash.cli.seep import app as seep_app
 from taash.cli.web import serve, web_app
 
@@ -35,6 +36,7 @@ app.command("play")(play)
 app.command("replay")(replay_record)
 app.command("serve")(serve)
 app.add_typer(seep_app, name="seep")
+app.add_typer(rummy_app, name="rummy")
 app.add_typer(web_app, name="web")
 
 
