@@ -13,6 +13,7 @@ from taash.games import make_game, register
 from taash.games.api import Game, State
 from taash.games.conformance import check_game, check_views, play_random_match
 from taash.games.registry import game_names
+from taash.rummy.game import RummyState
 from taash.seep.game import SeepState
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW
 from taash.seep.rules import PRESETS
@@ -42,6 +43,34 @@ def test_seep_conforms_in_every_preset_player_count_and_match_length(preset: str
     game = make_game("seep", rules=preset, players=players, baazis=baazis)
     seed = sum(map(ord, preset)) * 10 + players + baazis  # a different deal for each variant
     check_game(game, seeds=(seed,), illegal_actions=seep_illegal_actions)
+
+
+def rummy_illegal_actions(state: State, rng: random.Random, legal: Sequence[Hashable]) -> list[Hashable]:
+    """Near misses of Rummy's actions: a card not held, a take or drop after taking, a discard before, a
+    declaration of cards the hand does not hold."""
+    from taash.packs import JOKER
+    from taash.rummy.deal import Declare, Discard, Drop, Take
+
+    assert isinstance(state, RummyState)
+    deal = state.match.deal
+    hand = deal.hands[deal.to_move]
+    missing = [f for f in range(JOKER + 1) if f not in hand]
+    out: list[Hashable] = [Discard(rng.choice(missing)), Declare(rng.choice(missing), ((hand[0],),))]
+    if any(isinstance(a, Discard) for a in legal):
+        out += [Take("stock"), Take("discard"), Drop()]
+    else:
+        out += [Discard(hand[0])]
+    return [a for a in out if a not in legal]
+
+
+RUMMY = [(preset, players, fmt) for preset in ("octro", "classic") for players in (2, 3, 6)
+         for fmt in ("points", "pool101", "deals2")]
+
+
+@pytest.mark.parametrize(("preset", "players", "fmt"), RUMMY, ids=[f"{p}-{n}p-{f}" for p, n, f in RUMMY])
+def test_rummy_conforms_in_every_preset_format_and_some_player_counts(preset: str, players: int, fmt: str) -> None:
+    game = make_game("rummy", rules=preset, players=players, format=fmt)
+    check_game(game, seeds=(players * 7 + len(fmt),), illegal_actions=rummy_illegal_actions)
 
 
 def test_the_test_only_game_conforms_through_the_registry() -> None:

@@ -17,6 +17,7 @@ from taash.games.api import Game
 #: ``name -> "module:factory"``: the factory takes the game's settings as keyword arguments.
 _KNOWN: dict[str, str] = {
     "seep": "taash.seep.game:make_game",
+    "rummy": "taash.rummy.game:make_game",
 }
 _FACTORIES: dict[str, Callable[..., Game]] = {}
 

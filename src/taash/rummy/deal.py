@@ -36,7 +36,7 @@ from taash.packs import JOKER, face_name
 from taash.rummy.errors import BadHandError, IllegalTurnError
 from taash.rummy.melds import declaration_valid
 from taash.rummy.rules import Rules
-from taash.rummy.scoring import least_points
+from taash.rummy.scoring import find_declaration, least_points
 
 #: Where a card is taken from.
 Source = Literal["stock", "discard"]
@@ -124,8 +124,11 @@ def discardable(hand: Sequence[int], taken_from_pile: int | None, rules: Rules) 
 
 
 def legal_actions(phase: Phase, hand: Sequence[int], pile_size: int, stock_size: int, taken_from_pile: int | None,
-                  rules: Rules) -> list[Action]:
-    """The legal drops, takes and discards of the seat to move (the deal's and a player view's, alike)."""
+                  rules: Rules, wild: int) -> list[Action]:
+    """The legal drops, takes and discards of the seat to move (the deal's and a player view's, alike), and, when
+    the hand can declare validly, one valid declaration (the first finish card that leaves a valid hand, arranged
+    by the solver). Other declarations are not listed (there is one per way to group the cards): any ``Declare``
+    of the hand is legal, and :func:`~taash.rummy.melds.declaration_valid` decides whether it wins."""
     if phase is Phase.TAKE:
         out: list[Action] = [Drop()]
         if can_take_stock(stock_size, pile_size):
@@ -134,7 +137,13 @@ def legal_actions(phase: Phase, hand: Sequence[int], pile_size: int, stock_size:
             out.append(Take("discard"))
         return out
     if phase is Phase.DISCARD:
-        return [Discard(f) for f in discardable(hand, taken_from_pile, rules)]
+        out = [Discard(f) for f in discardable(hand, taken_from_pile, rules)]
+        keep = taken_from_pile if rules.keep_taken_discard else None
+        found = find_declaration(hand, rules, wild, keep)
+        if found is not None:
+            finish, groups = found
+            out.append(Declare(finish, tuple(tuple(g) for g in groups)))
+        return out
     return []
 
 
@@ -252,11 +261,12 @@ class Deal:
         return discardable(self.hands[self.to_move], self.taken_from_pile, self.rules)
 
     def legal_actions(self) -> list[Action]:
-        """Every legal drop, take and discard now. Declarations are not listed (there are as many as ways to group
-        the cards): any :class:`Declare` of a card of the hand and groups holding exactly the other 13 is legal
-        while a card is to be discarded, and :func:`taash.rummy.melds.declaration_valid` says whether it wins."""
+        """Every legal drop, take and discard now, and one valid declaration when there is one (see
+        :func:`legal_actions`: any :class:`Declare` of a card of the hand and groups holding exactly the other 13
+        is legal while a card is to be discarded, and :func:`taash.rummy.melds.declaration_valid` says whether it
+        wins)."""
         return legal_actions(self.phase, self.hands.get(self.to_move, []), len(self.pile), len(self.stock),
-                             self.taken_from_pile, self.rules)
+                             self.taken_from_pile, self.rules, self.wild)
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalTurnError` with the reason when ``action`` is not legal now."""

@@ -16,7 +16,6 @@ from taash.rummy.deal import Action, Deal, Declare, Discard, Drop, Phase, Take
 from taash.rummy.match import Format, Match
 from taash.rummy.record import GameRecord, record_of
 from taash.rummy.rules import Rules
-from taash.rummy.scoring import find_declaration
 
 #: Chance of a drop at a turn's start (plus a little more for every turn the deal has lasted).
 DROP = 0.01
@@ -62,10 +61,9 @@ def random_action(deal: Deal, chooser: random.Random) -> Action:
             return Drop()
         return takes[0] if len(takes) == 1 or chooser.random() < 0.7 else takes[1]
     hand = deal.hands[deal.to_move]
-    found = find_declaration(hand, deal.rules, deal.wild)
-    if found is not None:
-        finish, groups = found
-        return Declare(finish, tuple(groups))
+    declaration = next((a for a in legal if isinstance(a, Declare)), None)
+    if declaration is not None:
+        return declaration
     if chooser.random() < WRONG:
         finish = chooser.choice(hand)
         rest = list(hand)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from taash.packs import face_name, rank_name
 from taash.rummy.deal import Action, Deal, Phase, Source, Status, legal_actions
 from taash.rummy.rules import Rules
 
@@ -79,13 +80,17 @@ class PlayerView:
             return self.turns[-1].taken
         return None
 
+    def to_json(self) -> dict[str, object]:
+        """The whole view as JSON (:func:`view_to_json`)."""
+        return view_to_json(self)
+
     def legal_actions(self) -> list[Action]:
-        """This seat's legal drops, takes and discards when it is to move (empty otherwise); as
-        :meth:`taash.rummy.deal.Deal.legal_actions`, declarations are not listed."""
+        """This seat's legal actions when it is to move (empty otherwise), as
+        :meth:`taash.rummy.deal.Deal.legal_actions`: drops, takes, discards and one valid declaration if any."""
         if self.to_move != self.seat or self.phase is Phase.OVER:
             return []
         return legal_actions(self.phase, self.hand, len(self.pile), self.stock_size, self.taken_from_pile,
-                             self.rules)
+                             self.rules, self.wild)
 
 
 def view_of(deal: Deal, seat: int) -> PlayerView:
@@ -129,3 +134,25 @@ def view_of(deal: Deal, seat: int) -> PlayerView:
         winner=deal.winner,
         shown_hands=shown_hands,
     )
+
+
+def view_to_json(view: PlayerView) -> dict[str, object]:
+    """A view in the protocol's card names (what a client of this seat may be sent)."""
+    def names(faces: tuple[int, ...]) -> list[str]:
+        return [face_name(f) for f in faces]
+
+    return {
+        "rules": view.rules.to_json(), "players": view.players, "seats": list(view.seats), "seat": view.seat,
+        "dealer": view.dealer, "to_move": view.to_move, "phase": view.phase.value,
+        "wild_card": face_name(view.wild_card), "wild": rank_name(view.wild), "hand": names(view.hand),
+        "hand_sizes": list(view.hand_sizes), "stock_size": view.stock_size,
+        "pile": [{"card": face_name(card), "by": by} for card, by in view.pile],
+        "turns": [{"seat": t.seat, "drop": t.drop, "take": t.take,
+                   "taken": None if t.taken is None else face_name(t.taken),
+                   "discard": None if t.discard is None else face_name(t.discard), "declared": t.declared,
+                   "shown": [names(g) for g in t.shown], "timeout": t.timeout, "timed_out_drop": t.timed_out_drop,
+                   "reshuffled": t.reshuffled} for t in view.turns],
+        "status": list(view.status), "has_taken": list(view.has_taken), "timeouts": list(view.timeouts),
+        "first_drop": view.first_drop, "middle_drop": view.middle_drop, "points": list(view.points),
+        "winner": view.winner, "shown_hands": [{"seat": s, "hand": names(h)} for s, h in view.shown_hands],
+    }
