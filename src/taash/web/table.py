@@ -21,7 +21,7 @@ from taash.seep.errors import BadPositionError
 from taash.seep.match import DealResult, Dealt, Match
 from taash.seep.notation import houses_to_json, play_from_json, play_to_json
 from taash.seep.plays import Play
-from taash.seep.record import DealRecord, GameRecord, record_of, replay
+from taash.seep.record import GameRecord, record_of, replay
 from taash.seep.rules import PRESETS, Rules
 from taash.seep.view import PlayerView, view_of
 
@@ -129,7 +129,6 @@ class Table:
         self.seats = [Seat() for _ in range(settings.players)]
         self.version = 0
         self.match: Match | None = None
-        self.past: list[DealRecord] = []
         self.log: list[str] = []
         #: The last finished deal's result, until the next deal's first play (for the score sheet).
         self.last_result: DealResult | None = None
@@ -287,7 +286,6 @@ class Table:
             self.last_result = match.results[-1]
             a, b = self.last_result.score.score
             self.note(f"Deal over: {a} to {b}")
-            self.past.append(DealRecord(deal.dealer, list(deal.deck), deal.bid, list(deal.plays)))
             if not match.over:
                 match.next_deal()
                 self._note_deal_start()
@@ -305,7 +303,7 @@ class Table:
         for problem in self.match.redeals:
             self.note(f"Dealt again: {problem.split(', so')[0]}")
         deal = self.match.deal
-        self.note(f"Deal {len(self.past) + 1}: {self.seats[deal.dealer].name} deals, "
+        self.note(f"Deal {len(self.match.past) + 1}: {self.seats[deal.dealer].name} deals, "
                   f"{self.seats[deal.bidder].name} bids")
 
     # -- bots ---------------------------------------------------------------------------------------------------
@@ -316,7 +314,7 @@ class Table:
         assert self.match is not None
         seat = self.match.to_move
         deal = self.match.deal
-        key = f"{self.seed}/{len(self.past)}/{len(deal.plays)}/{deal.phase.name}/{seat}"
+        key = f"{self.seed}/{len(self.match.past)}/{len(deal.plays)}/{deal.phase.name}/{seat}"
         bot = make_bot(level or self.settings.level, random.Random(key).randrange(2**32))
         return BotTurn(bot, self.match.view(seat))
 
@@ -393,7 +391,7 @@ class Table:
         deal = match.deal
         bidding = deal.phase is Phase.BID
         return {
-            "number": len(self.past) + (0 if match.over else 1),
+            "number": len(match.past) + 1,
             "dealer": deal.dealer, "bidder": deal.bidder,
             "phase": deal.phase.name.lower(), "to_move": self.to_move(),
             "bid": deal.bid or None, "plays_made": len(deal.plays),
@@ -410,9 +408,7 @@ class Table:
         if self.match is None:
             return None
         names = [s.name for s in self.seats]
-        if self.match.over:
-            return GameRecord(self.settings.rules, self.settings.players, list(self.past), names)
-        return record_of(self.match, names, self.past)
+        return record_of(self.match, names)
 
 
 
