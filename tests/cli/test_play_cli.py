@@ -191,6 +191,24 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_pat
     assert message in one_line_error(proc, 2)
 
 
+def test_resume_refuses_the_settings_it_would_ignore(tmp_path: Path) -> None:
+    """A resumed match keeps its own players, rules, level, baazis, seed and name: given with --resume, they are
+    refused in one line naming them, before anything starts; --save, --ascii and --delay still go with it."""
+    Session(PRESETS["standard"], 4, "easy", 3, seed=9).save(tmp_path / "m.json")
+    before = (tmp_path / "m.json").read_text()
+    for args, named in ((["--level", "expert"], "--level"), (["-r", "punjab_30", "-b", "5"], "--rules, --baazis"),
+                        (["-p", "2", "--seed", "3", "-n", "Priya"], "--players, --seed, --name"),
+                        (["--level", "medium"], "--level")):  # the default, given: still refused
+        proc = subprocess.run([*TAASH, "play", "--resume", "m.json", *args], capture_output=True, text=True,
+                              timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+        line = one_line_error(proc, 2)
+        assert "--resume" in line and f"leave out {named}" in line, line
+    assert (tmp_path / "m.json").read_text() == before
+    proc = subprocess.run([*TAASH, "play", "--resume", "m.json", "--save", "n.json", "--ascii", "--delay", "0"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert "needs an interactive terminal" in one_line_error(proc, 2)  # got as far as starting the game
+
+
 def test_a_broken_save_file_or_record_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

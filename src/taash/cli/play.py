@@ -15,6 +15,9 @@ from taash.cli.common import fail, out, user_errors
 from taash.cli.seep import check_players, get_rules
 
 DEFAULT_SAVE = Path("taash-seep-match.json")
+#: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
+KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("level", "--level"), ("baazis", "--baazis"),
+                    ("seed", "--seed"), ("name", "--name"))
 
 
 def unicode_ok() -> bool:
@@ -32,7 +35,15 @@ def need_terminal() -> None:
         fail("this command needs an interactive terminal")
 
 
+def given_with_resume(ctx: typer.Context) -> list[str]:
+    """The options given on the command line that a resumed match takes from its save file instead."""
+    sources = {param: ctx.get_parameter_source(param) for param, _ in KEPT_BY_THE_SAVE}
+    return [option for param, option in KEPT_BY_THE_SAVE
+            if sources[param] is not None and sources[param].name != "DEFAULT"]  # typer has its own click
+
+
 def play(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")] = 4,
     rules: Annotated[str, typer.Option("--rules", "-r", help="A preset or a .toml/.json rules file.")] = "standard",
     level: Annotated[str, typer.Option("--level", "-l", help=f"The bots' level: {', '.join(LEVELS)}.")] = "medium",
@@ -50,6 +61,9 @@ def play(
     from taash.play.session import Session  # the interface loads only when it is used
     from taash.tui.app import SeepApp, match_summary
 
+    ignored = given_with_resume(ctx) if resume is not None else []
+    if ignored:
+        fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
     ascii_only = ascii_only or not unicode_ok()
     if level not in LEVELS:
         fail(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
