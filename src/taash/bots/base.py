@@ -26,6 +26,11 @@ class Bot(Protocol):
 
 #: Player-facing levels.
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
+#: Wall-clock seconds the expert level's search may take over one play (README, "Playing in the terminal").
+EXPERT_SECONDS = 0.5
+#: What a level's bot is given besides its seed: the expert's search keeps to a time budget per play (so it
+#: is deterministic for its seed only when the budget does not cut it short).
+LEVEL_SETTINGS: dict[str, dict[str, int | float | str]] = {"expert": {"seconds": EXPERT_SECONDS}}
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:
@@ -79,5 +84,7 @@ def make_bot(spec: str, seed: int) -> Bot:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join([*kinds, *LEVELS])})")
     if settings and name in LEVELS:
         raise ValueError(f"a level ({name}) takes no settings; name the bot instead ({kind}:...)")
+    if name in LEVELS:
+        settings = dict(LEVEL_SETTINGS.get(name, {}))
     bot: Bot = construct(kinds[kind], spec, seed, settings)
     return bot

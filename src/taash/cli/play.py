@@ -37,9 +37,12 @@ def need_terminal() -> None:
 
 def given_with_resume(ctx: typer.Context) -> list[str]:
     """The options given on the command line that a resumed match takes from its save file instead."""
-    sources = {param: ctx.get_parameter_source(param) for param, _ in KEPT_BY_THE_SAVE}
-    return [option for param, option in KEPT_BY_THE_SAVE
-            if sources[param] is not None and sources[param].name != "DEFAULT"]  # typer has its own click
+    given = []
+    for param, option in KEPT_BY_THE_SAVE:
+        source = ctx.get_parameter_source(param)
+        if source is not None and source.name != "DEFAULT":  # by name: typer brings a click of its own
+            given.append(option)
+    return given
 
 
 def play(
