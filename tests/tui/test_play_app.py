@@ -332,6 +332,40 @@ def test_a_redeal_is_told_on_the_screen(tmp_path: Path) -> None:
                for line in asyncio.run(run()))
 
 
+def test_a_redeal_for_a_floor_card_shows_the_card_as_every_card_is_shown(tmp_path: Path) -> None:
+    punjab = PRESETS["punjab_30"]
+    seed = next(seed for seed in range(500)
+                if any("floor" in p for p in Session(punjab, 4, seed=seed).match.redeals))
+
+    async def run(ascii_only: bool) -> str:
+        app = SeepApp(Session(punjab, 4, seed=seed, ascii_only=ascii_only), tmp_path / "r.json", delay=30)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return "\n".join(screen_text(app))
+
+    shown, plain = asyncio.run(run(False)), asyncio.run(run(True))
+    assert "Dealt again: the first floor cards hold 9♠" in shown or "the first floor cards hold T♦" in shown
+    assert "hold 9s" not in shown and "hold Td" not in shown
+    assert "Dealt again: the first floor cards hold 9s" in plain or "the first floor cards hold Td" in plain
+
+
+def test_your_name_shows_and_your_partner_is_named_as_in_the_record(tmp_path: Path) -> None:
+    session = Session(STANDARD, 4, "medium", 1, seed=4, name="Priya")
+
+    async def run() -> tuple[str, str]:
+        app = SeepApp(session, tmp_path / "p.json", delay=30)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert_fits(app)
+            return text(app, "#seats"), "\n".join(screen_text(app))
+
+    seats, screen = asyncio.run(run())
+    assert session.record().names == ["Priya", "Asha (bot)", "Dev (bot)", "Vikram (bot)"]
+    assert "Priya" in seats and "Dev (partner)" in seats and "Asha " in seats and "Vikram " in seats, seats
+    assert "Partner" not in screen
+    assert session.who(2) == "Dev" and session.who(0) == "You"  # in sentences: "You bid 11", "Dev: Throw 7♣"
+
+
 def test_names_from_a_record_are_shown_as_they_are(tmp_path: Path) -> None:
     """A resumed record's names are text, not markup, and long ones are shortened to fit."""
     s = Session(STANDARD, 4, seed=4)
@@ -399,8 +433,39 @@ def test_a_long_match_keeps_the_newest_rows_of_the_score_sheet_in_sight(tmp_path
     assert sheet[0].startswith(" Deal 16 is over: ") and any("Enter: the next deal" in line for line in sheet)
 
 
+def test_a_satthi_is_named_on_the_score_sheet(tmp_path: Path) -> None:
+    """punjab_30: a team that takes all 30 card points scores 60; the sheet says so in words, and its column of
+    card points says points."""
+    punjab = PRESETS["punjab_30"]
+    for seed in range(500):
+        s = Session(punjab, 2, "easy", 0, seed=seed)
+        while not s.deal_over:
+            if s.humans_turn():
+                view = s.view()
+                s.bid(view.legal_bids()[0]) if view.phase is Phase.BID else s.play(view.legal_plays()[0])
+            else:
+                s.bot_step()
+        if 60 in s.results()[0].score.card_points:
+            break
+    else:
+        raise AssertionError("no Satthi under seed 500")
+
+    async def run() -> list[str]:
+        app = SeepApp(s, tmp_path / "s.json", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, SheetScreen)
+            assert_fits(app)
+            return screen_text(app)
+
+    sheet = asyncio.run(run())
+    who = "Us" if s.results()[0].score.card_points[0] == 60 else "Them"
+    assert sheet[1] == f"   A Satthi: {who} took all 30 card points, which score 60"
+    assert any(line.split()[:2] == ["card", "pts"] for line in sheet)  # not "cards": those are points
+
+
 def test_whose_turn_and_the_floor_as_the_person_sees_them(tmp_path: Path) -> None:
-    """The seat to move is marked; owners are You, Partner or a name; the captured piles add up."""
+    """The seat to move is marked; owners are You or a name; the captured piles add up."""
     seed = a_seed()
 
     async def run() -> None:
@@ -416,7 +481,7 @@ def test_whose_turn_and_the_floor_as_the_person_sees_them(tmp_path: Path) -> Non
             assert f"▶{waiting} " in text(app, "#seats") and options(app) == [f"Waiting for {waiting}…"]
             cards = s.view().initial_floor
             lines = floor_lines(0, {13: (cards, True, 0b0101)}, s.who, 4, False)
-            assert Text.from_markup(lines[1]).plain.endswith("cemented, owners: You, Partner")
+            assert Text.from_markup(lines[1]).plain.endswith("cemented, owners: You, Dev")  # as in the record
             lines = floor_lines(0, {13: (cards, False, 0b1000)}, s.who, 4, False)
             assert Text.from_markup(lines[1]).plain.endswith("ordinary, owner: Vikram")
             us, them = s.view().captured()

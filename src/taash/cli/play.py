@@ -105,13 +105,14 @@ def replay_record(
 ) -> None:
     """Step through a game record forwards and backwards, with every hand shown."""
     from taash.seep.record import record_from_json, replay
-    from taash.tui.replay import ReplayApp, Timeline
+    from taash.tui.replay import ReplayApp, Timeline, redeals_of
 
     ascii_only = ascii_only or not unicode_ok()
     with user_errors(str(file)):
-        record = record_from_json(json.loads(file.read_text(encoding="utf-8-sig")))
+        data = json.loads(file.read_text(encoding="utf-8-sig"))
+        record = record_from_json(data)
         replay(record)
-        timeline = Timeline(record, ascii_only)
+        timeline = Timeline(record, ascii_only, redeals_of(data))
     if not timeline.deals:
         fail(f"{file}: the record has no deal with a bid to show")
     need_terminal()

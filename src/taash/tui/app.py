@@ -28,7 +28,7 @@ from taash.cards import card_symbol, cards_of
 from taash.cli.sheets import score_sheet
 from taash.play.session import Session
 from taash.seep.deal import Phase
-from taash.seep.describe import HOUSE_NAMES, describe_outcome, no_play_reason
+from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
 from taash.seep.plays import Play
 from taash.tui.render import card_markup, floor_lines, pile_line
 
@@ -122,7 +122,7 @@ class SeepApp(App[str]):
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
     #score { height: 1; background: $primary-background; }
-    #seats { height: 1; }
+    #seats { height: auto; max-height: 2; }
     #floor { height: auto; max-height: 7; background: $surface; }
     #piles { height: auto; max-height: 2; }
     #log { height: 5; color: $text-muted; }
@@ -222,7 +222,7 @@ class SeepApp(App[str]):
         mark = ">" if self.ascii_only else "▶"
         seats = []
         for seat in range(s.players):
-            name = self.who(seat)
+            name = escape(s.name(seat)) + (" (partner)" if seat == s.partner() else "")
             turn = f"[reverse]{mark}{name}[/]" if view.to_move == seat and view.phase is not Phase.OVER else name
             dealer = " (dealer)" if seat == view.dealer else ""
             seats.append(f"{turn}{dealer} {view.hand_sizes[seat]}")
@@ -370,6 +370,7 @@ class SeepApp(App[str]):
         card, sweep, score = r.score.card_points, r.score.sweep_points, r.score.score
         lines = [f"[b]Deal {s.deal_number} is over[/]: Us {score[us]}, Them {score[1 - us]} (card points "
                  f"{card[us]}:{card[1 - us]}, sweeps {sweep[us]}:{sweep[1 - us]})"]
+        lines.extend("  " + note for note in card_points_notes(s.rules, r.score, (s.team_name(0), s.team_name(1))))
         last = [e.text for e in s.log if not e.text.startswith("Deal over")][-4:]
         lines.extend(escape(plain("  " + text, self.ascii_only)) for text in last)
         head = Text.from_markup("\n".join(lines))
