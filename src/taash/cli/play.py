@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from taash.bots.base import LEVELS
+from taash.bots.base import EXPERT_SECONDS, LEVELS
 from taash.cli.common import fail, out, user_errors
 from taash.cli.seep import check_players, get_rules
 
@@ -28,6 +28,26 @@ def unicode_ok() -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+#: What each level's bots do, for ``taash play --help``.
+LEVEL_WORDS = {"easy": "plays at random", "medium": "takes the most points now",
+               "hard": "counts the cards and weighs what it leaves the next player",
+               "expert": f"searches guessed deals, {EXPERT_SECONDS:g} s a play at most"}
+#: ``taash play --help``: paragraphs, each one line (the help wraps them to the terminal).
+PLAY_HELP = "\n\n".join([
+    "Play a match of Seep against the computer: you and a bot partner against two bots (or one, with -p 2).",
+    "Levels (--level): " + "; ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS) + ".",
+    "Keys: Left/Right choose a card of your hand; Up/Down and Enter, or 1-9, make one of its plays (or the bid); "
+    "h a hint; u undo your last move; s save; q or Ctrl+Q save and quit (--resume FILE goes on). On the score "
+    "sheet: Enter the next deal, q save and quit.",
+])
+#: ``taash replay --help``.
+REPLAY_HELP = "\n\n".join([
+    "Step through a game record forwards and backwards, with every hand shown.",
+    "Keys: Left/Right a play back or forward; Up/Down (or PageUp/PageDown) a deal; Home/End the start or the end of "
+    "the deal; q leave.",
+])
 
 
 def need_terminal() -> None:
@@ -60,7 +80,7 @@ def play(
     = False,
     delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
 ) -> None:
-    """Play a match of Seep against the computer: you and a bot partner against two bots (or one, with -p 2)."""
+    """Play a match of Seep against the computer (the help's text is PLAY_HELP)."""
     from taash.play.session import Session  # the interface loads only when it is used
     from taash.tui.app import SeepApp, match_summary
 
@@ -103,7 +123,7 @@ def replay_record(
     file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. a saved match.")],
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards instead of suit symbols.")] = False,
 ) -> None:
-    """Step through a game record forwards and backwards, with every hand shown."""
+    """Step through a game record (the help's text is REPLAY_HELP)."""
     from taash.seep.record import record_from_json, replay
     from taash.tui.replay import ReplayApp, Timeline, redeals_of
 
@@ -117,3 +137,7 @@ def replay_record(
         fail(f"{file}: the record has no deal with a bid to show")
     need_terminal()
     ReplayApp(timeline, str(file), ascii_only).run()
+
+
+play.__doc__ = PLAY_HELP
+replay_record.__doc__ = REPLAY_HELP
