@@ -555,3 +555,69 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
     assert saw_thinking and undone and not app.is_running
     saved = json.loads(save.read_text())
     assert len(saved["deals"]) == 1 and len(saved["deals"][0]["plays"]) == 48
+
+
+@pytest.mark.parametrize(("players", "ascii_only"), [(4, False), (2, True)])
+def test_a_whole_deal_at_the_smallest_terminal_that_works(tmp_path: Path, players: int, ascii_only: bool) -> None:
+    """At MIN_SIZE every line of the play screen and of the score sheet has room, wrapped where it must be, from
+    the bid to the sheet; the log gives way first and still shows the newest play."""
+    from taash.tui.app import MIN_SIZE
+
+    async def run() -> list[str]:
+        session = Session(STANDARD, players, "medium", 1, seed=a_seed(), ascii_only=ascii_only)
+        app = SeepApp(session, tmp_path / "small.json", delay=0)
+        async with app.run_test(size=MIN_SIZE) as pilot:
+            await settle(pilot, app)
+            while not isinstance(app.screen, SheetScreen):
+                assert_fits(app)
+                screen = screen_text(app)
+                assert screen[0].startswith(" Deal 1 ") and any(line.startswith(" Your hand") for line in screen)
+                newest = plain_log(app.session.log[-1].text, ascii_only)
+                assert any(line.startswith(newest[:MIN_SIZE[0] - 1]) for line in screen), (newest, screen)
+                await choose(pilot, app, policy(app.session))
+            assert_fits(app)
+            return screen_text(app)
+
+    sheet = asyncio.run(run())
+    assert sheet[0].startswith(" Deal 1 is over: ") and any("Enter: " in line for line in sheet)
+
+
+def plain_log(text: str, ascii_only: bool) -> str:
+    from taash.tui.app import plain
+
+    return plain(text, ascii_only)
+
+
+@pytest.mark.parametrize("size", [(40, 10), (59, 24), (80, 17)])
+def test_a_terminal_too_small_is_asked_to_grow_and_the_game_comes_back(tmp_path: Path,
+                                                                      size: tuple[int, int]) -> None:
+    """Below MIN_SIZE the screen says what size is needed and nothing is played unseen; grown, the game is back
+    where it was; q still saves and quits."""
+    from taash.tui.app import MIN_SIZE, TooSmallScreen
+
+    async def run() -> tuple[list[str], list[str], str | None]:
+        app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=a_seed()), tmp_path / "grow.json", delay=0)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, TooSmallScreen)
+            small = screen_text(app)
+            before = app.session.to_json()
+            await pilot.press("1", "right", "h", "u", "enter")  # nothing happens unseen
+            assert app.session.to_json() == before and isinstance(app.screen, TooSmallScreen)
+            await pilot.resize_terminal(*MIN_SIZE)
+            await pilot.pause()
+            assert not isinstance(app.screen, TooSmallScreen)
+            assert_fits(app)
+            grown = screen_text(app)
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert isinstance(app.screen, TooSmallScreen)
+            await pilot.press("q")
+            await pilot.pause()
+        return small, grown, app.return_value
+
+    small, grown, message = asyncio.run(run())
+    words = " ".join(" ".join(small).split())
+    assert f"This terminal is {size[0]}x{size[1]}: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]}" in words
+    assert any(line.startswith(" Your hand") for line in grown)
+    assert message is not None and message.startswith("Saved to") and (tmp_path / "grow.json").exists()
