@@ -192,3 +192,39 @@ def test_the_replay_tells_redeals_the_second_half_satthi_majority_and_the_match_
     lead = results[1].difference
     shown = "level" if lead == 0 else f"{teams[0 if lead > 0 else 1]} +{abs(lead)}"
     assert f"After it: baazis {won[0]}:{won[1]}, lead {shown}" in second
+
+
+def test_the_replay_fits_the_smallest_terminal_and_asks_a_smaller_one_to_grow() -> None:
+    from taash.tui.app import MIN_SIZE, TooSmallScreen
+
+    record = a_record()
+    timeline = Timeline(record)
+
+    async def run() -> tuple[list[str], str]:
+        app = ReplayApp(timeline, "r.json")
+        async with app.run_test(size=MIN_SIZE) as pilot:
+            await pilot.pause()
+            for deal in range(len(timeline.deals)):
+                for _ in timeline.deals[deal]:
+                    assert_fits(app)
+                    await pilot.press("right")
+                await pilot.press("down")
+            await pilot.resize_terminal(40, 10)
+            await pilot.pause()
+            assert isinstance(app.screen, TooSmallScreen)
+            small = " ".join(" ".join(screen_text(app)).split())
+            await pilot.press("up")  # nothing moves unseen
+            assert app.deal_index == len(timeline.deals) - 1
+            await pilot.resize_terminal(*MIN_SIZE)
+            await pilot.pause()
+            assert not isinstance(app.screen, TooSmallScreen)
+            shown = screen_text(app)
+            await pilot.press("q")
+            await pilot.pause()
+        assert not app.is_running
+        return shown, small
+
+    shown, small = asyncio.run(run())
+    assert f"This terminal is 40x10: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]}" in small
+    assert "q leaves" in small
+    assert "deal 3/3" in shown[0]

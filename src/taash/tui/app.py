@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -83,13 +83,17 @@ def too_small(width: int, height: int) -> bool:
 
 class TooSmallScreen(ModalScreen[None]):
     """Said instead of the game while the terminal is smaller than :data:`MIN_SIZE`; gone once it is large enough
-    (q still saves and quits)."""
+    (q still leaves: the app's ``quit_match``, which saves a match first)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_match", "save & quit")]
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; background: $background; }
     TooSmallScreen > Static { width: 100%; height: auto; content-align: center middle; text-align: center; }
     """
+
+    def __init__(self, leaving: str = "q saves and quits") -> None:
+        super().__init__()
+        self.leaving = leaving
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
@@ -100,7 +104,20 @@ class TooSmallScreen(ModalScreen[None]):
     def show(self, width: int, height: int) -> None:
         self.query_one("#too-small", Static).update(
             f"This terminal is {width}x{height}: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]} "
-            f"({FULL_SIZE[0]}x{FULL_SIZE[1]} shows it all at once). q saves and quits.")
+            f"({FULL_SIZE[0]}x{FULL_SIZE[1]} shows it all at once). {self.leaving}.")
+
+
+def fit_terminal(app: App[Any], width: int, height: int, leaving: str = "q saves and quits") -> None:
+    """Show :class:`TooSmallScreen` over ``app`` while its terminal is smaller than :data:`MIN_SIZE`, with the size
+    now; take it away once the terminal is large enough."""
+    shown = app.screen if isinstance(app.screen, TooSmallScreen) else None
+    if too_small(width, height):
+        if shown is None:
+            app.push_screen(TooSmallScreen(leaving))
+        else:
+            shown.show(width, height)
+    elif shown is not None:
+        app.pop_screen()
 
 
 class PlayLog(Static):
@@ -255,14 +272,7 @@ class SeepApp(App[str]):
 
     def fit(self, width: int, height: int) -> None:
         """Ask for a larger terminal while this one is too small for the game, and give the game back after."""
-        shown = self.screen if isinstance(self.screen, TooSmallScreen) else None
-        if too_small(width, height):
-            if shown is None:
-                self.push_screen(TooSmallScreen())
-            else:
-                shown.show(width, height)
-        elif shown is not None:
-            self.pop_screen()
+        fit_terminal(self, width, height)
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)

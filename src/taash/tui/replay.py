@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.events import Resize
 from textual.widgets import Footer, Static
 
 from taash.cli.sheets import SEATS
@@ -31,7 +32,7 @@ from taash.seep.match import DealResult
 from taash.seep.notation import play_from_json
 from taash.seep.plays import apply_play
 from taash.seep.record import GameRecord, replay
-from taash.tui.app import ASCII_KEYS, plain
+from taash.tui.app import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
 from taash.tui.render import cards_markup, floor_lines
 
 #: Longest seat name shown (names in a record may be longer).
@@ -120,7 +121,7 @@ class ReplayApp(App[None]):
     TITLE = "taash: replay"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
-    #where { height: 1; background: $primary-background; }
+    #where { height: auto; background: $primary-background; }
     #hands { height: auto; }
     #floor { height: auto; background: $surface; }
     #said { height: auto; color: $warning; }
@@ -158,6 +159,22 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.redraw()
+        fit_terminal(self, *self.size, leaving="q leaves")
+
+    def on_resize(self, event: Resize) -> None:
+        fit_terminal(self, event.size.width, event.size.height, leaving="q leaves")
+
+    def part(self, selector: str, kind: type[Static]) -> Static:
+        """A line of the replay's screen (the bottom of the stack), whatever screen is shown over it."""
+        return self.screen_stack[0].query_one(selector, kind)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small, only q works."""
+        return not isinstance(self.screen, TooSmallScreen) or action in ("quit", "quit_match")
+
+    def action_quit_match(self) -> None:
+        """q on the screen that asks for a larger terminal."""
+        self.exit()
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)
@@ -173,7 +190,7 @@ class ReplayApp(App[None]):
         deal = step.deal
         players = t.record.players
         names = [escape(n) for n in t.names]
-        self.query_one("#where", Static).update(self.line(
+        self.part("#where", Static).update(self.line(
             f" {escape(self.title_text)} · deal {self.deal_index + 1}/{len(t.deals)} · play {self.step_index}/"
             f"{len(steps) - 1}{'' if steps[-1].deal.over else ' (unfinished)'} · dealer {names[deal.dealer]}, "
             f"bid {deal.bid}"))
@@ -182,10 +199,10 @@ class ReplayApp(App[None]):
             turn = ">" if deal.to_move == seat and not deal.over else " "
             name = escape(f"{t.names[seat]:<{NAME_WIDTH}}")
             hands.append(f"{turn} [b]{name}[/] {cards_markup(deal.hands[seat], self.ascii_only)}")
-        self.query_one("#hands", Static).update(self.line("\n".join(hands)))
-        self.query_one("#floor", Static).update(self.line("\n".join(
+        self.part("#hands", Static).update(self.line("\n".join(hands)))
+        self.part("#floor", Static).update(self.line("\n".join(
             floor_lines(deal.loose, deal.houses, lambda s: names[s], players, self.ascii_only))))
-        self.query_one("#said", Static).update(Text(" " + plain(step.said, self.ascii_only).replace("\n", "\n ")))
+        self.part("#said", Static).update(Text(" " + plain(step.said, self.ascii_only).replace("\n", "\n ")))
         teams = [escape(n) for n in t.teams]
         sweeps, sweep_points = [0, 0], [0, 0]
         for seat, _, won in deal.sweeps:
@@ -205,8 +222,8 @@ class ReplayApp(App[None]):
                       f"(card points {score.card_points[0]}:{score.card_points[1]}, "
                       f"sweeps {score.sweep_points[0]}:{score.sweep_points[1]})")
             lines += "".join(f"\n   {escape(note)}" for note in card_points_notes(t.record.rules, score, t.teams))
-        self.query_one("#piles", Static).update(self.line(lines))
-        self.query_one("#match", Static).update(self.line(self.match_text(deal.over)))
+        self.part("#piles", Static).update(self.line(lines))
+        self.part("#match", Static).update(self.line(self.match_text(deal.over)))
 
     def match_text(self, over: bool) -> str:
         """The match so far: the baazis and the running lead before this deal, and after it once it is over."""
