@@ -91,3 +91,63 @@ def test_every_play_out_policy_searches_to_a_legal_play(rollout: str) -> None:
     assert play in deal.legal_plays() and play == make_bot(spec, 2).choose_play(view)
     with pytest.raises(ValueError, match="unknown play-out policy"):
         make_bot("ismcts:rollout=smart", 2)
+
+
+def early_positions(players: int, count: int) -> list[Deal]:
+    """Positions early in deals (right after the bid play: full hands, the longest play-outs), several legal plays."""
+    rng = random.Random(players * 100 + count)
+    found = []
+    while len(found) < count:
+        deal = Deal.shuffled(PRESETS["standard"], players, rng.randrange(players), rng)
+        deal.make_bid(deal.legal_bids()[-1])
+        deal.play(deal.legal_plays()[0])
+        if len(deal.legal_plays()) > 3:
+            found.append(deal)
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_tiny_time_budget_is_kept_early_in_a_deal(players: int) -> None:
+    """With far more iterations than it could finish, the search answers once its seconds are up: the budget
+    bounds the whole decision, and the answer is still a legal play (the heuristic's best with no iteration)."""
+    import time
+
+    budget, margin = 0.05, 0.5  # an iteration takes a few milliseconds; the margin is for a loaded machine
+    for deal in early_positions(players, 3):
+        view = view_of(deal, deal.to_move)
+        bot = IsmctsBot(4, iterations=10**6, seconds=budget)
+        started = time.perf_counter()
+        play = bot.choose_play(view)
+        assert time.perf_counter() - started < budget + margin
+        assert play in deal.legal_plays()
+        visits = [v for v, _ in bot.last_stats.values()]
+        assert visits and max(visits) < 10**6  # it stopped for time, not for its iterations
+    shortest = IsmctsBot(4, iterations=10**6, seconds=1e-9)
+    deal = early_positions(players, 1)[0]
+    view = view_of(deal, deal.to_move)
+    assert shortest.choose_play(view) == max(deal.legal_plays(), key=lambda p: HeuristicBot(4).evaluate(view, p)[0])
+
+
+def test_the_expert_level_thinks_within_its_budget() -> None:
+    """``taash play``'s expert bots (and the web's) keep to EXPERT_SECONDS a play, early in a deal too, where a
+    full search of 200 iterations takes most of a second or more; a bot named ``ismcts`` has no time limit."""
+    import time
+
+    from taash.bots.base import EXPERT_SECONDS, make_bot
+
+    assert make_bot("expert", 1).seconds == EXPERT_SECONDS  # type: ignore[attr-defined]
+    assert make_bot("ismcts", 1).seconds is None  # type: ignore[attr-defined]
+    for deal in early_positions(4, 2):
+        started = time.perf_counter()
+        make_bot("expert", 7).choose_play(view_of(deal, deal.to_move))
+        assert time.perf_counter() - started < EXPERT_SECONDS + 0.5
+
+
+@pytest.mark.parametrize("seconds", [0, -1, "abc", True, 10**9])
+def test_a_time_budget_must_be_positive_and_sane(seconds: object) -> None:
+    from taash.bots.base import make_bot
+
+    with pytest.raises(ValueError, match="seconds must be more than 0"):
+        IsmctsBot(1, seconds=seconds)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seconds must be more than 0"):
+        make_bot(f"ismcts:seconds={seconds}", 1)

@@ -191,6 +191,44 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_pat
     assert message in one_line_error(proc, 2)
 
 
+@pytest.mark.parametrize("columns", ["80", "120"])
+def test_play_and_replay_help_list_the_keys_and_the_levels(columns: str) -> None:
+    from taash.bots.base import LEVELS
+
+    def words(*args: str) -> str:
+        proc = subprocess.run([*TAASH, *args, "--help"], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "COLUMNS": columns})
+        assert proc.returncode == 0, proc.stderr
+        return " ".join(proc.stdout.replace("│", " ").split())  # as one line, however it was wrapped
+
+    shown = words("play")
+    assert all(f"{level} " in shown for level in LEVELS) and "expert searches guessed deals, 0.5 s a play" in shown
+    for key in ("Left/Right choose a card", "Up/Down and Enter, or 1-9", "h a hint", "u undo your last move",
+                "s save", "q or Ctrl+Q save and quit", "On the score sheet: Enter the next deal"):
+        assert key in shown, key
+    shown = words("replay")
+    for key in ("Left/Right a play back or forward", "Up/Down (or PageUp/PageDown) a deal", "Home/End", "q leave"):
+        assert key in shown, key
+
+
+def test_resume_refuses_the_settings_it_would_ignore(tmp_path: Path) -> None:
+    """A resumed match keeps its own players, rules, level, baazis, seed and name: given with --resume, they are
+    refused in one line naming them, before anything starts; --save, --ascii and --delay still go with it."""
+    Session(PRESETS["standard"], 4, "easy", 3, seed=9).save(tmp_path / "m.json")
+    before = (tmp_path / "m.json").read_text()
+    for args, named in ((["--level", "expert"], "--level"), (["-r", "punjab_30", "-b", "5"], "--rules, --baazis"),
+                        (["-p", "2", "--seed", "3", "-n", "Priya"], "--players, --seed, --name"),
+                        (["--level", "medium"], "--level")):  # the default, given: still refused
+        proc = subprocess.run([*TAASH, "play", "--resume", "m.json", *args], capture_output=True, text=True,
+                              timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+        line = one_line_error(proc, 2)
+        assert "--resume" in line and f"leave out {named}" in line, line
+    assert (tmp_path / "m.json").read_text() == before
+    proc = subprocess.run([*TAASH, "play", "--resume", "m.json", "--save", "n.json", "--ascii", "--delay", "0"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert "needs an interactive terminal" in one_line_error(proc, 2)  # got as far as starting the game
+
+
 def test_a_broken_save_file_or_record_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

@@ -227,4 +227,4 @@ def test_the_bid_hint_gives_the_bots_bid_and_a_true_reason() -> None:
 def test_long_names_from_a_record_are_shortened_on_the_screen() -> None:
     s = Session(STANDARD, 4, seed=1)
     s.names = ["Me", "An   extremely long name", "", "Bo"]
-    assert [s.who(seat) for seat in range(4)] == ["You", "An extremel.", "Partner", "Bo"]
+    assert [s.who(seat) for seat in range(4)] == ["You", "An extremel.", "Seat 2", "Bo"]  # the partner as named

@@ -70,3 +70,42 @@ def test_why_a_card_has_no_play() -> None:
     qasim = view(mask("9s", "2c"), mask("9h", "3d"), preset="punjab_30_qasim", restricted=mask("9s"))
     assert [p for p in qasim.legal_plays() if p[1] == card("9s")] == [(THROW, card("9s"), 0, 0, 0)]
     assert no_play_reason(qasim, card("9s")) is None
+
+
+# -- counts, points, Satthi, majority and redeals: the words every screen uses -------------------------------------
+
+from taash.bots.greedy import GreedyBot  # noqa: E402
+from taash.bots.heuristic import HeuristicBot  # noqa: E402
+
+from taash.seep.deal import DealScore  # noqa: E402
+from taash.seep.describe import card_points_notes, plural, points, redeal_reason  # noqa: E402
+
+
+def test_one_point_one_card_one_sweep_in_the_singular() -> None:
+    assert (points(1), points(2), points(0), points(1, short=True), points(7, short=True)) == \
+        ("1 point", "2 points", "0 points", "1 pt", "7 pts")
+    assert (plural(1, "card"), plural(3, "sweep")) == ("1 card", "3 sweeps")
+    v = view(mask("5c", "Kd"), mask("Ah", "4h"))
+    capture = (CAPTURE, card("5c"), 0, 0, mask("Ah", "4h"))
+    for bot in (GreedyBot(1), HeuristicBot(1)):
+        assert bot.explain(v, capture) == "Capture A♥ 4♥ with 5♣: a sweep, 1 point"
+
+
+def test_a_satthi_and_the_majority_are_named() -> None:
+    punjab = PRESETS["punjab_30"]
+    assert card_points_notes(punjab, DealScore((60, 0), (9, 0), (31, 21)), ("Us", "Them")) == \
+        ["A Satthi: Us took all 30 card points, which score 60"]
+    assert card_points_notes(punjab, DealScore((0, 60), (0, 0), (20, 32)), ("Us", "Them")) == \
+        ["A Satthi: Them took all 30 card points, which score 60"]
+    assert card_points_notes(punjab, DealScore((10, 20), (0, 0), (24, 28)), ("NS", "EW")) == \
+        ["EW +4 card points for the most cards (28 of 52)"]
+    assert card_points_notes(punjab, DealScore((13, 17), (0, 0), (26, 26)), ("NS", "EW")) == []
+    assert card_points_notes(PRESETS["standard"], DealScore((60, 40), (0, 0), (30, 22)), ("NS", "EW")) == []
+
+
+def test_a_redeal_names_its_card_as_the_screen_shows_cards() -> None:
+    problem = "the first floor cards hold 9s, so the deal would have been redone"
+    assert redeal_reason(problem) == "the first floor cards hold 9♠"
+    assert redeal_reason(problem, ascii_only=True) == "the first floor cards hold 9s"
+    assert redeal_reason("the bidder's first four cards hold no card above 8, so the deal would have been redone") \
+        == "the bidder's first four cards hold no card above 8"

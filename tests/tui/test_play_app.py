@@ -332,6 +332,40 @@ def test_a_redeal_is_told_on_the_screen(tmp_path: Path) -> None:
                for line in asyncio.run(run()))
 
 
+def test_a_redeal_for_a_floor_card_shows_the_card_as_every_card_is_shown(tmp_path: Path) -> None:
+    punjab = PRESETS["punjab_30"]
+    seed = next(seed for seed in range(500)
+                if any("floor" in p for p in Session(punjab, 4, seed=seed).match.redeals))
+
+    async def run(ascii_only: bool) -> str:
+        app = SeepApp(Session(punjab, 4, seed=seed, ascii_only=ascii_only), tmp_path / "r.json", delay=30)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return "\n".join(screen_text(app))
+
+    shown, plain = asyncio.run(run(False)), asyncio.run(run(True))
+    assert "Dealt again: the first floor cards hold 9♠" in shown or "the first floor cards hold T♦" in shown
+    assert "hold 9s" not in shown and "hold Td" not in shown
+    assert "Dealt again: the first floor cards hold 9s" in plain or "the first floor cards hold Td" in plain
+
+
+def test_your_name_shows_and_your_partner_is_named_as_in_the_record(tmp_path: Path) -> None:
+    session = Session(STANDARD, 4, "medium", 1, seed=4, name="Priya")
+
+    async def run() -> tuple[str, str]:
+        app = SeepApp(session, tmp_path / "p.json", delay=30)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert_fits(app)
+            return text(app, "#seats"), "\n".join(screen_text(app))
+
+    seats, screen = asyncio.run(run())
+    assert session.record().names == ["Priya", "Asha (bot)", "Dev (bot)", "Vikram (bot)"]
+    assert "Priya" in seats and "Dev (partner)" in seats and "Asha " in seats and "Vikram " in seats, seats
+    assert "Partner" not in screen
+    assert session.who(2) == "Dev" and session.who(0) == "You"  # in sentences: "You bid 11", "Dev: Throw 7♣"
+
+
 def test_names_from_a_record_are_shown_as_they_are(tmp_path: Path) -> None:
     """A resumed record's names are text, not markup, and long ones are shortened to fit."""
     s = Session(STANDARD, 4, seed=4)
@@ -399,8 +433,39 @@ def test_a_long_match_keeps_the_newest_rows_of_the_score_sheet_in_sight(tmp_path
     assert sheet[0].startswith(" Deal 16 is over: ") and any("Enter: the next deal" in line for line in sheet)
 
 
+def test_a_satthi_is_named_on_the_score_sheet(tmp_path: Path) -> None:
+    """punjab_30: a team that takes all 30 card points scores 60; the sheet says so in words, and its column of
+    card points says points."""
+    punjab = PRESETS["punjab_30"]
+    for seed in range(500):
+        s = Session(punjab, 2, "easy", 0, seed=seed)
+        while not s.deal_over:
+            if s.humans_turn():
+                view = s.view()
+                s.bid(view.legal_bids()[0]) if view.phase is Phase.BID else s.play(view.legal_plays()[0])
+            else:
+                s.bot_step()
+        if 60 in s.results()[0].score.card_points:
+            break
+    else:
+        raise AssertionError("no Satthi under seed 500")
+
+    async def run() -> list[str]:
+        app = SeepApp(s, tmp_path / "s.json", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, SheetScreen)
+            assert_fits(app)
+            return screen_text(app)
+
+    sheet = asyncio.run(run())
+    who = "Us" if s.results()[0].score.card_points[0] == 60 else "Them"
+    assert sheet[1] == f"   A Satthi: {who} took all 30 card points, which score 60"
+    assert any(line.split()[:2] == ["card", "pts"] for line in sheet)  # not "cards": those are points
+
+
 def test_whose_turn_and_the_floor_as_the_person_sees_them(tmp_path: Path) -> None:
-    """The seat to move is marked; owners are You, Partner or a name; the captured piles add up."""
+    """The seat to move is marked; owners are You or a name; the captured piles add up."""
     seed = a_seed()
 
     async def run() -> None:
@@ -416,7 +481,7 @@ def test_whose_turn_and_the_floor_as_the_person_sees_them(tmp_path: Path) -> Non
             assert f"▶{waiting} " in text(app, "#seats") and options(app) == [f"Waiting for {waiting}…"]
             cards = s.view().initial_floor
             lines = floor_lines(0, {13: (cards, True, 0b0101)}, s.who, 4, False)
-            assert Text.from_markup(lines[1]).plain.endswith("cemented, owners: You, Partner")
+            assert Text.from_markup(lines[1]).plain.endswith("cemented, owners: You, Dev")  # as in the record
             lines = floor_lines(0, {13: (cards, False, 0b1000)}, s.who, 4, False)
             assert Text.from_markup(lines[1]).plain.endswith("ordinary, owner: Vikram")
             us, them = s.view().captured()
@@ -493,3 +558,69 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
     assert saw_thinking and undone and not app.is_running
     saved = json.loads(save.read_text())
     assert len(saved["deals"]) == 1 and len(saved["deals"][0]["plays"]) == 48
+
+
+@pytest.mark.parametrize(("players", "ascii_only"), [(4, False), (2, True)])
+def test_a_whole_deal_at_the_smallest_terminal_that_works(tmp_path: Path, players: int, ascii_only: bool) -> None:
+    """At MIN_SIZE every line of the play screen and of the score sheet has room, wrapped where it must be, from
+    the bid to the sheet; the log gives way first and still shows the newest play."""
+    from taash.tui.app import MIN_SIZE
+
+    async def run() -> list[str]:
+        session = Session(STANDARD, players, "medium", 1, seed=a_seed(), ascii_only=ascii_only)
+        app = SeepApp(session, tmp_path / "small.json", delay=0)
+        async with app.run_test(size=MIN_SIZE) as pilot:
+            await settle(pilot, app)
+            while not isinstance(app.screen, SheetScreen):
+                assert_fits(app)
+                screen = screen_text(app)
+                assert screen[0].startswith(" Deal 1 ") and any(line.startswith(" Your hand") for line in screen)
+                newest = plain_log(app.session.log[-1].text, ascii_only)
+                assert any(line.startswith(newest[:MIN_SIZE[0] - 1]) for line in screen), (newest, screen)
+                await choose(pilot, app, policy(app.session))
+            assert_fits(app)
+            return screen_text(app)
+
+    sheet = asyncio.run(run())
+    assert sheet[0].startswith(" Deal 1 is over: ") and any("Enter: " in line for line in sheet)
+
+
+def plain_log(text: str, ascii_only: bool) -> str:
+    from taash.tui.app import plain
+
+    return plain(text, ascii_only)
+
+
+@pytest.mark.parametrize("size", [(40, 10), (59, 24), (80, 17)])
+def test_a_terminal_too_small_is_asked_to_grow_and_the_game_comes_back(tmp_path: Path,
+                                                                      size: tuple[int, int]) -> None:
+    """Below MIN_SIZE the screen says what size is needed and nothing is played unseen; grown, the game is back
+    where it was; q still saves and quits."""
+    from taash.tui.app import MIN_SIZE, TooSmallScreen
+
+    async def run() -> tuple[list[str], list[str], str | None]:
+        app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=a_seed()), tmp_path / "grow.json", delay=0)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, TooSmallScreen)
+            small = screen_text(app)
+            before = app.session.to_json()
+            await pilot.press("1", "right", "h", "u", "enter")  # nothing happens unseen
+            assert app.session.to_json() == before and isinstance(app.screen, TooSmallScreen)
+            await pilot.resize_terminal(*MIN_SIZE)
+            await pilot.pause()
+            assert not isinstance(app.screen, TooSmallScreen)
+            assert_fits(app)
+            grown = screen_text(app)
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert isinstance(app.screen, TooSmallScreen)
+            await pilot.press("q")
+            await pilot.pause()
+        return small, grown, app.return_value
+
+    small, grown, message = asyncio.run(run())
+    words = " ".join(" ".join(small).split())
+    assert f"This terminal is {size[0]}x{size[1]}: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]}" in words
+    assert any(line.startswith(" Your hand") for line in grown)
+    assert message is not None and message.startswith("Saved to") and (tmp_path / "grow.json").exists()

@@ -15,6 +15,11 @@ from taash.games.api import Action
 
 #: Player-facing levels and the kind of bot each seats (every game has these kinds).
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
+#: Wall-clock seconds the expert level's search may take over one play (README, "Playing in the terminal").
+EXPERT_SECONDS = 0.5
+#: What a level's bot is given besides its seed: the expert's search keeps to a time budget per play (so it
+#: is deterministic for its seed only when the budget does not cut it short).
+LEVEL_SETTINGS: dict[str, dict[str, int | float | str]] = {"expert": {"seconds": EXPERT_SECONDS}}
 
 #: ``game -> module``: where each game's bots are (its ``BOTS``: name -> class taking ``(seed, **settings)``).
 _BOT_PACKAGES = {"seep": "taash.bots.seep"}
@@ -86,5 +91,7 @@ def make_bot(spec: str, seed: int, game: str = "seep") -> Bot:
         raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join([*kinds, *LEVELS])})")
     if settings and name in LEVELS:
         raise ValueError(f"a level ({name}) takes no settings; name the bot instead ({kind}:...)")
+    if name in LEVELS:
+        settings = dict(LEVEL_SETTINGS.get(name, {}))
     bot: Bot = construct(kinds[kind], spec, seed, settings)
     return bot

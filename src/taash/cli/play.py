@@ -10,11 +10,14 @@ from typing import Annotated
 
 import typer
 
-from taash.bots.base import LEVELS
+from taash.bots.base import EXPERT_SECONDS, LEVELS
 from taash.cli.common import fail, out, user_errors
 from taash.cli.seep import check_players, get_rules
 
 DEFAULT_SAVE = Path("taash-seep-match.json")
+#: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
+KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("level", "--level"), ("baazis", "--baazis"),
+                    ("seed", "--seed"), ("name", "--name"))
 
 
 def unicode_ok() -> bool:
@@ -27,12 +30,43 @@ def unicode_ok() -> bool:
     return True
 
 
+#: What each level's bots do, for ``taash play --help``.
+LEVEL_WORDS = {"easy": "plays at random", "medium": "takes the most points now",
+               "hard": "counts the cards and weighs what it leaves the next player",
+               "expert": f"searches guessed deals, {EXPERT_SECONDS:g} s a play at most"}
+#: ``taash play --help``: paragraphs, each one line (the help wraps them to the terminal).
+PLAY_HELP = "\n\n".join([
+    "Play a match of Seep against the computer: you and a bot partner against two bots (or one, with -p 2).",
+    "Levels (--level): " + "; ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS) + ".",
+    "Keys: Left/Right choose a card of your hand; Up/Down and Enter, or 1-9, make one of its plays (or the bid); "
+    "h a hint; u undo your last move; s save; q or Ctrl+Q save and quit (--resume FILE goes on). On the score "
+    "sheet: Enter the next deal, q save and quit.",
+])
+#: ``taash replay --help``.
+REPLAY_HELP = "\n\n".join([
+    "Step through a game record forwards and backwards, with every hand shown.",
+    "Keys: Left/Right a play back or forward; Up/Down (or PageUp/PageDown) a deal; Home/End the start or the end of "
+    "the deal; q leave.",
+])
+
+
 def need_terminal() -> None:
     if not (sys.stdin.isatty() and sys.stdout.isatty()) and not os.environ.get("TAASH_NO_TTY_CHECK"):
         fail("this command needs an interactive terminal")
 
 
+def given_with_resume(ctx: typer.Context) -> list[str]:
+    """The options given on the command line that a resumed match takes from its save file instead."""
+    given = []
+    for param, option in KEPT_BY_THE_SAVE:
+        source = ctx.get_parameter_source(param)
+        if source is not None and source.name != "DEFAULT":  # by name: typer brings a click of its own
+            given.append(option)
+    return given
+
+
 def play(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")] = 4,
     rules: Annotated[str, typer.Option("--rules", "-r", help="A preset or a .toml/.json rules file.")] = "standard",
     level: Annotated[str, typer.Option("--level", "-l", help=f"The bots' level: {', '.join(LEVELS)}.")] = "medium",
@@ -46,10 +80,13 @@ def play(
     = False,
     delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
 ) -> None:
-    """Play a match of Seep against the computer: you and a bot partner against two bots (or one, with -p 2)."""
+    """Play a match of Seep against the computer (the help's text is PLAY_HELP)."""
     from taash.play.session import Session  # the interface loads only when it is used
     from taash.tui.app import SeepApp, match_summary
 
+    ignored = given_with_resume(ctx) if resume is not None else []
+    if ignored:
+        fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
     ascii_only = ascii_only or not unicode_ok()
     if level not in LEVELS:
         fail(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
@@ -86,16 +123,21 @@ def replay_record(
     file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. a saved match.")],
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards instead of suit symbols.")] = False,
 ) -> None:
-    """Step through a game record forwards and backwards, with every hand shown."""
+    """Step through a game record (the help's text is REPLAY_HELP)."""
     from taash.seep.record import record_from_json, replay
-    from taash.tui.replay import ReplayApp, Timeline
+    from taash.tui.replay import ReplayApp, Timeline, redeals_of
 
     ascii_only = ascii_only or not unicode_ok()
     with user_errors(str(file)):
-        record = record_from_json(json.loads(file.read_text(encoding="utf-8-sig")))
+        data = json.loads(file.read_text(encoding="utf-8-sig"))
+        record = record_from_json(data)
         replay(record)
-        timeline = Timeline(record, ascii_only)
+        timeline = Timeline(record, ascii_only, redeals_of(data))
     if not timeline.deals:
         fail(f"{file}: the record has no deal with a bid to show")
     need_terminal()
     ReplayApp(timeline, str(file), ascii_only).run()
+
+
+play.__doc__ = PLAY_HELP
+replay_record.__doc__ = REPLAY_HELP

@@ -22,7 +22,8 @@ def _lead(difference: int, teams: tuple[str, str]) -> str:
 
 def score_sheet(match: Match, teams: tuple[str, str] | None = None, seats: list[str] | None = None,
                 caption: str | None = None) -> Table:
-    """Per deal: the dealer, both teams' card points, sweep points and deal scores, the lead after it, any baazi.
+    """Per deal: the dealer, both teams' card points (Satthi and majority included), sweep points and deal scores,
+    the lead after it, any baazi.
 
     ``teams`` and ``seats`` name the two sides and the seats (North-South, East-West and the compass by default).
     Fits an 80-column terminal.
@@ -36,7 +37,7 @@ def score_sheet(match: Match, teams: tuple[str, str] | None = None, seats: list[
                   caption_justify="left")
     table.add_column("#", justify="right")
     table.add_column("dealer")
-    table.add_column(f"cards\n{pair}", justify="center")
+    table.add_column(f"card pts\n{pair}", justify="center")  # points, not a count of cards
     table.add_column(f"sweeps\n{pair}", justify="center")
     table.add_column(f"score\n{pair}", justify="center", style="bold")
     table.add_column("lead\nafter", justify="right")

@@ -18,7 +18,7 @@ from typing import Any
 from taash.bots.base import LEVELS, Bot, make_bot
 from taash.cards import SUIT_SYMBOLS, SUITS
 from taash.seep.deal import Deal, Phase
-from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play
+from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play, redeal_reason
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.match import DealResult, Match
 from taash.seep.notation import play_from_json
@@ -75,13 +75,19 @@ class Session:
     # -- who is who -------------------------------------------------------------------------------------------
 
     def who(self, seat: int) -> str:
-        """A seat as the person sees it: You, Partner, or the opponent's name."""
-        if seat == self.human:
-            return "You"
-        if self.players == 4 and seat == (self.human + 2) % 4:
-            return "Partner"
+        """A seat as the person sees it in sentences: You, or the name the record gives the seat (the partner's
+        too, as in the record), without its "(bot)"."""
+        return "You" if seat == self.human else self.name(seat)
+
+    def name(self, seat: int) -> str:
+        """A seat's name as the record gives it, without "(bot)", cut to :data:`NAME_WIDTH`; the person's own is
+        his ``--name`` (You by default)."""
         name = " ".join(self.names[seat].removesuffix(" (bot)").split()) or f"Seat {seat}"
         return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1].rstrip() + "."
+
+    def partner(self) -> int | None:
+        """The person's partner's seat (4 players), or None."""
+        return (self.human + 2) % 4 if self.players == 4 else None
 
     def team_name(self, team: int) -> str:
         return "Us" if team == self.human % 2 else "Them"
@@ -233,7 +239,7 @@ class Session:
 
     def _note_deal_start(self) -> None:
         for problem in self.match.redeals:
-            self.log.append(Event(f"Dealt again: {problem.split(', so')[0]}"))
+            self.log.append(Event(f"Dealt again: {redeal_reason(problem, self.ascii_only)}"))
         d = self.deal
         self.log.append(Event(f"Deal {self.deal_number}: {self.who(d.dealer)} deal{'s' * (d.dealer != self.human)}, "
                               f"{self.who(d.bidder)} bid{'s' * (d.bidder != self.human)}"))

@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
-from taash.cards import card_symbol, cards_of
-from taash.seep.deal import Phase, card_points
+import re
+
+from taash.cards import card_symbol, cards_of, parse_card
+from taash.seep.deal import DealScore, Phase, card_points
 from taash.seep.plays import BREAK, CAPTURE, ESTABLISH, THROW, House, Play, apply_play
+from taash.seep.rules import Rules
 from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView
 
 HOUSE_NAMES = {9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king"}
+#: A card's name inside the engine's words (``9s``, ``Td``).
+_CARD_NAME = re.compile(r"\b[2-9TJQKA][shdc]\b")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 point``, ``2 points``, ``0 sweeps``."""
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def points(n: int, short: bool = False) -> str:
+    """``1 point``, ``11 points``; ``short``: ``1 pt``, ``11 pts``."""
+    return plural(n, "pt" if short else "point")
 
 
 def cards_text(mask: int, ascii_only: bool = False) -> str:
@@ -41,10 +56,6 @@ def describe_play(play: Play, houses: dict[int, House], ascii_only: bool = False
     return f"Put {card}{with_loose} on the {name} house"
 
 
-def _points(n: int) -> str:
-    return f"{n} point{'s' * (n != 1)}"
-
-
 def describe_outcome(view: PlayerView, play: Play, ascii_only: bool = False) -> str:
     """A play of the seat of ``view`` with what it brings: "Capture 2♠ 9♠ with J♣: +11 points",
     "Build a king house from 8♥ 5♦ (you keep K♠)"."""
@@ -53,7 +64,7 @@ def describe_outcome(view: PlayerView, play: Play, ascii_only: bool = False) -> 
     loose, taken = apply_play(play, view.seat, view.players, view.loose, houses)
     kind, c, value = play[0], play[1], play[2]
     if kind == CAPTURE:
-        text = f"{words}: +{_points(card_points(view.rules, taken))}"
+        text = f"{words}: +{points(card_points(view.rules, taken))}"
         if not loose and not houses:
             sweep = view.rules.sweep_value(c, view.plays_made)
             text += f", a sweep (+{sweep})" if sweep else ", a sweep (scores nothing on the last play)"
@@ -88,3 +99,24 @@ def no_play_reason(view: PlayerView, card: int, ascii_only: bool = False) -> str
         return (f"the bid play must use the bid: build a {bid} house, or capture with (or throw) a {bid}; "
                 f"{name} can do none of these")
     return f"no legal play uses {name} here"
+
+
+def redeal_reason(problem: str, ascii_only: bool = False) -> str:
+    """Why the pack was dealt again, from the engine's reason: "the first floor cards hold 9♠" (its cards shown
+    as everywhere else, its "so the deal would have been redone" left out)."""
+    reason = problem.split(", so ")[0]
+    return _CARD_NAME.sub(lambda m: card_symbol(parse_card(m.group()), ascii_only), reason)
+
+
+def card_points_notes(rules: Rules, score: DealScore, teams: tuple[str, str]) -> list[str]:
+    """What a finished deal's card points hold besides the points of the cards, one line each: "A Satthi: Us
+    took all 30 card points, which score 60", "Them +4 card points for the most cards (28 of 52)"."""
+    notes = []
+    for t in (0, 1):
+        if rules.satthi_points and score.card_points[t] == rules.satthi_points and not score.card_points[1 - t]:
+            notes.append(f"A Satthi: {teams[t]} took all {rules.total_card_points} card points, which score "
+                         f"{rules.satthi_points}")
+        elif rules.majority_points and score.cards_taken[t] > 26:
+            notes.append(f"{teams[t]} +{rules.majority_points} card points for the most cards "
+                         f"({score.cards_taken[t]} of 52)")
+    return notes

@@ -2,15 +2,17 @@
 
 Keys: ←/→ choose a card, ↑/↓ choose what to do with it, Enter (or its number) plays it; h hint, u undo,
 s save, q save and quit. Everything shown comes from the person's own view of the deal and the public log.
-The screen is laid out for an 80x24 terminal: every line is built to fit 80 columns, and the log keeps its
-newest lines in sight however long the plays are.
+The screen is laid out for an 80x24 terminal (:data:`FULL_SIZE`): every line is built to fit 80 columns, and the
+log keeps its newest lines in sight however long the plays are. A smaller terminal, down to :data:`MIN_SIZE`, gets
+the same lines wrapped to its width and a shorter log (the log gives way first, down to one line); a terminal
+smaller still is asked to grow, and the game comes back as soon as it has.
 """
 
 from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -21,19 +23,26 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from taash.cards import card_symbol, cards_of
 from taash.cli.sheets import score_sheet
-from taash.play.session import Session
+from taash.play.session import Event, Session
 from taash.seep.deal import Phase
-from taash.seep.describe import HOUSE_NAMES, describe_outcome, no_play_reason
+from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
 from taash.seep.plays import Play
 from taash.tui.render import card_markup, floor_lines, pile_line
 
-#: Lines of the log of plays kept in sight.
+W = TypeVar("W", bound=Widget)
+
+#: Lines of the log of plays kept in sight (on a terminal of :data:`FULL_SIZE`; fewer on a smaller one).
 LOG_LINES = 5
+#: The terminal the screen is made for (columns, lines).
+FULL_SIZE = (80, 24)
+#: The smallest terminal the game is played in: every line of the play screen and its score sheets fit, wrapped.
+MIN_SIZE = (60, 18)
 #: What the key names of the footer become on a terminal without those symbols.
 ASCII_KEYS = {"←→": "Left/Right", "↑↓": "Up/Down", "⏎ 1-9": "Enter/1-9", "⏎": "Enter"}
 #: Cards that make up a deal: the pack less the four first floor cards (the stock is what is not yet dealt).
@@ -68,6 +77,73 @@ def match_summary(session: Session, ascii_only: bool = False) -> Group:
     return Group(*parts)
 
 
+def too_small(width: int, height: int) -> bool:
+    return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Said instead of the game while the terminal is smaller than :data:`MIN_SIZE`; gone once it is large enough
+    (q still leaves: the app's ``quit_match``, which saves a match first)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_match", "save & quit")]
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen > Static { width: 100%; height: auto; content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, leaving: str = "q saves and quits") -> None:
+        super().__init__()
+        self.leaving = leaving
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.show(*self.app.size)
+
+    def show(self, width: int, height: int) -> None:
+        self.query_one("#too-small", Static).update(
+            f"This terminal is {width}x{height}: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+            f"({FULL_SIZE[0]}x{FULL_SIZE[1]} shows it all at once). {self.leaving}.")
+
+
+def fit_terminal(app: App[Any], width: int, height: int, leaving: str = "q saves and quits") -> None:
+    """Show :class:`TooSmallScreen` over ``app`` while its terminal is smaller than :data:`MIN_SIZE`, with the size
+    now; take it away once the terminal is large enough."""
+    shown = app.screen if isinstance(app.screen, TooSmallScreen) else None
+    if too_small(width, height):
+        if shown is None:
+            app.push_screen(TooSmallScreen(leaving))
+        else:
+            shown.show(width, height)
+    elif shown is not None:
+        app.pop_screen()
+
+
+class PlayLog(Static):
+    """The newest lines of the log that fit the lines it is given (long plays wrap)."""
+
+    def __init__(self, ascii_only: bool, widget_id: str) -> None:
+        super().__init__(id=widget_id)
+        self.ascii_only = ascii_only
+        self.events: list[Event] = []
+
+    def show(self, events: list[Event]) -> None:
+        self.events = events[-LOG_LINES:]
+        self.draw()
+
+    def on_resize(self, _: Resize) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        width, height = self.size.width or FULL_SIZE[0], self.size.height or LOG_LINES
+        lines: list[Text] = []
+        for event in self.events:
+            text = Text(plain(event.text, self.ascii_only), style="bold yellow" if event.sweep else "")
+            lines.extend(text.wrap(self.app.console, max(20, width)))
+        self.update(Text("\n").join(lines[-min(height, LOG_LINES):]))
+
+
 class SheetScreen(ModalScreen[None]):
     """The score sheet after a deal (how it ended, then every deal so far), or the match summary at the end."""
 
@@ -81,7 +157,7 @@ class SheetScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     SheetScreen { align: center top; background: $background; }
-    SheetScreen > Vertical { width: 80; height: 1fr; background: $panel; padding: 0 1; }
+    SheetScreen > Vertical { width: 100%; max-width: 80; height: 1fr; background: $panel; padding: 0 1; }
     SheetScreen #sheet-head { height: auto; }
     SheetScreen #sheet-scroll { height: 1fr; }
     SheetScreen #sheet-foot { height: auto; }
@@ -120,14 +196,14 @@ class SeepApp(App[str]):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 1; background: $primary-background; }
-    #score { height: 1; background: $primary-background; }
-    #seats { height: 1; }
-    #floor { height: auto; max-height: 7; background: $surface; }
-    #piles { height: auto; max-height: 2; }
-    #log { height: 5; color: $text-muted; }
-    #hand { height: 1; background: $surface; }
-    #message { height: auto; max-height: 2; color: $warning; }
+    #status { height: auto; background: $primary-background; }
+    #score { height: auto; background: $primary-background; }
+    #seats { height: auto; }
+    #floor { height: auto; background: $surface; }
+    #piles { height: auto; }
+    #log { height: 1fr; max-height: 5; min-height: 1; color: $text-muted; }
+    #hand { height: auto; background: $surface; }
+    #message { height: auto; max-height: 3; color: $warning; }
     #options { height: 1fr; min-height: 2; border: none; padding: 0; }
     .ascii #options { scrollbar-size-vertical: 0; }
     """
@@ -163,7 +239,7 @@ class SeepApp(App[str]):
         yield Static(id="seats")
         yield Static(id="floor")
         yield Static(id="piles")
-        yield Static(id="log")
+        yield PlayLog(self.ascii_only, "log")
         yield Static(id="hand")
         yield Static(id="message")
         yield OptionList(id="options")
@@ -172,12 +248,31 @@ class SeepApp(App[str]):
     def on_mount(self) -> None:
         if self.ascii_only:
             self.screen.add_class("ascii")
-        self.query_one(OptionList).focus()
+        self.part("#options", OptionList).focus()
         self.redraw()
         self.after_move()
+        self.fit(*self.size)
 
-    def on_resize(self, _: Resize) -> None:
+    def on_resize(self, event: Resize) -> None:
         self.redraw()
+        self.fit(event.size.width, event.size.height)
+
+    def part(self, selector: str, kind: type[W]) -> W:
+        """A widget of the play screen (the bottom of the stack), whatever screen is shown over it."""
+        return self.screen_stack[0].query_one(selector, kind)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small, keys play nothing unseen: only quitting works."""
+        return not isinstance(self.screen, TooSmallScreen) or action in ("quit_match", "quit")
+
+    @property
+    def narrow(self) -> bool:
+        """Narrower than the screen is made for: shorter words where there are shorter ones."""
+        return self.size.width < FULL_SIZE[0]
+
+    def fit(self, width: int, height: int) -> None:
+        """Ask for a larger terminal while this one is too small for the game, and give the game back after."""
+        fit_terminal(self, width, height)
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)
@@ -201,6 +296,8 @@ class SeepApp(App[str]):
         rules = s.rules.to_json()
         rules_text = f"{rules} rules" if isinstance(rules, str) else f"custom {rules['preset']} rules"
         target = f"first to {s.baazis} baazi{'s' * (s.baazis != 1)}" if s.baazis else "a single deal"
+        if self.narrow:
+            return f" Deal {s.deal_number} · {rules_text.removesuffix(' rules')} · {s.level} bots · {target}"
         return f" Seep · {rules_text} · {s.level} bots · {target} · deal {s.deal_number}"
 
     def score_text(self) -> str:
@@ -211,6 +308,9 @@ class SeepApp(App[str]):
             lead_text = "level" if lead == 0 else (f"Us +{lead}" if lead > 0 else f"Them +{-lead}")
             text = (f" Baazis Us {s.match.baazis[us]} : {s.match.baazis[1 - us]} Them · lead {lead_text} "
                     f"(a baazi at {s.rules.baazi_lead})")
+            if self.narrow:
+                text = (f" Baazis Us {s.match.baazis[us]}:{s.match.baazis[1 - us]} Them · lead {lead_text}"
+                        f"/{s.rules.baazi_lead}")
         else:
             text = " Single deal: the higher deal score wins"
         if view.bid:
@@ -222,36 +322,29 @@ class SeepApp(App[str]):
         mark = ">" if self.ascii_only else "▶"
         seats = []
         for seat in range(s.players):
-            name = self.who(seat)
+            name = escape(s.name(seat))
             turn = f"[reverse]{mark}{name}[/]" if view.to_move == seat and view.phase is not Phase.OVER else name
-            dealer = " (dealer)" if seat == view.dealer else ""
-            seats.append(f"{turn}{dealer} {view.hand_sizes[seat]}")
-        text = " In hand: " + " | ".join(seats)
+            marks = [m for m, here in (("partner", seat == s.partner()), ("dealer", seat == view.dealer)) if here]
+            shown = f" ({', '.join(marks)})" if marks else ""
+            seats.append(f"{turn}{shown} {view.hand_sizes[seat]}")
+        text = (" Hands: " if self.narrow else " In hand: ") + " | ".join(seats)
         to_come = DEALT_CARDS - view.plays_made - sum(view.hand_sizes)
         if view.phase is Phase.PLAY and to_come > 0:
-            text += f" · {to_come} cards to come"
+            text += f" · {to_come} to come" if self.narrow else f" · {to_come} cards to come"
         return text
-
-    def log_lines(self, width: int) -> Text:
-        """The newest lines of the log that fit ``LOG_LINES`` lines of ``width`` columns (long plays wrap)."""
-        lines: list[Text] = []
-        for event in self.session.log[-LOG_LINES:]:
-            text = Text(plain(event.text, self.ascii_only), style="bold yellow" if event.sweep else "")
-            lines.extend(text.wrap(self.console, max(20, width)))
-        return Text("\n").join(lines[-LOG_LINES:])
 
     def redraw(self) -> None:
         s, view = self.session, self.session.view()
-        self.query_one("#status", Static).update(self.line(self.status_text()))
-        self.query_one("#score", Static).update(self.line(self.score_text()))
-        self.query_one("#seats", Static).update(self.line(self.seats_text()))
+        self.part("#status", Static).update(self.line(self.status_text()))
+        self.part("#score", Static).update(self.line(self.score_text()))
+        self.part("#seats", Static).update(self.line(self.seats_text()))
 
         if view.phase is Phase.BID:
             bidder = "you bid" if s.deal.bidder == s.human else f"{self.who(s.deal.bidder)} bids"
             floor = [f"[b]Floor[/]  4 cards face down until {bidder}"]
         else:
             floor = floor_lines(view.loose, view.houses, self.who, s.players, self.ascii_only)
-        self.query_one("#floor", Static).update(self.line("\n".join(floor)))
+        self.part("#floor", Static).update(self.line("\n".join(floor)))
 
         us = s.human % 2
         piles = view.captured()
@@ -259,11 +352,10 @@ class SeepApp(App[str]):
         for seat, _, points in view.sweeps:
             sweep_points[seat % 2] += points
             sweeps[seat % 2] += 1
-        self.query_one("#piles", Static).update(self.line(" Captured: " + " | ".join(
+        self.part("#piles", Static).update(self.line(" Captured: " + " | ".join(
             pile_line(s.team_name(t), s.rules, piles[t], sweep_points[t], sweeps[t]) for t in (us, 1 - us))))
 
-        log = self.query_one("#log", Static)
-        self.query_one("#log", Static).update(self.log_lines(log.size.width or self.size.width))
+        self.part("#log", PlayLog).show(self.session.log)
 
         cards = self.hand_cards()
         self.cursor = max(0, min(self.cursor, len(cards) - 1))
@@ -272,8 +364,8 @@ class SeepApp(App[str]):
         for i, c in enumerate(cards):
             text = card_markup(c, self.ascii_only)
             shown.append(f"[reverse]{text}[/]" if i == self.cursor and choosing else text)
-        self.query_one("#hand", Static).update(self.line(" [b]Your hand[/]  " + " ".join(shown)))
-        self.query_one("#message", Static).update(Text(" " + plain(self.message or self.guide(), self.ascii_only)))
+        self.part("#hand", Static).update(self.line(" [b]Your hand[/]  " + " ".join(shown)))
+        self.part("#message", Static).update(Text(" " + plain(self.message or self.guide(), self.ascii_only)))
         self.fill_options()
 
     def guide(self) -> str:
@@ -284,11 +376,13 @@ class SeepApp(App[str]):
             return ""
         if s.view().phase is Phase.BID:
             return f"Your bid on your first four cards: {arrows[1]} and Enter, or its number"
+        if self.narrow:
+            return f"{arrows[0]} a card, {arrows[1]} a play, Enter or its number"
         return f"{arrows[0]} choose a card, {arrows[1]} what to do with it, Enter or number plays it"
 
     def fill_options(self) -> None:
         s, view = self.session, self.session.view()
-        options = self.query_one(OptionList)
+        options = self.part("#options", OptionList)
         options.clear_options()
         self.choices = []
         if view.phase is Phase.OVER:
@@ -370,6 +464,7 @@ class SeepApp(App[str]):
         card, sweep, score = r.score.card_points, r.score.sweep_points, r.score.score
         lines = [f"[b]Deal {s.deal_number} is over[/]: Us {score[us]}, Them {score[1 - us]} (card points "
                  f"{card[us]}:{card[1 - us]}, sweeps {sweep[us]}:{sweep[1 - us]})"]
+        lines.extend("  " + note for note in card_points_notes(s.rules, r.score, (s.team_name(0), s.team_name(1))))
         last = [e.text for e in s.log if not e.text.startswith("Deal over")][-4:]
         lines.extend(escape(plain("  " + text, self.ascii_only)) for text in last)
         head = Text.from_markup("\n".join(lines))
@@ -381,9 +476,11 @@ class SeepApp(App[str]):
             return
         self._sheet_open = True
         self.push_screen(SheetScreen(*self.sheet_parts(), self.ascii_only), self.sheet_closed)
+        self.fit(*self.size)  # a terminal too small is asked to grow before the sheet shows
 
     def sheet_closed(self, _: None) -> None:
         self._sheet_open = False
+        self.fit(*self.size)
         s = self.session
         if s.over:
             try:
@@ -426,7 +523,7 @@ class SeepApp(App[str]):
         self.make_choice(event.option_index)
 
     def action_choose(self) -> None:
-        highlighted = self.query_one(OptionList).highlighted
+        highlighted = self.part("#options", OptionList).highlighted
         if highlighted is not None:
             self.make_choice(highlighted)
 
@@ -445,7 +542,7 @@ class SeepApp(App[str]):
         self.message = f"Hint: {reason}"
         self.redraw()
         if choice in self.choices:
-            self.query_one(OptionList).highlighted = self.choices.index(choice)
+            self.part("#options", OptionList).highlighted = self.choices.index(choice)
 
     def action_undo(self) -> None:
         self._generation += 1

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from taash.cards import card_symbol, cards_of
 from taash.seep.deal import card_points
-from taash.seep.describe import HOUSE_NAMES
+from taash.seep.describe import HOUSE_NAMES, plural, points
 from taash.seep.plays import House
 from taash.seep.rules import Rules
 from taash.seep.values import VALUE_MASK
@@ -42,10 +42,9 @@ def floor_lines(loose: int, houses: dict[int, House], who: Callable[[int], str],
 
 def pile_line(name: str, rules: Rules, pile: int, sweep_points: int, sweeps: int) -> str:
     """``Us 14 cards 23 pts, 1 sweep +50``."""
-    n = pile.bit_count()
-    text = f"[b]{name}[/] {n} card{'s' * (n != 1)} {card_points(rules, pile)} pts"
+    text = f"[b]{name}[/] {plural(pile.bit_count(), 'card')} {points(card_points(rules, pile), short=True)}"
     if sweeps:
-        text += f", {sweeps} sweep{'s' * (sweeps != 1)} +{sweep_points}"
+        text += f", {plural(sweeps, 'sweep')} +{sweep_points}"
     return text
 
 

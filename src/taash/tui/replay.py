@@ -1,23 +1,38 @@
-"""``taash replay FILE``: step through a game record, every hand shown (the game is over, nothing is hidden)."""
+"""``taash replay FILE``: step through a game record, every hand shown (the game is over, nothing is hidden).
+
+Besides the hands, the floor and the plays in words, the screen tells why a pack was dealt again (when the save
+file's seed shows it), the 2-player second half's deal, and the match so far: the baazis and the running lead
+before the deal, and after it once it is over."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.events import Resize
 from textual.widgets import Footer, Static
 
 from taash.cli.sheets import SEATS
 from taash.seep.deal import Deal, card_points
-from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play
+from taash.seep.describe import (
+    HOUSE_NAMES,
+    card_points_notes,
+    cards_text,
+    describe_play,
+    plural,
+    points,
+    redeal_reason,
+)
+from taash.seep.errors import SeepError
+from taash.seep.match import DealResult
 from taash.seep.notation import play_from_json
 from taash.seep.plays import apply_play
-from taash.seep.record import GameRecord
-from taash.tui.app import ASCII_KEYS, plain
+from taash.seep.record import GameRecord, replay
+from taash.tui.app import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
 from taash.tui.render import cards_markup, floor_lines
 
 #: Longest seat name shown (names in a record may be longer).
@@ -32,6 +47,22 @@ class Step:
     said: str
 
 
+def redeals_of(data: Any) -> list[tuple[str, ...]]:
+    """Why each deal's pack was dealt again, for a save file of ``taash play`` (its seed shuffles the match
+    again); none for another record, or one whose packs its seed does not give."""
+    from taash.play.session import Session
+
+    if not isinstance(data, dict) or not isinstance(data.get("taash"), dict) or data["taash"].get("seed") is None:
+        return []
+    try:
+        session = Session.from_json(data)
+    except (SeepError, ValueError):
+        return []
+    record = session.record()
+    return [dealt.redeals if list(dealt.deck) == list(d.deck) else () for dealt, d in
+            zip(session.match.dealt, record.deals, strict=False)]
+
+
 def short(name: str) -> str:
     name = " ".join(name.split())
     return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1].rstrip() + "."
@@ -40,9 +71,13 @@ def short(name: str) -> str:
 class Timeline:
     """Every position of every deal with a bid in a (checked) record."""
 
-    def __init__(self, record: GameRecord, ascii_only: bool = False):
+    def __init__(self, record: GameRecord, ascii_only: bool = False, redeals: list[tuple[str, ...]] | None = None):
         self.record = record
         players = record.players
+        #: Each finished deal's result: its score, the running lead after it, any baazi.
+        self.results: list[DealResult] = replay(record)
+        #: Why each deal's pack was dealt again (in the words of the screen), where known.
+        self.redeals = [[redeal_reason(p, ascii_only) for p in r] for r in redeals or []]
         names = list(record.names) if record.names else list(SEATS[players])
         self.names = [short(n) or f"Seat {i}" for i, n in enumerate(names)]
         bare = [n.removesuffix(" (bot)") for n in self.names]
@@ -57,8 +92,11 @@ class Timeline:
             deal = Deal(record.rules, players, d.dealer, list(d.deck))
             deal.make_bid(d.bid)
             bidder = self.names[deal.bidder]
-            steps = [Step(deal.clone(), f"{bidder} bids {d.bid} ({HOUSE_NAMES[d.bid]}) on "
-                                        f"{cards_text(deal.hands[deal.bidder], ascii_only)}")]
+            said = f"{bidder} bids {d.bid} ({HOUSE_NAMES[d.bid]}) on {cards_text(deal.hands[deal.bidder], ascii_only)}"
+            redealt = self.redeals[len(self.deals)] if len(self.deals) < len(self.redeals) else []
+            if redealt:  # one line for each time the pack was dealt again
+                said = "\n".join(f"Dealt again: {why}" for why in redealt) + "\n" + said
+            steps = [Step(deal.clone(), said)]
             for raw in d.plays:
                 play = raw if isinstance(raw, tuple) else play_from_json(raw, deal.houses)
                 seat, houses, loose = deal.to_move, dict(deal.houses), deal.loose
@@ -71,6 +109,8 @@ class Timeline:
                 if deal.over and left:
                     to = self.teams[deal.last_capturer] if deal.last_capturer >= 0 else "no one"
                     said += f"; {cards_text(left, ascii_only)} left on the floor go to {to}"
+                if players == 2 and len(deal.plays) == 24:
+                    said += "; second half: 12 new cards each"
                 steps.append(Step(deal.clone(), said))
             self.deals.append(steps)
 
@@ -81,11 +121,12 @@ class ReplayApp(App[None]):
     TITLE = "taash: replay"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
-    #where { height: 1; background: $primary-background; }
+    #where { height: auto; background: $primary-background; }
     #hands { height: auto; }
     #floor { height: auto; background: $surface; }
     #said { height: auto; color: $warning; }
     #piles { height: auto; }
+    #match { height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", "play", key_display="←→"),
@@ -113,10 +154,27 @@ class ReplayApp(App[None]):
         yield Static(id="floor")
         yield Static(id="said")
         yield Static(id="piles")
+        yield Static(id="match")
         yield Footer()
 
     def on_mount(self) -> None:
         self.redraw()
+        fit_terminal(self, *self.size, leaving="q leaves")
+
+    def on_resize(self, event: Resize) -> None:
+        fit_terminal(self, event.size.width, event.size.height, leaving="q leaves")
+
+    def part(self, selector: str, kind: type[Static]) -> Static:
+        """A line of the replay's screen (the bottom of the stack), whatever screen is shown over it."""
+        return self.screen_stack[0].query_one(selector, kind)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small, only q works."""
+        return not isinstance(self.screen, TooSmallScreen) or action in ("quit", "quit_match")
+
+    def action_quit_match(self) -> None:
+        """q on the screen that asks for a larger terminal."""
+        self.exit()
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)
@@ -132,7 +190,7 @@ class ReplayApp(App[None]):
         deal = step.deal
         players = t.record.players
         names = [escape(n) for n in t.names]
-        self.query_one("#where", Static).update(self.line(
+        self.part("#where", Static).update(self.line(
             f" {escape(self.title_text)} · deal {self.deal_index + 1}/{len(t.deals)} · play {self.step_index}/"
             f"{len(steps) - 1}{'' if steps[-1].deal.over else ' (unfinished)'} · dealer {names[deal.dealer]}, "
             f"bid {deal.bid}"))
@@ -141,21 +199,21 @@ class ReplayApp(App[None]):
             turn = ">" if deal.to_move == seat and not deal.over else " "
             name = escape(f"{t.names[seat]:<{NAME_WIDTH}}")
             hands.append(f"{turn} [b]{name}[/] {cards_markup(deal.hands[seat], self.ascii_only)}")
-        self.query_one("#hands", Static).update(self.line("\n".join(hands)))
-        self.query_one("#floor", Static).update(self.line("\n".join(
+        self.part("#hands", Static).update(self.line("\n".join(hands)))
+        self.part("#floor", Static).update(self.line("\n".join(
             floor_lines(deal.loose, deal.houses, lambda s: names[s], players, self.ascii_only))))
-        self.query_one("#said", Static).update(Text(" " + plain(step.said, self.ascii_only)))
+        self.part("#said", Static).update(Text(" " + plain(step.said, self.ascii_only).replace("\n", "\n ")))
         teams = [escape(n) for n in t.teams]
         sweeps, sweep_points = [0, 0], [0, 0]
-        for seat, _, points in deal.sweeps:
+        for seat, _, won in deal.sweeps:
             sweeps[seat % 2] += 1
-            sweep_points[seat % 2] += points
+            sweep_points[seat % 2] += won
         piles = []
         for k in (0, 1):
-            text = (f" [b]{teams[k]}[/]: {deal.piles[k].bit_count()} cards, "
-                    f"{card_points(t.record.rules, deal.piles[k])} pts")
+            text = (f" [b]{teams[k]}[/]: {plural(deal.piles[k].bit_count(), 'card')}, "
+                    f"{points(card_points(t.record.rules, deal.piles[k]), short=True)}")
             if sweeps[k]:
-                text += f", {sweeps[k]} sweep{'s' * (sweeps[k] != 1)} +{sweep_points[k]}"
+                text += f", {plural(sweeps[k], 'sweep')} +{sweep_points[k]}"
             piles.append(text)
         lines = "\n".join(piles)
         if deal.over:
@@ -163,7 +221,30 @@ class ReplayApp(App[None]):
             lines += (f"\n [b]Deal score[/] {score.score[0]} : {score.score[1]} "
                       f"(card points {score.card_points[0]}:{score.card_points[1]}, "
                       f"sweeps {score.sweep_points[0]}:{score.sweep_points[1]})")
-        self.query_one("#piles", Static).update(self.line(lines))
+            lines += "".join(f"\n   {escape(note)}" for note in card_points_notes(t.record.rules, score, t.teams))
+        self.part("#piles", Static).update(self.line(lines))
+        self.part("#match", Static).update(self.line(self.match_text(deal.over)))
+
+    def match_text(self, over: bool) -> str:
+        """The match so far: the baazis and the running lead before this deal, and after it once it is over."""
+        t = self.timeline
+        teams = [escape(n) for n in t.teams]
+        baazi_lead = t.record.rules.baazi_lead
+
+        def standing(results: list[DealResult]) -> str:
+            won = [sum(1 for r in results if r.baazi == k) for k in (0, 1)]
+            difference = results[-1].difference if results else 0
+            lead = "level" if difference == 0 else f"{teams[0 if difference > 0 else 1]} +{abs(difference)}"
+            return f"baazis {won[0]}:{won[1]}, lead {lead}"
+
+        text = f" [b]Match[/] before this deal: {standing(t.results[: self.deal_index])} (a baazi at {baazi_lead})"
+        if over and self.deal_index < len(t.results):
+            r = t.results[self.deal_index]
+            text += f"\n [b]After it[/]: {standing(t.results[: self.deal_index + 1])}"
+            if r.baazi is not None:
+                text += f"; a baazi to {teams[r.baazi]}" + (" (the minimum rule)" if r.minimum_rule else "") + \
+                    ", and the count starts again"
+        return text
 
     def action_step(self, step: int) -> None:
         last = len(self.timeline.deals[self.deal_index]) - 1

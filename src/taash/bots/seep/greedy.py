@@ -6,7 +6,7 @@ import random
 
 from taash.bots.seep.choice import SeepBot
 from taash.seep.deal import card_points
-from taash.seep.describe import describe_play
+from taash.seep.describe import describe_play, points
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, Play, apply_play
 from taash.seep.rules import LAST_PLAY
@@ -60,7 +60,7 @@ class GreedyBot(SeepBot):
         _, gained, count, sweep, danger = self.evaluate(view, play)
         words = describe_play(play, view.houses)
         if sweep:
-            return f"{words}: a sweep, {gained} points"
+            return f"{words}: a sweep, {points(gained)}"
         if count:
-            return f"{words}: {gained} points, " + ("leaves a sweep" if danger else "leaves no sweep")
+            return f"{words}: {points(gained)}, " + ("leaves a sweep" if danger else "leaves no sweep")
         return f"{words}: " + ("leaves a sweep" if danger else "leaves no sweep")

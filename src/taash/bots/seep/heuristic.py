@@ -21,7 +21,7 @@ from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.inference import hand_requirements
 from taash.cards import cards_of
 from taash.seep.deal import card_points
-from taash.seep.describe import describe_play
+from taash.seep.describe import describe_play, points
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play, team_mask
 from taash.seep.rules import LAST_PLAY
@@ -176,6 +176,6 @@ class HeuristicBot(SeepBot):
         _, gained, sweep, danger = self.evaluate(view, play)
         words = describe_play(play, view.houses)
         if sweep:
-            return f"{words}: a sweep, {gained} points"
-        risk = "leaves no sweep" if danger < 1 else f"risks about {danger:.0f} points to the next player"
-        return f"{words}: {gained} points, {risk}" if gained else f"{words}: {risk}"
+            return f"{words}: a sweep, {points(gained)}"
+        risk = "leaves no sweep" if danger < 1 else f"risks about {points(round(danger))} to the next player"
+        return f"{words}: {points(gained)}, {risk}" if gained else f"{words}: {risk}"

@@ -32,6 +32,8 @@ from taash.seep.view import PlayerView, view_of
 REJECTION_TRIES = 64
 #: Steps the constrained assignment may take before it settles for the best it found.
 ASSIGNMENT_STEPS = 2000
+#: The longest time budget a decision may be given (``seconds=``).
+MAX_SECONDS = 600.0
 
 
 def _satisfied(hands: list[int], requirements: list[tuple[int, int]]) -> bool:
@@ -155,9 +157,16 @@ class IsmctsBot(SeepBot):
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
                  rollout: str = "greedy", candidates: int = 8, prune: float = 2.5):
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                                    or not 0 < seconds <= MAX_SECONDS):
+            raise ValueError(f"seconds must be more than 0 and at most {MAX_SECONDS}, not {seconds!r}")
         self.rng = random.Random(seed)
         #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
+        #: Wall-clock seconds a decision may take, all of it (working out what the seat knows, ranking the
+        #: candidates, the search); None: no limit, and the bot is deterministic for its seed. When the time runs
+        #: out the search stops after the iteration in progress (a few milliseconds) and answers with what it has;
+        #: with no iteration done, the heuristic's best play.
         self.seconds = seconds
         policies: dict[str, Policy] = {"greedy": greedy_play, "heuristic": _heuristic_play, "random": _random_play}
         if rollout not in policies:
@@ -190,12 +199,24 @@ class IsmctsBot(SeepBot):
             gain[seat % 2] += pts
         return float(gain[team] - gain[1 - team])
 
-    def choose_play(self, view: PlayerView) -> Play:
-        requirements = hand_requirements(view)
-        return self.search(view, lambda: determinise(view, self.rng, requirements))
+    def deadline(self) -> float:
+        """When a decision started now must be answered (``time.perf_counter()``; infinity with no budget)."""
+        return time.perf_counter() + self.seconds if self.seconds else math.inf
 
-    def search(self, view: PlayerView, world: Callable[[], Deal]) -> Play:
-        """The search from ``view``; ``world()`` gives each iteration a full deal to play out (a fresh one)."""
+    def choose_play(self, view: PlayerView) -> Play:
+        deadline = self.deadline()  # the whole decision counts, what the seat knows included
+        legal = view.legal_plays()
+        if len(legal) == 1:
+            self.last_stats = {}
+            return legal[0]
+        requirements = hand_requirements(view)
+        return self.search(view, lambda: determinise(view, self.rng, requirements), deadline)
+
+    def search(self, view: PlayerView, world: Callable[[], Deal], deadline: float | None = None) -> Play:
+        """The search from ``view``; ``world()`` gives each iteration a full deal to play out (a fresh one).
+        It stops at ``deadline`` (``time.perf_counter()``; by default ``seconds`` from now)."""
+        if deadline is None:
+            deadline = self.deadline()
         legal = view.legal_plays()
         if len(legal) == 1:
             self.last_stats = {}
@@ -206,7 +227,6 @@ class IsmctsBot(SeepBot):
         team = view.seat % 2
         alive = list(range(len(legal)))
         outcomes: list[list[float]] = [[] for _ in legal]
-        deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
         n = 0
         while n < self.iterations and time.perf_counter() < deadline and len(alive) > 1:
             n += 1
