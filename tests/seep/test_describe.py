@@ -74,9 +74,8 @@ def test_why_a_card_has_no_play() -> None:
 
 # -- counts, points, Satthi, majority and redeals: the words every screen uses -------------------------------------
 
-from taash.bots.greedy import GreedyBot  # noqa: E402
-from taash.bots.heuristic import HeuristicBot  # noqa: E402
-
+from taash.bots.seep.greedy import GreedyBot  # noqa: E402
+from taash.bots.seep.heuristic import HeuristicBot  # noqa: E402
 from taash.seep.deal import DealScore  # noqa: E402
 from taash.seep.describe import card_points_notes, plural, points, redeal_reason  # noqa: E402
 
