@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import json
+import random
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from taash.seep.deal import Deal
 from taash.seep.errors import BadPositionError, SeepError
-from taash.seep.notation import legal_outcomes, play_from_json, play_to_json, position_from_json
+from taash.seep.notation import (
+    check_loose_could_arise,
+    legal_outcomes,
+    most_loose_cards,
+    play_from_json,
+    play_to_json,
+    position_from_json,
+)
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW
+from taash.seep.rules import PRESETS, Rules
 from tests.seep.helpers import card, house, mask
 
 GOOD: dict[str, Any] = {
@@ -145,3 +157,59 @@ def test_outcomes_are_written_canonically() -> None:
         assert [h["value"] for h in o["houses"]] == sorted(h["value"] for h in o["houses"])
         for h in o["houses"]:
             assert h["owners"] == sorted(h["owners"])
+
+
+# -- floors that cannot arise in play (issue 14, item 3: `legal` grew exponentially with the loose cards) ---------
+
+
+def thrown_floors(rules_name: str, players: int, deals: int, seed: int) -> Iterator[tuple[Rules, int]]:
+    """Every floor of random deals in which each player throws whenever he may: the biggest floors play makes."""
+    rules = PRESETS[rules_name]
+    rng = random.Random(seed)
+    for i in range(deals):
+        deal = Deal.shuffled(rules, players, i % players, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            yield rules, deal.loose
+            legal = deal.legal_plays()
+            throws = [p for p in legal if p[0] == THROW]
+            deal.play(rng.choice(throws or legal))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rules_name", list(PRESETS))
+def test_every_floor_of_a_game_could_arise(rules_name: str, players: int) -> None:
+    most = 0
+    for rules, loose in thrown_floors(rules_name, players, 150, seed=players):
+        check_loose_could_arise(loose, rules)
+        most = max(most, loose.bit_count())
+    assert 10 <= most <= most_loose_cards(rules)
+
+
+def test_the_biggest_floor_play_can_make_is_accepted_and_answered_quickly() -> None:
+    # Four kings on the first floor, then a queen, a jack, ... an ace thrown: 16 loose cards.
+    loose = ["Ks", "Kh", "Kd", "Kc", *[f"{r}s" for r in "QJT98765432A"]]
+    start = time.perf_counter()
+    outcomes = legal_outcomes(position_from_json({"seat": 0, "hand": [f"{r}h" for r in "A23456789TJQ"],
+                                                  "loose": loose}))
+    assert outcomes and time.perf_counter() - start < 2
+    assert most_loose_cards(PRESETS["standard"]) == 16 and most_loose_cards(PRESETS["punjab_30_qasim"]) == 18
+
+
+@pytest.mark.parametrize(("loose", "words"), [
+    ([f"{r}{s}" for r in "A23456" for s in "shd"][:17], "at most 16 loose cards, not 17"),
+    ([f"{r}{s}" for r in "A23456" for s in "shdc"], "at most 16 loose cards, not 24"),
+    (["As", "Ah", "Ad", "Ac", *[f"{r}s" for r in "23456789TJQK"]], "cannot lie together in play"),
+    (["3s", "3h", "6s", "6h", "9s"], "loose cards 3s 6s 9s 3h 6h cannot lie together in play"),
+])
+def test_a_floor_that_cannot_arise_in_play_is_refused(loose: list[str], words: str) -> None:
+    with pytest.raises(BadPositionError, match=words):
+        position_from_json({"seat": 0, "hand": ["Kc"], "loose": loose})
+
+
+def test_qasims_restricted_cards_may_lie_beside_cards_of_their_value() -> None:
+    # A restricted nine of spades is thrown whatever the floor holds (7.2), so a floor may hold it beside 3+6.
+    floor = {"seat": 0, "hand": ["Kc"], "loose": ["3s", "3h", "6s", "6h", "9s"]}
+    with pytest.raises(BadPositionError):
+        position_from_json({**floor, "rules": "standard"})
+    assert position_from_json({**floor, "rules": "punjab_30_qasim", "restricted": []}).loose.bit_count() == 5
