@@ -25,3 +25,12 @@ def test_legal_answers_the_biggest_floor_play_can_make(conformance_dir: Path) ->
                                                   "loose": loose}))
     assert proc.returncode == 0, proc.stderr
     assert len(json.loads(proc.stdout)) > 100
+
+
+def test_a_rules_file_that_would_redeal_forever_is_refused_by_every_command(tmp_path: Path) -> None:
+    rules = tmp_path / "forever.json"
+    rules.write_text(json.dumps({"floor_redeal_cards": [f"{r}{s}" for r in "A23456789TJQK" for s in "shdc"]}))
+    for command in (["seep", "simulate", "--deals", "1"], ["seep", "arena", "random", "greedy", "--deals", "2"],
+                    ["play"]):
+        line = one_line_error(run(*command, "--rules", str(rules)), 2)
+        assert "floor_redeal_cards names at most 12 cards, not 52" in line
