@@ -34,3 +34,25 @@ def test_a_rules_file_that_would_redeal_forever_is_refused_by_every_command(tmp_
                     ["play"]):
         line = one_line_error(run(*command, "--rules", str(rules)), 2)
         assert "floor_redeal_cards names at most 12 cards, not 52" in line
+
+
+def test_a_record_with_a_fractional_number_of_players_is_one_line(conformance_dir: Path) -> None:
+    record = json.loads((conformance_dir / "standard-4p.record.json").read_text())
+    record["players"] = 4.0
+    assert "players must be 2 or 4, not 4.0" in one_line_error(run("seep", "replay", stdin=json.dumps(record)), 2)
+
+
+def test_a_full_disk_under_simulate_record_is_one_line() -> None:
+    for deals in ("2", "300"):  # the records fit in the buffer (the disk is found full on closing), or not
+        line = one_line_error(run("seep", "simulate", "--deals", deals, "--record", "/dev/full"), 2)
+        assert line == "taash: /dev/full: No space left on device"
+
+
+def test_bad_search_settings_are_one_line() -> None:
+    for spec, words in (("ismcts:iterations=abc", "iterations must be a whole number from 1 to 1000000, not 'abc'"),
+                        ("ismcts:candidates=-5,iterations=3", "candidates must be a whole number from 0 to 1000"),
+                        ("ismcts:seconds=0", "seconds must be a number above 0 and at most 600"),
+                        ("ismcts:seconds=nan", "not nan"),
+                        ("ismcts:prune=x", "prune must be a number from 0 to 100, not 'x'"),
+                        ("cheat:iterations=2.5", "iterations must be a whole number")):
+        assert words in one_line_error(run("seep", "arena", "random", spec, "--deals", "2"), 2)

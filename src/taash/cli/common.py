@@ -60,8 +60,8 @@ def user_errors(where: str = "") -> Iterator[None]:
         fail(f"{prefix}input nested too deeply")
     except BrokenPipeError:
         raise  # the reader went away: run() ends quietly
-    except OSError as e:
-        fail(f"{e.filename or 'input'}: {e.strerror or e}")
+    except OSError as e:  # named by its file, else by ``where`` (the file being written)
+        fail(f"{e.filename or where or 'input'}: {e.strerror or e}")
 
 
 def read_input(file: Path | None, what: str) -> str:

@@ -5,6 +5,7 @@ Thin: each command parses its input, calls the engine and prints; the formats ar
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -113,7 +114,7 @@ def simulate(
     chosen = get_rules(rules)
     sink: IO[str] | None = None
     if record is not None:
-        with user_errors():
+        with user_errors(str(record)):
             sink = record.open("w", encoding="utf-8")
     summary = Summary(players)
     finished = []
@@ -124,13 +125,17 @@ def simulate(
                                       matches=matches):
                 summary.add(sim.match)
                 if sink is not None:
-                    with user_errors():
+                    with user_errors(str(record)):
                         sink.write(json.dumps(sim.record().to_json()) + "\n")
                 if sheet:
                     finished.append(sim.match)
-    finally:
         if sink is not None:
-            sink.close()
+            with user_errors(str(record)):
+                sink.close()  # writes what is left: a full disk may show only here
+    finally:
+        if sink is not None and not sink.closed:
+            with contextlib.suppress(OSError):  # already reported
+                sink.close()
     first = "first to 1 baazi" if baazis == 1 else f"first to {baazis} baazis" if baazis else "a single deal"
     variant = chosen.preset if isinstance(chosen.to_json(), str) else f"{chosen.preset} (custom)"
     for k, match in enumerate(finished, 1):
@@ -286,7 +291,7 @@ def arena(
         rating_table.add_row(name, f"{mu:.1f}", f"{sigma:.2f}")
     out.print(rating_table)
     if out_dir is not None:
-        with user_errors():
+        with user_errors(str(out_dir)):
             out_dir.mkdir(parents=True, exist_ok=True)
             data = {"pairings": [asdict(s) for s in summaries],
                     "ratings": {n: {"mu": mu, "sigma": sg} for n, (mu, sg) in rated.items()},
