@@ -56,3 +56,9 @@ def test_bad_search_settings_are_one_line() -> None:
                         ("ismcts:prune=x", "prune must be a number from 0 to 100, not 'x'"),
                         ("cheat:iterations=2.5", "iterations must be a whole number")):
         assert words in one_line_error(run("seep", "arena", "random", spec, "--deals", "2"), 2)
+
+
+def test_serve_refuses_an_in_memory_database_before_announcing_its_address() -> None:
+    for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file:x?mode=memory&uri=true"):
+        proc = run("serve", "--port", "1", "--database-url", url)
+        assert "keeps the database in memory" in one_line_error(proc, 2) and "http" not in proc.stdout
