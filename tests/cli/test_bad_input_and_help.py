@@ -62,3 +62,15 @@ def test_serve_refuses_an_in_memory_database_before_announcing_its_address() -> 
     for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file:x?mode=memory&uri=true"):
         proc = run("serve", "--port", "1", "--database-url", url)
         assert "keeps the database in memory" in one_line_error(proc, 2) and "http" not in proc.stdout
+
+
+def test_error_lines_cut_a_long_value_short() -> None:
+    for value, length in (("A" * 5_000_000, "5,000,000"), ("As " * 100_000, "300,000")):
+        line = one_line_error(run("seep", "legal", stdin=json.dumps({"seat": 0, "hand": [value]})), 2)
+        assert len(line) < 200 and f"({length} characters)" in line and line.endswith("such as 'Ts' or 'Kd')")
+    line = one_line_error(run("seep", "simulate", "--rules", "r" * 100_000), 2)
+    assert len(line) < 250 and "(100,000 characters)" in line
+    line = one_line_error(run("play", "--level", "x " * 50_000), 2)
+    assert len(line) < 200
+    line = one_line_error(run("seep", "legal", "--" + "z" * 100_000), 2)  # a usage error, from the parser
+    assert len(line) < 100

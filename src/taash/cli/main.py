@@ -16,7 +16,7 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
-from taash.cli.common import BAD_INPUT
+from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
 from taash.cli.seep import app as seep_app
 from taash.cli.web import serve, web_app
@@ -45,7 +45,7 @@ def run() -> None:
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(BAD_INPUT)  # the help was printed
     except click.ClickException as e:
-        print(f"taash: {' '.join(e.format_message().split())}", file=sys.stderr)
+        print(f"taash: {one_line(e.format_message())}", file=sys.stderr)
         sys.exit(BAD_INPUT)
     except typer.Exit as e:
         sys.exit(e.exit_code)
@@ -57,7 +57,7 @@ def run() -> None:
     except Exception as e:
         if os.environ.get("TAASH_DEBUG"):
             raise
-        print(f"taash: internal error: {type(e).__name__}: {' '.join(str(e).split())} "
+        print(f"taash: internal error: {type(e).__name__}: {one_line(e)} "
               "(please report it; TAASH_DEBUG=1 shows the traceback)", file=sys.stderr)
         sys.exit(INTERNAL_ERROR)
     sys.exit(code if isinstance(code, int) else 0)
