@@ -74,3 +74,11 @@ def test_error_lines_cut_a_long_value_short() -> None:
     assert len(line) < 200
     line = one_line_error(run("seep", "legal", "--" + "z" * 100_000), 2)  # a usage error, from the parser
     assert len(line) < 100
+
+
+def test_arena_jobs_are_capped_by_the_work_and_the_cores() -> None:
+    proc = run("seep", "arena", "random", "greedy", "--players", "2", "--deals", "2", "--jobs", "100000")
+    assert proc.returncode == 0, proc.stderr
+    note = proc.stderr.strip()
+    assert note.startswith("taash: --jobs 100000 is more than the ") and "Traceback" not in note
+    assert note.endswith(("1 worker process", "2 worker processes")), note

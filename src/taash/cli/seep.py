@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import IO, Annotated, Any
@@ -214,6 +215,25 @@ def rules_command(
     out.print(table)
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int, pairs: int) -> int:
+    """``--jobs``, capped by the work (pairs a pairing) and the cores; a capped count is said on standard error."""
+    available = cores()
+    workers = min(jobs, pairs, available)
+    if workers < jobs:
+        limit = f"the {pairs} pairs of a pairing" if pairs < available else f"the {available} cores"
+        print(f"taash: --jobs {jobs} is more than {limit}: {workers} worker process{'es' if workers > 1 else ''}",
+              file=sys.stderr)
+    return workers
+
+
 def _pair_job(args: tuple[str, str, Rules, int, int]) -> Any:
     from taash.arena.duplicate import play_pair
 
@@ -230,7 +250,8 @@ def arena(
     players: PlayersOption = 4,
     rules: RulesOption = "standard",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Pair k of each pairing deals from seed+k.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.", min=1)] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most one per pair and per core).",
+                                      min=1)] = 1,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Write results.json, results.csv, "
                                                   "pairs.csv (every duplicate pair) and results.png here.")] = None,
 ) -> None:
@@ -255,22 +276,23 @@ def arena(
     pairings = list(combinations(bots, 2))
     if len(set(bots)) != len(bots):
         fail("name each bot once")
+    workers = worker_count(jobs, deals)
     summaries = []
     played = []
-    with progress_bar("Arena") as bar:
+    with progress_bar("Arena") as bar, contextlib.ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
         task = bar.add_task("pairs", total=len(pairings) * deals)
         for a, b in pairings:
             work = [(a, b, chosen, players, seed + k) for k in range(deals)]
             results = []
-            if jobs == 1:
+            if pool is None:
                 for item in work:
                     results.append(_pair_job(item))
                     bar.advance(task)
             else:
-                with ProcessPoolExecutor(jobs) as pool:
-                    for r in pool.map(_pair_job, work, chunksize=max(1, min(16, deals // (4 * jobs)))):
-                        results.append(r)
-                        bar.advance(task)
+                for r in pool.map(_pair_job, work, chunksize=max(1, min(16, deals // (4 * workers)))):
+                    results.append(r)
+                    bar.advance(task)
             summaries.append(summarise(a, b, results))
             played.append((a, b, results))
     rated = ratings(played)
