@@ -85,8 +85,9 @@ def replay_command(
 ) -> None:
     """Check a game record against the rules and score it (the protocol's `replay` contract).
 
-    Exit status 1 names the deal and play index of the first illegal bid, play or dealer; 2 means the record
-    itself is malformed (not JSON, a bad card, a deck that is not 52 distinct cards, ...).
+    Exit status 1 names the deal and play (counted from 1; the bid play is play 1) of the first illegal bid,
+    play or dealer; 2 means the record itself is malformed (not JSON, a bad card, a deck that is not 52 distinct
+    cards, ...).
     """
     with user_errors():
         record = record_from_json(json.loads(read_input(file, "record")))
