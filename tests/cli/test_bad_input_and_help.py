@@ -82,3 +82,68 @@ def test_arena_jobs_are_capped_by_the_work_and_the_cores() -> None:
     note = proc.stderr.strip()
     assert note.startswith("taash: --jobs 100000 is more than the ") and "Traceback" not in note
     assert note.endswith(("1 worker process", "2 worker processes")), note
+
+
+# -- the help (issue 14, item 18) ---------------------------------------------------------------------------------
+
+COMMANDS = [[], ["play"], ["replay"], ["serve"], ["web"], ["web", "loadtest"], ["seep"],
+            *[["seep", c] for c in ("legal", "replay", "simulate", "bench", "rules", "arena")]]
+
+
+def help_at_80_columns(*command: str, option: str = "--help") -> str:
+    import os
+    import subprocess
+
+    from tests.cli.test_seep_cli import TAASH
+
+    proc = subprocess.run([*TAASH, *command, option], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "80", "TERMINAL_WIDTH": "80"})
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib import metadata
+
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout == f"taash {metadata.version('taash')}\n"
+
+
+def test_every_command_takes_h_and_shows_no_bool_and_fits_80_columns() -> None:
+    for command in COMMANDS:
+        text = help_at_80_columns(*command, option="-h")
+        assert text == help_at_80_columns(*command) and "Usage:" in text
+        assert "<bool>" not in text, command
+        assert all(len(line) <= 80 for line in text.splitlines()), command
+
+
+def test_seep_replay_help_keeps_its_sentences_whole() -> None:
+    text = " ".join(help_at_80_columns("seep", "replay").split())
+    assert "2 means the record itself is malformed (not JSON, a bad card, a deck that is not 52 distinct cards, ...)" \
+        in text
+
+
+def test_serve_help_shows_every_description_whole_at_80_columns() -> None:
+    text = help_at_80_columns("serve")
+    for whole in ("postgresql+psycopg://USER@HOST/DB.", "(https://HOST[:PORT])",
+                  "Seconds a person may be disconnected"):
+        assert whole in text
+    assert "…" not in text
+
+
+def test_n_means_deals_everywhere_and_play_says_so() -> None:
+    for command in (["seep", "simulate"], ["seep", "arena"], ["seep", "bench"]):
+        assert "-n, --deals" in help_at_80_columns(*command)
+    assert "-n," not in help_at_80_columns("play")
+    line = one_line_error(run("play", "-n", "Priya"), 2)
+    assert "write --name NAME" in line
+    proc = run("seep", "simulate", "-n", "3", "-p", "2")
+    assert proc.returncode == 0 and "3 deals" in proc.stdout
+
+
+def test_the_readme_synopsis_names_every_option_of_play() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    synopsis = next(line for line in readme.splitlines() if line.startswith("| `taash play "))
+    for option in ("--players", "--rules", "--level", "--baazis", "--seed", "--name", "--resume", "--save",
+                   "--ascii", "--delay"):
+        assert option in synopsis

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import metadata
+from typing import Annotated
 
 import typer
 
@@ -30,10 +32,34 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # Click's plain help: no `<bool>` beside flags, whole sentences at 80 columns
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's context inherits them
 )
-app.command("play")(play)
-app.command("replay")(replay_record)
-app.command("serve")(serve)
+app.command("play", short_help="Play a match of Seep against bots in the terminal.")(play)
+app.command("replay", short_help="Step through a game record, every hand shown.")(replay_record)
+app.command("serve", short_help="Play Seep in the browser: start the web server.")(serve)
+
+
+def version_text() -> str:
+    """``taash VERSION``, the installed distribution's version."""
+    try:
+        return f"taash {metadata.version('taash')}"
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "taash (version unknown: not installed)"
+
+
+def show_version(value: bool) -> None:
+    if value:
+        print(version_text())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                          callback=show_version)] = False,
+) -> None:
+    """Indian card games: play Seep against bots; an exact engine, simulations, bots and benchmarks."""
 app.add_typer(seep_app, name="seep")
 app.add_typer(web_app, name="web")
 

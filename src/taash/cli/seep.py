@@ -24,7 +24,7 @@ from taash.seep.rules import PRESETS, Rules, load_rules
 from taash.seep.simulate import random_matches
 
 app = typer.Typer(help="Seep: legal plays, records, simulations, benchmark, rules, bots.", no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_enable=False)
+                  add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 RulesOption = Annotated[str, typer.Option("--rules", "-r", help="A preset name or a .toml/.json rules file.")]
 PlayersOption = Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")]
@@ -154,7 +154,7 @@ def simulate(
 def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
     repeats: Annotated[int, typer.Option(help="Timed repeats (the median is reported).", min=1)] = 11,
-    deals: Annotated[int, typer.Option(help="Random deals per repeat.", min=1)] = 300,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Random deals per repeat.", min=1)] = 300,
     warmup: Annotated[int, typer.Option(help="Random deals played first (the first --deals of them timed alone, "
                                              "every cache empty).", min=0)] = 5000,
 ) -> None:

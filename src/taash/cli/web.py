@@ -9,7 +9,7 @@ import typer
 from taash.cli.common import fail
 
 web_app = typer.Typer(help="The web server's tools: load test.", no_args_is_help=True, add_completion=False,
-                      pretty_exceptions_enable=False)
+                      pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
