@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from taash.cards import VALUE, card_name, mask_of, names_of
 from taash.seep.deal import Deal
 from taash.seep.errors import BadPositionError, SeepError
+from taash.seep.groups import splits_into
 from taash.seep.notation import (
     check_loose_could_arise,
     legal_outcomes,
@@ -19,6 +21,7 @@ from taash.seep.notation import (
     play_from_json,
     play_to_json,
     position_from_json,
+    splits_into_groups,
 )
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW
 from taash.seep.rules import PRESETS, Rules
@@ -213,3 +216,41 @@ def test_qasims_restricted_cards_may_lie_beside_cards_of_their_value() -> None:
     with pytest.raises(BadPositionError):
         position_from_json({**floor, "rules": "standard"})
     assert position_from_json({**floor, "rules": "punjab_30_qasim", "restricted": []}).loose.bit_count() == 5
+
+
+def test_a_cemented_house_of_many_cards_is_checked_at_once() -> None:
+    # Checking that a house's cards split into groups took a second for 20 cards and never ended for 28.
+    for count, splits in ((20, False), (28, False), (36, True), (48, True)):
+        cards = [card_name(c) for c in range(52) if VALUE[c] != 13][:count]
+        data = {"seat": 0, "hand": ["Ks"], "houses": [house(13, cards, [1], cemented=True)]}
+        start = time.perf_counter()
+        if splits:
+            assert len(legal_outcomes(position_from_json(data))) == 1
+        else:
+            with pytest.raises(BadPositionError, match="do not split into groups of 13"):
+                position_from_json(data)
+        assert time.perf_counter() - start < 1
+
+
+def test_splitting_a_house_by_counts_agrees_with_splitting_it_card_by_card() -> None:
+    rng = random.Random(14)
+    splittable = 0
+    for _ in range(4000):
+        value = rng.randint(9, 13)
+        pool = [c for c in range(52) if VALUE[c] <= value]
+        cards = 0
+        if rng.random() < 0.5:  # mostly whole groups, so that many split
+            for _ in range(rng.randint(2, 4)):
+                group, need = 0, value
+                while need and (choices := [c for c in pool if VALUE[c] <= need and not (cards | group) >> c & 1]):
+                    c = rng.choice(choices)
+                    group, need = group | 1 << c, need - VALUE[c]
+                cards |= group if not need else 0
+        else:
+            cards = mask_of(rng.sample(pool, rng.randint(2, 10)))
+        if cards.bit_count() > 14:
+            continue
+        expected = splits_into(cards, value)
+        assert splits_into_groups(cards, value) == expected, (names_of(cards), value)
+        splittable += expected
+    assert splittable > 1000
