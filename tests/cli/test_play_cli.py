@@ -249,5 +249,5 @@ def test_a_broken_save_file_or_record_is_refused(tmp_path: Path) -> None:
     data["deals"][0]["plays"][3] = data["deals"][0]["plays"][0]  # a card played twice: illegal
     bad.write_text(json.dumps(data))
     line = one_line_error(run("replay", str(bad)), 1)
-    assert "deal 0" in line and "play 3" in line
-    assert "deal 0" in one_line_error(run("play", "--resume", str(bad)), 1)
+    assert "deal 1, play 4" in line  # counted from 1, as on the screens
+    assert "deal 1, play 4" in one_line_error(run("play", "--resume", str(bad)), 1)

@@ -131,7 +131,7 @@ def test_replay_names_the_deal_and_play_of_an_illegal_play(conformance_dir: Path
     record = json.loads((conformance_dir / "standard-4p.record.json").read_text())
     record["deals"][1]["plays"][5] = record["deals"][1]["plays"][6]
     bad.write_text(json.dumps(record))
-    assert "deal 1, play 5" in one_line_error(run("seep", "replay", str(bad)), 1)
+    assert "deal 2, play 6" in one_line_error(run("seep", "replay", str(bad)), 1)  # deals[1]["plays"][5]
 
 
 def test_replay_names_the_deal_of_a_wrong_dealer_or_bid(conformance_dir: Path, tmp_path: Path) -> None:
@@ -139,16 +139,16 @@ def test_replay_names_the_deal_of_a_wrong_dealer_or_bid(conformance_dir: Path, t
     record = json.loads((conformance_dir / "standard-4p.record.json").read_text())
     record["deals"][1]["dealer"] = (record["deals"][1]["dealer"] + 1) % 4
     bad.write_text(json.dumps(record))
-    assert "deal 1" in one_line_error(run("seep", "replay", str(bad)), 1)
+    assert "deal 2:" in one_line_error(run("seep", "replay", str(bad)), 1)
     record = json.loads((conformance_dir / "standard-4p.record.json").read_text())
     record["deals"][2]["bid"] = 5
     bad.write_text(json.dumps(record))
-    assert "deal 2" in one_line_error(run("seep", "replay", str(bad)), 1)
+    assert "deal 3:" in one_line_error(run("seep", "replay", str(bad)), 1)
 
 
 @pytest.mark.parametrize(("change", "words"), [
     (lambda r: r["deals"][0].update(deck=r["deals"][0]["deck"][:51]), "52"),
-    (lambda r: r["deals"][0]["plays"].__setitem__(3, {"card": "Zz"}), "deal 0, play 3: unknown card"),
+    (lambda r: r["deals"][0]["plays"].__setitem__(3, {"card": "Zz"}), "deal 1, play 4: unknown card"),
     (lambda r: r.update(format="seep-record/9"), "format"),
     (lambda r: r.update(deals="none"), "deals"),
     (lambda r: r.update(rules="nosuch"), "unknown rules preset"),

@@ -145,7 +145,7 @@ def test_any_record_can_be_resumed_in_seat_zero() -> None:
     (lambda d: d.update(taash={"baazis": -1}), "taash.baazis"),
     (lambda d: d.update(taash={"human": 7}), "taash.human"),
     (lambda d: d.update(deals=[]), "no deal"),
-    (lambda d: d["deals"][0]["plays"].append(d["deals"][0]["plays"][0]), "deal 0"),
+    (lambda d: d["deals"][0]["plays"].append(d["deals"][0]["plays"][0]), "deal 1"),
 ])
 def test_a_bad_save_file_is_refused_with_a_reason(change, message: str) -> None:  # type: ignore[no-untyped-def]
     s = Session(STANDARD, 4, seed=4)

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from taash.cards import card_name, cards_of, mask_of, parse_card
 from taash.seep.deal import Deal, Phase
-from taash.seep.errors import IllegalPlayError
-from taash.seep.notation import Position, position_from_json
+from taash.seep.errors import BadPositionError, IllegalPlayError
+from taash.seep.notation import Position, check_loose_could_arise, position_from_json
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, KIND_NAMES, THROW, Play
 from taash.seep.rules import PRESETS, Rules
 from taash.seep.values import VALUE
@@ -151,6 +151,19 @@ def test_reference_agrees_with_the_engine_on_random_game_positions(preset: str, 
 # -- (c) small positions built by hypothesis ---------------------------------------------------------------------
 
 
+def could_arise(loose: list[int], rules: Rules) -> list[int]:
+    """The loose cards in order, less each one that would make a floor that cannot arise in play (positions with
+    such floors are refused: ``check_loose_could_arise``)."""
+    kept: list[int] = []
+    for c in loose:
+        try:
+            check_loose_could_arise(mask_of([*kept, c]), rules)
+        except BadPositionError:
+            continue
+        kept.append(c)
+    return kept
+
+
 @st.composite
 def json_positions(draw: st.DrawFn) -> dict[str, Any]:
     """A valid protocol position: houses that add up, owners one per team, I1, and I2 for the player to move."""
@@ -210,7 +223,7 @@ def json_positions(draw: st.DrawFn) -> dict[str, Any]:
     house_values = {h["value"] for h in houses}
     floor_values = [v for v in draw(st.lists(st.integers(1, 13), max_size=4 if bid_play else 8))
                     if v not in house_values]
-    loose = [c for c in (take(v) for v in floor_values) if c is not None]
+    loose = could_arise([c for c in (take(v) for v in floor_values) if c is not None], rules)
     # Small cards break houses and build, big ones (often two of a value) keep houses: both come often.
     hand_values = draw(st.lists(st.one_of(st.integers(1, 13), st.integers(1, 4), st.integers(9, 13)),
                                 min_size=1, max_size=8))
@@ -293,7 +306,8 @@ def breakable_positions(draw: st.DrawFn) -> dict[str, Any]:
         houses.append({"value": n, "cards": cards, "cemented": cemented, "owners": sorted(owners)})
     house_values = {x["value"] for x in houses}
     loose_values = [n - h, *draw(st.lists(st.integers(1, 8), max_size=4))]
-    loose = [c for c in (take(v) for v in loose_values if v not in house_values) if c is not None]
+    loose = could_arise([c for c in (take(v) for v in loose_values if v not in house_values) if c is not None],
+                        PRESETS[preset])
     hand_values = [n] * draw(st.integers(0, 2)) + [n - h] * draw(st.integers(0, 1)) + draw(
         st.lists(st.integers(1, 13), min_size=1, max_size=4))
     hand = [c for c in (take(v) for v in hand_values) if c is not None] or [pool.pop()]

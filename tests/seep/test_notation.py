@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import json
+import random
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from taash.cards import card_name, mask_of, names_of
+from taash.seep.deal import Deal
 from taash.seep.errors import BadPositionError, SeepError
-from taash.seep.notation import legal_outcomes, play_from_json, play_to_json, position_from_json
+from taash.seep.groups import splits_into
+from taash.seep.notation import (
+    check_loose_could_arise,
+    legal_outcomes,
+    most_loose_cards,
+    play_from_json,
+    play_to_json,
+    position_from_json,
+    splits_into_groups,
+)
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW
+from taash.seep.rules import PRESETS, Rules
+from taash.seep.values import VALUE
 from tests.seep.helpers import card, house, mask
 
 GOOD: dict[str, Any] = {
@@ -145,3 +161,97 @@ def test_outcomes_are_written_canonically() -> None:
         assert [h["value"] for h in o["houses"]] == sorted(h["value"] for h in o["houses"])
         for h in o["houses"]:
             assert h["owners"] == sorted(h["owners"])
+
+
+# -- floors that cannot arise in play (issue 14, item 3: `legal` grew exponentially with the loose cards) ---------
+
+
+def thrown_floors(rules_name: str, players: int, deals: int, seed: int) -> Iterator[tuple[Rules, int]]:
+    """Every floor of random deals in which each player throws whenever he may: the biggest floors play makes."""
+    rules = PRESETS[rules_name]
+    rng = random.Random(seed)
+    for i in range(deals):
+        deal = Deal.shuffled(rules, players, i % players, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            yield rules, deal.loose
+            legal = deal.legal_plays()
+            throws = [p for p in legal if p[0] == THROW]
+            deal.play(rng.choice(throws or legal))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rules_name", list(PRESETS))
+def test_every_floor_of_a_game_could_arise(rules_name: str, players: int) -> None:
+    most = 0
+    for rules, loose in thrown_floors(rules_name, players, 150, seed=players):
+        check_loose_could_arise(loose, rules)
+        most = max(most, loose.bit_count())
+    assert 10 <= most <= most_loose_cards(rules)
+
+
+def test_the_biggest_floor_play_can_make_is_accepted_and_answered_quickly() -> None:
+    # Four kings on the first floor, then a queen, a jack, ... an ace thrown: 16 loose cards.
+    loose = ["Ks", "Kh", "Kd", "Kc", *[f"{r}s" for r in "QJT98765432A"]]
+    start = time.perf_counter()
+    outcomes = legal_outcomes(position_from_json({"seat": 0, "hand": [f"{r}h" for r in "A23456789TJQ"],
+                                                  "loose": loose}))
+    assert outcomes and time.perf_counter() - start < 2
+    assert most_loose_cards(PRESETS["standard"]) == 16 and most_loose_cards(PRESETS["punjab_30_qasim"]) == 18
+
+
+@pytest.mark.parametrize(("loose", "words"), [
+    ([f"{r}{s}" for r in "A23456" for s in "shd"][:17], "at most 16 loose cards, not 17"),
+    ([f"{r}{s}" for r in "A23456" for s in "shdc"], "at most 16 loose cards, not 24"),
+    (["As", "Ah", "Ad", "Ac", *[f"{r}s" for r in "23456789TJQK"]], "cannot lie together in play"),
+    (["3s", "3h", "6s", "6h", "9s"], "loose cards 3s 6s 9s 3h 6h cannot lie together in play"),
+])
+def test_a_floor_that_cannot_arise_in_play_is_refused(loose: list[str], words: str) -> None:
+    with pytest.raises(BadPositionError, match=words):
+        position_from_json({"seat": 0, "hand": ["Kc"], "loose": loose})
+
+
+def test_qasims_restricted_cards_may_lie_beside_cards_of_their_value() -> None:
+    # A restricted nine of spades is thrown whatever the floor holds (7.2), so a floor may hold it beside 3+6.
+    floor = {"seat": 0, "hand": ["Kc"], "loose": ["3s", "3h", "6s", "6h", "9s"]}
+    with pytest.raises(BadPositionError):
+        position_from_json({**floor, "rules": "standard"})
+    assert position_from_json({**floor, "rules": "punjab_30_qasim", "restricted": []}).loose.bit_count() == 5
+
+
+def test_a_cemented_house_of_many_cards_is_checked_at_once() -> None:
+    # Checking that a house's cards split into groups took a second for 20 cards and never ended for 28.
+    for count, splits in ((20, False), (28, False), (36, True), (48, True)):
+        cards = [card_name(c) for c in range(52) if VALUE[c] != 13][:count]
+        data = {"seat": 0, "hand": ["Ks"], "houses": [house(13, cards, [1], cemented=True)]}
+        start = time.perf_counter()
+        if splits:
+            assert len(legal_outcomes(position_from_json(data))) == 1
+        else:
+            with pytest.raises(BadPositionError, match="do not split into groups of 13"):
+                position_from_json(data)
+        assert time.perf_counter() - start < 1
+
+
+def test_splitting_a_house_by_counts_agrees_with_splitting_it_card_by_card() -> None:
+    rng = random.Random(14)
+    splittable = 0
+    for _ in range(4000):
+        value = rng.randint(9, 13)
+        pool = [c for c in range(52) if VALUE[c] <= value]
+        cards = 0
+        if rng.random() < 0.5:  # mostly whole groups, so that many split
+            for _ in range(rng.randint(2, 4)):
+                group, need = 0, value
+                while need and (choices := [c for c in pool if VALUE[c] <= need and not (cards | group) >> c & 1]):
+                    c = rng.choice(choices)
+                    group, need = group | 1 << c, need - VALUE[c]
+                cards |= group if not need else 0
+        else:
+            cards = mask_of(rng.sample(pool, rng.randint(2, 10)))
+        if cards.bit_count() > 14:
+            continue
+        expected = splits_into(cards, value)
+        assert splits_into_groups(cards, value) == expected, (names_of(cards), value)
+        splittable += expected
+    assert splittable > 1000

@@ -65,8 +65,8 @@ def refused(data: Any, deal: int | None, play: int | None = None, illegal: bool 
     assert (e.deal, e.play, e.illegal) == (deal, play, illegal), str(e)
     message = str(e)
     assert "\n" not in message
-    if deal is not None:
-        assert message.startswith(f"deal {deal}" + (f", play {play}: " if play is not None else ": ")), message
+    if deal is not None:  # the indexes count from 0, the message from 1 (as the screens do)
+        assert message.startswith(f"deal {deal + 1}" + (f", play {play + 1}: " if play is not None else ": ")), message
     return e
 
 
@@ -289,8 +289,8 @@ def test_a_deck_that_would_have_been_redealt_is_refused(record4: JSON) -> None:
 def test_record_errors_are_seep_errors() -> None:
     assert issubclass(RecordError, SeepError) and issubclass(RecordError, ValueError)
     e = RecordError("bad", 3, 7, illegal=True)
-    assert (str(e), e.deal, e.play, e.illegal) == ("deal 3, play 7: bad", 3, 7, True)
-    assert str(RecordError("bad", 2)) == "deal 2: bad"
+    assert (str(e), e.deal, e.play, e.illegal) == ("deal 4, play 8: bad", 3, 7, True)
+    assert str(RecordError("bad", 2)) == "deal 3: bad"
     assert str(RecordError("bad")) == "bad"
 
 

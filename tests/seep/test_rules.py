@@ -197,3 +197,36 @@ def test_any_variant_round_trips_through_json(preset: str, overrides: dict[str, 
         assert getattr(rules, key) == value
     written = json.loads(json.dumps(rules.to_json()))
     assert rules_from_json(written) == rules
+
+
+# -- rules checked as a whole (issue 14, item 4: a rules file could make every deal redeal forever) ---------------
+
+
+@pytest.mark.parametrize(("bad", "words"), [
+    ({"floor_redeal_cards": [card_name(c) for c in range(52)]}, "at most 12 cards, not 52"),
+    ({"floor_redeal_cards": [card_name(c) for c in range(13)]}, "at most 12 cards, not 13"),
+    ({"floor_redeal_cards": ["Td", "td"]}, "floor_redeal_cards names Td twice"),
+    ({"floor_redeal_cards": ["Td", "10d"]}, "floor_redeal_cards names Td twice"),
+    ({"restricted_cards": ["Td", "TD"]}, "restricted_cards names Td twice"),
+    ({"card_points": {"As": 1, "as": 2}}, "card_points names As twice"),
+    ({"card_points": {"Td": 2.5}}, "whole numbers from 0 to 1000, not 2.5 for Td"),
+    ({"card_points": {"Td": "3"}}, "not '3' for Td"),
+    ({"card_points": {"Td": True}}, "not True for Td"),
+    ({"card_points": {"Td": 10 ** 9}}, "from 0 to 1000"),
+    ({"preset": None}, "preset must be a preset name"),
+    ({"max_houses": 6}, "0 \\(no limit\\) or 2 to 5"),
+    ({"baazi_lead": 10 ** 9}, "baazi_lead must be a whole number from 1 to 10000"),
+    ({"sweep_points": 10 ** 9}, "sweep_points must be a whole number from 0 to 1000"),
+    ({"bid_sweep_points": 1001}, "from 0 to 1000"),
+    ({"satthi_points": 10 ** 6}, "from 0 to 1000"),
+])
+def test_rules_that_could_not_be_played_sanely_are_refused(bad: dict[str, Any], words: str) -> None:
+    with pytest.raises(BadRulesError, match=words) as info:
+        rules_from_json(bad)
+    assert "\n" not in str(info.value)
+
+
+def test_the_bounds_still_allow_every_sane_variant() -> None:
+    rules = rules_from_json({"floor_redeal_cards": [f"{r}{s}" for r in "JQK" for s in "shdc"], "max_houses": 5,
+                             "baazi_lead": 10000, "sweep_points": 1000, "card_points": {"td": 1000, "As": 0}})
+    assert len(rules.floor_redeal_cards) == 12 and rules.card_points == {"Td": 1000, "As": 0}

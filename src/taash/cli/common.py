@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,9 +34,29 @@ out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 
+#: An error line echoes at most this many characters of one word (a user's value, say) ...
+WORD_MOST = 60
+#: ... and at most this many in all: a 50 MB card string is not repeated back.
+LINE_MOST = 600
+#: A value quoted in a message ('...' or "..."), longer than WORD_MOST.
+_QUOTED = re.compile(rf"(?<!\w)(['\"])([^'\"]{{{WORD_MOST + 1},}})\1(?!\w)")
+
+
+def one_line(message: object) -> str:
+    """``message`` on one line, with every long quoted value, long word and the line itself cut short (saying how
+    long they were)."""
+    line = " ".join(str(message).split())
+    line = _QUOTED.sub(lambda m: f"{m[1]}{m[2][:WORD_MOST - 20]}…{m[1]} ({len(m[2]):,} characters)", line)
+    line = " ".join(w if len(w) <= WORD_MOST else f"{w[:WORD_MOST - 20]}…({len(w):,} characters)"
+                    for w in line.split(" "))
+    if len(line) > LINE_MOST:
+        line = f"{line[:LINE_MOST - 100]} …({len(line):,} characters)… {line[-80:]}"
+    return line
+
+
 def fail(message: object, code: int = BAD_INPUT) -> NoReturn:
     """One line on standard error, then exit with ``code``."""
-    print(f"taash: {' '.join(str(message).split())}", file=sys.stderr)
+    print(f"taash: {one_line(message)}", file=sys.stderr)
     raise typer.Exit(code)
 
 
@@ -60,8 +81,8 @@ def user_errors(where: str = "") -> Iterator[None]:
         fail(f"{prefix}input nested too deeply")
     except BrokenPipeError:
         raise  # the reader went away: run() ends quietly
-    except OSError as e:
-        fail(f"{e.filename or 'input'}: {e.strerror or e}")
+    except OSError as e:  # named by its file, else by ``where`` (the file being written)
+        fail(f"{e.filename or where or 'input'}: {e.strerror or e}")
 
 
 def read_input(file: Path | None, what: str) -> str:

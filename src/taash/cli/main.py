@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import metadata
+from typing import Annotated
 
 import typer
 
@@ -16,7 +18,7 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
-from taash.cli.common import BAD_INPUT
+from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
 from taash.cli.rummy import app as rummy_app
 from taash.cli.seep import app as seep_app
@@ -31,10 +33,34 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # Click's plain help: no `<bool>` beside flags, whole sentences at 80 columns
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command's context inherits them
 )
-app.command("play")(play)
-app.command("replay")(replay_record)
-app.command("serve")(serve)
+app.command("play", short_help="Play a match of Seep against bots in the terminal.")(play)
+app.command("replay", short_help="Step through a game record, every hand shown.")(replay_record)
+app.command("serve", short_help="Play Seep in the browser: start the web server.")(serve)
+
+
+def version_text() -> str:
+    """``taash VERSION``, the installed distribution's version."""
+    try:
+        return f"taash {metadata.version('taash')}"
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "taash (version unknown: not installed)"
+
+
+def show_version(value: bool) -> None:
+    if value:
+        print(version_text())
+        raise typer.Exit(0)
+
+
+@app.callback()
+def main(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                          callback=show_version)] = False,
+) -> None:
+    """Indian card games: play Seep against bots; an exact engine, simulations, bots and benchmarks."""
 app.add_typer(seep_app, name="seep")
 app.add_typer(rummy_app, name="rummy")
 app.add_typer(web_app, name="web")
@@ -47,7 +73,7 @@ def run() -> None:
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(BAD_INPUT)  # the help was printed
     except click.ClickException as e:
-        print(f"taash: {' '.join(e.format_message().split())}", file=sys.stderr)
+        print(f"taash: {one_line(e.format_message())}", file=sys.stderr)
         sys.exit(BAD_INPUT)
     except typer.Exit as e:
         sys.exit(e.exit_code)
@@ -59,7 +85,7 @@ def run() -> None:
     except Exception as e:
         if os.environ.get("TAASH_DEBUG"):
             raise
-        print(f"taash: internal error: {type(e).__name__}: {' '.join(str(e).split())} "
+        print(f"taash: internal error: {type(e).__name__}: {one_line(e)} "
               "(please report it; TAASH_DEBUG=1 shows the traceback)", file=sys.stderr)
         sys.exit(INTERNAL_ERROR)
     sys.exit(code if isinstance(code, int) else 0)

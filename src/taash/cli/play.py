@@ -72,13 +72,14 @@ def play(
     level: Annotated[str, typer.Option("--level", "-l", help=f"The bots' level: {', '.join(LEVELS)}.")] = "medium",
     baazis: Annotated[int, typer.Option("--baazis", "-b", help="Baazis to win the match; 0 plays a single deal.")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the match (the same seed deals the same cards).")] = None,
-    name: Annotated[str, typer.Option("--name", "-n", help="Your name in the game record.")] = "You",
+    name: Annotated[str, typer.Option("--name", help="Your name in the game record.")] = "You",
     resume: Annotated[Path | None, typer.Option(help="Resume a saved match (a game record file).")] = None,
     save: Annotated[Path | None, typer.Option(help=f"Where s and q save the match (default: {DEFAULT_SAVE}, "
                                                    "or the --resume file).")] = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards (Ks, Th) instead of suit symbols.")]
     = False,
     delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
+    old_name: Annotated[str | None, typer.Option("-n", hidden=True)] = None,
 ) -> None:
     """Play a match of Seep against the computer (the help's text is PLAY_HELP)."""
     from taash.play.session import Session  # the interface loads only when it is used
@@ -88,6 +89,8 @@ def play(
     if ignored:
         fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
     ascii_only = ascii_only or not unicode_ok()
+    if old_name is not None:  # -n was --name here, and is --deals in every other command
+        fail("-n is not short for --name (in the other commands it is --deals): write --name NAME")
     if level not in LEVELS:
         fail(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
     if baazis < 0:

@@ -5,7 +5,9 @@ Thin: each command parses its input, calls the engine and prints; the formats ar
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import IO, Annotated, Any
@@ -22,7 +24,7 @@ from taash.seep.rules import PRESETS, Rules, load_rules
 from taash.seep.simulate import random_matches
 
 app = typer.Typer(help="Seep: legal plays, records, simulations, benchmark, rules, bots.", no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_enable=False)
+                  add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 RulesOption = Annotated[str, typer.Option("--rules", "-r", help="A preset name or a .toml/.json rules file.")]
 PlayersOption = Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")]
@@ -83,8 +85,9 @@ def replay_command(
 ) -> None:
     """Check a game record against the rules and score it (the protocol's `replay` contract).
 
-    Exit status 1 names the deal and play index of the first illegal bid, play or dealer; 2 means the record
-    itself is malformed (not JSON, a bad card, a deck that is not 52 distinct cards, ...).
+    Exit status 1 names the deal and play (counted from 1; the bid play is play 1) of the first illegal bid,
+    play or dealer; 2 means the record itself is malformed (not JSON, a bad card, a deck that is not 52 distinct
+    cards, ...).
     """
     with user_errors():
         record = record_from_json(json.loads(read_input(file, "record")))
@@ -113,7 +116,7 @@ def simulate(
     chosen = get_rules(rules)
     sink: IO[str] | None = None
     if record is not None:
-        with user_errors():
+        with user_errors(str(record)):
             sink = record.open("w", encoding="utf-8")
     summary = Summary(players)
     finished = []
@@ -124,13 +127,17 @@ def simulate(
                                       matches=matches):
                 summary.add(sim.match)
                 if sink is not None:
-                    with user_errors():
+                    with user_errors(str(record)):
                         sink.write(json.dumps(sim.record().to_json()) + "\n")
                 if sheet:
                     finished.append(sim.match)
-    finally:
         if sink is not None:
-            sink.close()
+            with user_errors(str(record)):
+                sink.close()  # writes what is left: a full disk may show only here
+    finally:
+        if sink is not None and not sink.closed:
+            with contextlib.suppress(OSError):  # already reported
+                sink.close()
     first = "first to 1 baazi" if baazis == 1 else f"first to {baazis} baazis" if baazis else "a single deal"
     variant = chosen.preset if isinstance(chosen.to_json(), str) else f"{chosen.preset} (custom)"
     for k, match in enumerate(finished, 1):
@@ -147,7 +154,7 @@ def simulate(
 def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
     repeats: Annotated[int, typer.Option(help="Timed repeats (the median is reported).", min=1)] = 11,
-    deals: Annotated[int, typer.Option(help="Random deals per repeat.", min=1)] = 300,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Random deals per repeat.", min=1)] = 300,
     warmup: Annotated[int, typer.Option(help="Random deals played first (the first --deals of them timed alone, "
                                              "every cache empty).", min=0)] = 5000,
 ) -> None:
@@ -209,6 +216,25 @@ def rules_command(
     out.print(table)
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(jobs: int, pairs: int) -> int:
+    """``--jobs``, capped by the work (pairs a pairing) and the cores; a capped count is said on standard error."""
+    available = cores()
+    workers = min(jobs, pairs, available)
+    if workers < jobs:
+        limit = f"the {pairs} pairs of a pairing" if pairs < available else f"the {available} cores"
+        print(f"taash: --jobs {jobs} is more than {limit}: {workers} worker process{'es' if workers > 1 else ''}",
+              file=sys.stderr)
+    return workers
+
+
 def _pair_job(args: tuple[str, str, Rules, int, int]) -> Any:
     from taash.arena.duplicate import play_pair
     from taash.seep.game import SeepGame
@@ -235,7 +261,8 @@ def arena(
     players: PlayersOption = 4,
     rules: RulesOption = "standard",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Pair k of each pairing deals from seed+k.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.", min=1)] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most one per pair and per core).",
+                                      min=1)] = 1,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Write results.json, results.csv, "
                                                   "pairs.csv (every duplicate pair) and results.png here.")] = None,
 ) -> None:
@@ -260,22 +287,23 @@ def arena(
     pairings = list(combinations(bots, 2))
     if len(set(bots)) != len(bots):
         fail("name each bot once")
+    workers = worker_count(jobs, deals)
     summaries = []
     played = []
-    with progress_bar("Arena") as bar:
+    with progress_bar("Arena") as bar, contextlib.ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
         task = bar.add_task("pairs", total=len(pairings) * deals)
         for a, b in pairings:
             work = [(a, b, chosen, players, seed + k) for k in range(deals)]
             results = []
-            if jobs == 1:
+            if pool is None:
                 for item in work:
                     results.append(_pair_job(item))
                     bar.advance(task)
             else:
-                with ProcessPoolExecutor(jobs) as pool:
-                    for r in pool.map(_pair_job, work, chunksize=max(1, min(16, deals // (4 * jobs)))):
-                        results.append(r)
-                        bar.advance(task)
+                for r in pool.map(_pair_job, work, chunksize=max(1, min(16, deals // (4 * workers)))):
+                    results.append(r)
+                    bar.advance(task)
             summaries.append(summarise(a, b, results))
             played.append((a, b, results))
     rated = ratings(played)
@@ -296,7 +324,7 @@ def arena(
         rating_table.add_row(name, f"{mu:.1f}", f"{sigma:.2f}")
     out.print(rating_table)
     if out_dir is not None:
-        with user_errors():
+        with user_errors(str(out_dir)):
             out_dir.mkdir(parents=True, exist_ok=True)
             data = {"pairings": [_flat(asdict(s)) for s in summaries],
                     "ratings": {n: {"mu": mu, "sigma": sg} for n, (mu, sg) in rated.items()},

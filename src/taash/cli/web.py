@@ -9,10 +9,25 @@ import typer
 from taash.cli.common import fail
 
 web_app = typer.Typer(help="The web server's tools: load test.", no_args_is_help=True, add_completion=False,
-                      pretty_exceptions_enable=False)
+                      pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
+def in_memory(database_url: str) -> bool:
+    """Whether an SQLite URL names an in-memory database (``sqlite://``, ``sqlite:///:memory:``, ``mode=memory``)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        url = make_url(database_url)
+    except ArgumentError:
+        return False  # not a URL at all: the database check says so
+    if not url.drivername.startswith("sqlite"):
+        return False
+    database = url.database or ""
+    return database in ("", ":memory:") or database.startswith("file::memory:") or url.query.get("mode") == "memory"
 
 
 def serve(
@@ -59,6 +74,9 @@ def serve(
         fail(f"--turn-seconds must be 0 (no limit) or from 0.5 to 3600, not {turn_seconds}")
     if not database_url.startswith(("sqlite://", "postgresql")):
         fail(f"--database-url must be sqlite:///FILE or postgresql+psycopg://..., not {database_url!r}")
+    if in_memory(database_url):
+        fail(f"--database-url {database_url} keeps the database in memory, where each of the server's connections "
+             "would see a database of its own; name a file (sqlite:///FILE)")
     if not 1 <= rate <= 10000:
         fail(f"--rate must be from 1 to 10000 messages a second, not {rate}")
     if not 1 <= creations <= 10_000_000:

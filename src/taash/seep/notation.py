@@ -6,12 +6,12 @@ wrong; writers always write canonical card names in canonical order.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from taash.cards import CardError, card_name, names_of, parse_card, parse_mask
+from taash.cards import CardError, card_name, cards_of, mask_of, names_of, parse_card, parse_mask
 from taash.seep.errors import BadPositionError
-from taash.seep.groups import splits_into
 from taash.seep.plays import (
     ADD,
     BREAK,
@@ -29,6 +29,9 @@ from taash.seep.rules import HOUSE_VALUES, Rules, rules_from_json
 from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
 
 JSON = Any
+
+#: Cards of the first floor: the only loose cards that need not have been thrown (rule 4.1-4.3).
+FIRST_FLOOR_CARDS = 4
 
 
 @dataclass(slots=True)
@@ -195,6 +198,7 @@ def position_from_json(data: JSON) -> Position:
         raise BadPositionError("a hand holds at most 12 cards")
     if hand & seen:
         raise BadPositionError(f"card {names_of(hand & seen)[0]} is in two places")
+    check_loose_could_arise(loose, rules)
     for v in houses:
         if loose & VALUE_MASK[v]:
             raise BadPositionError(f"a loose card has the value of the {v}-house (invariant I1)")
@@ -224,6 +228,100 @@ def position_from_json(data: JSON) -> Position:
     return Position(rules, players, seat, hand, loose, houses, bid, restricted_mask)
 
 
+def most_loose_cards(rules: Rules) -> int:
+    """The most loose cards a floor holds in play: one of each of the 13 values, three more from the first floor,
+    and one more for each of Qasim's restricted cards (see :func:`check_loose_could_arise`)."""
+    return 13 + FIRST_FLOOR_CARDS - 1 + len(rules.restricted_cards)
+
+
+def _sums_up_to_13(values: list[int]) -> int:
+    """Bit ``s`` set for every total ``s`` <= 13 that some of ``values`` add up to (bit 0: none of them)."""
+    sums = 1
+    for v in values:
+        sums = (sums | sums << v) & 0x3FFF
+    return sums
+
+
+def check_loose_could_arise(loose: int, rules: Rules) -> None:
+    """Refuse loose cards that cannot lie together on a floor in play.
+
+    Loose cards come from the first floor (any four cards, two of a rank among them, rule 4.3) or from throws, and a
+    card is thrown only when no loose cards add up to its value (5.2), Qasim's restricted cards aside (7.2: they
+    may be thrown whatever the floor holds). Cards never come back to the floor once taken, so the loose cards
+    thrown before a card were all on the floor when it was thrown. Hence the floor could arise only if its cards can
+    be taken back in the reverse order of their throws, down to at most four: a card can be taken back when no other
+    remaining card sums to its value, and taking one back never stops another from being taken back, so taking them
+    back in any such order decides it. This bounds the floor (:func:`most_loose_cards`) and with it the work of
+    listing the legal plays, which grows exponentially with the loose cards of a floor that could not arise.
+    """
+    count = loose.bit_count()
+    if count <= FIRST_FLOOR_CARDS:
+        return
+    most = most_loose_cards(rules)
+    if count > most:
+        raise BadPositionError(f"a floor in play holds at most {most} loose cards, not {count}")
+    free = {parse_card(name) for name in rules.restricted_cards}
+    left = cards_of(loose)
+    taken_back = True
+    while taken_back and len(left) > FIRST_FLOOR_CARDS:
+        taken_back = False
+        for c in left:
+            others = [VALUE[o] for o in left if o != c]
+            if c in free or not _sums_up_to_13(others) >> VALUE[c] & 1:
+                left.remove(c)
+                taken_back = True
+                break
+    if len(left) > FIRST_FLOOR_CARDS:
+        raise BadPositionError(
+            f"loose cards {' '.join(names_of(mask_of(left)))} cannot lie together in play: a card is thrown only "
+            f"when no loose cards add up to its value, and only the first {FIRST_FLOOR_CARDS} floor cards are not "
+            "thrown")
+
+
+def splits_into_groups(cards: int, value: int) -> bool:
+    """Whether ``cards`` split wholly into two or more disjoint groups each adding up to ``value`` (a cemented house).
+
+    Worked out on how many cards of each value there are (suits never matter to a sum): the biggest value left must
+    be in some group, so each way of completing one group around it is tried, and the counts that do not split are
+    remembered. Bounded however many cards a house holds (trying every subset of the cards, as the engine's floor
+    groups do, took a second for 20 cards and never ended for 28).
+    """
+    counts = [0] * 14
+    for c in cards_of(cards):
+        counts[VALUE[c]] += 1
+    if any(counts[value + 1:]) or mask_value_sum(cards) % value or mask_value_sum(cards) < 2 * value:
+        return False
+    counts[value] = 0  # each card of the house's value is a group by itself
+    failed: set[tuple[int, ...]] = set()
+
+    def splits(left: tuple[int, ...]) -> bool:
+        top = max((v for v in range(1, value) if left[v]), default=0)
+        if not top:
+            return True
+        if left in failed:
+            return False
+        start = list(left)
+        start[top] -= 1
+        for rest in completions(start, value - top, top):
+            if splits(tuple(rest)):
+                return True
+        failed.add(left)
+        return False
+
+    def completions(left: list[int], need: int, most: int) -> Iterator[list[int]]:
+        """``left`` less each multiset of its values, none above ``most``, adding up to ``need``."""
+        if not need:
+            yield left
+            return
+        for v in range(min(most, need), 0, -1):
+            if left[v]:
+                left[v] -= 1
+                yield from completions(left, need - v, v)
+                left[v] += 1
+
+    return splits(tuple(counts))
+
+
 def _house_from_json(raw: JSON, players: int) -> tuple[int, House]:
     if not isinstance(raw, dict):
         raise BadPositionError("a house must be an object with value, cards, cemented and owners")
@@ -240,7 +338,7 @@ def _house_from_json(raw: JSON, players: int) -> tuple[int, House]:
     if cards.bit_count() < 2:
         raise BadPositionError(f"the {v}-house must hold at least two cards")
     if cemented:
-        if not splits_into(cards, v):
+        if not splits_into_groups(cards, v):
             raise BadPositionError(f"the cemented {v}-house's cards do not split into groups of {v}")
     elif mask_value_sum(cards) != v:
         raise BadPositionError(f"the ordinary {v}-house's cards do not add up to {v}")
@@ -266,8 +364,10 @@ def legal_outcomes(position: Position) -> list[dict[str, JSON]]:
 
 __all__ = [
     "Position",
+    "check_loose_could_arise",
     "houses_to_json",
     "legal_outcomes",
+    "most_loose_cards",
     "play_from_json",
     "play_to_json",
     "position_from_json",

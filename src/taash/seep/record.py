@@ -87,7 +87,7 @@ def record_from_json(data: JSON) -> GameRecord:
     except BadRulesError as e:
         raise RecordError(str(e)) from None
     players = data.get("players", 4)
-    if players not in (2, 4) or isinstance(players, bool):
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 4):
         raise RecordError(f"players must be 2 or 4, not {players!r}")
     names = data.get("names")
     if names is not None and (not isinstance(names, list) or len(names) != players

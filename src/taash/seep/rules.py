@@ -30,6 +30,32 @@ PLAYS_PER_DEAL = 48
 LAST_PLAY = PLAYS_PER_DEAL - 1
 FIRST_HALF_PLAYS = 24
 
+#: Bounds on the rule parameters (documented in the README): card points of one card, majority, sweep, Satthi
+#: and minimum-score points are whole numbers from 0 to MOST_POINTS; the baazi lead from 1 to MOST_BAAZI_LEAD.
+MOST_POINTS = 1000
+MOST_BAAZI_LEAD = 10_000
+#: At most this many floor redeal cards: with 12 a first floor avoids them one shuffle in three (with all 52, never).
+MOST_FLOOR_REDEAL_CARDS = 12
+
+
+def _card_of_rule(rule: str, text: object) -> str:
+    """The canonical name of a card named in rule ``rule``."""
+    try:
+        return card_name(parse_card(text))  # type: ignore[arg-type]
+    except CardError as e:
+        raise BadRulesError(f"bad card in rule {rule}: {e}") from None
+
+
+def _twice(names: list[str]) -> str:
+    """The first card that ``names`` name twice (whatever the case or spelling)."""
+    seen: set[str] = set()
+    for name in names:
+        canonical = card_name(parse_card(name))
+        if canonical in seen:
+            return canonical
+        seen.add(canonical)
+    return names[0]
+
 
 def _standard_points(ten_of_diamonds: int) -> dict[str, int]:
     points = {card_name(c): c % 13 + 1 for c in range(13)}  # every spade its capture value
@@ -46,7 +72,8 @@ class Rules:
 
     #: Name of the preset these rules start from (for records and display).
     preset: str = "standard"
-    #: Points of each scoring card, by canonical card name; cards not named score 0.
+    #: Points of each scoring card, by card name (each card once, whole numbers from 0 to :data:`MOST_POINTS`);
+    #: cards not named score 0.
     card_points: Mapping[str, int] = field(default_factory=lambda: _standard_points(6))
     #: Points to the team that captures more than half of the 52 cards (none on 26-26).
     majority_points: int = 0
@@ -61,41 +88,56 @@ class Rules:
     sweep_scores_card_value: bool = False
     #: A team whose deal score is below this loses a baazi at once (0: no minimum rule).
     minimum_deal_score: int = 9
-    #: Running difference that wins a baazi.
+    #: Running difference that wins a baazi (1 to :data:`MOST_BAAZI_LEAD`).
     baazi_lead: int = 100
     #: Card points of a team that takes every card point of a deal (Satthi); 0: no Satthi.
     satthi_points: int = 0
-    #: Most houses the floor may hold after a play (0: no limit).
+    #: Most houses the floor may hold after a play (0: no limit, else 2 to 5).
     max_houses: int = 0
     #: An ordinary house may be broken with loose cards if a card of the new value from hand cements it (7.4).
     break_with_loose: bool = False
-    #: Redeal when the first four floor cards hold any of these (30-point Seep: ten of diamonds, nine of spades).
+    #: Redeal when the first four floor cards hold any of these (30-point Seep: ten of diamonds, nine of spades);
+    #: at most :data:`MOST_FLOOR_REDEAL_CARDS`, each named once.
     floor_redeal_cards: tuple[str, ...] = ()
     #: Qasim's restricted cards: each may not capture loose cards nor go into a larger house until a house of its
     #: value has been built, and the first house of its value may only be built by its holder.
     restricted_cards: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        try:
-            pts = {card_name(parse_card(k)): int(v) for k, v in dict(self.card_points).items()}
-            redeal = tuple(card_name(parse_card(c)) for c in self.floor_redeal_cards)
-            restricted = tuple(card_name(parse_card(c)) for c in self.restricted_cards)
-        except (CardError, TypeError, ValueError) as e:
-            raise BadRulesError(f"bad card in rules: {e}") from None
-        if any(v < 0 for v in pts.values()):
-            raise BadRulesError("card points cannot be negative")
+        if not isinstance(self.preset, str):
+            raise BadRulesError(f"rule preset must be a preset name, not {self.preset!r}")
+        points = self.card_points
+        if not isinstance(points, Mapping):
+            raise BadRulesError("rule card_points must be an object mapping cards to points")
+        pts = {_card_of_rule("card_points", k): v for k, v in points.items()}
+        if len(pts) != len(points):
+            raise BadRulesError(f"rule card_points names {_twice(list(points))} twice")
+        for name, v in pts.items():
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MOST_POINTS:
+                raise BadRulesError(f"card points must be whole numbers from 0 to {MOST_POINTS}, not {v!r} for {name}")
+        redeal = tuple(_card_of_rule("floor_redeal_cards", c) for c in self.floor_redeal_cards)
+        restricted = tuple(_card_of_rule("restricted_cards", c) for c in self.restricted_cards)
+        for name, cards in (("floor_redeal_cards", redeal), ("restricted_cards", restricted)):
+            if len(set(cards)) != len(cards):
+                raise BadRulesError(f"rule {name} names {_twice(list(cards))} twice")
+        if len(redeal) > MOST_FLOOR_REDEAL_CARDS:
+            raise BadRulesError(f"rule floor_redeal_cards names at most {MOST_FLOOR_REDEAL_CARDS} cards, not "
+                                f"{len(redeal)} (with more, a first floor without them is dealt too rarely)")
         object.__setattr__(self, "card_points", pts)
         object.__setattr__(self, "floor_redeal_cards", redeal)
         object.__setattr__(self, "restricted_cards", restricted)
         for name in ("majority_points", "sweep_points", "bid_sweep_points", "last_sweep_points",
-                     "minimum_deal_score", "satthi_points", "max_houses"):
+                     "minimum_deal_score", "satthi_points"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise BadRulesError(f"rule {name} must be a whole number >= 0, not {value!r}")
-        if isinstance(self.baazi_lead, bool) or not isinstance(self.baazi_lead, int) or self.baazi_lead < 1:
-            raise BadRulesError(f"rule baazi_lead must be a whole number >= 1, not {self.baazi_lead!r}")
-        if self.max_houses == 1:
-            raise BadRulesError("rule max_houses must be 0 (no limit) or at least 2")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST_POINTS:
+                raise BadRulesError(f"rule {name} must be a whole number from 0 to {MOST_POINTS}, not {value!r}")
+        lead = self.baazi_lead
+        if isinstance(lead, bool) or not isinstance(lead, int) or not 1 <= lead <= MOST_BAAZI_LEAD:
+            raise BadRulesError(f"rule baazi_lead must be a whole number from 1 to {MOST_BAAZI_LEAD}, not {lead!r}")
+        houses = self.max_houses
+        if isinstance(houses, bool) or not isinstance(houses, int) or houses not in (0, *range(2, 6)):
+            raise BadRulesError(f"rule max_houses must be 0 (no limit) or 2 to 5 (there are five house values), "
+                                f"not {houses!r}")
         for name in ("break_with_loose", "sweep_scores_card_value"):
             if not isinstance(getattr(self, name), bool):
                 raise BadRulesError(f"rule {name} must be true or false")
@@ -169,6 +211,8 @@ def rules_from_json(data: object) -> Rules:
         raise BadRulesError("rules must be a preset name or an object of rule parameters")
     params = dict(data)
     preset = params.pop("preset", "standard")
+    if not isinstance(preset, str):
+        raise BadRulesError(f"rule preset must be a preset name (known: {', '.join(PRESETS)}), not {preset!r}")
     base = rules_from_json(preset)
     unknown = sorted(set(params) - _FIELDS)
     if unknown:

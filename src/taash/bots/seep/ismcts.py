@@ -150,6 +150,27 @@ def determinise(view: PlayerView, rng: random.Random, requirements: list[tuple[i
                            last, view.restricted)
 
 
+def _whole(value: object, name: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def _number(value: object, name: str, low: float, high: float, *, above_low: bool = False) -> None:
+    if (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
+            or not low <= value <= high or (above_low and value == low)):
+        bounds = f"above {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
+        raise ValueError(f"{name} must be a number {bounds}, not {value!r}")
+
+
+def check_settings(iterations: object, seconds: object, candidates: object, prune: object) -> None:
+    """Refuse search settings out of their bounds (a setting from the command line may be any word)."""
+    _whole(iterations, "iterations", 1, 1_000_000)
+    if seconds is not None:
+        _number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
+    _whole(candidates, "candidates", 0, 1000)
+    _number(prune, "prune", 0, 100)
+
+
 class IsmctsBot(SeepBot):
     """Information-set Monte Carlo search at the seat's own decision (see the module's docstring)."""
 
@@ -157,9 +178,7 @@ class IsmctsBot(SeepBot):
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
                  rollout: str = "greedy", candidates: int = 8, prune: float = 2.5):
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
-                                    or not 0 < seconds <= MAX_SECONDS):
-            raise ValueError(f"seconds must be more than 0 and at most {MAX_SECONDS}, not {seconds!r}")
+        check_settings(iterations, seconds, candidates, prune)
         self.rng = random.Random(seed)
         #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
