@@ -32,9 +32,9 @@ Cards are faces of :mod:`taash.packs` (twins are equal); ``wild`` is the deal's 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, pairwise, product
+from itertools import combinations, product
 from typing import TypeVar
 
 from taash.packs import JOKER
@@ -80,29 +80,33 @@ class Solution:
 
 
 @dataclass(frozen=True, slots=True)
-class _Meld:
-    """A meld a cluster can make: its cards (a bit per cluster card), the cards it may not leave behind (twins
-    before its own, so that of equal cards the first are used), jokers it takes from the pool (wild cards placed
-    as themselves included), its progress towards the requirement, the weight it covers, and its slots (cluster
-    card indices, or joker slots) in the order it is shown."""
+class _Run:
+    """A run the cards of one suit can make: its cards (a bit per card of the suit), the cards it may not leave
+    behind (twins before its own, so that of equal cards the first are used), the jokers it takes from the pool
+    (wild cards placed as themselves included), its progress towards the requirement, the weight it covers, and
+    how it is shown."""
 
     mask: int
     forbid: int
     pool: int
     progress: int
     weight: int
-    kind: int
-    slots: tuple[int, ...]
+    shown: Shown
 
 
-#: A cluster's table: (jokers used, progress) -> (weight covered, the melds making it).
-Table = dict[tuple[int, int], tuple[int, tuple[_Meld, ...]]]
+#: A meld as the search keeps it: its kind (0 pure, 1 impure, 2 set) and its cards in the order shown, a joker's
+#: slot as -1. Its suits are the cluster's own (0, 1, ... in the order of its shape), the hand's when shown.
+Shown = tuple[int, tuple[int, ...]]
+#: A cluster's (or one suit's) table: (jokers used, progress) -> (weight covered, the melds making it).
+Table = dict[tuple[int, int], tuple[int, tuple[Shown, ...]]]
+#: A cluster's shape: its cards suit by suit, each ``(rank, wild)`` in order, the suits in a canonical order.
+Shape = tuple[tuple[tuple[int, bool], ...], ...]
 
 
 class _Game:
-    """What the search needs of one set of rules, and the caches of cluster tables kept across hands."""
+    """What the search needs of one set of rules, and the tables of clusters and suits kept across hands."""
 
-    #: Clusters whose tables are kept; past this the cache starts afresh (a long simulation meets new shapes).
+    #: Tables kept; past this a cache starts afresh (a long simulation meets new shapes).
     CACHE_LIMIT = 300_000
 
     def __init__(self, rules: Rules) -> None:
@@ -122,7 +126,6 @@ class _Game:
         states = [(r, p, g) for r in range(self.runs_needed + 1) for p in range(self.pure_needed + 1)
                   for g in (0, 1)]
         self.code = {s: i for i, s in enumerate(states)}
-        self.states = states
         self.add = [[self.code[(min(a[0] + b[0], self.runs_needed), min(a[1] + b[1], self.pure_needed),
                                  a[2] | b[2])] for b in states] for a in states]
         # Whether progress a is at least progress b in every respect (then a is as good as b, or better).
@@ -130,7 +133,9 @@ class _Game:
         self.met = [r == self.runs_needed and p == self.pure_needed and (g == 1 or not self.long_run)
                     for r, p, g in states]
         self.nothing = self.code[(0, 0, 0)]
-        self.tables: dict[tuple[object, ...], Table] = {}
+        self.tables: dict[tuple[Shape, int], Table] = {}
+        self.suit_tables: dict[tuple[tuple[tuple[int, bool], ...], int, int], Table] = {}
+        self.rank_sets: dict[tuple[tuple[int, ...], int], list[tuple[list[tuple[int, ...]], int]]] = {}
 
     def run_progress(self, pure: bool, length: int) -> int:
         return self.code[(min(1, self.runs_needed), min(int(pure), self.pure_needed), int(length >= 4))]
@@ -141,15 +146,17 @@ class _Game:
             return self.ace_points
         return 10 if rank >= 9 else rank + 1
 
+    def weight(self, rank: int) -> int:
+        return self.points(rank) * _PER_POINT + 1
+
     def gap(self, jokers: int) -> int:
         """The farthest apart (in rank) two cards of a suit may lie and still share a run, with these jokers."""
         return min(jokers, self.meld_jokers) + 1
 
-    # -- one cluster ----------------------------------------------------------------------------------------
+    # -- one cluster: its sets chosen rank by rank, its runs suit by suit ---------------------------------------
 
-    def cluster_table(self, shape: tuple[tuple[tuple[int, bool], ...], ...], jokers: int) -> Table:
-        """The table of a cluster: ``shape`` is its cards, suit by suit (suits relabelled 0, 1, ...), each
-        ``(rank, wild)``, with ``jokers`` in the hand."""
+    def cluster_table(self, shape: Shape, jokers: int) -> Table:
+        """The table of a cluster of this shape with ``jokers`` in the hand."""
         key = (shape, jokers)
         table = self.tables.get(key)
         if table is None:
@@ -158,13 +165,116 @@ class _Game:
             table = self.tables[key] = self._solve_cluster(shape, jokers)
         return table
 
-    def _solve_cluster(self, shape: tuple[tuple[tuple[int, bool], ...], ...], jokers: int) -> Table:
-        cards = [(suit, rank, wild) for suit, ranks in enumerate(shape) for rank, wild in ranks]
-        by_lowest: list[list[_Meld]] = [[] for _ in cards]
-        for meld in self._melds(cards, jokers):
-            by_lowest[(meld.mask & -meld.mask).bit_length() - 1].append(meld)
-        empty: Table = {(0, self.nothing): (0, ())}
-        memo: dict[int, Table] = {0: empty}
+    def _solve_cluster(self, shape: Shape, jokers: int) -> Table:
+        """Every way of making sets of the cluster's cards of one rank in different suits, each with the best
+        runs of what every suit has left."""
+        if len(shape) == 1:
+            return self.suit_table(shape[0], jokers, 0)
+        # How many cards of each suit every rank held in two suits or more has (wild cards never go in sets).
+        holders: dict[int, list[int]] = {}
+        for suit, pattern in enumerate(shape):
+            for rank, wild in pattern:
+                if not wild:
+                    holders.setdefault(rank, [0] * len(shape))[suit] += 1
+        set_ranks = [(rank, counts) for rank, counts in sorted(holders.items()) if sum(map(bool, counts)) >= 2]
+        result: Table = {}
+        add = self.add
+        for sets in self._set_choices(set_ranks, 0, jokers):
+            used = sum(generic for _, _, generic in sets)
+            weight = sum(len(suits) * self.weight(rank) for rank, suits, _ in sets)
+            shown = tuple((_SET, (*(s * 13 + rank for s in suits), *(_JOKER_SLOT,) * generic))
+                          for rank, suits, generic in sets)
+            acc: Table = {(used, self.nothing): (weight, shown)}
+            for suit, pattern in enumerate(shape):
+                for rank, suits, _ in sets:
+                    if suit in suits:
+                        pattern = _without_one(pattern, (rank, False))
+                if not pattern:
+                    continue
+                joined: Table = {}
+                runs_table = self.suit_table(pattern, jokers, suit)
+                for (used, progress), (weight, melds) in acc.items():
+                    for (more, gain), (extra, runs) in runs_table.items():
+                        if used + more > jokers:
+                            continue
+                        key = (used + more, add[progress][gain])
+                        old = joined.get(key)
+                        if old is None or old[0] < weight + extra:
+                            joined[key] = (weight + extra, melds + runs)
+                acc = joined
+            for key, entry in acc.items():
+                old = result.get(key)
+                if old is None or old[0] < entry[0]:
+                    result[key] = entry
+        return self._prune(result)
+
+    def _set_choices(self, set_ranks: list[tuple[int, list[int]]], k: int,
+                     jokers: int) -> Iterator[list[tuple[int, tuple[int, ...], int]]]:
+        """Every choice of sets for the ranks ``set_ranks[k:]`` within ``jokers``: lists of (rank, suits,
+        jokers)."""
+        if k == len(set_ranks):
+            yield []
+            return
+        rank, counts = set_ranks[k]
+        for sets, used in self._rank_sets(counts, jokers):
+            for rest in self._set_choices(set_ranks, k + 1, jokers - used):
+                yield [(rank, suits, max(0, 3 - len(suits))) for suits in sets] + rest
+
+    def _rank_sets(self, counts: list[int], jokers: int) -> list[tuple[list[tuple[int, ...]], int]]:
+        """The ways to make sets of one rank's cards (``counts`` per suit; twins make a second set possible):
+        lists of the suits of each set, with the jokers they need."""
+        key = (tuple(counts), jokers)
+        found = self.rank_sets.get(key)
+        if found is None:
+            found = self.rank_sets[key] = self._list_rank_sets(counts, jokers)
+        return found
+
+    def _list_rank_sets(self, counts: list[int], jokers: int) -> list[tuple[list[tuple[int, ...]], int]]:
+        free = min(jokers, self.meld_jokers)
+        present = [s for s, c in enumerate(counts) if c]
+        candidates = [suits for size in range(max(self.min_naturals, 1), min(len(present), self.max_set) + 1)
+                      for suits in combinations(present, size) if 3 - size <= free]
+        out: list[tuple[list[tuple[int, ...]], int]] = []
+
+        def choose(start: int, left: list[int], budget: int, chosen: list[tuple[int, ...]], used: int) -> None:
+            out.append((list(chosen), used))
+            for t in range(start, len(candidates)):
+                suits = candidates[t]
+                need = max(0, 3 - len(suits))  # more jokers than needed for 3 cards cover nothing more
+                if need > budget or any(left[s] == 0 for s in suits):
+                    continue
+                for s in suits:
+                    left[s] -= 1
+                chosen.append(suits)
+                choose(t, left, budget - need, chosen, used + need)
+                chosen.pop()
+                for s in suits:
+                    left[s] += 1
+
+        choose(0, list(counts), jokers, [], 0)
+        return out
+
+    def suit_table(self, pattern: tuple[tuple[int, bool], ...], jokers: int, suit: int) -> Table:
+        """The table of the runs of one suit's cards, shown in the cluster's suit ``suit``."""
+        key = (pattern, jokers, suit)
+        table = self.suit_tables.get(key)
+        if table is None:
+            if len(self.suit_tables) >= self.CACHE_LIMIT:
+                self.suit_tables.clear()
+            if suit == 0:
+                table = self._solve_suit(pattern, jokers)
+            else:
+                table = {key: (weight, _in_suit(runs, suit))
+                         for key, (weight, runs) in self.suit_table(pattern, jokers, 0).items()}
+            self.suit_tables[key] = table
+        return table
+
+    def _solve_suit(self, pattern: tuple[tuple[int, bool], ...], jokers: int) -> Table:
+        """A memoised search over the suit's cards: the lowest card left is unmatched, or in a run holding it."""
+        by_lowest: list[list[_Run]] = [[] for _ in pattern]
+        for run in self._runs(pattern, jokers):
+            by_lowest[(run.mask & -run.mask).bit_length() - 1].append(run)
+        memo: dict[int, Table] = {0: {(0, self.nothing): (0, ())}}
         add = self.add
 
         def best(left: int) -> Table:
@@ -173,23 +283,23 @@ class _Game:
                 return found
             low = left & -left
             table = dict(best(left ^ low))  # the lowest card left stays unmatched
-            for meld in by_lowest[low.bit_length() - 1]:
-                if meld.mask & left != meld.mask or left & meld.forbid:
+            for run in by_lowest[low.bit_length() - 1]:
+                if run.mask & left != run.mask or left & run.forbid:
                     continue
-                for (used, progress), (weight, melds) in best(left ^ meld.mask).items():
-                    used += meld.pool
+                for (used, progress), (weight, melds) in best(left ^ run.mask).items():
+                    used += run.pool
                     if used > jokers:
                         continue
-                    key = (used, add[meld.progress][progress])
-                    weight += meld.weight
+                    key = (used, add[run.progress][progress])
+                    weight += run.weight
                     old = table.get(key)
                     if old is None or old[0] < weight:
-                        table[key] = (weight, (*melds, meld))
+                        table[key] = (weight, (*melds, run.shown))
             table = self._prune(table)
             memo[left] = table
             return table
 
-        return best((1 << len(cards)) - 1)
+        return best((1 << len(pattern)) - 1)
 
     def _prune(self, table: dict[tuple[int, int], tuple[int, _T]]) -> dict[tuple[int, int], tuple[int, _T]]:
         """Drops entries no better than another in weight that uses no fewer jokers for no more progress."""
@@ -197,153 +307,150 @@ class _Game:
             return table
         kept: dict[tuple[int, int], tuple[int, _T]] = {}
         at_least = self.at_least
-        for key, value in sorted(table.items(), key=lambda item: -item[1][0]):
+        for key, value in sorted(table.items(), key=_weight_of, reverse=True):
             used, progress = key
-            if not any(u <= used and at_least[p][progress] for u, p in kept):
+            for other_used, other_progress in kept:
+                if other_used <= used and at_least[other_progress][progress]:
+                    break
+            else:
                 kept[key] = value
         return kept
 
-    def _melds(self, cards: Sequence[tuple[int, int, bool]], jokers: int) -> Iterator[_Meld]:
-        """Every meld of these cluster cards worth considering, with up to ``jokers`` from the pool."""
-        twins_before = [sum(1 << j for j in range(i) if cards[j] == cards[i]) for i in range(len(cards))]
-
-        def forbid(mask: int) -> int:
-            out = 0
-            for i in range(len(cards)):
-                if mask >> i & 1:
-                    out |= twins_before[i] & ~mask
-            return out
-
-        yield from self._runs(cards, jokers, forbid)
-        yield from self._sets(cards, jokers, forbid)
-
-    def _runs(self, cards: Sequence[tuple[int, int, bool]], jokers: int,
-              forbid: Callable[[int], int]) -> Iterator[_Meld]:
+    def _runs(self, pattern: tuple[tuple[int, bool], ...], jokers: int) -> Iterator[_Run]:
+        """Every run of one suit's cards worth considering, with up to ``jokers`` from the pool."""
         free_jokers = min(jokers, self.meld_jokers)
         # A joker at either end of a run only helps to reach 3 cards, or 4 for the long run.
         longest_padded = 4 if self.long_run else 3
-        for suit in {c[0] for c in cards}:
-            at: dict[int, list[int]] = {}
-            for i, (s, rank, _) in enumerate(cards):
-                if s == suit:
-                    at.setdefault(rank, []).append(i)
-                    if rank == 0:
-                        at.setdefault(_ACE_HIGH, []).append(i)
-            in_suit = sum(1 for c in cards if c[0] == suit)
-            for low in range(_ACE_HIGH + 1):
-                for high in range(low + 2, min(_ACE_HIGH, low + in_suit + free_jokers - 1) + 1):
-                    if low == 0 and high == _ACE_HIGH:
-                        break  # K-A-2: an ace is low or high, never both
-                    length = high - low + 1
-                    choices = [[_JOKER_SLOT, *at.get(p, ())] for p in range(low, high + 1)]
-                    for slots in product(*choices):
-                        generic = slots.count(_JOKER_SLOT)
-                        naturals = length - generic
-                        if generic > free_jokers or naturals < self.min_naturals:
-                            continue
-                        if length > longest_padded and _JOKER_SLOT in (slots[0], slots[-1]):
-                            continue
-                        mask = 0
-                        pool = generic
-                        weight = 0
-                        for i in slots:
-                            if i != _JOKER_SLOT:
-                                mask |= 1 << i
-                                _, rank, wild = cards[i]
-                                if wild:
-                                    pool += 1
-                                else:
-                                    weight += self.weight(rank)
-                        if pool > jokers:
-                            continue
-                        pure = generic == 0
-                        yield _Meld(mask, forbid(mask), pool, self.run_progress(pure, length), weight,
-                                    _PURE if pure else _IMPURE, slots)
+        at: dict[int, list[int]] = {}
+        for i, (rank, _) in enumerate(pattern):
+            at.setdefault(rank, []).append(i)
+            if rank == 0:
+                at.setdefault(_ACE_HIGH, []).append(i)
+        for low in range(_ACE_HIGH + 1):
+            holes = 0  # positions of the window with no card: jokers must fill them
+            for high in range(low, _ACE_HIGH + 1):
+                if low == 0 and high == _ACE_HIGH:
+                    break  # K-A-2: an ace is low or high, never both
+                holes += high not in at
+                if holes > free_jokers:
+                    break
+                if high - low >= 2:
+                    yield from self._runs_in(pattern, jokers, [at.get(p) for p in range(low, high + 1)],
+                                             free_jokers - holes, longest_padded)
 
-    def _sets(self, cards: Sequence[tuple[int, int, bool]], jokers: int,
-              forbid: Callable[[int], int]) -> Iterator[_Meld]:
-        free_jokers = min(jokers, self.meld_jokers)
-        ranks = {c[1] for c in cards if not c[2]}  # a wild card as itself in a set would cover only jokers
-        for rank in ranks:
-            by_suit: dict[int, list[int]] = {}
-            for i, (suit, r, wild) in enumerate(cards):
-                if r == rank and not wild:
-                    by_suit.setdefault(suit, []).append(i)
-            for size in range(max(self.min_naturals, 1), min(len(by_suit), self.max_set) + 1):
-                generic = max(0, 3 - size)  # more jokers than needed for 3 cards cover nothing more
-                if generic > free_jokers:
-                    continue
-                for suits in combinations(sorted(by_suit), size):
-                    for chosen in product(*(by_suit[s] for s in suits)):
-                        mask = sum(1 << i for i in chosen)
-                        weight = size * self.weight(rank)
-                        yield _Meld(mask, forbid(mask), generic, self.nothing, weight, _SET,
-                                    (*chosen, *([_JOKER_SLOT] * generic)))
-
-    def weight(self, rank: int) -> int:
-        return self.points(rank) * _PER_POINT + 1
+    def _runs_in(self, pattern: tuple[tuple[int, bool], ...], jokers: int, window: list[list[int] | None],
+                 spare: int, longest_padded: int) -> Iterator[_Run]:
+        """The runs filling a window of positions (the cards at each, or None), holes by jokers, with up to
+        ``spare`` more jokers standing in for cards that are there (leaving them to other melds)."""
+        length = len(window)
+        filled = [p for p, at in enumerate(window) if at]
+        for extra in range(spare + 1):
+            if len(filled) - extra < self.min_naturals:
+                break
+            for dropped in combinations(filled, extra):
+                kept = [p for p in filled if p not in dropped]
+                if length > longest_padded and (kept[0] != 0 or kept[-1] != length - 1):
+                    continue  # a joker at an end, not needed to reach the length that counts
+                generic = length - len(kept)
+                for chosen in product(*(window[p] or () for p in kept)):
+                    mask = 0
+                    pool = generic
+                    weight = 0
+                    for i in chosen:
+                        mask |= 1 << i
+                        rank, wild = pattern[i]
+                        if wild:
+                            pool += 1  # a wild card as itself uses up a joker of the hand
+                        else:
+                            weight += self.weight(rank)
+                    if pool > jokers:
+                        continue
+                    # Of twins, the first are used: a run may not leave an earlier twin of its cards behind.
+                    forbid = 0
+                    for i in chosen:
+                        for j in range(i):
+                            if pattern[j] == pattern[i] and not mask >> j & 1:
+                                forbid |= 1 << j
+                    cards = [_JOKER_SLOT] * length
+                    for p, i in zip(kept, chosen, strict=True):
+                        cards[p] = pattern[i][0]
+                    pure = generic == 0
+                    yield _Run(mask, forbid, pool, self.run_progress(pure, length), weight,
+                               (_PURE if pure else _IMPURE, tuple(cards)))
 
     # -- one hand -------------------------------------------------------------------------------------------
 
     def split(self, items: Sequence[int], wild: int, jokers: int) -> tuple[list[list[int]], list[int]]:
         """The clusters of linked cards among ``items`` (natural cards, and wild cards that may be themselves),
-        and the natural cards linked to nothing, which never meld and always count."""
-        parent = list(range(len(items)))
+        and the natural cards linked to nothing, which never meld and always count.
 
-        def root(i: int) -> int:
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        def link(group: list[int], other: list[int]) -> None:
-            top = root(other[0])
-            for i in group:
-                parent[root(i)] = top
-
+        Within a suit, cards close enough in rank for a run form a segment (the ace also plays high, after the
+        king); segments holding cards of one rank in different suits are joined (a set may take them).
+        """
         gap = self.gap(jokers)
-        by_suit: dict[int, dict[int, list[int]]] = {}
-        by_rank: dict[int, dict[int, list[int]]] = {}
-        for i, face in enumerate(items):
-            suit, rank = divmod(face, 13)
-            by_suit.setdefault(suit, {}).setdefault(rank, []).append(i)
-            if rank != wild:  # a wild card as itself in a set would cover only jokers
-                by_rank.setdefault(rank, {}).setdefault(suit, []).append(i)
-        for ranks in by_suit.values():
-            line = sorted(ranks)
-            if line[0] == 0:
-                line.append(_ACE_HIGH)
-            for a, b in pairwise(line):
-                if b - a <= gap:
-                    group, other = ranks[a], ranks[b % 13]
-                    link(group, other)
-                    link(other, group)
-        for suits in by_rank.values():
-            if len(suits) >= 2:
-                cards = [i for group in suits.values() for i in group]
-                link(cards, cards)
-        groups: dict[int, list[int]] = {}
-        for i, face in enumerate(items):
-            groups.setdefault(root(i), []).append(face)
+        suits: list[list[int]] = [[], [], [], []]
+        for face in sorted(items):
+            suits[face // 13].append(face)
+        segments: list[list[int]] = []
+        for cards in suits:
+            if not cards:
+                continue
+            first = len(segments)
+            segment = [cards[0]]
+            segments.append(segment)
+            previous = cards[0] % 13
+            for face in cards[1:]:
+                rank = face % 13
+                if rank - previous > gap:
+                    segment = [face]
+                    segments.append(segment)
+                else:
+                    segment.append(face)
+                previous = rank
+            if cards[0] % 13 == 0 and len(segments) - first > 1 and _ACE_HIGH - previous <= gap:
+                segments[first].extend(segments.pop())  # the ace plays high, after the king
+        # Segments that share a rank in different suits are joined (a wild card as itself never is: in a set
+        # it would cover only jokers).
+        parent = list(range(len(segments)))
+        seen: dict[int, tuple[int, int]] = {}  # rank -> (suit, segment) of its first card
+        linked = [False] * len(segments)
+        for number, segment in enumerate(segments):
+            for face in segment:
+                rank = face % 13
+                if rank == wild:
+                    continue
+                first_seen = seen.setdefault(rank, (face // 13, number))
+                if first_seen[0] != face // 13:
+                    a, b = first_seen[1], number
+                    while parent[a] != a:
+                        a = parent[a]
+                    while parent[b] != b:
+                        b = parent[b]
+                    parent[b] = a
+                    linked[first_seen[1]] = linked[number] = True
         alone_melds = self.min_naturals == 1 and min(jokers, self.meld_jokers) >= 2
-        clusters: list[list[int]] = []
+        groups: dict[int, list[int]] = {}
         dead: list[int] = []
-        for group in groups.values():
-            if len(group) > 1 or alone_melds:
-                clusters.append(group)
-            elif group[0] % 13 != wild:
-                dead.append(group[0])
-        return clusters, dead
+        for number, segment in enumerate(segments):
+            if not linked[number] and not alone_melds and segment[0] % 13 == segment[-1] % 13:
+                # One rank alone (a card, or twins): no run, no set.
+                dead.extend(f for f in segment if f % 13 != wild)
+                continue
+            root = number
+            while parent[root] != root:
+                root = parent[root]
+            groups.setdefault(root, []).extend(segment)
+        return list(groups.values()), dead
 
-    def shape(self, cluster: Sequence[int], wild: int) -> tuple[tuple[tuple[tuple[int, bool], ...], ...],
-                                                                list[int]]:
-        """A cluster's shape (cards suit by suit, suits in a canonical order) and its faces in the shape's order."""
+    def shape(self, cluster: Sequence[int], wild: int) -> tuple[Shape, tuple[int, ...]]:
+        """A cluster's shape (cards suit by suit, the suits in a canonical order), and the hand's suit for each
+        of the shape's."""
         suits: dict[int, list[tuple[int, bool]]] = {}
         for face in cluster:
             rank = face % 13
             suits.setdefault(face // 13, []).append((rank, rank == wild))
         patterns = sorted((tuple(sorted(ranks)), suit) for suit, ranks in suits.items())
-        return (tuple(p for p, _ in patterns), [suit * 13 + rank for p, suit in patterns for rank, _ in p])
+        return tuple(p for p, _ in patterns), tuple(suit for _, suit in patterns)
 
     def fold(self, tables: Iterable[Table], jokers: int) -> dict[tuple[int, int], tuple[int, _Chain]]:
         """The clusters' tables put together within the hand's jokers: for each jokers used and progress, the
@@ -376,8 +483,25 @@ class _Game:
         return best
 
 
+def _weight_of(entry: tuple[tuple[int, int], tuple[int, object]]) -> int:
+    return entry[1][0]
+
+
 #: Cluster entries chosen by :meth:`_Game.fold`: (earlier chain, cluster number, its melds), or None.
-_Chain = tuple["_Chain", int, tuple[_Meld, ...]] | None
+_Chain = tuple["_Chain", int, tuple[Shown, ...]] | None
+
+
+def _without_one(pattern: tuple[tuple[int, bool], ...], card: tuple[int, bool]) -> tuple[tuple[int, bool], ...]:
+    i = pattern.index(card)
+    return pattern[:i] + pattern[i + 1:]
+
+
+def _in_suit(melds: tuple[Shown, ...], suit: int) -> tuple[Shown, ...]:
+    """Runs found for a suit alone (shown in suit 0) moved to the cluster's suit ``suit``."""
+    if suit == 0:
+        return melds
+    offset = suit * 13
+    return tuple((kind, tuple(f + offset if f != _JOKER_SLOT else f for f in cards)) for kind, cards in melds)
 
 _GAMES: dict[tuple[object, ...], _Game] = {}
 
@@ -405,8 +529,8 @@ class _Hand:
     """A hand taken apart: its jokers, its natural cards, their clusters with tables, and the cards that always
     count."""
 
-    __slots__ = ("clusters", "dead", "faces", "game", "jokers", "naturals", "printed", "tables", "total", "wild",
-                 "wilds")
+    __slots__ = ("clusters", "dead", "faces", "game", "jokers", "naturals", "printed", "suit_maps", "tables", "total",
+                 "wild", "wilds")
 
     def __init__(self, game: _Game, faces: Sequence[int], wild: int) -> None:
         self.game = game
@@ -419,7 +543,9 @@ class _Hand:
         self.total = sum(game.points(f) for f in self.naturals)
         items = self.naturals + self.wilds if game.wild_as_natural else self.naturals
         clusters, self.dead = game.split(items, wild, self.jokers)
-        self.clusters: list[list[int]] = []
+        #: Each cluster's cards, the hand's suit for each of its shape's suits, and its table.
+        self.clusters: list[Sequence[int]] = []
+        self.suit_maps: list[tuple[int, ...]] = []
         self.tables: list[Table] = []
         for cluster in clusters:
             self.add_cluster(cluster)
@@ -438,6 +564,7 @@ class _Hand:
             return other
         number = next(n for n, cluster in enumerate(self.clusters) if face in cluster)
         other.clusters = self.clusters[:number] + self.clusters[number + 1:]
+        other.suit_maps = self.suit_maps[:number] + self.suit_maps[number + 1:]
         other.tables = self.tables[:number] + self.tables[number + 1:]
         clusters, dead = self.game.split(_without(self.clusters[number], [face]), self.wild, self.jokers)
         other.dead = self.dead + dead
@@ -446,9 +573,17 @@ class _Hand:
         return other
 
     def add_cluster(self, cluster: Sequence[int]) -> None:
-        shape, faces = self.game.shape(cluster, self.wild)
-        self.clusters.append(faces)
-        self.tables.append(self.game.cluster_table(shape, self.jokers))
+        game = self.game
+        shape, suits = game.shape(cluster, self.wild)
+        jokers = self.jokers
+        if game.meld_jokers < DRAWN:
+            # No arrangement of the cluster uses more jokers than its melds may hold and its wild cards as
+            # themselves: a table for fewer jokers is the same table, and more often already known.
+            wilds = sum(1 for f in cluster if f % 13 == self.wild)
+            jokers = min(jokers, len(cluster) // game.min_naturals * game.meld_jokers + wilds)
+        self.clusters.append(cluster)
+        self.suit_maps.append(suits)
+        self.tables.append(game.cluster_table(shape, jokers))
 
     def value(self) -> tuple[int, bool]:
         """The hand's least points and whether it is a valid declaration (no arrangement is built)."""
@@ -466,33 +601,34 @@ class _Hand:
             return Solution(min(self.total, game.max_points), False, (), (*self.printed, *self.wilds),
                             tuple(self.naturals))
         weight, chain = best
-        chosen: list[tuple[list[int], _Meld]] = []
+        shown: list[tuple[int, list[int]]] = []  # each meld's kind and cards, jokers' slots as -1
         while chain is not None:
             chain, number, cluster_melds = chain
-            chosen.extend((self.clusters[number], meld) for meld in cluster_melds)
-        held = [faces[i] for faces, meld in chosen for i in meld.slots if i != _JOKER_SLOT]
+            suits = self.suit_maps[number]
+            for kind, cards in cluster_melds:
+                shown.append((kind, [suits[f // 13] * 13 + f % 13 if f != _JOKER_SLOT else f for f in cards]))
+        held = [f for _, cards in shown for f in cards if f != _JOKER_SLOT]
         # Wild cards placed as themselves leave the pool; the rest of it (printed jokers first) fills the
         # melds' joker slots, and what is left over is free.
         pool = self.printed + _without(self.wilds, [f for f in held if f % 13 == self.wild])
-        melds = sorted((self._shown(faces, meld, pool) for faces, meld in chosen),
+        melds = sorted((self._filled(kind, cards, pool) for kind, cards in shown),
                        key=lambda m: (_KINDS.index(m[0]), m[1]))
         unmatched = _without(self.naturals, [f for f in held if f % 13 != self.wild])
         points = min(self.total - weight // _PER_POINT, game.max_points)
         valid = weight % _PER_POINT == len(self.naturals)
         return Solution(points, valid, tuple(melds), tuple(pool), tuple(unmatched))
 
-    def _shown(self, faces: list[int], meld: _Meld, pool: list[int]) -> tuple[MeldKind, tuple[int, ...]]:
+    def _filled(self, kind: int, cards: list[int], pool: list[int]) -> tuple[MeldKind, tuple[int, ...]]:
         """A meld's cards as shown, its joker slots filled from the pool."""
-        shown = tuple(faces[i] if i != _JOKER_SLOT else pool.pop(0) for i in meld.slots)
-        kind = _KINDS[meld.kind]
-        if kind == "impure":
-            suit = next(faces[i] for i in meld.slots if i != _JOKER_SLOT) // 13
-            if any(i == _JOKER_SLOT and f != JOKER and f // 13 == suit
-                   for i, f in zip(meld.slots, shown, strict=True)):
+        filled = tuple(f if f != _JOKER_SLOT else pool.pop(0) for f in cards)
+        name = _KINDS[kind]
+        if name == "impure":
+            suit = next(f for f in cards if f != _JOKER_SLOT) // 13
+            if any(f == _JOKER_SLOT and g != JOKER and g // 13 == suit for f, g in zip(cards, filled, strict=True)):
                 # A wild card of the run's own suit in a joker's slot may read as itself: name the run as the
                 # rules read it (then it may be pure).
-                kind = meld_kind(shown, self.game.rules, self.wild) or kind
-        return kind, shown
+                name = meld_kind(filled, self.game.rules, self.wild) or name
+        return name, filled
 
 
 def _without(cards: Sequence[int], removed: Iterable[int]) -> list[int]:
