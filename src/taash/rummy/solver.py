@@ -622,7 +622,9 @@ class _Hand:
         """A meld's cards as shown, its joker slots filled from the pool."""
         filled = tuple(f if f != _JOKER_SLOT else pool.pop(0) for f in cards)
         name = _KINDS[kind]
-        if name == "impure":
+        if name == "set" and len(filled) - cards.count(_JOKER_SLOT) == 1:
+            name = meld_kind(filled, self.game.rules, self.wild) or name  # one card and jokers: a run as well
+        elif name == "impure":
             suit = next(f for f in cards if f != _JOKER_SLOT) // 13
             if any(f == _JOKER_SLOT and g != JOKER and g // 13 == suit for f, g in zip(cards, filled, strict=True)):
                 # A wild card of the run's own suit in a joker's slot may read as itself: name the run as the
