@@ -31,7 +31,6 @@ Cards are faces of :mod:`taash.packs` (twins are equal); ``wild`` is the deal's 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -149,6 +148,14 @@ class _Game:
     def weight(self, rank: int) -> int:
         return self.points(rank) * _PER_POINT + 1
 
+    def useful_jokers(self, cards: int, wilds: int, jokers: int) -> int:
+        """The most of ``jokers`` that melds of ``cards`` cards (``wilds`` of them wild cards, which may be
+        themselves) can use: each meld has ``min_naturals`` cards and holds ``meld_jokers`` at most. Tables for
+        more jokers are the same table, and are found more often under the smaller number."""
+        if self.meld_jokers >= DRAWN:
+            return jokers
+        return min(jokers, cards // self.min_naturals * self.meld_jokers + wilds)
+
     def gap(self, jokers: int) -> int:
         """The farthest apart (in rank) two cards of a suit may lie and still share a run, with these jokers."""
         return min(jokers, self.meld_jokers) + 1
@@ -179,6 +186,8 @@ class _Game:
         set_ranks = [(rank, counts) for rank, counts in sorted(holders.items()) if sum(map(bool, counts)) >= 2]
         result: Table = {}
         add = self.add
+        # Each suit's runs, by the ranks the sets take from it (None when nothing is left to make a run).
+        runs_of: dict[tuple[int, tuple[int, ...]], Table | None] = {}
         for sets in self._set_choices(set_ranks, 0, jokers):
             used = sum(generic for _, _, generic in sets)
             weight = sum(len(suits) * self.weight(rank) for rank, suits, _ in sets)
@@ -186,13 +195,20 @@ class _Game:
                           for rank, suits, generic in sets)
             acc: Table = {(used, self.nothing): (weight, shown)}
             for suit, pattern in enumerate(shape):
-                for rank, suits, _ in sets:
-                    if suit in suits:
+                taken = tuple(rank for rank, suits, _ in sets if suit in suits)
+                if (suit, taken) in runs_of:
+                    runs_table = runs_of[(suit, taken)]
+                else:
+                    for rank in taken:
                         pattern = _without_one(pattern, (rank, False))
-                if not pattern:
+                    runs_table = self.suit_table(pattern, jokers, suit) if len(pattern) >= self.min_naturals else None
+                    if runs_table is not None and len(runs_table) == 1 and not runs_table.get((0, self.nothing),
+                                                                                             (1,))[0]:
+                        runs_table = None  # no run at all
+                    runs_of[(suit, taken)] = runs_table
+                if runs_table is None:
                     continue
                 joined: Table = {}
-                runs_table = self.suit_table(pattern, jokers, suit)
                 for (used, progress), (weight, melds) in acc.items():
                     for (more, gain), (extra, runs) in runs_table.items():
                         if used + more > jokers:
@@ -256,6 +272,7 @@ class _Game:
 
     def suit_table(self, pattern: tuple[tuple[int, bool], ...], jokers: int, suit: int) -> Table:
         """The table of the runs of one suit's cards, shown in the cluster's suit ``suit``."""
+        jokers = self.useful_jokers(len(pattern), sum(wild for _, wild in pattern), jokers)
         key = (pattern, jokers, suit)
         table = self.suit_tables.get(key)
         if table is None:
@@ -409,15 +426,20 @@ class _Game:
                 previous = rank
             if cards[0] % 13 == 0 and len(segments) - first > 1 and _ACE_HIGH - previous <= gap:
                 segments[first].extend(segments.pop())  # the ace plays high, after the king
-        # Segments that share a rank in different suits are joined (a wild card as itself never is: in a set
-        # it would cover only jokers).
+        # Segments that share a rank in different suits are joined when a set of that rank can be made: of
+        # three suits, or of two with a joker (a wild card as itself never is: in a set it would cover only
+        # jokers).
+        suits_of: dict[int, set[int]] = {}
+        for face in items:
+            suits_of.setdefault(face % 13, set()).add(face // 13)
+        pairs_make_sets = min(jokers, self.meld_jokers) >= 1 and self.min_naturals <= 2
         parent = list(range(len(segments)))
         seen: dict[int, tuple[int, int]] = {}  # rank -> (suit, segment) of its first card
         linked = [False] * len(segments)
         for number, segment in enumerate(segments):
             for face in segment:
                 rank = face % 13
-                if rank == wild:
+                if rank == wild or len(suits_of[rank]) < (2 if pairs_make_sets else 3):
                     continue
                 first_seen = seen.setdefault(rank, (face // 13, number))
                 if first_seen[0] != face // 13:
@@ -555,7 +577,9 @@ class _Hand:
         faces = _without(self.faces, [face])
         if face == JOKER or face % 13 == self.wild:  # one joker fewer changes every cluster's table
             return _Hand(self.game, faces, self.wild)
-        other = copy.copy(self)
+        other = object.__new__(_Hand)
+        for name in _Hand.__slots__:
+            setattr(other, name, getattr(self, name))
         other.faces = faces
         other.naturals = _without(self.naturals, [face])
         other.total = self.total - self.game.points(face)
@@ -575,12 +599,7 @@ class _Hand:
     def add_cluster(self, cluster: Sequence[int]) -> None:
         game = self.game
         shape, suits = game.shape(cluster, self.wild)
-        jokers = self.jokers
-        if game.meld_jokers < DRAWN:
-            # No arrangement of the cluster uses more jokers than its melds may hold and its wild cards as
-            # themselves: a table for fewer jokers is the same table, and more often already known.
-            wilds = sum(1 for f in cluster if f % 13 == self.wild)
-            jokers = min(jokers, len(cluster) // game.min_naturals * game.meld_jokers + wilds)
+        jokers = game.useful_jokers(len(cluster), sum(1 for f in cluster if f % 13 == self.wild), self.jokers)
         self.clusters.append(cluster)
         self.suit_maps.append(suits)
         self.tables.append(game.cluster_table(shape, jokers))
