@@ -123,7 +123,8 @@ def test_discard_values_and_take_value(variant: str) -> None:
         values = discard_values(hand, rules, wild)
         assert values == {face: s.points for face, s in solved.items()}
         discard, solution = best_discard(hand, rules, wild)
-        assert solution == solved[discard]
+        assert (solution.points, solution.valid) == (solved[discard].points, solved[discard].valid)
+        check_solution(rest[discard], solution, rules, wild)
         assert solution.points == min(values.values())
         assert solution.valid == any(s.valid for s in solved.values())
         taken = hand[-1]

@@ -7,13 +7,16 @@ the points of its natural cards left outside melds, and the only question is whi
 with the jokers at hand, under the declaration requirement (runs, pure runs, a long run). Two natural cards can sit
 in one meld only when they are of one suit and close enough in rank for the jokers a meld may hold to fill the gap
 (a run), or of one rank in different suits (a set). The hand therefore falls apart into *clusters* of cards linked
-that way; a card linked to nothing never melds and always counts. Each cluster is solved on its own by a memoised
-search over its cards (the lowest card left is either unmatched or in one of the melds that hold it), giving a small
-table: for each number of jokers used and each progress towards the requirement (runs, pure runs, long run), the
-most it can cover. The clusters' tables are then folded together within the hand's jokers and the best entry that
-meets the requirement wins; when none does, all 13 cards count. A cluster's table depends only on its shape (ranks
-per suit, suits relabelled), the jokers at hand and the rules, so tables are kept across hands: random hands are
-made of a few thousand common shapes, and a bot's discard and take questions change one cluster at a time.
+that way; a card linked to nothing never melds and always counts. Each cluster is solved on its own into a small
+*table*: for each number of jokers used and each progress towards the requirement (runs, pure runs, a long run,
+counted up to what the rules ask), the most it can cover; entries no better than another that uses fewer jokers
+for as much progress are dropped. A cluster's table is the best, over every choice of sets among its ranks held
+in several suits, of the sets plus each suit's own table for the cards the sets leave; a suit's table comes from a
+memoised search over its cards (the lowest card left is unmatched, or in one of the runs that hold it). The
+clusters' tables are then folded together within the hand's jokers, and the best entry that meets the requirement
+wins; when none does, all 13 cards count. Tables depend only on shapes (ranks per suit, suits relabelled), the
+jokers that can be used and the rules, so they are kept across hands: random hands are made of common shapes, and
+each discard of a 14-card hand changes only the cluster the card leaves.
 
 A card of the wild rank is a joker; under R2 (``wild_as_natural``) it may also be itself in a run of its suit (it
 then keeps the run pure), so it joins the clusters of its suit as a natural card of 0 points that uses up a joker
@@ -703,12 +706,17 @@ def best_discard(faces: Sequence[int], rules: Rules, wild: int, keep: int | None
     of most points (it would cost most if caught in hand), then the lowest face number.
     """
     game = _game(rules)
-    values = {face: hand.value() for face, hand in _discards(faces, rules, wild, keep)[1].items()}
-    if not values:
+    after = _discards(faces, rules, wild, keep)[1]
+    if not after:
         raise BadHandError("no card may be discarded")
-    choice = min(values, key=lambda f: (not values[f][1], values[f][0], -game.points(f) if f != JOKER and
-                                        f % 13 != wild else 0, f))
-    return choice, _Hand(game, _without(faces, [choice]), wild).solution()
+    values = {face: hand.value() for face, hand in after.items()}
+
+    def preference(face: int) -> tuple[bool, int, int, int]:
+        points = 0 if face == JOKER or face % 13 == wild else game.points(face)
+        return not values[face][1], values[face][0], -points, face
+
+    choice = min(values, key=preference)
+    return choice, after[choice].solution()
 
 
 def take_value(faces: Sequence[int], face: int, rules: Rules, wild: int) -> int:
