@@ -144,3 +144,17 @@ def test_bench_table_and_bad_preset() -> None:
     assert code == 0 and "hands solved" in out
     code, _, err = run("bench", "-r", "nope")
     assert "unknown rules preset" in one_line_error(code, err)
+
+
+def test_empty_input_and_bad_bytes(tmp_path: Path) -> None:
+    code, _, err = run("check", stdin="")
+    assert "no hand given" in one_line_error(code, err)
+    path = tmp_path / "hand.json"
+    path.write_bytes(b"\xff\xfe{")
+    code, _, err = run("check", str(path))
+    assert "not UTF-8" in one_line_error(code, err)
+
+
+def test_a_hand_over_several_lines_is_one_object() -> None:
+    code, out, _ = run("check", stdin=json.dumps(VALID, indent=2))
+    assert code == 0 and len(out.splitlines()) == 1 and json.loads(out)["valid"]
