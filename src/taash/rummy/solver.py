@@ -108,8 +108,9 @@ Shape = tuple[tuple[tuple[int, bool], ...], ...]
 class _Game:
     """What the search needs of one set of rules, and the tables of clusters and suits kept across hands."""
 
-    #: Tables kept; past this a cache starts afresh (a long simulation meets new shapes).
-    CACHE_LIMIT = 300_000
+    #: Tables kept (of clusters, and of suits); past this a cache starts afresh (a long simulation meets new
+    #: shapes). A table takes about 1.3 kB: the two caches full hold some 250 MB.
+    CACHE_LIMIT = 100_000
 
     def __init__(self, rules: Rules) -> None:
         #: The rules these were made from (others with the same parameters for the search share this).
