@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, pairwise, product
 from typing import TypeVar
 
 from taash.packs import JOKER
@@ -283,12 +283,47 @@ class _Game:
             if len(self.suit_tables) >= self.CACHE_LIMIT:
                 self.suit_tables.clear()
             if suit == 0:
-                table = self._solve_suit(pattern, jokers)
+                pieces = self._stretches(pattern, jokers)
+                table = self._solve_suit(pattern, jokers) if len(pieces) == 1 else self._join_stretches(pieces, jokers)
             else:
                 table = {key: (weight, _in_suit(runs, suit))
                          for key, (weight, runs) in self.suit_table(pattern, jokers, 0).items()}
             self.suit_tables[key] = table
         return table
+
+    def _stretches(self, pattern: tuple[tuple[int, bool], ...],
+                   jokers: int) -> list[tuple[tuple[int, bool], ...]]:
+        """A suit's cards cut where no run can cross: between ranks further apart than the jokers a run may
+        hold can bridge (the ace also follows the king)."""
+        gap = self.gap(jokers)
+        pieces: list[list[tuple[int, bool]]] = [[pattern[0]]]
+        for previous, card in pairwise(pattern):
+            if card[0] - previous[0] > gap:
+                pieces.append([card])
+            else:
+                pieces[-1].append(card)
+        if len(pieces) > 1 and pattern[0][0] == 0 and _ACE_HIGH - pattern[-1][0] <= gap:
+            pieces[0] = pieces.pop() + pieces[0]  # the ace plays high, after the king
+        return [tuple(piece) for piece in pieces]
+
+    def _join_stretches(self, pieces: list[tuple[tuple[int, bool], ...]], jokers: int) -> Table:
+        """A suit's table from the tables of its stretches, which share only the jokers."""
+        add = self.add
+        acc: Table = {(0, self.nothing): (0, ())}
+        for piece in pieces:
+            if len(piece) < self.min_naturals:
+                continue
+            joined: Table = {}
+            for (used, progress), (weight, melds) in acc.items():
+                for (more, gain), (extra, runs) in self.suit_table(tuple(sorted(piece)), jokers, 0).items():
+                    if used + more > jokers:
+                        continue
+                    key = (used + more, add[progress][gain])
+                    old = joined.get(key)
+                    if old is None or old[0] < weight + extra:
+                        joined[key] = (weight + extra, melds + runs)
+            acc = self._prune(joined)
+        return acc
 
     def _solve_suit(self, pattern: tuple[tuple[int, bool], ...], jokers: int) -> Table:
         """A memoised search over the suit's cards: the lowest card left is unmatched, or in a run holding it."""
