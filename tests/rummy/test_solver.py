@@ -224,3 +224,17 @@ def test_conformance_hands(conformance_dir: Path) -> None:
         check_solution(hand, solution, rules, wild)
         assert (solution.points, solution.valid) == (want["points"], want["valid"])
         assert (solution.points, solution.valid) == reference_score(hand, ref_rules(rules), wild)
+
+
+@pytest.mark.parametrize("variant", ["octro", "classic"])
+def test_regression_ace_high_stretch_in_a_cluster_joined_by_sets(variant: str) -> None:
+    """A suit's ace plays high after its king while other cards of the suit sit between: A, Q-K and 5-6-7 of
+    spades in one cluster (A-3-5 of hearts with a joker joins them through sets of aces and of fives). The suit's
+    cards must be read in rank order, or the ace is cut off from Q-K."""
+    rules = VARIANTS[variant]
+    hand = [parse_face(t) for t in ["As", "Qs", "Ks", "5s", "6s", "7s", "Ah", "3h", "5h", "JK", "9c", "9d", "Tc"]]
+    for wild in (1, 7):
+        compare(hand, rules, wild)
+        compare(list(reversed(hand)), rules, wild)
+    # Q-K-A and 5-6-7 of spades, JK-9-T of clubs: Ah (10), 3h, 5h and 9d are left.
+    assert solve(hand, VARIANTS["classic"], 7).points == 10 + 3 + 5 + 9

@@ -58,6 +58,8 @@ _ACE_HIGH = 13
 _KINDS: tuple[MeldKind, ...] = ("pure", "impure", "set")
 _PURE, _IMPURE, _SET = 0, 1, 2
 _T = TypeVar("_T")
+#: How many suits a set of suits (a bit each) holds.
+_SUITS_IN = tuple(bin(bits).count("1") for bits in range(16))
 #: A slot of a meld filled by a joker from the hand's pool.
 _JOKER_SLOT = -1
 
@@ -198,18 +200,22 @@ class _Game:
             shown = tuple((_SET, (*(s * 13 + rank for s in suits), *(_JOKER_SLOT,) * generic))
                           for rank, suits, generic in sets)
             acc: Table = {(used, self.nothing): (weight, shown)}
+            taken: list[list[int]] = [[] for _ in shape]
+            for rank, suits, _ in sets:
+                for suit in suits:
+                    taken[suit].append(rank)
             for suit, pattern in enumerate(shape):
-                taken = tuple(rank for rank, suits, _ in sets if suit in suits)
-                if (suit, taken) in runs_of:
-                    runs_table = runs_of[(suit, taken)]
+                key = (suit, tuple(taken[suit]))
+                if key in runs_of:
+                    runs_table = runs_of[key]
                 else:
-                    for rank in taken:
+                    for rank in taken[suit]:
                         pattern = _without_one(pattern, (rank, False))
                     runs_table = self.suit_table(pattern, jokers, suit) if len(pattern) >= self.min_naturals else None
                     if runs_table is not None and len(runs_table) == 1 and not runs_table.get((0, self.nothing),
                                                                                              (1,))[0]:
                         runs_table = None  # no run at all
-                    runs_of[(suit, taken)] = runs_table
+                    runs_of[key] = runs_table
                 if runs_table is None:
                     continue
                 joined: Table = {}
@@ -217,15 +223,15 @@ class _Game:
                     for (more, gain), (extra, runs) in runs_table.items():
                         if used + more > jokers:
                             continue
-                        key = (used + more, add[progress][gain])
-                        old = joined.get(key)
+                        place = (used + more, add[progress][gain])
+                        old = joined.get(place)
                         if old is None or old[0] < weight + extra:
-                            joined[key] = (weight + extra, melds + runs)
+                            joined[place] = (weight + extra, melds + runs)
                 acc = joined
-            for key, entry in acc.items():
-                old = result.get(key)
+            for place, entry in acc.items():
+                old = result.get(place)
                 if old is None or old[0] < entry[0]:
-                    result[key] = entry
+                    result[place] = entry
         return self._prune(result)
 
     def _set_choices(self, set_ranks: list[tuple[int, list[int]]], k: int,
@@ -441,12 +447,17 @@ class _Game:
         and the natural cards linked to nothing, which never meld and always count.
 
         Within a suit, cards close enough in rank for a run form a segment (the ace also plays high, after the
-        king); segments holding cards of one rank in different suits are joined (a set may take them).
+        king); segments holding cards of one rank in different suits are joined when a set of that rank can be
+        made: of three suits, or of two with a joker (a wild card as itself never is: in a set it would cover
+        only jokers).
         """
         gap = self.gap(jokers)
         suits: list[list[int]] = [[], [], [], []]
+        suits_of_rank = [0] * 13  # a bit per suit
         for face in sorted(items):
-            suits[face // 13].append(face)
+            suit = face // 13
+            suits[suit].append(face)
+            suits_of_rank[face % 13] |= 1 << suit
         segments: list[list[int]] = []
         for cards in suits:
             if not cards:
@@ -465,30 +476,25 @@ class _Game:
                 previous = rank
             if cards[0] % 13 == 0 and len(segments) - first > 1 and _ACE_HIGH - previous <= gap:
                 segments[first].extend(segments.pop())  # the ace plays high, after the king
-        # Segments that share a rank in different suits are joined when a set of that rank can be made: of
-        # three suits, or of two with a joker (a wild card as itself never is: in a set it would cover only
-        # jokers).
-        suits_of: dict[int, set[int]] = {}
-        for face in items:
-            suits_of.setdefault(face % 13, set()).add(face // 13)
         pairs_make_sets = min(jokers, self.meld_jokers) >= 1 and self.min_naturals <= 2
+        fewest_suits = 2 if pairs_make_sets else 3
         parent = list(range(len(segments)))
-        seen: dict[int, tuple[int, int]] = {}  # rank -> (suit, segment) of its first card
+        first_of_rank: dict[int, tuple[int, int]] = {}  # rank -> (suit, segment) of its first card
         linked = [False] * len(segments)
         for number, segment in enumerate(segments):
             for face in segment:
                 rank = face % 13
-                if rank == wild or len(suits_of[rank]) < (2 if pairs_make_sets else 3):
+                if rank == wild or _SUITS_IN[suits_of_rank[rank]] < fewest_suits:
                     continue
-                first_seen = seen.setdefault(rank, (face // 13, number))
-                if first_seen[0] != face // 13:
-                    a, b = first_seen[1], number
+                suit, other = first_of_rank.setdefault(rank, (face // 13, number))
+                if suit != face // 13:
+                    a, b = other, number
                     while parent[a] != a:
                         a = parent[a]
                     while parent[b] != b:
                         b = parent[b]
                     parent[b] = a
-                    linked[first_seen[1]] = linked[number] = True
+                    linked[other] = linked[number] = True
         alone_melds = self.min_naturals == 1 and min(jokers, self.meld_jokers) >= 2
         groups: dict[int, list[int]] = {}
         dead: list[int] = []
