@@ -519,11 +519,14 @@ class _Game:
         patterns = sorted((tuple(sorted(ranks)), suit) for suit, ranks in suits.items())
         return tuple(p for p, _ in patterns), tuple(suit for _, suit in patterns)
 
-    def fold(self, tables: Iterable[Table], jokers: int) -> dict[tuple[int, int], tuple[int, _Chain]]:
+    def fold(self, tables: Iterable[Table], jokers: int,
+             start: dict[tuple[int, int], tuple[int, _Chain]] | None = None) -> dict[tuple[int, int],
+                                                                                      tuple[int, _Chain]]:
         """The clusters' tables put together within the hand's jokers: for each jokers used and progress, the
-        most weight covered and the chain of cluster entries making it."""
+        most weight covered and the chain of cluster entries making it (numbered in ``tables``). ``start``: the
+        fold of other tables to go on from (its chains then mean nothing)."""
         add = self.add
-        acc: dict[tuple[int, int], tuple[int, _Chain]] = {(0, self.nothing): (0, None)}
+        acc: dict[tuple[int, int], tuple[int, _Chain]] = start or {(0, self.nothing): (0, None)}
         for number, table in enumerate(tables):
             if len(table) == 1 and (0, self.nothing) in table and not table[(0, self.nothing)][0]:
                 continue  # a cluster that can make no meld at all
@@ -596,8 +599,8 @@ class _Hand:
     """A hand taken apart: its jokers, its natural cards, their clusters with tables, and the cards that always
     count."""
 
-    __slots__ = ("clusters", "dead", "faces", "game", "jokers", "naturals", "printed", "suit_maps", "tables", "total",
-                 "wild", "wilds")
+    __slots__ = ("clusters", "dead", "faces", "game", "jokers", "naturals", "printed", "replaced", "suit_maps",
+                 "tables", "total", "wild", "wilds")
 
     def __init__(self, game: _Game, faces: Sequence[int], wild: int) -> None:
         self.game = game
@@ -610,6 +613,9 @@ class _Hand:
         self.total = sum(game.points(f) for f in self.naturals)
         items = self.naturals + self.wilds if game.wild_as_natural else self.naturals
         clusters, self.dead = game.split(items, wild, self.jokers)
+        #: For a hand made by :meth:`without`: the number of the cluster it re-solved in the hand it came from and
+        #: how many tables that gave (at the end of ``tables``); (-1, 0) when every table is the same.
+        self.replaced: tuple[int, int] | None = None
         #: Each cluster's cards, the hand's suit for each of its shape's suits, and its table.
         self.clusters: list[Sequence[int]] = []
         self.suit_maps: list[tuple[int, ...]] = []
@@ -630,6 +636,7 @@ class _Hand:
         other.total = self.total - self.game.points(face)
         if face in self.dead:
             other.dead = _without(self.dead, [face])
+            other.replaced = (-1, 0)
             return other
         number = next(n for n, cluster in enumerate(self.clusters) if face in cluster)
         other.clusters = self.clusters[:number] + self.clusters[number + 1:]
@@ -639,6 +646,7 @@ class _Hand:
         other.dead = self.dead + dead
         for cluster in clusters:
             other.add_cluster(cluster)
+        other.replaced = (number, len(clusters))
         return other
 
     def add_cluster(self, cluster: Sequence[int]) -> None:
@@ -651,8 +659,12 @@ class _Hand:
 
     def value(self) -> tuple[int, bool]:
         """The hand's least points and whether it is a valid declaration (no arrangement is built)."""
+        return self.evaluate(self.game.fold(self.tables, self.jokers))
+
+    def evaluate(self, folded: dict[tuple[int, int], tuple[int, _Chain]]) -> tuple[int, bool]:
+        """The least points and validity from the fold of the hand's tables."""
         game = self.game
-        best = game.best_entry(game.fold(self.tables, self.jokers))
+        best = game.best_entry(folded)
         if best is None:
             return min(self.total, game.max_points), False
         weight = best[0]
@@ -738,7 +750,25 @@ def discard_values(faces: Sequence[int], rules: Rules, wild: int, keep: int | No
     """The least points left after each distinct discard from 14 cards (``keep``: a card that may not be
     discarded, the one just taken from the discard pile under R3). Only the discarded card's cluster is solved
     again for each discard."""
-    return {face: hand.value()[0] for face, hand in _discards(faces, rules, wild, keep)[1].items()}
+    whole, after = _discards(faces, rules, wild, keep)
+    return {face: value[0] for face, value in _values_after(whole, after).items()}
+
+
+def _values_after(whole: _Hand, after: dict[int, _Hand]) -> dict[int, tuple[int, bool]]:
+    """The least points and validity of each hand left by a discard. The tables of the clusters a discard leaves
+    alone are folded once for all the discards from one cluster."""
+    game = whole.game
+    others: dict[int, dict[tuple[int, int], tuple[int, _Chain]]] = {}  # cluster -> fold of every other cluster
+    out = {}
+    for face, hand in after.items():
+        if hand.replaced is None:  # a joker went: every table changed
+            out[face] = hand.value()
+            continue
+        number, fresh = hand.replaced
+        if number not in others:
+            others[number] = game.fold([t for n, t in enumerate(whole.tables) if n != number], whole.jokers)
+        out[face] = hand.evaluate(game.fold(hand.tables[len(hand.tables) - fresh:], hand.jokers, others[number]))
+    return out
 
 
 def best_discard(faces: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> tuple[int, Solution]:
@@ -748,10 +778,10 @@ def best_discard(faces: Sequence[int], rules: Rules, wild: int, keep: int | None
     of most points (it would cost most if caught in hand), then the lowest face number.
     """
     game = _game(rules)
-    after = _discards(faces, rules, wild, keep)[1]
+    whole, after = _discards(faces, rules, wild, keep)
     if not after:
         raise BadHandError("no card may be discarded")
-    values = {face: hand.value() for face, hand in after.items()}
+    values = _values_after(whole, after)
 
     def preference(face: int) -> tuple[bool, int, int, int]:
         points = 0 if face == JOKER or face % 13 == wild else game.points(face)
