@@ -70,7 +70,9 @@ class Solution:
 
     ``points``: section 5 (unmatched cards when some arrangement meets the declaration requirement, else all 13
     cards; at most ``max_points``). ``valid``: the 13 cards are a valid declaration. Every card of the hand is in
-    exactly one of ``melds`` (each ``(kind, cards)``), ``free`` (jokers in no meld) and ``unmatched``.
+    exactly one of ``melds`` (each ``(kind, cards)``, a run's cards in order with its jokers where they stand),
+    ``free`` (jokers in no meld) and ``unmatched``. When no arrangement meets the requirement every card counts,
+    and none is shown in a meld.
     """
 
     points: int
