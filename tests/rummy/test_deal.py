@@ -13,7 +13,7 @@ from taash.rummy.deal import Deal, Declare, Discard, Drop, Phase, Status, Take, 
 from taash.rummy.errors import BadHandError, IllegalTurnError
 from taash.rummy.rules import PRESETS, rules_from_json
 from taash.rummy.scoring import least_points
-from tests.rummy.helpers import deal_for, faces, pack_for
+from tests.rummy.deals import deal_for, faces, pack_for
 
 OCTRO = PRESETS["octro"]
 CLASSIC = PRESETS["classic"]

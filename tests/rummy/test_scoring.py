@@ -14,8 +14,8 @@ from taash.packs import JOKER, parse_face, parse_rank
 from taash.rummy.melds import declaration_valid, hand_points
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.scoring import _Search, find_declaration, isolated, least_points, valid_arrangement
-from tests.rummy.helpers import faces
-from tests.rummy.reference import reference_least_points
+from tests.rummy.deals import faces
+from tests.rummy.scoring_reference import reference_least_points
 
 OCTRO = PRESETS["octro"]
 CLASSIC = PRESETS["classic"]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from taash.rummy.deal import HAND, Action, Deal, Declare, Discard, Drop, Phase, Take
 from taash.rummy.rules import PRESETS, Rules
 from taash.rummy.view import view_of
-from tests.rummy.helpers import deal_for, faces, pack_for
+from tests.rummy.deals import deal_for, faces, pack_for
 
 OCTRO = PRESETS["octro"]
 CLASSIC = PRESETS["classic"]

@@ -1,0 +1,126 @@
+"""``taash rummy bench``: the exact hand solver's speed on one core, pure Python.
+
+Hands are dealt at random from the ``octro`` 2-player packs (two packs and four printed jokers), each with its own
+wild rank turned from the same packs (aces when a printed joker is turned, R1). Two figures, medians over several
+repeats: 13-card hands solved per second (least points, validity and an arrangement: :func:`solve`), and 14-card
+best-discard checks per second (:func:`best_discard`, every discard weighed). The solver keeps the tables of the
+card clusters it has met, so the figures are taken after a warm-up of random hands, as in a long simulation; the
+rate of the first hands, every table still to be made, is reported as well.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from taash.packs import JOKER, face_of
+from taash.rummy.rules import PRESETS, Rules
+from taash.rummy.solver import best_discard, solve
+
+Hand = tuple[list[int], int]
+
+
+@dataclass(frozen=True, slots=True)
+class BenchResult:
+    hands_per_sec: float
+    discards_per_sec: float
+    #: The same per second of this process's processor time: nearer the one-core figure on a shared machine.
+    hands_per_cpu_sec: float
+    discards_per_cpu_sec: float
+    cold_hands_per_sec: float
+    repeats: int
+    hands_per_repeat: int
+    discard_hands_per_repeat: int
+    warmup: int
+    rules: str
+    python: str
+    interpreter: str
+
+    def to_json(self) -> dict[str, float | int | str]:
+        return asdict(self)
+
+
+def random_hands(n: int, size: int, rng: random.Random, rules: Rules, players: int = 2) -> list[Hand]:
+    """``n`` hands of ``size`` faces dealt from a shuffled pack, each with the wild rank of one more card."""
+    cards = rules.pack(players).cards()
+    out = []
+    for _ in range(n):
+        dealt = rng.sample(cards, size + 1)
+        turned = face_of(dealt[-1])
+        out.append(([face_of(c) for c in dealt[:size]], 0 if turned == JOKER else turned % 13))
+    return out
+
+
+def solve_all(hands: list[Hand], rules: Rules) -> None:
+    for faces, wild in hands:
+        solve(faces, rules, wild)
+
+
+def best_discards(hands: list[Hand], rules: Rules) -> None:
+    for faces, wild in hands:
+        best_discard(faces, rules, wild)
+
+
+def run_bench(repeats: int = 11, hands: int = 2000, discards: int = 300, warmup: int = 20000, seed: int = 1,
+              preset: str = "octro", progress: Callable[[float], None] | None = None) -> BenchResult:
+    """Measure; ``progress`` is told the fraction done."""
+    rules = PRESETS[preset]
+    rng = random.Random(seed)
+    steps = 1 + 2 * repeats
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done / steps)
+
+    first = random_hands(hands, 13, rng, rules)
+    t = time.perf_counter()
+    solve_all(first, rules)
+    cold = hands / (time.perf_counter() - t)
+    solve_all(random_hands(max(warmup - hands, 0), 13, rng, rules), rules)
+    best_discards(random_hands(warmup // 10, 14, rng, rules), rules)
+    # The solver's tables are long-lived: keep the garbage collector from walking them again and again, as a
+    # long simulation would (gc.freeze), so that the figures measure the solver.
+    gc.collect()
+    gc.freeze()
+    tick()
+    rates, cpu_rates = [], []
+    for _ in range(repeats):
+        batch = random_hands(hands, 13, rng, rules)
+        t, c = time.perf_counter(), time.process_time()
+        solve_all(batch, rules)
+        rates.append(hands / (time.perf_counter() - t))
+        cpu_rates.append(hands / max(time.process_time() - c, 1e-9))
+        tick()
+    discard_rates, discard_cpu_rates = [], []
+    for _ in range(repeats):
+        batch = random_hands(discards, 14, rng, rules)
+        t, c = time.perf_counter(), time.process_time()
+        best_discards(batch, rules)
+        discard_rates.append(discards / (time.perf_counter() - t))
+        discard_cpu_rates.append(discards / max(time.process_time() - c, 1e-9))
+        tick()
+    gc.unfreeze()
+    return BenchResult(
+        hands_per_sec=round(statistics.median(rates), 1),
+        discards_per_sec=round(statistics.median(discard_rates), 1),
+        hands_per_cpu_sec=round(statistics.median(cpu_rates), 1),
+        discards_per_cpu_sec=round(statistics.median(discard_cpu_rates), 1),
+        cold_hands_per_sec=round(cold, 1),
+        repeats=repeats,
+        hands_per_repeat=hands,
+        discard_hands_per_repeat=discards,
+        warmup=warmup,
+        rules=preset,
+        python=platform.python_version(),
+        interpreter=os.path.realpath(sys.executable),
+    )

@@ -1,0 +1,114 @@
+"""``taash rummy check`` and ``taash rummy bench``: the hand solver's contract (the protocol's hand check) and its
+benchmark. :func:`register` adds them to the ``taash rummy`` group.
+
+Thin: each command parses its input, calls the solver and prints; the format is ``shared/rummy-protocol.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from taash.benchmarks.rummy import run_bench
+from taash.cli.common import fail, out, progress_bar, read_input, user_errors
+from taash.rummy.check import check_json
+from taash.rummy.errors import RummyError
+from taash.rummy.rules import PRESETS
+
+
+@contextmanager
+def rummy_errors(where: str = "") -> Iterator[None]:
+    """One line and exit status 2 for anything the user got wrong, the Rummy engine's refusals included."""
+    with user_errors(where):
+        try:
+            yield
+        except RummyError as e:
+            fail((f"{where}: " if where else "") + str(e))
+
+
+def answer_check(document: object) -> str:
+    """The protocol's answer to one hand check, as one line of JSON."""
+    return json.dumps(check_json(document))
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def check(
+    file: Annotated[Path | None, typer.Argument(
+        help="A hand check (JSON), or JSON Lines of them; '-' or nothing reads standard input.")] = None,
+) -> None:
+    """The least points of a hand of 13 cards, whether it is a valid declaration, and one arrangement; for 14
+    cards the best discard too (the protocol's hand check).
+
+    One object in, one JSON object out. JSON Lines in (one hand per line), one line per hand out, in order.
+    """
+    with rummy_errors():
+        text = read_input(file, "hand")
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        fail("no hand given (a JSON object, or JSON Lines of them)")
+    answers = []
+    if len(lines) > 1 and _is_json(lines[0][1]):  # JSON Lines (an object written over several lines is not)
+        for n, line in lines:
+            with rummy_errors(f"line {n}"):
+                answers.append(answer_check(json.loads(line)))
+    else:
+        with rummy_errors():
+            answers.append(answer_check(json.loads(text)))
+    sys.stdout.write("\n".join(answers) + "\n")
+
+
+def bench(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+    repeats: Annotated[int, typer.Option(help="Timed repeats (the median is reported).", min=1)] = 11,
+    hands: Annotated[int, typer.Option(help="13-card hands solved per repeat.", min=1)] = 2000,
+    discards: Annotated[int, typer.Option(help="14-card best-discard checks per repeat.", min=1)] = 300,
+    warmup: Annotated[int, typer.Option(help="Random 13-card hands solved first (the first --hands of them "
+                                             "timed alone, every table still to be made), and a tenth as many "
+                                             "14-card checks.", min=0)] = 20000,
+    rules: Annotated[str, typer.Option("--rules", "-r", help=f"A preset: {', '.join(PRESETS)}.")] = "octro",
+) -> None:
+    """13-card hands solved and 14-card best discards found per second by the exact solver, on one core."""
+    if rules not in PRESETS:
+        fail(f"unknown rules preset {rules[:40]!r} (known: {', '.join(PRESETS)})")
+    with progress_bar("Benchmarking", counts=False) as bar:
+        task = bar.add_task("bench", total=1)
+        result = run_bench(repeats=repeats, hands=hands, discards=discards, warmup=warmup, preset=rules,
+                           progress=lambda done: bar.update(task, completed=done))
+    if as_json:
+        data: dict[str, Any] = result.to_json()
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    table = Table(title=f"Rummy hand solver ({rules} rules), one core, pure Python", title_justify="left")
+    table.add_column("measure")
+    table.add_column("median", justify="right")
+    table.add_column("per processor second", justify="right")
+    table.add_row("random 13-card hands solved / s", f"{result.hands_per_sec:,.0f}",
+                  f"{result.hands_per_cpu_sec:,.0f}")
+    table.add_row("random 14-card best-discard checks / s", f"{result.discards_per_sec:,.0f}",
+                  f"{result.discards_per_cpu_sec:,.0f}")
+    table.add_row(f"the first {result.hands_per_repeat} hands, no table made yet / s",
+                  f"{result.cold_hands_per_sec:,.0f}", "")
+    out.print(table)
+    out.print(f"{result.repeats} repeats of {result.hands_per_repeat} hands and {result.discard_hands_per_repeat} "
+              f"14-card hands, after {warmup} hands and {warmup // 10} 14-card hands; "
+              f"Python {result.python} ({result.interpreter})")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``check`` and ``bench`` to a Typer app (the ``taash rummy`` group)."""
+    app.command("check")(check)
+    app.command("bench")(bench)
