@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from taash.packs import JOKER, parse_face, parse_rank
 from taash.rummy.melds import declaration_valid, hand_points
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
-from taash.rummy.scoring import _Search, find_declaration, isolated, least_points, valid_arrangement
+from taash.rummy.scoring import find_declaration, least_points, valid_arrangement
 from tests.rummy.deals import faces
+from tests.rummy.plain_scorer import _Search, isolated
 from tests.rummy.scoring_reference import reference_least_points
 
 OCTRO = PRESETS["octro"]

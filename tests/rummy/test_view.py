@@ -27,7 +27,7 @@ def random_turns(deal: Deal, rng: random.Random, steps: int) -> list[Action]:
             x = rng.random()
             action = legal[0] if x < 0.05 else Take("discard") if x < 0.35 else Take("stock")
         else:
-            action = rng.choice(legal)
+            action = rng.choice([a for a in legal if not isinstance(a, Declare)])
         deal.act(action)
         done.append(action)
     return done

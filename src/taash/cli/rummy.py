@@ -16,14 +16,17 @@ import typer
 from rich.table import Table
 
 from taash.cli.common import BAD_INPUT, ILLEGAL, fail, out, progress_bar, read_input, user_errors
+from taash.cli.rummy_hands import register as register_hand_commands
 from taash.rummy.errors import RecordError, RummyError
 from taash.rummy.match import FORMATS, get_format
 from taash.rummy.record import replay_json
 from taash.rummy.rules import PLAYER_COUNTS, PRESETS, Rules, load_rules
 from taash.rummy.simulate import random_matches
 
-app = typer.Typer(help="13-card Indian Rummy: rules, record replay, random simulations.", no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_enable=False)
+app = typer.Typer(help="13-card Indian Rummy: hand checks, rules, record replay, random simulations, the solver's "
+                  "benchmark.", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode=None)
+register_hand_commands(app)  # check and bench
 
 
 @contextmanager
