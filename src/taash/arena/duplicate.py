@@ -100,6 +100,9 @@ def _number(x: float) -> int | float:
 
 def play_pair(name_a: str, name_b: str, game: Game, seed: int) -> PairResult:
     """One duplicate pair: the match of ``seed`` played with A as team 0, then with A as team 1."""
+    if {game.team_of(seat) for seat in range(game.players)} != {0, 1}:
+        raise ValueError(f"the duplicate arena seats two sides; {game.name} at {game.players} seats has "
+                         f"{len({game.team_of(s) for s in range(game.players)})} (rotations are still to come)")
     margin = 0.0
     won = [0, 0]
     tallies: dict[str, list[int]] = {}

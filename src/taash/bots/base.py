@@ -22,7 +22,7 @@ EXPERT_SECONDS = 0.5
 LEVEL_SETTINGS: dict[str, dict[str, int | float | str]] = {"expert": {"seconds": EXPERT_SECONDS}}
 
 #: ``game -> module``: where each game's bots are (its ``BOTS``: name -> class taking ``(seed, **settings)``).
-_BOT_PACKAGES = {"seep": "taash.bots.seep"}
+_BOT_PACKAGES = {"seep": "taash.bots.seep", "rummy": "taash.bots.rummy"}
 
 
 class Bot(Protocol):
