@@ -147,7 +147,7 @@ def test_the_expert_level_thinks_within_its_budget() -> None:
 def test_a_time_budget_must_be_positive_and_sane(seconds: object) -> None:
     from taash.bots.base import make_bot
 
-    with pytest.raises(ValueError, match="seconds must be more than 0"):
+    with pytest.raises(ValueError, match="seconds must be a number above 0"):
         IsmctsBot(1, seconds=seconds)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="seconds must be more than 0"):
+    with pytest.raises(ValueError, match="seconds must be a number above 0"):
         make_bot(f"ismcts:seconds={seconds}", 1)

@@ -217,7 +217,7 @@ def test_resume_refuses_the_settings_it_would_ignore(tmp_path: Path) -> None:
     Session(PRESETS["standard"], 4, "easy", 3, seed=9).save(tmp_path / "m.json")
     before = (tmp_path / "m.json").read_text()
     for args, named in ((["--level", "expert"], "--level"), (["-r", "punjab_30", "-b", "5"], "--rules, --baazis"),
-                        (["-p", "2", "--seed", "3", "-n", "Priya"], "--players, --seed, --name"),
+                        (["-p", "2", "--seed", "3", "--name", "Priya"], "--players, --seed, --name"),
                         (["--level", "medium"], "--level")):  # the default, given: still refused
         proc = subprocess.run([*TAASH, "play", "--resume", "m.json", *args], capture_output=True, text=True,
                               timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)

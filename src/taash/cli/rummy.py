@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from taash.cli.common import BAD_INPUT, ILLEGAL, fail, out, progress_bar, read_input, user_errors
+from taash.cli.common import fail, out, progress_bar, read_input, user_errors
 from taash.cli.rummy_hands import register as register_hand_commands
-from taash.rummy.errors import RecordError, RummyError
 from taash.rummy.match import FORMATS, get_format
 from taash.rummy.record import replay_json
 from taash.rummy.rules import PLAYER_COUNTS, PRESETS, Rules, load_rules
@@ -29,21 +26,8 @@ app = typer.Typer(help="13-card Indian Rummy: hand checks, rules, record replay,
 register_hand_commands(app)  # check and bench
 
 
-@contextmanager
-def rummy_errors() -> Iterator[None]:
-    """As :func:`taash.cli.common.user_errors`, for the Rummy engine's errors too (a record with an illegal turn:
-    exit status 1)."""
-    with user_errors():
-        try:
-            yield
-        except RecordError as e:
-            fail(e, ILLEGAL if e.illegal else BAD_INPUT)
-        except RummyError as e:
-            fail(e)
-
-
 def get_rules(spec: str) -> Rules:
-    with rummy_errors():
+    with user_errors():
         return load_rules(spec)
 
 
@@ -85,7 +69,7 @@ def replay_command(
     Exit status 1 names the deal and turn (from 1) of the first illegal turn or dealer; 2 means the record itself
     is malformed (not JSON, an unknown card, a pack that is not the rules' pack, ...).
     """
-    with rummy_errors():
+    with user_errors():
         text = json.dumps(replay_json(json.loads(read_input(file, "record"))))
     sys.stdout.write(text + "\n")
 
@@ -107,7 +91,7 @@ def simulate(
     if players not in PLAYER_COUNTS:
         fail(f"--players must be 2 to 6, not {players}")
     chosen = get_rules(rules)
-    with rummy_errors():
+    with user_errors():
         match_format = get_format(fmt)
     sink: IO[str] | None = None
     if record is not None:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,18 +17,7 @@ from rich.table import Table
 from taash.benchmarks.rummy import run_bench
 from taash.cli.common import fail, out, progress_bar, read_input, user_errors
 from taash.rummy.check import check_json
-from taash.rummy.errors import RummyError
 from taash.rummy.rules import PRESETS
-
-
-@contextmanager
-def rummy_errors(where: str = "") -> Iterator[None]:
-    """One line and exit status 2 for anything the user got wrong, the Rummy engine's refusals included."""
-    with user_errors(where):
-        try:
-            yield
-        except RummyError as e:
-            fail((f"{where}: " if where else "") + str(e))
 
 
 def answer_check(document: object) -> str:
@@ -55,7 +42,7 @@ def check(
 
     One object in, one JSON object out. JSON Lines in (one hand per line), one line per hand out, in order.
     """
-    with rummy_errors():
+    with user_errors():
         text = read_input(file, "hand")
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not lines:
@@ -63,10 +50,10 @@ def check(
     answers = []
     if len(lines) > 1 and _is_json(lines[0][1]):  # JSON Lines (an object written over several lines is not)
         for n, line in lines:
-            with rummy_errors(f"line {n}"):
+            with user_errors(f"line {n}"):
                 answers.append(answer_check(json.loads(line)))
     else:
-        with rummy_errors():
+        with user_errors():
             answers.append(answer_check(json.loads(text)))
     sys.stdout.write("\n".join(answers) + "\n")
 
