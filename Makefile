@@ -34,6 +34,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/taash seep bench
+	$(BIN)/taash rummy bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
