@@ -1,5 +1,6 @@
 """The HTTP API's OpenAPI schema, fuzzed with schemathesis: whatever is sent, never a server error (5xx), and
-every answer is one the schema declares (its status, its content type, its body: errors too)."""
+every answer passes schemathesis's built-in checks: the status, content type, headers and body the schema declares
+(errors too), bad data refused, methods the schema does not name refused (all but one check: see below)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from pathlib import Path
 import httpx
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from tests.web.server import running_server
+
+# Every built-in check but one: a display name may hold letters of any script with their marks (Devanagari,
+# Gurmukhi, Tamil...), a rule the schema states in words because JSON Schema's patterns (and the generators that
+# read them) have no Unicode letter classes; so a schema-valid name of other characters is rightly refused.
 
 
 def test_no_request_makes_a_server_error(tmp_path: Path) -> None:
@@ -35,8 +36,7 @@ def test_no_request_makes_a_server_error(tmp_path: Path) -> None:
                 for jar in (None, cookies):
                     response = case.call(base_url=server.url, cookies=jar)
                     assert response.status_code < 500, (case.method, case.formatted_path, response.text[:300])
-                    case.validate_response(response, checks=[status_code_conformance, content_type_conformance,
-                                                             response_schema_conformance])
+                    case.validate_response(response, excluded_checks=[positive_data_acceptance])
 
             no_server_error()
             seen.append(f"{operation.method.upper()} {operation.path}")
