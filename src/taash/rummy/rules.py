@@ -12,14 +12,12 @@ A custom variant is a preset plus overrides, given as a dict, a JSON object or a
 from __future__ import annotations
 
 import dataclasses
-import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from taash.packs import Pack
+from taash.rulebook import rules_document, rules_from_data
 from taash.rummy.errors import BadRulesError
 
 #: Players a deal may seat.
@@ -124,53 +122,19 @@ PRESETS: dict[str, Rules] = {
     ),
 }
 
-_FIELDS = {f.name for f in dataclasses.fields(Rules)}
+def _prepare(params: dict[str, Any], base: Rules) -> None:
+    """A ``packs`` object changes the player counts it names and keeps the preset's others."""
+    if "packs" in params:
+        if not isinstance(params["packs"], Mapping):
+            raise BadRulesError("rule packs maps a number of players to [packs, jokers]")
+        params["packs"] = {**base.packs, **params["packs"]}
 
 
 def rules_from_json(data: object) -> Rules:
     """Rules from a preset name or an object ``{"preset": NAME, PARAMETER: VALUE, ...}`` (``None``: ``octro``)."""
-    if data is None:
-        return PRESETS["octro"]
-    if isinstance(data, Rules):
-        return data
-    if isinstance(data, str):
-        if data not in PRESETS:
-            raise BadRulesError(f"unknown rules preset {data[:40]!r} (known: {', '.join(PRESETS)})")
-        return PRESETS[data]
-    if not isinstance(data, Mapping):
-        raise BadRulesError("rules must be a preset name or an object of rule parameters")
-    params = dict(data)
-    preset = params.pop("preset", "octro")
-    if not isinstance(preset, str):
-        raise BadRulesError(f"rule preset must be a preset name (known: {', '.join(PRESETS)})")
-    base = rules_from_json(preset)
-    unknown = sorted(str(k) for k in set(params) - _FIELDS)
-    if unknown:
-        raise BadRulesError(f"unknown rule parameter {unknown[0][:40]!r} "
-                            f"(known: {', '.join(sorted(_FIELDS - {'preset'}))})")
-    if "packs" in params and not isinstance(params["packs"], Mapping):
-        raise BadRulesError("rule packs maps a number of players to [packs, jokers]")
-    if "packs" in params:
-        params["packs"] = {**base.packs, **params["packs"]}
-    try:
-        return dataclasses.replace(base, **params)
-    except TypeError as e:
-        raise BadRulesError(f"bad rule parameters: {e}") from None
+    return rules_from_data(data, Rules, PRESETS, "octro", BadRulesError, _prepare)
 
 
 def load_rules(spec: str) -> Rules:
     """Rules from a preset name, or from a ``.toml`` or ``.json`` file of parameters."""
-    if spec in PRESETS:
-        return PRESETS[spec]
-    path = Path(spec)
-    if not path.suffix:
-        raise BadRulesError(f"unknown rules preset {spec[:40]!r} (known: {', '.join(PRESETS)}), and no such file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadRulesError(f"cannot read rules file {spec[:80]}: {getattr(e, 'strerror', None) or e}") from None
-    try:
-        data: object = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        raise BadRulesError(f"rules file {spec[:80]} is not valid {path.suffix[1:].upper()}: {e}") from None
-    return rules_from_json(data)
+    return rules_from_json(rules_document(spec, PRESETS, BadRulesError))

@@ -13,14 +13,12 @@ A custom variant is a preset plus overrides, given as a dict, a JSON object or a
 from __future__ import annotations
 
 import dataclasses
-import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from taash.cards import CardError, card_name, parse_card
+from taash.rulebook import rules_document, rules_from_data
 from taash.seep.errors import BadRulesError
 
 HOUSE_VALUES = range(9, 14)
@@ -194,29 +192,8 @@ PRESETS: dict[str, Rules] = {
     ),
 }
 
-_FIELDS = {f.name for f in dataclasses.fields(Rules)}
-
-
-def rules_from_json(data: object) -> Rules:
-    """Rules from a preset name or an object ``{"preset": NAME, PARAMETER: VALUE, ...}``."""
-    if data is None:
-        return PRESETS["standard"]
-    if isinstance(data, Rules):
-        return data
-    if isinstance(data, str):
-        if data not in PRESETS:
-            raise BadRulesError(f"unknown rules preset {data!r} (known: {', '.join(PRESETS)})")
-        return PRESETS[data]
-    if not isinstance(data, Mapping):
-        raise BadRulesError("rules must be a preset name or an object of rule parameters")
-    params = dict(data)
-    preset = params.pop("preset", "standard")
-    if not isinstance(preset, str):
-        raise BadRulesError(f"rule preset must be a preset name (known: {', '.join(PRESETS)}), not {preset!r}")
-    base = rules_from_json(preset)
-    unknown = sorted(set(params) - _FIELDS)
-    if unknown:
-        raise BadRulesError(f"unknown rule parameter {unknown[0]!r} (known: {', '.join(sorted(_FIELDS - {'preset'}))})")
+def _prepare(params: dict[str, Any], base: Rules) -> None:
+    """JSON values of Seep's parameters as the dataclass holds them."""
     for key in ("floor_redeal_cards", "restricted_cards"):
         if key in params:
             if not isinstance(params[key], list | tuple):
@@ -224,25 +201,13 @@ def rules_from_json(data: object) -> Rules:
             params[key] = tuple(params[key])
     if "card_points" in params and not isinstance(params["card_points"], Mapping):
         raise BadRulesError("rule card_points must be an object mapping cards to points")
-    try:
-        return dataclasses.replace(base, **params)
-    except TypeError as e:
-        raise BadRulesError(f"bad rule parameters: {e}") from None
+
+
+def rules_from_json(data: object) -> Rules:
+    """Rules from a preset name or an object ``{"preset": NAME, PARAMETER: VALUE, ...}``."""
+    return rules_from_data(data, Rules, PRESETS, "standard", BadRulesError, _prepare)
 
 
 def load_rules(spec: str) -> Rules:
     """Rules from a preset name, or from a ``.toml`` or ``.json`` file of parameters."""
-    if spec in PRESETS:
-        return PRESETS[spec]
-    path = Path(spec)
-    if not path.suffix:
-        raise BadRulesError(f"unknown rules preset {spec!r} (known: {', '.join(PRESETS)}), and no such file")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise BadRulesError(f"cannot read rules file {spec}: {e.strerror}") from None
-    try:
-        data: object = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        raise BadRulesError(f"rules file {spec} is not valid {path.suffix[1:].upper()}: {e}") from None
-    return rules_from_json(data)
+    return rules_from_json(rules_document(spec, PRESETS, BadRulesError))

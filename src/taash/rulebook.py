@@ -1,0 +1,74 @@
+"""Rules as data, for every game: a game's rules are one frozen dataclass with named presets, and a variant is a
+preset plus parameters, given as a preset name, an object of parameters, or a ``.toml`` / ``.json`` file of them.
+Each game's ``rules`` module states its parameters and presets; reading them is done here, once."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, TypeVar
+
+
+class _Rules(Protocol):
+    """A game's rules: a dataclass."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+R = TypeVar("R", bound=_Rules)
+
+
+def rules_from_data(data: object, rules_type: type[R], presets: Mapping[str, R], default: str,
+                    error: Callable[[str], Exception],
+                    prepare: Callable[[dict[str, Any], R], None] | None = None) -> R:
+    """Rules from ``None`` (the default preset), a preset name, or ``{"preset": NAME, PARAMETER: VALUE, ...}``.
+
+    ``prepare`` turns JSON values of the game's own parameters into the dataclass's (lists into tuples, say), or
+    refuses them by raising ``error``; the dataclass checks every value when it is made.
+    """
+    known = ", ".join(presets)
+    if data is None:
+        return presets[default]
+    if isinstance(data, rules_type):
+        return data
+    if isinstance(data, str):
+        if data not in presets:
+            raise error(f"unknown rules preset {data!r} (known: {known})")
+        return presets[data]
+    if not isinstance(data, Mapping):
+        raise error("rules must be a preset name or an object of rule parameters")
+    params = dict(data)
+    preset = params.pop("preset", default)
+    if not isinstance(preset, str):
+        raise error(f"rule preset must be a preset name (known: {known}), not {preset!r}")
+    base = rules_from_data(preset, rules_type, presets, default, error)
+    fields = sorted(f.name for f in dataclasses.fields(rules_type) if f.name != "preset")
+    unknown = sorted(str(k) for k in set(params) - set(fields))
+    if unknown:
+        raise error(f"unknown rule parameter {unknown[0]!r} (known: {', '.join(fields)})")
+    if prepare is not None:
+        prepare(params, base)
+    try:
+        return dataclasses.replace(base, **params)
+    except TypeError as e:
+        raise error(f"bad rule parameters: {e}") from None
+
+
+def rules_document(spec: str, presets: Mapping[str, object], error: Callable[[str], Exception]) -> object:
+    """What ``--rules SPEC`` names: the preset's name itself, or the parsed TOML or JSON of a rules file."""
+    if spec in presets:
+        return spec
+    path = Path(spec)
+    if not path.suffix:
+        raise error(f"unknown rules preset {spec!r} (known: {', '.join(presets)}), and no such file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise error(f"cannot read rules file {spec}: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        raise error(f"rules file {spec} is not valid {path.suffix[1:].upper()}: {e}") from None
