@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn
@@ -103,3 +103,31 @@ def progress_bar(label: str, counts: bool = True) -> Progress:
     done: ProgressColumn = TextColumn("{task.completed:.0f}/{task.total:.0f}") if counts else TaskProgressColumn()
     return Progress(TextColumn(f"[bold]{label}"), BarColumn(), done, TimeElapsedColumn(), TimeRemainingColumn(),
                     console=err, transient=True, disable=not err.is_terminal)
+
+
+def is_json(text: str) -> bool:
+    """Whether ``text`` is one JSON document."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def answer_documents(file: Path | None, what: str, answer: Callable[[object], str]) -> None:
+    """Read one JSON document, or JSON Lines of them, from ``file`` (or standard input) and print ``answer`` of
+    each, one line per document, in order; a bad line is one error naming it."""
+    with user_errors():
+        text = read_input(file, what)
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if not lines:
+        fail(f"no {what} given (a JSON object, or JSON Lines of them)")
+    answers = []
+    if len(lines) > 1 and is_json(lines[0][1]):  # JSON Lines (one object written over several lines is not)
+        for n, line in lines:
+            with user_errors(f"line {n}"):
+                answers.append(answer(json.loads(line)))
+    else:
+        with user_errors():
+            answers.append(answer(json.loads(text)))
+    sys.stdout.write("\n".join(answers) + "\n")

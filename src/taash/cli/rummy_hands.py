@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from taash.benchmarks.rummy import run_bench
-from taash.cli.common import fail, out, progress_bar, read_input, user_errors
+from taash.cli.common import answer_documents, fail, out, progress_bar
 from taash.rummy.check import check_json
 from taash.rummy.rules import PRESETS
 
@@ -23,14 +23,6 @@ from taash.rummy.rules import PRESETS
 def answer_check(document: object) -> str:
     """The protocol's answer to one hand check, as one line of JSON."""
     return json.dumps(check_json(document))
-
-
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
 
 
 def check(
@@ -42,20 +34,7 @@ def check(
 
     One object in, one JSON object out. JSON Lines in (one hand per line), one line per hand out, in order.
     """
-    with user_errors():
-        text = read_input(file, "hand")
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
-        fail("no hand given (a JSON object, or JSON Lines of them)")
-    answers = []
-    if len(lines) > 1 and _is_json(lines[0][1]):  # JSON Lines (an object written over several lines is not)
-        for n, line in lines:
-            with user_errors(f"line {n}"):
-                answers.append(answer_check(json.loads(line)))
-    else:
-        with user_errors():
-            answers.append(answer_check(json.loads(text)))
-    sys.stdout.write("\n".join(answers) + "\n")
+    answer_documents(file, "hand", answer_check)
 
 
 def bench(

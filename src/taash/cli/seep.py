@@ -16,7 +16,7 @@ import typer
 from rich.table import Table
 
 from taash.benchmarks.seep import run_bench
-from taash.cli.common import fail, out, progress_bar, read_input, user_errors
+from taash.cli.common import answer_documents, fail, out, progress_bar, read_input, user_errors
 from taash.cli.sheets import Summary, score_sheet
 from taash.seep.notation import legal_outcomes, position_from_json
 from taash.seep.record import record_from_json, replay, replay_to_json
@@ -45,14 +45,6 @@ def answer_legal(document: object) -> str:
     return json.dumps(legal_outcomes(position_from_json(document)))
 
 
-def is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
-
-
 @app.command()
 def legal(
     file: Annotated[Path | None, typer.Argument(
@@ -62,20 +54,7 @@ def legal(
 
     One position in, one JSON array out. JSON Lines in (one position per line), one array per line out, in order.
     """
-    with user_errors():
-        text = read_input(file, "position")
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if not lines:
-        fail("no position given (a JSON object, or JSON Lines of them)")
-    answers = []
-    if len(lines) > 1 and is_json(lines[0][1]):  # JSON Lines (a position written over several lines is not)
-        for n, line in lines:
-            with user_errors(f"line {n}"):
-                answers.append(answer_legal(json.loads(line)))
-    else:
-        with user_errors():
-            answers.append(answer_legal(json.loads(text)))
-    sys.stdout.write("\n".join(answers) + "\n")
+    answer_documents(file, "position", answer_legal)
 
 
 @app.command("replay")
