@@ -78,9 +78,9 @@ def test_greedy_beats_random_in_duplicate_deals() -> None:
     assert "drops" in results[0].tallies and "valid declarations" in results[0].tallies
 
 
-def test_the_duplicate_arena_refuses_more_than_two_sides() -> None:
-    with pytest.raises(ValueError, match="two sides"):
-        play_pair("greedy", "random", make_game("rummy", players=3), 1)
+def test_the_duplicate_arena_rotates_the_seats_of_more_than_two_players() -> None:
+    pair = play_pair("greedy", "random", make_game("rummy", players=3), 1)
+    assert len(pair.a_game_margins) == 6
 
 
 def test_rummy_has_no_bot_for_the_higher_levels_yet() -> None:
