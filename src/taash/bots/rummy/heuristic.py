@@ -10,9 +10,11 @@ keeping even while the plain points cannot tell (they are capped at ``max_points
 
 Taking: the open card when it completes a pure run the hand lacks, or when the best hand after taking it and
 discarding measures clearly less than the hand now. Discarding: the card whose hand left measures least, plus a
-charge for a card the next player may want (one of a rank he took from the pile, or of the suit within two ranks
-of it; never a joker), less for one like those he threw away himself. Declaring: at once when it can. Dropping:
-only at its first turn, with no joker, no pure run nor a pure draw, and many points with the requirement lifted.
+charge for a card the next player may want (of a rank he took from the pile in his last few turns, or next to such
+a card in its suit; never a joker), less for a rank he threw away himself. Declaring: at once when it can. As the
+deal goes on, the points the hand would pay if someone declared now weigh more than its promise. Dropping: only at
+its first turn, with no joker, no pure run, at most one pair of cards in a row of one suit, and a measure of
+:data:`HOPELESS` or more.
 
 It decides from its seat's view only, and has no chance of its own: the same view gives the same choice.
 """
@@ -36,19 +38,23 @@ NO_PURE_RUN = 24
 PURE_DRAW = 14
 RUN_MISSING = 8
 #: Points off per draw among the unmatched cards (at most :data:`MOST_DRAWS` of them).
-DRAW_BONUS = 2
+DRAW_BONUS = 1
 MOST_DRAWS = 4
 #: How much lower the measure must be after taking the open card (the stock's card is worth a little too).
-TAKE_GAIN = 3
+TAKE_GAIN = 5
 #: Charges for discarding a card the next player may want: of a rank he took, in a run with one he took.
-FEEDS_SET = 6
-FEEDS_RUN = 5
+FEEDS_SET = 3
+FEEDS_RUN = 3
+#: His turns whose pickups are watched.
+RECENT = 3
 #: Taken off for a card of a rank he discarded himself.
 HE_THREW = 2
 #: Turns a player after which a hand is measured by the points it would pay alone (before: by its promise too).
 LATE_TURNS = 12
 #: A first drop: the measure at or above which a hand with no joker and no pure run nor pure draw is given up.
-HOPELESS = 70
+HOPELESS = 60
+#: ... and no more pure draws of two cards in a row than this.
+NEAR_DRAWS = 1
 
 
 _LIFTED: dict[tuple[int, int, int, bool, int], Rules] = {}
@@ -99,6 +105,12 @@ def pure_draw(hand: Sequence[int], wild: int, rules: Rules) -> bool:
     """Two natural cards of one suit one or two ranks apart (a card of the wild rank counts as itself under R2)."""
     cards = [c for c in set(hand) if c != JOKER and (_natural(c, wild) or rules.wild_as_natural)]
     return any(_close(a, b, 2) for i, a in enumerate(cards) for b in cards[i + 1:])
+
+
+def pure_draws(hand: Sequence[int], wild: int, rules: Rules) -> int:
+    """Pairs of natural cards of one suit next to each other (two cards of a pure run, open at both ends or one)."""
+    cards = [c for c in set(hand) if c != JOKER and (_natural(c, wild) or rules.wild_as_natural)]
+    return sum(_close(a, b, 1) for i, a in enumerate(cards) for b in cards[i + 1:])
 
 
 def completes_pure_run(hand: Sequence[int], card: int, wild: int, rules: Rules) -> bool:
@@ -165,31 +177,35 @@ class HeuristicBot:
     # -- what the next player wants -------------------------------------------------------------------------
 
     def danger(self, view: PlayerView, card: int) -> float:
-        """What discarding ``card`` may give the next player: charges for cards near those he took from the pile,
-        less for a rank he threw away; a joker is never given."""
+        """What discarding ``card`` may give the next player: charges for a card of a rank he took from the pile
+        in his last :data:`RECENT` turns or next to it in its suit, less for a rank he threw away; a joker is
+        never given."""
         if is_joker(card, view.wild):
             return 100.0
         after = _next_player(view)
         if after is None:
             return 0.0
+        his = [turn for turn in view.turns if turn.seat == after]
         charge = 0.0
-        for turn in view.turns:
-            if turn.seat != after:
-                continue
+        for turn in his[-RECENT:]:
             if turn.taken is not None and _natural(turn.taken, view.wild):
                 if turn.taken % 13 == card % 13:
                     charge += FEEDS_SET
-                elif _close(turn.taken, card, 2):
+                elif _close(turn.taken, card, 1):
                     charge += FEEDS_RUN
-            if turn.discard is not None and turn.discard % 13 == card % 13:
-                charge -= HE_THREW
+        if any(turn.discard is not None and turn.discard % 13 == card % 13 for turn in his):
+            charge -= HE_THREW
         return max(charge, 0.0)
 
     # -- choices ------------------------------------------------------------------------------------------
 
     def _hopeless(self, view: PlayerView) -> bool:
         rules, wild, hand = view.rules, view.wild, view.hand
-        if any(is_joker(c, wild) for c in hand) or pure_draw(hand, wild, rules):
+        if any(is_joker(c, wild) for c in hand):
+            return False
+        if any(kind == "pure" for kind, _ in solve(hand, _lifted(rules), wild).melds):
+            return False
+        if pure_draws(hand, wild, rules) > NEAR_DRAWS:
             return False
         return self.measure(hand, rules, wild) >= HOPELESS
 
@@ -203,6 +219,10 @@ class HeuristicBot:
         after = min(self._after_discards([*view.hand, top], rules, wild, keep, late).values())
         return now, after
 
+    @staticmethod
+    def _has_pure_run(view: PlayerView) -> bool:
+        return any(kind == "pure" for kind, _ in solve(view.hand, _lifted(view.rules), view.wild).melds)
+
     def _takes_open_card(self, view: PlayerView) -> bool:
         top = view.pile[-1][0]
         if is_joker(top, view.wild):
@@ -210,9 +230,7 @@ class HeuristicBot:
         now, after = self._take_gain(view)
         if after == 0.0:
             return True
-        solved = solve(view.hand, _lifted(view.rules), view.wild)
-        if not any(kind == "pure" for kind, _ in solved.melds) and completes_pure_run(view.hand, top, view.wild,
-                                                                                          view.rules):
+        if not self._has_pure_run(view) and completes_pure_run(view.hand, top, view.wild, view.rules):
             return True
         return after <= now - TAKE_GAIN
 
@@ -238,17 +256,18 @@ class HeuristicBot:
     def explain(self, view: PlayerView, action: Hashable) -> str:
         rules, wild = view.rules, view.wild
         if isinstance(action, Drop):
-            return (f"Drop (first drop, {view.first_drop} points): no joker, no pure run nor two cards of one, and "
-                    f"the hand measures {self.measure(view.hand, rules, wild):.0f}")
+            return (f"Drop (first drop, {view.first_drop} points): no joker, no pure run and hardly a start of one, "
+                    f"and the hand measures {self.measure(view.hand, rules, wild):.0f}")
         if isinstance(action, Take):
             if action.source == "discard" and view.pile:
                 top = view.pile[-1][0]
                 if is_joker(top, wild):
                     return f"Take {face_name(top)} from the discard pile: a joker"
                 now, after = self._take_gain(view)
-                if completes_pure_run(view.hand, top, wild, rules) and after > now - TAKE_GAIN:
-                    return f"Take {face_name(top)} from the discard pile: it makes a pure run"
-                return f"Take {face_name(top)} from the discard pile: the hand goes from {now:.0f} to {after:.0f}"
+                change = f"the hand goes from {now:.0f} to {after:.0f}"
+                if not self._has_pure_run(view) and completes_pure_run(view.hand, top, wild, rules):
+                    return f"Take {face_name(top)} from the discard pile: it makes a pure run ({change})"
+                return f"Take {face_name(top)} from the discard pile: {change}"
             return f"Take from the stock: the open card would not make the hand better by {TAKE_GAIN}"
         if isinstance(action, Declare):
             return f"Declare, laying down {face_name(action.finish)}: a valid declaration scores 0"
