@@ -157,8 +157,9 @@ def arena(
 ) -> None:
     """Duplicate-deal matches between every pair of bots: mean margin per game with its 95% interval.
 
-    At 2 players each pair plays its seed twice, the seats exchanged; at 3 to 6, 2n times: each bot alone at
-    every seat against the other (the other's mean return subtracted from its own).
+    At 2 players each pair plays its seed twice, the seats exchanged; at n = 3 to 6, 2n times: each bot alone at
+    every seat against a table of the other. A game's margin is A's mean return less B's (points format: the
+    points the losers pay the winner; pool and deals formats: 1 for a match won, shared losses).
     """
     from taash.cli.arena import ArenaSetup, check_bots, run_arena
     from taash.rummy.game import RummyGame
