@@ -38,7 +38,7 @@ class Checked:
 def test_every_bot_plays_whole_matches(players: int, preset: str) -> None:
     for fmt in ("points", "pool101"):
         game = make_game("rummy", rules=preset, players=players, format=fmt)
-        bots = [Checked(BOTS[seat % 3], seat) for seat in range(players)]
+        bots = [Checked(BOTS[(seat + players) % 3], seat) for seat in range(players)]  # every bot at 4 and 6 seats
         state = play_state(game.new_state(players * 10 + len(fmt)), bots)
         assert state.is_over
 
