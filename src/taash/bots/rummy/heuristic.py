@@ -51,9 +51,9 @@ RECENT = 3
 HE_THREW = 2
 #: Turns a player after which a hand is measured by the points it would pay alone (before: by its promise too).
 LATE_TURNS = 12
-#: A first drop: the measure at or above which a hand with no joker and no pure run nor pure draw is given up.
+#: A first drop: the measure at or above which a hand with no joker, no pure run and at most :data:`NEAR_DRAWS`
+#: pairs of cards in a row of one suit is given up.
 HOPELESS = 60
-#: ... and no more pure draws of two cards in a row than this.
 NEAR_DRAWS = 1
 
 
@@ -108,7 +108,7 @@ def pure_draw(hand: Sequence[int], wild: int, rules: Rules) -> bool:
 
 
 def pure_draws(hand: Sequence[int], wild: int, rules: Rules) -> int:
-    """Pairs of natural cards of one suit next to each other (two cards of a pure run, open at both ends or one)."""
+    """Pairs of natural cards of one suit next to each other (two cards of a pure run in a row)."""
     cards = [c for c in set(hand) if c != JOKER and (_natural(c, wild) or rules.wild_as_natural)]
     return sum(_close(a, b, 1) for i, a in enumerate(cards) for b in cards[i + 1:])
 
