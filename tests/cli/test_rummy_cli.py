@@ -120,3 +120,51 @@ def test_simulate_summarises_and_writes_records_that_replay(tmp_path: Path, taas
                                   ("--matches", "0"), ("--record", "/no/such/dir/x.jsonl")])
 def test_simulate_refuses_bad_options_in_one_line(args: tuple[str, str], taash: Runner) -> None:
     one_line_error(taash("rummy", "simulate", *args), 2)
+
+
+def test_arena_prints_the_table_and_writes_its_files(tmp_path: Path, taash: Runner) -> None:
+    proc = taash("rummy", "arena", "greedy", "random", "--deals", "4", "--players", "2", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "2 players, octro, points, 4 pairs each" in proc.stdout and "Ratings" in proc.stdout
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert (data["players"], data["format"], data["rules"], data["pairs"], data["seed"]) == (2, "points", "octro",
+                                                                                             4, 0)
+    [pairing] = data["pairings"]
+    assert pairing["mean_margin"] > 0 and pairing["a_deals_won"] > pairing["b_deals_won"]
+    assert {"a_drops", "b_drops", "a_wrong_declarations", "a_valid_declarations"} <= set(pairing)
+    assert set(data["ratings"]) == {"greedy", "random"}
+    rows = (tmp_path / "pairs.csv").read_text().splitlines()
+    assert rows[0].startswith("bot_a,bot_b,seed,margin,a_margin_game1,a_margin_game2,a_deals_won,")
+    assert len(rows) == 5 and "a_valid_declarations" in (tmp_path / "results.csv").read_text()
+    assert (tmp_path / "results.png").stat().st_size > 1000
+
+
+def test_arena_rotates_the_seats_of_more_than_two_players(tmp_path: Path, taash: Runner) -> None:
+    proc = taash("rummy", "arena", "random", "greedy", "--deals", "2", "--players", "3", "--jobs", "2",
+                 "--format", "points", "--seed", "5", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    header, *rows = (tmp_path / "pairs.csv").read_text().splitlines()
+    assert "a_margin_game6,a_deals_won" in header and [r.split(",")[2] for r in rows] == ["5", "6"]
+    assert json.loads((tmp_path / "results.json").read_text())["pairings"][0]["mean_margin"] < 0
+
+
+def test_arena_of_a_pool_match_counts_matches(taash: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    from taash.cli.common import out
+
+    monkeypatch.setattr(out, "_width", 200)  # the whole table on one line a row
+    proc = taash("rummy", "arena", "greedy", "random", "--deals", "2", "--format", "pool101")
+    assert proc.returncode == 0, proc.stderr
+    assert "margin/match" in proc.stdout and "matches won" in proc.stdout and "deals won" not in proc.stdout
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["greedy"], "at least two bots"),
+    (["greedy", "greedy"], "each bot once"),
+    (["greedy", "nosuch"], "nosuch"),
+    (["greedy", "expert"], "expert"),
+    (["greedy", "random", "--players", "7"], "2 to 6"),
+    (["greedy", "random", "--format", "pool7"], "pool7"),
+    (["greedy", "random", "--rules", "bogus"], "bogus"),
+])
+def test_arena_refuses_bad_input_in_one_line(taash: Runner, args: list[str], words: str) -> None:
+    assert words in one_line_error(taash("rummy", "arena", *args, "--deals", "2"), 2)

@@ -137,3 +137,44 @@ def simulate(
               f"{reshuffles} reshuffles of the discard pile")
     if record is not None:
         out.print(f"Records written to {record}")
+
+
+@app.command()
+def arena(
+    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, or the levels "
+                                              "easy, medium, hard.")],
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Duplicate pairs per pairing.", min=2)] = 200,
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 6 players.")] = 2,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="A preset name or a .toml/.json rules file.")]
+    = "octro",
+    fmt: Annotated[str, typer.Option("--format", "-f", help=f"The match format: {', '.join(FORMATS)}.")]
+    = "points",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Pair k of each pairing deals from seed+k.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most one per pair and per core).",
+                                      min=1)] = 1,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Write results.json, results.csv, "
+                                                  "pairs.csv (every duplicate pair) and results.png here.")] = None,
+) -> None:
+    """Duplicate-deal matches between every pair of bots: mean margin per game with its 95% interval.
+
+    At 2 players each pair plays its seed twice, the seats exchanged; at n = 3 to 6, 2n times: each bot alone at
+    every seat against a table of the other. A game's margin is A's mean return less B's (points format: the
+    points the losers pay the winner; pool and deals formats: 1 for a match won, shared losses).
+    """
+    from taash.cli.arena import ArenaSetup, check_bots, run_arena
+    from taash.rummy.game import RummyGame
+
+    if players not in PLAYER_COUNTS:
+        fail(f"--players must be 2 to 6, not {players}")
+    chosen = get_rules(rules)
+    with user_errors():
+        match_format = get_format(fmt)
+    check_bots(bots, "rummy")
+    single = match_format.kind == "points"
+    setup = ArenaSetup(RummyGame(chosen, players, match_format),
+                       f"{players} players, {chosen.preset}, {match_format.name}",
+                       (("drops A/B", "drops"), ("wrong A/B", "wrong declarations"),
+                        ("declared A/B", "valid declarations")),
+                       {"players": players, "rules": chosen.to_json(), "format": match_format.name},
+                       "deal" if single else "match", "deals" if single else "matches")
+    run_arena(setup, bots, deals, seed, jobs, out_dir)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import IO, Annotated, Any
@@ -195,41 +194,6 @@ def rules_command(
     out.print(table)
 
 
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def worker_count(jobs: int, pairs: int) -> int:
-    """``--jobs``, capped by the work (pairs a pairing) and the cores; a capped count is said on standard error."""
-    available = cores()
-    workers = min(jobs, pairs, available)
-    if workers < jobs:
-        limit = f"the {pairs} pairs of a pairing" if pairs < available else f"the {available} cores"
-        print(f"taash: --jobs {jobs} is more than {limit}: {workers} worker process{'es' if workers > 1 else ''}",
-              file=sys.stderr)
-    return workers
-
-
-def _pair_job(args: tuple[str, str, Rules, int, int]) -> Any:
-    from taash.arena.duplicate import play_pair
-    from taash.seep.game import SeepGame
-
-    a, b, rules, players, seed = args
-    return play_pair(a, b, SeepGame(rules, players), seed)
-
-
-def _flat(summary: dict[str, Any]) -> dict[str, Any]:
-    """A pairing's summary with the game's tallies as columns of their own (``a_baazis``, ``b_baazis``)."""
-    tallies = summary.pop("tallies")
-    for name, (a, b) in tallies.items():
-        summary[f"a_{name}"], summary[f"b_{name}"] = a, b
-    return summary
-
-
 @app.command()
 def arena(
     bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, ismcts, the levels "
@@ -246,81 +210,12 @@ def arena(
                                                   "pairs.csv (every duplicate pair) and results.png here.")] = None,
 ) -> None:
     """Duplicate-deal matches between every pair of bots: mean margin per deal with its 95% interval."""
-    import csv
-    from concurrent.futures import ProcessPoolExecutor
-    from dataclasses import asdict
-    from itertools import combinations
-
-    from taash.arena.chart import draw
-    from taash.arena.duplicate import make_arena_bot, ratings, summarise
+    from taash.cli.arena import ArenaSetup, check_bots, run_arena
+    from taash.seep.game import SeepGame
 
     check_players(players)
-    if len(bots) < 2:
-        fail("name at least two bots")
-    for name in bots:
-        try:
-            make_arena_bot(name, 0)
-        except ValueError as e:
-            fail(str(e))
+    check_bots(bots, "seep")
     chosen = get_rules(rules)
-    pairings = list(combinations(bots, 2))
-    if len(set(bots)) != len(bots):
-        fail("name each bot once")
-    workers = worker_count(jobs, deals)
-    summaries = []
-    played = []
-    with progress_bar("Arena") as bar, contextlib.ExitStack() as stack:
-        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
-        task = bar.add_task("pairs", total=len(pairings) * deals)
-        for a, b in pairings:
-            work = [(a, b, chosen, players, seed + k) for k in range(deals)]
-            results = []
-            if pool is None:
-                for item in work:
-                    results.append(_pair_job(item))
-                    bar.advance(task)
-            else:
-                for r in pool.map(_pair_job, work, chunksize=max(1, min(16, deals // (4 * workers)))):
-                    results.append(r)
-                    bar.advance(task)
-            summaries.append(summarise(a, b, results))
-            played.append((a, b, results))
-    rated = ratings(played)
-    table = Table(title=f"Duplicate deals ({players} players, {chosen.preset}, {deals} pairs each)",
-                  title_justify="left")
-    for col in ("A", "B", "margin/deal A-B", "95% CI", "deals won A/B", "baazis A/B", "ms A p50/p95",
-                "ms B p50/p95"):
-        table.add_column(col, justify="right")
-    for s in summaries:
-        table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f}", f"±{s.ci95:.1f}",
-                      f"{s.a_deals_won}/{s.b_deals_won}", "{}/{}".format(*s.tallies.get("baazis", (0, 0))),
-                      f"{s.a_ms_median:.2f}/{s.a_ms_p95:.2f}", f"{s.b_ms_median:.2f}/{s.b_ms_p95:.2f}")
-    out.print(table)
-    rating_table = Table(title="Ratings (OpenSkill, every game)", title_justify="left")
-    for col in ("bot", "mu", "sigma"):
-        rating_table.add_column(col, justify="right")
-    for name, (mu, sigma) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
-        rating_table.add_row(name, f"{mu:.1f}", f"{sigma:.2f}")
-    out.print(rating_table)
-    if out_dir is not None:
-        with user_errors(str(out_dir)):
-            out_dir.mkdir(parents=True, exist_ok=True)
-            data = {"pairings": [_flat(asdict(s)) for s in summaries],
-                    "ratings": {n: {"mu": mu, "sigma": sg} for n, (mu, sg) in rated.items()},
-                    "players": players, "rules": chosen.to_json(), "pairs": deals, "seed": seed}
-            (out_dir / "results.json").write_text(json.dumps(data, indent=1) + "\n")
-            draw(summaries, rated, out_dir / "results.png",
-                 f"Duplicate deals: {players} players, {chosen.preset}, {deals} pairs per pairing")
-            with (out_dir / "results.csv").open("w", newline="") as f:
-                writer = csv.DictWriter(f, fieldnames=list(_flat(asdict(summaries[0]))))
-                writer.writeheader()
-                writer.writerows(_flat(asdict(s)) for s in summaries)
-            with (out_dir / "pairs.csv").open("w", newline="") as f:
-                rows = csv.writer(f)
-                rows.writerow(["bot_a", "bot_b", "seed", "margin", "a_margin_game1", "a_margin_game2",
-                               "a_deals_won", "b_deals_won", "a_baazis", "b_baazis"])
-                for a, b, results in played:
-                    for r in results:
-                        rows.writerow([a, b, r.seed, r.margin, *r.a_game_margins, r.a_deals_won, r.b_deals_won,
-                                       *r.tallies.get("baazis", (0, 0))])
-        out.print(f"Results written to {out_dir}/results.json, results.csv, pairs.csv and results.png")
+    setup = ArenaSetup(SeepGame(chosen, players), f"{players} players, {chosen.preset}", (("baazis A/B", "baazis"),),
+                       {"players": players, "rules": chosen.to_json()})
+    run_arena(setup, bots, deals, seed, jobs, out_dir)

@@ -43,7 +43,7 @@ class Rules:
     min_natural_cards: int = 2
     #: Most cards in a set (one per suit).
     max_set_size: int = 4
-    #: Runs a valid declaration needs (section 4), and how many of them must be pure.
+    #: Runs a valid declaration needs (section 4), and how many of them must be pure (0 runs: any melds declare).
     runs_required: int = 2
     pure_runs_required: int = 1
     #: A valid declaration needs a run (pure or impure) of at least 4 cards (the ``octro`` rule ``long_run``).
@@ -81,7 +81,7 @@ class Rules:
                 raise BadRulesError(f"rule packs: {count} packs are too few for {players} players")
         object.__setattr__(self, "packs", packs)
         for name, low, high in (("max_jokers_per_meld", 0, 13), ("min_natural_cards", 1, 3),
-                                ("max_set_size", 3, 4), ("runs_required", 1, 4), ("pure_runs_required", 0, 4),
+                                ("max_set_size", 3, 4), ("runs_required", 0, 4), ("pure_runs_required", 0, 4),
                                 ("ace_points", 0, 10), ("max_points", 1, 1000), ("first_drop", 0, 1000),
                                 ("middle_drop", 0, 1000), ("wrong_declaration", 0, 1000),
                                 ("timeouts_to_drop", 0, 100)):
