@@ -79,9 +79,15 @@ def test_the_test_only_game_conforms_through_the_registry() -> None:
     check_game(make_game("tictactoe"), seeds=range(12))
 
 
-def test_an_unknown_game_is_refused_by_name() -> None:
+def test_an_unknown_game_or_setting_is_refused_in_a_sentence() -> None:
     with pytest.raises(ValueError, match=r"unknown game 'chess'.*seep"):
         make_game("chess")
+    with pytest.raises(ValueError, match=r"seep takes no setting 'format' \(its settings: players, rules, baazis\)"):
+        make_game("seep", format="pool101")
+    for name, settings in (("seep", {"players": 3}), ("rummy", {"players": 9}), ("rummy", {"format": "pool7"}),
+                           ("seep", {"rules": "nosuch"})):
+        with pytest.raises(ValueError):
+            make_game(name, **settings)
 
 
 # -- the checks catch what they are meant to catch -------------------------------------------------------------

@@ -9,6 +9,7 @@ no engine imports the games layer; tests may register games of their own.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -45,5 +46,11 @@ def factory(name: str) -> Callable[..., Game]:
 
 
 def make_game(name: str, **settings: Any) -> Game:
-    """A game by name with its settings (``players``, ``rules``, the match length: see each game's factory)."""
-    return factory(name)(**settings)
+    """A game by name with its settings (``players``, ``rules``, the match length: see each game's factory);
+    ``ValueError`` for a setting the game does not take or a value it refuses."""
+    made = factory(name)
+    known = [p for p in inspect.signature(made).parameters]
+    unknown = sorted(set(settings) - set(known))
+    if unknown:
+        raise ValueError(f"{name} takes no setting {unknown[0][:40]!r} (its settings: {', '.join(known)})")
+    return made(**settings)
