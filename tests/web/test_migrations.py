@@ -64,3 +64,26 @@ def test_a_database_from_before_games_had_names_upgrades_and_its_tables_play_on(
         return live.table.status
 
     assert asyncio.run(finish()) == "finished"
+
+
+def test_a_table_of_a_game_this_server_does_not_seat_is_left_out_and_the_others_go_on(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+
+    async def two_tables() -> tuple[str, str]:
+        store = Store(engine)
+        hub = Hub(store, bot_delay=0)
+        first = await two_player_table(hub)
+        second = await two_player_table(hub)
+        store.close()
+        return first.table.id, second.table.id
+
+    kept, other = asyncio.run(two_tables())
+    with engine.begin() as c:
+        c.execute(text("UPDATE tables SET game = 'rummy' WHERE id = :id"), {"id": other})
+    store = Store(engine)
+    try:
+        hub = Hub(store, bot_delay=0)
+        assert hub.restore() == 1 and kept in hub.live and other not in hub.live
+    finally:
+        store.close()
