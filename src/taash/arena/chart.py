@@ -7,8 +7,10 @@ from pathlib import Path
 from taash.arena.duplicate import DuplicateSummary
 
 
-def draw(summaries: list[DuplicateSummary], ratings: dict[str, tuple[float, float]], path: Path, title: str) -> None:
-    """Write a PNG with two panels: margin per deal (A - B) with 95% intervals, and rating mu +- 2 sigma."""
+def draw(summaries: list[DuplicateSummary], ratings: dict[str, tuple[float, float]], path: Path, title: str,
+         margin: str = "points per deal") -> None:
+    """Write a PNG with two panels: the margin (A - B) with 95% intervals, and rating mu +- 2 sigma; ``margin`` names
+    the margin's unit ("points per deal"; a match's result in the formats that play matches)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -21,7 +23,7 @@ def draw(summaries: list[DuplicateSummary], ratings: dict[str, tuple[float, floa
               capsize=4)
     left.set_yticks(list(ys), labels)
     left.axvline(0, color="black", linewidth=0.8)
-    left.set_xlabel("points per deal, A minus B (95% interval)")
+    left.set_xlabel(f"{margin}, A minus B (95% interval)")
     left.invert_yaxis()
     names = sorted(ratings, key=lambda n: -ratings[n][0])
     ry = range(len(names))

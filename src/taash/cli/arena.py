@@ -152,8 +152,9 @@ def _write(setup: ArenaSetup, summaries: list[DuplicateSummary], played: list[tu
                 "ratings": {n: {"mu": mu, "sigma": sg} for n, (mu, sg) in rated.items()},
                 **setup.about, "pairs": deals, "seed": seed}
         (out_dir / "results.json").write_text(json.dumps(data, indent=1) + "\n")
+        margin = "points per deal" if setup.unit == "deal" else f"result per {setup.unit} (won +1)"
         draw(summaries, rated, out_dir / "results.png",
-             f"Duplicate deals: {setup.description}, {deals} pairs per pairing")
+             f"Duplicate deals: {setup.description}, {deals} pairs per pairing", margin)
         with (out_dir / "results.csv").open("w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(_flat(asdict(summaries[0]))))
             writer.writeheader()
