@@ -93,28 +93,27 @@ def run_bench(repeats: int = 11, hands: int = 2000, discards: int = 300, warmup:
     gc.collect()
     gc.freeze()
     tick()
-    rates, cpu_rates = [], []
-    for _ in range(repeats):
-        batch = random_hands(hands, 13, rng, rules)
-        t, c = time.perf_counter(), time.process_time()
-        solve_all(batch, rules)
-        rates.append(hands / (time.perf_counter() - t))
-        cpu_rates.append(hands / max(time.process_time() - c, 1e-9))
-        tick()
-    discard_rates, discard_cpu_rates = [], []
-    for _ in range(repeats):
-        batch = random_hands(discards, 14, rng, rules)
-        t, c = time.perf_counter(), time.process_time()
-        best_discards(batch, rules)
-        discard_rates.append(discards / (time.perf_counter() - t))
-        discard_cpu_rates.append(discards / max(time.process_time() - c, 1e-9))
-        tick()
+
+    def timed(size: int, count: int, solve: Callable[[list[Hand], Rules], None]) -> tuple[float, float]:
+        """Median wall-clock and processor-time rates of ``repeats`` batches of ``count`` hands of ``size``."""
+        wall, cpu = [], []
+        for _ in range(repeats):
+            batch = random_hands(count, size, rng, rules)
+            t, c = time.perf_counter(), time.process_time()
+            solve(batch, rules)
+            wall.append(count / (time.perf_counter() - t))
+            cpu.append(count / max(time.process_time() - c, 1e-9))
+            tick()
+        return statistics.median(wall), statistics.median(cpu)
+
+    hands_rate, hands_cpu = timed(13, hands, solve_all)
+    discards_rate, discards_cpu = timed(14, discards, best_discards)
     gc.unfreeze()
     return BenchResult(
-        hands_per_sec=round(statistics.median(rates), 1),
-        discards_per_sec=round(statistics.median(discard_rates), 1),
-        hands_per_cpu_sec=round(statistics.median(cpu_rates), 1),
-        discards_per_cpu_sec=round(statistics.median(discard_cpu_rates), 1),
+        hands_per_sec=round(hands_rate, 1),
+        discards_per_sec=round(discards_rate, 1),
+        hands_per_cpu_sec=round(hands_cpu, 1),
+        discards_per_cpu_sec=round(discards_cpu, 1),
         cold_hands_per_sec=round(cold, 1),
         repeats=repeats,
         hands_per_repeat=hands,
