@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from taash.tables.adapter import Settings, TableError
 from taash.web.hub import Connection, Hub, Live
-from taash.web.table import Settings, TableError
 
 
 class HeldStore:
@@ -57,7 +57,7 @@ def drain(conn: Connection) -> list[dict[str, Any]]:
 
 
 async def two_player_table(hub: Hub) -> Live:
-    live = await hub.create(Settings(players=2, baazis=0), "g0")
+    live = await hub.create(Settings(players=2, length=0), "g0")
     await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
     await hub.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
     await hub.act(live, {"type": "start"}, "g0")
@@ -74,7 +74,7 @@ def test_nobody_is_told_of_an_action_before_it_is_committed() -> None:
         watcher = hub.join(live, None, None)
         drain(watcher)
         before = live.table.version
-        bid = live.table.match.legal_bids()[0]  # type: ignore[union-attr]
+        bid = live.table.session.state.match.legal_bids()[0]  # type: ignore[union-attr]
         store.release.clear()
         task = asyncio.create_task(hub.act(live, {"type": "bid", "value": bid}, f"g{bidder}", "m1", before))
         for _ in range(5):
@@ -107,7 +107,7 @@ def test_an_action_the_database_refuses_changes_nothing() -> None:
         drain(watcher)
         before = live.table.version
         state = json.dumps(live.table.state_for(bidder), sort_keys=True)
-        bid = live.table.match.legal_bids()[0]  # type: ignore[union-attr]
+        bid = live.table.session.state.match.legal_bids()[0]  # type: ignore[union-attr]
         store.fail = True
         with pytest.raises(TableError) as refused:
             await hub.act(live, {"type": "bid", "value": bid}, f"g{bidder}", "m1", before)
@@ -148,7 +148,7 @@ def test_a_bot_moves_at_once_after_a_person_who_came_back_plays() -> None:
 
     async def scenario() -> None:
         hub = Hub(HeldStore(), bot_delay=0, away_seconds=30)  # type: ignore[arg-type]
-        live = await hub.create(Settings(players=2, baazis=0), "g0")
+        live = await hub.create(Settings(players=2, length=0), "g0")
         await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")  # and never connects, yet
         await hub.act(live, {"type": "bots"}, "g0")
         await hub.act(live, {"type": "start"}, "g0")
@@ -223,18 +223,18 @@ def test_a_restart_deals_the_stored_packs_even_when_taash_now_shuffles_otherwise
     async def into_the_second_deal() -> Live:
         store = Store(engine)
         hub = Hub(store, bot_delay=0)
-        live = await hub.create(Settings(players=2, baazis=3), "g0")
+        live = await hub.create(Settings(players=2, length=3), "g0")
         await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
         await hub.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
         await hub.act(live, {"type": "start"}, "g0")
-        assert live.table.match is not None
-        while len(live.table.match.dealt) < 2 or len(live.table.match.deal.plays) < 5:
+        assert live.table.session.state.match is not None
+        while len(live.table.session.state.match.dealt) < 2 or len(live.table.session.state.match.deal.plays) < 5:
             await hub.act(live, live.table.bot_action(), f"g{live.table.to_move()}")
         store.close()
         return live
 
     before = asyncio.run(into_the_second_deal())
-    assert before.table.match is not None and before.deals_stored == 2
+    assert before.table.session.state.match is not None and before.deals_stored == 2
     original = taash.seep.match.shuffled_pack
     monkeypatch.setattr(taash.seep.match, "shuffled_pack", lambda rng: original(rng)[::-1])  # the upgrade
 
@@ -243,20 +243,20 @@ def test_a_restart_deals_the_stored_packs_even_when_taash_now_shuffles_otherwise
         hub = Hub(store)
         assert hub.restore() == 1
         after = hub.live[before.table.id]
-        assert after.table.match is not None
-        assert after.table.match.dealt == before.table.match.dealt
-        assert after.table.match.deal.deck == before.table.match.deal.deck
+        assert after.table.session.state.match is not None
+        assert after.table.session.state.match.dealt == before.table.session.state.match.dealt
+        assert after.table.session.state.match.deal.deck == before.table.session.state.match.deal.deck
         for seat in (None, 0, 1):
             assert after.table.state_for(seat) == before.table.state_for(seat)
 
         async def on_to_the_third_deal() -> None:
-            assert after.table.match is not None
-            while len(after.table.match.dealt) < 3 and after.table.status == "playing":
+            assert after.table.session.state.match is not None
+            while len(after.table.session.state.match.dealt) < 3 and after.table.status == "playing":
                 await hub.act(after, after.table.bot_action(), f"g{after.table.to_move()}")
 
         asyncio.run(on_to_the_third_deal())
         stored = store.table(before.table.id)
-        assert stored is not None and stored.deals == after.table.match.dealt
+        assert stored is not None and stored.deals == after.table.dealt_so_far()
     finally:
         store.close()
     with engine.begin() as c:  # without the stored packs, the new shuffle deals other cards: the plays no longer fit
@@ -305,7 +305,7 @@ def test_a_table_whose_actions_no_longer_replay_does_not_stop_the_others(tmp_pat
 
 
 def test_a_bot_that_fails_is_replaced_by_the_engine_s_first_legal_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    from taash.web.table import BotTurn
+    from taash.tables.table import BotTurn
 
     def broken(self: BotTurn) -> dict[str, Any]:
         raise RuntimeError("a bug in a bot")
@@ -314,7 +314,7 @@ def test_a_bot_that_fails_is_replaced_by_the_engine_s_first_legal_move(monkeypat
 
     async def scenario() -> None:
         hub = Hub(HeldStore(), bot_delay=0)  # type: ignore[arg-type]
-        live = await hub.create(Settings(players=2, baazis=0), "g0")
+        live = await hub.create(Settings(players=2, length=0), "g0")
         await hub.act(live, {"type": "bots"}, "g0")
         await hub.act(live, {"type": "start"}, "g0")
         hub.schedule_bots(live)
@@ -349,7 +349,7 @@ def test_abandoned_waiting_tables_make_room_when_the_server_is_full() -> None:
 
 
 def test_a_bot_whose_play_is_refused_does_not_stop_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    from taash.web.table import BotTurn
+    from taash.tables.table import BotTurn
 
     def nonsense(self: BotTurn) -> dict[str, Any]:
         return {"type": "play", "play": {"card": "Zz"}} if self.view.phase.name == "PLAY" else {
@@ -359,7 +359,7 @@ def test_a_bot_whose_play_is_refused_does_not_stop_the_table(monkeypatch: pytest
 
     async def scenario() -> None:
         hub = Hub(HeldStore(), bot_delay=0)  # type: ignore[arg-type]
-        live = await hub.create(Settings(players=2, baazis=0), "g0")
+        live = await hub.create(Settings(players=2, length=0), "g0")
         await hub.act(live, {"type": "bots"}, "g0")
         await hub.act(live, {"type": "start"}, "g0")
         hub.schedule_bots(live)

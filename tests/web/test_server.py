@@ -16,6 +16,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from taash.rummy.rules import PRESETS as RUMMY_PRESETS
 from taash.seep.rules import PRESETS
 from tests.web.server import POSTGRES, Person, Server, Socket, running_server
 
@@ -315,7 +316,9 @@ def test_openapi_schema_and_pages(server: Server) -> None:
     schema = httpx.get(f"{server.url}/openapi.json").json()
     assert "/api/tables" in schema["paths"]
     models = schema["components"]["schemas"]
-    assert models["TableIn"]["properties"]["rules"]["enum"] == list(PRESETS)
+    enum = models["TableIn"]["properties"]["rules"]["enum"]
+    assert set(PRESETS) | set(RUMMY_PRESETS) | {None} == set(enum)  # every game's presets, and null: the default
+    assert set(models["TableIn"]["properties"]["game"]["enum"]) == {"seep", "rummy"}
     assert "letters of any script" in models["GuestIn"]["properties"]["name"]["description"]
     assert "letters of any script" in json.dumps(models["SitIn"]["properties"]["name"])
     leave = schema["paths"]["/api/tables/{table_id}/leave"]["post"]
@@ -416,7 +419,11 @@ def test_every_http_error_is_one_sentence_with_a_code_and_changes_nothing(server
         ("POST", f"/api/tables/{tid}/sit", {"json": {"seat": "two"}}, 422, "invalid"),
         ("POST", f"/api/tables/{tid}/sit", {"json": {"seat": 9}}, 422, "invalid"),
         ("POST", f"/api/tables/{tid}/sit", {"json": {"seat": 1, "name": "<b>x</b>"}}, 422, "invalid"),
-        ("POST", "/api/tables", {"json": {"players": 3}}, 422, "invalid"),
+        ("POST", "/api/tables", {"json": {"players": 7}}, 422, "invalid"),
+        ("POST", "/api/tables", {"json": {"players": 3}}, 400, "bad"),  # Rummy's count, not Seep's
+        ("POST", "/api/tables", {"json": {"game": "rummy", "rules": "standard"}}, 400, "bad"),  # Seep's preset
+        ("POST", "/api/tables", {"json": {"format": "pool101"}}, 400, "bad"),  # a Rummy format at Seep
+        ("POST", "/api/tables", {"json": {"game": "rummy", "format": "pool7"}}, 400, "bad"),
         ("POST", "/api/tables", {"json": {"rules": "nonsense"}}, 400, "bad"),
         ("POST", "/api/tables", {"json": {"baazis": -1}}, 422, "invalid"),
         ("POST", "/api/tables", {"content": b"x" * 20000, "headers": {"content-type": "application/json"}},

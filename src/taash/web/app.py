@@ -35,13 +35,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
-from taash.seep.errors import BadRulesError
-from taash.seep.record import replay, replay_to_json
-from taash.seep.rules import PRESETS, rules_from_json
+from taash.tables.adapter import TableError, adapter, game_names
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.store import Store
-from taash.web.table import Settings, TableError, replay_json
 
 log = logging.getLogger("taash.web")
 STATIC = Path(__file__).parent / "static"
@@ -115,16 +112,27 @@ class GuestOut(BaseModel):
     name: str
 
 
+GAMES = {name: adapter(name) for name in game_names()}
+ALL_PRESETS = sorted({p for g in GAMES.values() for p in g.presets})
+ALL_FORMATS = sorted({f for g in GAMES.values() for f in g.formats})
+
+
 class TableIn(BaseModel):
-    players: Literal[2, 4] = 4
-    rules: str = Field("standard", description=f"A preset: {', '.join(PRESETS)} (another: 400 ``bad``)",
-                       json_schema_extra={"enum": list(PRESETS)})
-    baazis: int = Field(1, ge=0, le=20, description="Baazis to win the match; 0 plays a single deal")
+    game: Literal["seep", "rummy"] = Field("seep", description="The game: Seep (2 or 4 players) or 13-card Rummy "
+                                                               "(2 to 6)")
+    players: int = Field(4, ge=2, le=6, description="Seep: 2 or 4; Rummy: 2 to 6 (another: 400 ``bad``)")
+    rules: str | None = Field(None, description="A preset of the game (Seep: " + ", ".join(GAMES["seep"].presets)
+                              + "; Rummy: " + ", ".join(GAMES["rummy"].presets) + "); null: the game's first; "
+                              "another game's: 400 ``bad``", json_schema_extra={"enum": [*ALL_PRESETS, None]})
+    baazis: int = Field(1, ge=0, le=20, description="Seep: baazis to win the match; 0 plays a single deal")
+    format: str | None = Field(None, description="Rummy: the match's format (" + ", ".join(GAMES["rummy"].formats)
+                               + "); null: points. Seep takes none (400 ``bad``)",
+                               json_schema_extra={"enum": [*ALL_FORMATS, None]})
     level: Literal["easy", "medium", "hard", "expert"] = "medium"
     public: bool = Field(True, description="A public table is listed in the lobby and anyone may watch it; a "
                                            "private one is seen only by its creator and its players (and, until "
                                            "it starts, by whoever holds its invite code)")
-    seat: int | None = Field(0, ge=0, le=3, description="The seat its creator takes at once (null: none, he "
+    seat: int | None = Field(0, ge=0, le=5, description="The seat its creator takes at once (null: none, he "
                                                         "only manages the table)")
 
     @model_validator(mode="after")
@@ -135,7 +143,7 @@ class TableIn(BaseModel):
 
 
 class SitIn(BaseModel):
-    seat: int = Field(ge=0, le=3)
+    seat: int = Field(ge=0, le=5)
     name: str | None = Field(None, min_length=1, max_length=24,
                              description="The name to sit under at this table (default: your guest name); "
                                          f"names are unique per table: {NAME_RULE}")
@@ -158,9 +166,11 @@ class SeatOut(BaseModel):
 class TableOut(BaseModel):
     id: str
     code: str | None = Field(description="The invite code; null for a private table's outsiders")
+    game: str
     players: int
     rules: str
-    baazis: int
+    baazis: int | None = Field(None, description="Seep: baazis to win (0: a single deal)")
+    format: str | None = Field(None, description="Rummy: the match's format")
     level: str
     public: bool
     status: str
@@ -355,7 +365,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store.close()
 
     app = FastAPI(title="taash", version="1", lifespan=lifespan,
-                  description="Seep with friends and bots: guests, tables, and a websocket per table.")
+                  description="Seep and 13-card Rummy with friends and bots: guests, tables, and a websocket per "
+                              "table.")
     app.add_middleware(Guard, max_body=config.max_body)
 
     @app.exception_handler(ApiError)
@@ -453,12 +464,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     async def new_table(body: TableIn, guest: str) -> Live:
         name = guest_name(guest)
+        game = GAMES[body.game]
         try:
-            rules = rules_from_json(body.rules)
-        except BadRulesError as e:
-            raise ApiError("bad", str(e)) from None
-        try:
-            live = await hub().create(Settings(body.players, rules, body.baazis, body.level, body.public), guest)
+            length = body.baazis if not game.formats else body.format or game.formats[0]
+            if body.format is not None and not game.formats:
+                raise TableError(f"{game.title} takes no format (it plays to baazis)")
+            settings = game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
+            live = await hub().create(settings, guest)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
         if body.seat is not None:
@@ -558,11 +570,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         private_refused(live, guest_of(taash_guest), "its record")
         if live.table.status != "finished":
             raise ApiError("not_finished", "the record is published when the match is over")
-        rec = live.table.record()
-        assert rec is not None
-        data = rec.to_json()
-        data["scores"] = replay_to_json(replay(rec))
-        return JSONResponse(data, headers={"Content-Disposition": f'inline; filename="seep-{table_id}.json"'})
+        data = live.table.record()
+        name = f"{live.table.settings.game}-{table_id}.json"
+        return JSONResponse(data, headers={"Content-Disposition": f'inline; filename="{name}"'})
 
     @app.get("/api/tables/{table_id}/replay", responses=ERRORS)
     async def replay_steps(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
@@ -573,9 +583,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         private_refused(live, guest_of(taash_guest), "its replay")
         if live.table.status != "finished":
             raise ApiError("not_finished", "the replay is published when the match is over")
-        rec = live.table.record()
-        assert rec is not None
-        return JSONResponse(await asyncio.to_thread(replay_json, rec))
+        return JSONResponse(await asyncio.to_thread(live.table.replay))
 
     @app.get("/api/health")
     async def health() -> dict[str, int]:

@@ -56,7 +56,9 @@ class TableRow(Base):
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     players: Mapped[int] = mapped_column(Integer)
     rules: Mapped[str] = mapped_column(Text)  # JSON: a preset name or a preset with changed parameters
-    baazis: Mapped[int] = mapped_column(Integer)
+    baazis: Mapped[int] = mapped_column(Integer)  # Seep's match length (baazis to win; 0 a single deal)
+    #: The match's format in a game that names one (Rummy: points, pool101, ...); None for Seep.
+    format: Mapped[str | None] = mapped_column(String(16), nullable=True)
     level: Mapped[str] = mapped_column(String(16))
     public: Mapped[bool] = mapped_column(Boolean)
     seed: Mapped[int] = mapped_column(BigInteger)
@@ -77,7 +79,7 @@ class ActionRow(Base):
 
 
 class DealRow(Base):
-    """How one deal of a table was dealt (:class:`taash.seep.match.Dealt`); never sent to anyone."""
+    """How one deal of a table was dealt (:class:`taash.tables.adapter.Dealt`); never sent to anyone."""
 
     __tablename__ = "deals"
     table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)

@@ -22,10 +22,10 @@ from typing import Any
 
 import orjson
 
-from taash.seep.rules import rules_from_json
+from taash.tables.adapter import Settings, TableError, adapter
+from taash.tables.table import Table, check_settings
 from taash.web.db import TableRow
 from taash.web.store import Store, StoredTable
-from taash.web.table import Settings, Table, TableError
 
 log = logging.getLogger("taash.web")
 JSON = Any
@@ -184,18 +184,20 @@ class Hub:
         if owner is not None and sum(1 for lv in unfinished if lv.table.owner == owner) >= self.max_tables_per_guest:
             raise TableError(f"you have {self.max_tables_per_guest} unfinished tables already: finish or use those "
                              "first", "too_many")
-        settings.check()
+        check_settings(settings)
         table_id = secrets.token_hex(8)
         code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
         while code in self.codes:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
         seed = secrets.randbits(62)
         table = Table(table_id, code, settings, seed, owner)
-        rules = settings.rules.to_json()
+        rules = table.game.rules_json(settings)
+        length = settings.length
         await self.store.add_table(TableRow(
-            id=table_id, code=code, owner=owner, players=settings.players, rules=json.dumps(rules),
-            baazis=settings.baazis, level=settings.level, public=settings.public, seed=seed, status="waiting",
-            version=0))
+            id=table_id, game=settings.game, code=code, owner=owner, players=settings.players,
+            rules=json.dumps(rules), baazis=length if isinstance(length, int) else 0,
+            format=length if isinstance(length, str) else None, level=settings.level, public=settings.public,
+            seed=seed, status="waiting", version=0))
         return self._add(table)
 
     def public_tables(self) -> list[dict[str, JSON]]:
@@ -241,7 +243,7 @@ class Hub:
             await self.store_deals(live)
             live.last_active = live.turn_since = time.monotonic()
             live.turn_since_wall = time.time()
-            if guest is not None and action.get("type") in ("bid", "play"):
+            if guest is not None and table.is_move(action):
                 self.acted(live, table.seat_of(guest))
             if lapsed is not None:
                 live.timeouts[lapsed] = live.timeouts.get(lapsed, 0) + 1
@@ -271,12 +273,12 @@ class Hub:
     async def store_deals(self, live: Live) -> None:
         """Write the deals dealt since the last write, before anyone sees them. Should that fail, the table's
         seed still deals them again the same way on a restart by the same version of taash."""
-        match = live.table.match
-        if match is None or len(match.dealt) <= live.deals_stored:
+        dealt = live.table.dealt_so_far()
+        if len(dealt) <= live.deals_stored:
             return
         try:
-            await self.store.add_deals(live.table.id, live.deals_stored, match.dealt[live.deals_stored:])
-            live.deals_stored = len(match.dealt)
+            await self.store.add_deals(live.table.id, live.deals_stored, dealt[live.deals_stored:])
+            live.deals_stored = len(dealt)
         except Exception:
             log.exception("could not store a deal of table %s", live.table.id)
 
@@ -541,9 +543,9 @@ def rebuild_or_log(stored: StoredTable) -> Table | None:
 def rebuild(stored: StoredTable) -> Table:
     """A table from its row and its actions, as it was after the last committed one."""
     row = stored.row
-    if row.game != "seep":  # the tables of this server are Seep's; another game's table waits for a taash that has it
-        raise ValueError(f"table {row.id} is of the game {row.game!r}, which this server does not seat yet")
-    settings = Settings(row.players, rules_from_json(json.loads(row.rules)), row.baazis, row.level, row.public)
+    game = adapter(row.game)  # a game this taash does not seat: TableError, and the table waits for one that does
+    length = row.format if row.format is not None else row.baazis
+    settings = game.settings(row.players, json.loads(row.rules), length, row.level, row.public)
     table = Table(row.id, row.code, settings, row.seed, row.owner, stored.deals)
     for action in stored.actions:
         body = json.loads(action.body)

@@ -19,8 +19,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from taash.cards import card_name, parse_card
-from taash.seep.match import Dealt
+from taash.tables.adapter import Dealt
 from taash.web.db import ActionRow, DealRow, GuestRow, TableRow, now
 
 Write = Callable[[Session], None]
@@ -69,13 +68,11 @@ class StoredTable:
 
 
 def deal_row(table_id: str, number: int, dealt: Dealt) -> DealRow:
-    return DealRow(table_id=table_id, number=number, dealer=dealt.dealer,
-                   deck="".join(card_name(c) for c in dealt.deck), redeals=json.dumps(list(dealt.redeals)))
+    return DealRow(table_id=table_id, number=number, dealer=dealt.dealer, deck=dealt.pack, redeals=dealt.notes)
 
 
 def dealt_of(row: DealRow) -> Dealt:
-    return Dealt(row.dealer, tuple(parse_card(row.deck[i:i + 2]) for i in range(0, len(row.deck), 2)),
-                 tuple(json.loads(row.redeals)))
+    return Dealt(row.dealer, row.deck, row.redeals)
 
 
 class Store:

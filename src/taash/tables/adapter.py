@@ -1,0 +1,141 @@
+"""What a game gives the tables layer: its settings, the log's words, and the JSON its client draws.
+
+An adapter is the only place where a table meets a game's own modules; the table itself, the web server and the
+terminal know a game only through :class:`TableGame` and the games API (:mod:`taash.games.api`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from taash.games.api import Action, State
+
+JSON = Any
+
+#: ``game -> module``: each game's adapter (its ``ADAPTER``), imported when first asked for.
+_ADAPTERS = {"seep": "taash.tables.seep", "rummy": "taash.tables.rummy"}
+
+
+class TableError(Exception):
+    """An action a table refuses; ``code`` says what kind (``not_your_turn``, ``illegal``, ``bad``, ...)."""
+
+    def __init__(self, message: str, code: str = "bad"):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """How one deal was dealt, as a table stores it (never sent to anyone): the dealer, the pack in the protocol's
+    card names (top card first), and the game's notes on it (Seep: why the pack was shuffled again)."""
+
+    dealer: int
+    pack: str
+    notes: str = "[]"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What a table's creator chose: the game, its players, rules and match length, the bots' level, and whether
+    the lobby lists it. ``rules`` is the game's rules object; ``length`` the game's match length (Seep: baazis to
+    win, 0 a single deal; Rummy: the format's name)."""
+
+    game: str = "seep"
+    players: int = 4
+    rules: Any = None
+    length: int | str = 1
+    level: str = "medium"
+    public: bool = True
+    extra: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Remembered:
+    """What an adapter notes of a state just before an action, to say afterwards what the action did."""
+
+    data: Any
+
+
+class TableGame(Protocol):
+    """A game as the tables layer sees it."""
+
+    name: str
+    title: str
+    player_counts: tuple[int, ...]
+    #: The rules presets, the default first.
+    presets: tuple[str, ...]
+    #: The match formats, the default first (empty: the game's match length is a number, Seep's baazis).
+    formats: tuple[str, ...]
+
+    def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
+        """Settings read and checked (``TableError`` naming the first bad one)."""
+
+    def rules_json(self, settings: Settings) -> JSON:
+        """The rules as the lobby and the database hold them (a preset's name, or the parameters)."""
+
+    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = ()) -> State:
+        """A new match; deals already dealt before (``dealt``) are dealt the same way again."""
+
+    def dealt(self, state: State) -> list[Dealt]:
+        """How each deal of the match so far was dealt (empty for a game whose seed is enough)."""
+
+    def action_from(self, state: State, seat: int, message: Mapping[str, JSON]) -> Action:
+        """The action a client's message names (``TableError`` with code ``malformed`` or ``illegal``)."""
+
+    def action_to(self, action: Action) -> dict[str, JSON]:
+        """The message naming ``action`` (what :meth:`action_from` reads)."""
+
+    def move_types(self) -> tuple[str, ...]:
+        """The ``type`` of every message that is a move of the game (``bid``, ``play``; ``take``, ``discard``...)."""
+
+    def clears_score(self, message: Mapping[str, JSON]) -> bool:
+        """Whether this move takes the last finished deal's score off the table (Seep: the first play)."""
+
+    def lapsed(self, state: State) -> dict[str, JSON] | None:
+        """The move the rules make for a turn that ran out (Rummy: take from the stock and discard it), or None
+        where a bot plays the turn instead."""
+
+    def remember(self, state: State) -> Remembered:
+        """What :meth:`said` needs of the state before an action."""
+
+    def said(self, state: State, before: Remembered, seat: int, action: Action, names: Sequence[str]) -> list[str]:
+        """The log's lines for ``action`` by ``seat`` (``state`` after it): the move in words for everyone, then
+        what it ended (a deal's score, the match), then how the next deal begins. Nothing only one seat may know."""
+
+    def opening(self, state: State, names: Sequence[str]) -> list[str]:
+        """The log's lines as the match begins."""
+
+    def summary(self, settings: Settings) -> dict[str, JSON]:
+        """The settings as the lobby shows them, beside the seats."""
+
+    def public(self, state: State, names: Sequence[str], last_shown: bool) -> dict[str, JSON]:
+        """``{"score": ..., "deal": ...}``: what every connection is told alike (face-up cards only); the last
+        finished deal's result shown when ``last_shown``."""
+
+    def seat_part(self, state: State, seat: int | None, deal: dict[str, JSON]) -> dict[str, JSON]:
+        """``deal`` (from :meth:`public`) with what ``seat`` alone may see added (None: a spectator)."""
+
+    def finished_deals(self, state: State) -> int:
+        """How many deals of the match are over (a table shows the last one's score until the next move)."""
+
+    def record(self, state: State, names: Sequence[str]) -> JSON:
+        """The match's record in the game's protocol, with its scores (for download once the match is over)."""
+
+    def replay(self, state: State, names: Sequence[str]) -> JSON:
+        """Every step of the match, each hand shown, for the replay page (once the match is over)."""
+
+
+def adapter(game: str) -> TableGame:
+    """The adapter of ``game`` (``TableError`` for a game no table seats)."""
+    if game not in _ADAPTERS:
+        raise TableError(f"no tables for the game {str(game)[:40]!r} (games: {', '.join(_ADAPTERS)})")
+    found: TableGame = importlib.import_module(_ADAPTERS[game]).ADAPTER
+    return found
+
+
+def game_names() -> tuple[str, ...]:
+    """The games tables seat."""
+    return tuple(_ADAPTERS)

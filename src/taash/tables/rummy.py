@@ -1,0 +1,257 @@
+"""13-card Rummy at a table: its settings, the log's words, and the JSON the browser's Rummy view draws."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from taash.games.api import Action, State
+from taash.packs import face_name, face_symbol, rank_name
+from taash.rummy.deal import Declare, Discard, Drop, Take
+from taash.rummy.errors import BadRulesError
+from taash.rummy.game import RummyCodec, RummyState
+from taash.rummy.match import FORMATS, DealResult, Match, get_format
+from taash.rummy.record import record_of, replay_json
+from taash.rummy.rules import PRESETS, Rules, rules_from_json
+from taash.rummy.solver import best_discard, solve
+from taash.rummy.view import view_of, view_to_json
+from taash.tables.adapter import Dealt, Remembered, Settings, TableError
+
+JSON = Any
+_CODEC = RummyCodec()
+#: Turns of the deal every state carries (the last ones; the log tells the rest).
+TURNS_SHOWN = 12
+
+
+def _match(state: State) -> Match:
+    assert isinstance(state, RummyState)
+    return state.match
+
+
+def card(face: int) -> str:
+    return face_symbol(face)
+
+
+def result_to_json(r: DealResult, names: Sequence[str]) -> dict[str, JSON]:
+    p = r.points
+    return {"dealer": r.dealer, "seats": list(r.seats), "winner": p.winner, "declared": p.declared,
+            "points": list(p.points), "dropped": list(p.dropped), "wrong": list(p.wrong), "totals": list(r.totals),
+            "eliminated": list(r.eliminated),
+            "said": f"{names[p.winner]} wins the deal" + (" with a valid declaration" if p.declared else "")}
+
+
+class RummyTables:
+    """13-card Rummy's :class:`~taash.tables.adapter.TableGame`."""
+
+    name = "rummy"
+    title = "13-card Rummy"
+    player_counts = (2, 3, 4, 5, 6)
+    presets = tuple(PRESETS)
+    formats = tuple(FORMATS)
+
+    def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
+        if players not in self.player_counts:
+            raise TableError("players must be from 2 to 6 at 13-card Rummy")
+        if not isinstance(length, str) or length not in FORMATS:
+            raise TableError(f"format must be one of {', '.join(FORMATS)}")
+        try:
+            parsed = rules if isinstance(rules, Rules) else rules_from_json(rules)
+        except BadRulesError as e:
+            raise TableError(str(e)) from None
+        return Settings("rummy", players, parsed, length, level, public)
+
+    def rules_json(self, settings: Settings) -> JSON:
+        rules: Rules = settings.rules or PRESETS["octro"]
+        return rules.to_json()
+
+    def summary(self, settings: Settings) -> dict[str, JSON]:
+        rules = self.rules_json(settings)
+        return {"rules": rules if isinstance(rules, str) else "custom", "format": settings.length}
+
+    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = ()) -> State:
+        assert isinstance(settings.length, str)
+        rules = settings.rules or PRESETS["octro"]
+        return RummyState(Match(rules, settings.players, get_format(settings.length), seed))
+
+    def dealt(self, state: State) -> list[Dealt]:
+        return []  # a Rummy match is its seed and its moves (the stock's reshuffles come from the seed too)
+
+    def move_types(self) -> tuple[str, ...]:
+        return ("take", "discard", "drop", "declare")
+
+    def action_from(self, state: State, seat: int, message: Mapping[str, JSON]) -> Action:
+        kind = message.get("type")
+        data: JSON
+        if kind == "take":
+            data = {"take": message.get("from")}
+        elif kind == "discard":
+            data = {"discard": message.get("card")}
+        elif kind == "drop":
+            data = {"drop": True}
+        elif kind == "declare":
+            data = {"declare": {"discard": message.get("discard"), "melds": message.get("melds")}}
+        else:
+            raise TableError(f"unknown action {str(kind)[:40]!r}")
+        try:
+            return _CODEC.from_json(_match(state).view(seat), data)
+        except ValueError as e:
+            raise TableError(f"malformed {kind}: {e}", "malformed") from None
+
+    def action_to(self, action: Action) -> dict[str, JSON]:
+        if isinstance(action, Take):
+            return {"type": "take", "from": action.source}
+        if isinstance(action, Discard):
+            return {"type": "discard", "card": face_name(action.card)}
+        if isinstance(action, Drop):
+            return {"type": "drop"}
+        assert isinstance(action, Declare)
+        return {"type": "declare", "discard": face_name(action.finish),
+                "melds": [[face_name(f) for f in g] for g in action.groups]}
+
+    def clears_score(self, message: Mapping[str, JSON]) -> bool:
+        return True
+
+    def remember(self, state: State) -> Remembered:
+        match = _match(state)
+        deal = match.deal
+        top = deal.pile[-1][0] if deal.pile else None
+        return Remembered((len(match.results), deal.to_move in deal.has_taken, top))
+
+    def said(self, state: State, before: Remembered, seat: int, action: Action, names: Sequence[str]) -> list[str]:
+        match = _match(state)
+        finished, had_taken, top = before.data
+        ended = len(match.results) > finished
+        deal = match.past[-1] if ended else match.deal
+        name = names[seat]
+        if isinstance(action, Take):
+            line = (f"{name} takes {card(top)} from the discard pile" if action.source == "discard" and top is not None
+                    else f"{name} takes from the stock")
+        elif isinstance(action, Discard):
+            line = f"{name} discards {card(action.card)}"
+        elif isinstance(action, Drop):
+            line = f"{name} drops ({'middle' if had_taken else 'first'} drop: {deal.points.get(seat, 0)} points)"
+        else:
+            assert isinstance(action, Declare)
+            line = (f"{name} declares: a valid declaration!" if deal.winner == seat and deal.declared
+                    else f"{name} declares wrongly ({deal.points.get(seat, 0)} points)")
+        lines = [line]
+        if ended:
+            r = match.results[-1]
+            points = ", ".join(f"{names[s]} {p}" for s, p in enumerate(r.points.points) if p is not None)
+            lines.append(f"Deal over: {names[r.points.winner]} wins ({points})")
+            lines.extend(f"{names[s]} is out of the pool ({r.totals[s]} points)" for s in r.eliminated)
+            if match.over:
+                winner = match.winner
+                lines.append("The match is over" + (f": {names[winner]} wins" if winner is not None else ""))
+            else:
+                lines.extend(self.opening(state, names))
+        return lines
+
+    def opening(self, state: State, names: Sequence[str]) -> list[str]:
+        match = _match(state)
+        deal = match.deal
+        wild = "aces (a printed joker was turned)" if deal.wild_card == 52 else f"{rank_name(deal.wild)}s"
+        return [f"Deal {len(match.past) + 1}: {names[deal.dealer]} deals; the wild jokers are {wild}"]
+
+    def finished_deals(self, state: State) -> int:
+        return len(_match(state).results)
+
+    def public(self, state: State, names: Sequence[str], last_shown: bool) -> dict[str, JSON]:
+        match = _match(state)
+        score = {
+            "format": match.format.name, "totals": list(match.totals),
+            "deals": [result_to_json(r, names) for r in match.results],
+            "last": result_to_json(match.results[-1], names) if last_shown and match.results else None,
+            "eliminated": dict(sorted(match.tally.eliminated.items())),
+            "winner": match.winner if match.over else None,
+        }
+        deal = match.deal
+        view = view_to_json(view_of(deal, deal.seats[0]))
+        for own in ("hand", "seat"):
+            del view[own]
+        turns = view["turns"]
+        assert isinstance(turns, list)
+        view["turns"] = turns[-TURNS_SHOWN:]
+        view["turns_made"] = len(turns)
+        view["number"] = len(match.past) + 1
+        view["to_move"] = None if match.over or deal.over else deal.to_move
+        view.update({"hand": None, "legal": [], "arrangement": None})
+        return {"score": score, "deal": view}
+
+    def seat_part(self, state: State, seat: int | None, deal: dict[str, JSON]) -> dict[str, JSON]:
+        match = _match(state)
+        if seat is None or seat not in match.deal.hands:
+            return deal
+        view = match.view(seat)
+        hand = list(view.hand)
+        deal["hand"] = [face_name(f) for f in hand]
+        if hand:
+            deal["arrangement"] = arrangement(hand, view.rules, view.wild)
+        if deal["to_move"] == seat:
+            legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
+            deal["legal"] = [self.action_to(a) for a in legal]
+        return deal
+
+    def record(self, state: State, names: Sequence[str]) -> JSON:
+        data = record_of(_match(state), list(names)).to_json()
+        data["scores"] = replay_json(dict(data))
+        return data
+
+    def replay(self, state: State, names: Sequence[str]) -> JSON:
+        """Every turn of the match played again from its seed: after each, every hand, the discard pile's top,
+        the stock's size, and what happened in words."""
+        assert isinstance(state, RummyState)
+        m = state.match
+        again = RummyState(Match(m.rules, m.players, m.format, m.seed))
+        deals: list[dict[str, JSON]] = []
+
+        def deal_start() -> None:
+            d = again.match.deal
+            deals.append({"number": len(again.match.past) + 1, "dealer": d.dealer,
+                          "wild_card": face_name(d.wild_card), "wild": rank_name(d.wild), "result": None,
+                          "steps": [step(d, self.opening(again, names)[0], None)]})
+
+        def step(d: Any, said: str, seat: int | None) -> dict[str, JSON]:
+            return {"said": said, "seat": seat,
+                    "hands": [[face_name(f) for f in sorted(d.hands.get(s, []))] for s in range(m.players)],
+                    "top": face_name(d.pile[-1][0]) if d.pile else None, "stock": len(d.stock),
+                    "status": [d.status[s].value if s in d.status else None for s in range(m.players)]}
+
+        deal_start()
+        for action in state.actions:
+            seat = again.current_player
+            before = self.remember(again)
+            again.apply(action)
+            lines = self.said(again, before, seat, action, names)
+            ended = len(again.match.results) > before.data[0]
+            d = again.match.past[-1] if ended else again.match.deal
+            deals[-1]["steps"].append(step(d, lines[0], seat))
+            if ended:
+                deals[-1]["result"] = result_to_json(again.match.results[-1], names)
+                if not again.match.over:
+                    deal_start()
+        rules = m.rules.to_json()
+        return {"game": "rummy", "players": m.players, "rules": rules if isinstance(rules, str) else "custom",
+                "format": m.format.name, "names": list(names), "deals": deals}
+
+
+def arrangement(hand: Sequence[int], rules: Rules, wild: int) -> dict[str, JSON]:
+    """The solver's best arrangement of a hand of 13 (of 14: of the 13 left after the best discard, which is
+    named): its groups, each with its kind (``pure``, ``impure``, ``set``; None for the cards left over), the
+    points if the hand were scored now, and whether it could be declared."""
+    faces = list(hand)
+    finish = None
+    if len(faces) == 14:
+        finish, solution = best_discard(faces, rules, wild)
+    else:
+        solution = solve(faces, rules, wild)
+    groups: list[dict[str, JSON]] = [{"kind": kind, "cards": [face_name(f) for f in cards]}
+                                     for kind, cards in solution.melds]
+    groups.extend({"kind": "free", "cards": [face_name(f)]} for f in solution.free)
+    if solution.unmatched:
+        groups.append({"kind": None, "cards": [face_name(f) for f in solution.unmatched]})
+    return {"points": solution.points, "valid": solution.valid, "groups": groups,
+            "discard": None if finish is None else face_name(finish)}
+
+
+ADAPTER = RummyTables()

@@ -1,0 +1,273 @@
+"""One table of the web server, with no I/O: its seats, its match, and what each seat may be told.
+
+A table is a list of actions (sit, leave, fill with bots, start, and the game's moves), each numbered by the
+table's version. The match is rebuilt from the table's seed, its actions and how its deals were dealt, so a
+restarted server continues every table where it was. :meth:`Table.state_for` is the only way out of the table for
+game state: it gives a seat its own view (or a spectator the face-up cards) and never the pack or the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from taash.bots.base import LEVELS, Bot
+from taash.games.api import View
+from taash.tables.adapter import Dealt, Settings, TableError, TableGame, adapter
+from taash.tables.session import Session
+
+JSON = Any
+BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir", "Tara")
+#: Lines of the log every state carries (the last moves, in words).
+LOG_LINES = 8
+
+
+@dataclass(slots=True)
+class Seat:
+    guest: str | None = None  # the guest id of the person sitting here
+    name: str = ""
+    bot: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return self.guest is None and not self.bot
+
+
+@dataclass(slots=True)
+class BotTurn:
+    """A bot and the view it moves from; :meth:`action` is the message of its choice."""
+
+    bot: Bot
+    view: View
+    game: TableGame
+
+    def action(self) -> dict[str, JSON]:
+        return self.game.action_to(self.bot.choose(self.view))
+
+
+def check_settings(settings: Settings) -> None:
+    if settings.level not in LEVELS:
+        raise TableError(f"level must be one of {', '.join(LEVELS)}")
+
+
+class Table:
+    """Seats, status and match of one table; every change is an action that bumps :attr:`version`."""
+
+    def __init__(self, table_id: str, code: str, settings: Settings, seed: int, owner: str | None = None,
+                 dealt: Sequence[Dealt] = ()):
+        """``dealt``: how its deals were dealt, when the table is rebuilt."""
+        check_settings(settings)
+        self.game = adapter(settings.game)
+        self.dealt = list(dealt)
+        self.id = table_id
+        self.code = code
+        self.settings = settings
+        self.seed = seed
+        self.owner = owner
+        self.seats = [Seat() for _ in range(settings.players)]
+        self.version = 0
+        self.session: Session | None = None
+        self._log: list[str] = []
+        #: Whether the last finished deal's score is shown (until the next deal's first move).
+        self.last_shown = False
+        self._public_cache: tuple[int, dict[str, JSON]] | None = None
+
+    # -- status -------------------------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.session is None:
+            return "waiting"
+        return "finished" if self.session.over else "playing"
+
+    @property
+    def log(self) -> list[str]:
+        return self.session.log if self.session is not None else self._log
+
+    def seat_of(self, guest: str) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s.guest == guest), None)
+
+    def to_move(self) -> int | None:
+        """The seat to move, or None when nothing is due."""
+        return None if self.session is None else self.session.to_move()
+
+    def is_move(self, action: Mapping[str, JSON]) -> bool:
+        """Whether ``action`` is a move of the game (not a seating action)."""
+        return action.get("type") in self.game.move_types()
+
+    # -- actions ------------------------------------------------------------------------------------------------
+
+    def check(self, action: dict[str, JSON], guest: str | None) -> None:
+        """Refuse ``action`` by ``guest`` (None: the server itself, for bots) with a TableError, or return."""
+        self._apply(action, guest, dry=True)
+
+    def apply(self, action: dict[str, JSON], guest: str | None) -> str:
+        """Apply a checked action; returns what happened, in words."""
+        said = self._apply(action, guest, dry=False)
+        self.version += 1
+        return said
+
+    def _apply(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        kind = action.get("type")
+        if kind == "sit":
+            return self._sit(action, guest, dry)
+        if kind == "leave":
+            return self._leave(guest, dry)
+        if kind == "bots":
+            return self._bots(guest, dry)
+        if kind == "start":
+            return self._start(guest, dry)
+        if self.is_move(action):
+            return self._move(action, guest, dry)
+        raise TableError(f"unknown action {str(kind)[:40]!r}")
+
+    def _sit(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        seat, name = action.get("seat"), action.get("name")
+        if guest is None or not isinstance(name, str):
+            raise TableError("only a guest with a name can sit")
+        if self.session is not None:
+            raise TableError("the match has started", "started")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise TableError(f"seat must be from 0 to {len(self.seats) - 1}")
+        if not self.seats[seat].empty and self.seats[seat].guest != guest:
+            raise TableError("that seat is taken", "taken")
+        if any(s.name.casefold() == name.casefold() and s.guest != guest for s in self.seats if not s.empty):
+            raise TableError(f"the name {name!r} is taken at this table", "name_taken")
+        if not dry:
+            old = self.seat_of(guest)
+            if old is not None:
+                self.seats[old] = Seat()
+            self.seats[seat] = Seat(guest, name)
+        return f"{name} sits in seat {seat}"
+
+    def _leave(self, guest: str | None, dry: bool) -> str:
+        seat = None if guest is None else self.seat_of(guest)
+        if seat is None:
+            raise TableError("you are not seated here")
+        if self.session is not None:
+            raise TableError("the match has started", "started")
+        name = self.seats[seat].name
+        if not dry:
+            self.seats[seat] = Seat()
+        return f"{name} leaves"
+
+    def _owner_only(self, guest: str | None) -> None:
+        if guest is not None and guest != self.owner and self.seat_of(guest) is None:
+            raise TableError("only the table's creator or a seated player can do that", "forbidden")
+
+    def _bots(self, guest: str | None, dry: bool) -> str:
+        self._owner_only(guest)
+        if self.session is not None:
+            raise TableError("the match has started", "started")
+        empty = [i for i, s in enumerate(self.seats) if s.empty]
+        if not empty:
+            raise TableError("no seat is empty")
+        if not dry:
+            used = {s.name for s in self.seats}
+            names = iter(n for n in BOT_NAMES if n not in used)
+            for i in empty:
+                self.seats[i] = Seat(None, f"{next(names)} (bot)", bot=True)
+        return "Bots take the empty seats"
+
+    def _start(self, guest: str | None, dry: bool) -> str:
+        self._owner_only(guest)
+        if self.session is not None:
+            raise TableError("the match has started", "started")
+        if any(s.empty for s in self.seats):
+            raise TableError("every seat needs a player or a bot first", "seats_empty")
+        if not dry:
+            self.session = Session(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt)
+        return "The match starts"
+
+    def _move(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        session = self.session
+        if session is None:
+            raise TableError("the match has not started", "not_started")
+        seat = None if guest is None else self.seat_of(guest)
+        if guest is not None and seat is None:
+            raise TableError("it is not your turn", "not_your_turn")
+        move = session.read(seat, action)
+        if dry:
+            return ""
+        finished = session.finished_deals()
+        if self.game.clears_score(action):
+            self.last_shown = False
+        lines = session.make(move)
+        if session.finished_deals() > finished:
+            self.last_shown = True
+        return lines[0] if lines else ""
+
+    # -- bots ---------------------------------------------------------------------------------------------------
+
+    def bot_turn(self, level: str | None = None) -> BotTurn:
+        """A bot for the seat to move (a bot's seat, or a person's while he is away), with that seat's view: an
+        independent snapshot, so the bot may think in another thread while the table goes on."""
+        assert self.session is not None
+        bot, view = self.session.bot_choice(level or self.settings.level)
+        return BotTurn(bot, view, self.game)
+
+    def first_legal_action(self) -> dict[str, JSON]:
+        """The engine's first legal action for the seat to move (when a bot fails)."""
+        assert self.session is not None
+        return self.session.first_legal()
+
+    def lapsed_action(self) -> dict[str, JSON] | None:
+        """What the rules make of a turn that ran out, where they say (Rummy: take from the stock and discard
+        it); None where a bot plays it instead."""
+        assert self.session is not None
+        return self.game.lapsed(self.session.state)
+
+    def bot_action(self, level: str | None = None) -> dict[str, JSON]:
+        """The action of a bot for the seat to move."""
+        return self.bot_turn(level).action()
+
+    # -- what may be told ---------------------------------------------------------------------------------------
+
+    def summary(self) -> dict[str, JSON]:
+        """What the lobby shows: settings, seats, status (no cards)."""
+        s = self.settings
+        return {
+            "id": self.id, "code": self.code, "game": s.game, "players": s.players, **self.game.summary(s),
+            "level": s.level, "public": s.public, "status": self.status, "version": self.version,
+            "seats": [{"seat": i, "name": seat.name or None, "bot": seat.bot, "empty": seat.empty}
+                      for i, seat in enumerate(self.seats)],
+        }
+
+    def state_for(self, seat: int | None) -> dict[str, JSON]:
+        """The table as ``seat`` may see it (None: a spectator, who sees only what lies face up)."""
+        out = dict(self._public())
+        out["you"] = seat
+        if self.session is None:
+            out["deal"] = None
+            return out
+        out["deal"] = self.game.seat_part(self.session.state, seat, dict(out["deal"]))
+        return out
+
+    def _public(self) -> dict[str, JSON]:
+        """What every connection is told alike at this version (cached until the next action)."""
+        if self._public_cache is not None and self._public_cache[0] == self.version:
+            return self._public_cache[1]
+        out = self.summary()
+        out["log"] = self.log[-LOG_LINES:]
+        if self.session is None:
+            out["score"] = None
+            out["deal"] = None
+        else:
+            out.update(self.game.public(self.session.state, self.session.names, self.last_shown))
+        self._public_cache = (self.version, out)
+        return out
+
+    # -- records --------------------------------------------------------------------------------------------------
+
+    def dealt_so_far(self) -> list[Dealt]:
+        """How each deal so far was dealt (for the database; never sent)."""
+        return [] if self.session is None else self.session.dealt()
+
+    def record(self) -> JSON | None:
+        """The game record with its scores (for download, once the match is over)."""
+        return None if self.session is None else self.session.record()
+
+    def replay(self) -> JSON | None:
+        """Every step of the match, every hand shown (for the replay page, once the match is over)."""
+        return None if self.session is None else self.game.replay(self.session.state, self.session.names)

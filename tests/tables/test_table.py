@@ -1,0 +1,123 @@
+"""The tables layer on every game: seats, moves checked by the engine, bots, and what each seat is told."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from taash.tables.adapter import Settings, TableError, adapter
+from taash.tables.table import Table
+
+GAMES = [("seep", 2, 0), ("seep", 4, 1), ("rummy", 2, "points"), ("rummy", 3, "pool101"), ("rummy", 6, "points")]
+
+
+def started(game: str, players: int, length: int | str, seed: int = 7) -> Table:
+    g = adapter(game)
+    settings = g.settings(players, g.presets[0], length, "easy" if game == "seep" else "medium", True)
+    table = Table("t", "CODE", settings, seed, "g0")
+    table.apply({"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+    table.apply({"type": "bots"}, "g0")
+    table.apply({"type": "start"}, "g0")
+    return table
+
+
+def with_hidden_dealt_again(table: Table, seat: int, rng: random.Random) -> Table:
+    other = copy.copy(table)
+    assert table.session is not None
+    session = copy.copy(table.session)
+    session.state = table.session.state.with_hidden_dealt_again(seat, rng)
+    other.session = session
+    other._public_cache = None
+    return other
+
+
+@pytest.mark.parametrize(("game", "players", "length"), GAMES)
+def test_bots_play_a_whole_match_and_no_seat_is_told_a_hidden_card(game: str, players: int,
+                                                                  length: int | str) -> None:
+    table = started(game, players, length)
+    rng = random.Random(1)
+    moves = 0
+    while table.status == "playing" and moves < 3000:
+        if moves % 7 == 0:
+            for seat in (*range(players), None):
+                told = table.state_for(seat)
+                json.dumps(told)  # what is sent is JSON
+                # Everything a seat is told is the same whatever the cards it cannot see are.
+                look = seat if seat is not None else (moves % players)
+                again = with_hidden_dealt_again(table, look, rng)
+                assert again.state_for(seat) == told, (game, moves, seat)
+        before = table.version
+        table.apply(table.bot_action(), None)
+        assert table.version == before + 1
+        moves += 1
+    assert table.status == "finished"
+    record = table.record()
+    assert record is not None and record["scores"]
+    replay = table.replay()
+    assert replay is not None and replay["game"] == game and replay["deals"]
+
+
+def test_a_spectator_is_told_no_hand() -> None:
+    table = started("rummy", 4, "points")
+    told = table.state_for(None)
+    assert told["deal"]["hand"] is None and told["deal"]["arrangement"] is None and told["deal"]["legal"] == []
+    assert '"hands"' not in json.dumps(told)
+
+
+@pytest.mark.parametrize(("message", "code"), [
+    ({"type": "discard", "card": "Kd"}, "illegal"),   # a discard before taking
+    ({"type": "take", "from": "the moon"}, "malformed"),
+    ({"type": "discard", "card": "Zz"}, "malformed"),
+    ({"type": "declare", "discard": "Kd", "melds": "all of them"}, "malformed"),
+    ({"type": "bid", "value": 9}, "bad"),             # another game's move
+])
+def test_a_bad_rummy_move_is_refused_and_changes_nothing(message: dict[str, object], code: str) -> None:
+    table = started("rummy", 2, "points")
+    seat = table.to_move()
+    assert seat is not None
+    guest = "g0" if seat == 0 else None
+    before = (table.version, json.dumps(table.state_for(seat)))
+    with pytest.raises(TableError) as refused:
+        table.check(message, guest)  # type: ignore[arg-type]
+    assert refused.value.code == code
+    assert (table.version, json.dumps(table.state_for(seat))) == before
+
+
+def test_not_your_turn_and_the_settings_each_game_refuses() -> None:
+    table = started("rummy", 2, "points")
+    if table.to_move() == 0:
+        table.apply(table.bot_action(), "g0")
+        table.apply(table.bot_action(), "g0")
+    assert table.to_move() == 1
+    with pytest.raises(TableError, match="not your turn"):
+        table.check({"type": "take", "from": "stock"}, "g0")
+    with pytest.raises(TableError, match="2 to 6"):
+        adapter("rummy").settings(7, "octro", "points", "easy", True)
+    with pytest.raises(TableError, match="format"):
+        adapter("rummy").settings(4, "octro", 3, "easy", True)
+    with pytest.raises(TableError, match="2 or 4"):
+        adapter("seep").settings(3, "standard", 1, "easy", True)
+    with pytest.raises(TableError, match="no tables"):
+        adapter("chess")
+    with pytest.raises(TableError, match="level"):
+        Table("t", "C", Settings("rummy", 2, None, "points", "grandmaster"), 1)
+
+
+def test_the_seat_to_move_is_shown_its_moves_and_the_solvers_arrangement() -> None:
+    table = started("rummy", 2, "points", seed=3)
+    while table.to_move() != 0:
+        table.apply(table.bot_action(), None)
+    deal = table.state_for(0)["deal"]
+    assert {m["type"] for m in deal["legal"]} >= {"take", "drop"}
+    arrangement = deal["arrangement"]
+    cards = [c for g in arrangement["groups"] for c in g["cards"]]
+    assert sorted(cards) == sorted(deal["hand"]) and isinstance(arrangement["points"], int)
+    table.apply({"type": "take", "from": "stock"}, "g0")
+    deal = table.state_for(0)["deal"]
+    assert len(deal["hand"]) == 14 and {m["type"] for m in deal["legal"]} == {"discard"}
+    assert deal["arrangement"]["discard"] in deal["hand"]
+    table.apply({"type": "discard", "card": deal["arrangement"]["discard"]}, "g0")
+    assert "Anil discards" in table.state_for(0)["log"][-1]
