@@ -53,6 +53,19 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatResult:
+    """How a finished match went for one seat: whether it won (with its partner, in a game of partners), its
+    result (the games API's return: +1/-1 for a match, the points won or lost in a game of points), the points
+    it scored over the match, and the game's own counts (Seep: sweeps, baazis; Rummy: drops, declarations)."""
+
+    team: int
+    won: bool
+    result: float
+    points: int
+    stats: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Remembered:
     """What an adapter notes of a state just before an action, to say afterwards what the action did."""
 
@@ -120,6 +133,9 @@ class TableGame(Protocol):
 
     def finished_deals(self, state: State) -> int:
         """How many deals of the match are over (a table shows the last one's score until the next move)."""
+
+    def seat_results(self, state: State) -> list[SeatResult]:
+        """Each seat's result of a finished match, for its players' history and the leaderboards."""
 
     def record(self, state: State, names: Sequence[str]) -> JSON:
         """The match's record in the game's protocol, with its scores (for download once the match is over)."""

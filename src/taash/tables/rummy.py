@@ -15,7 +15,7 @@ from taash.rummy.record import record_of, replay_json
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.solver import best_discard, solve
 from taash.rummy.view import view_of, view_to_json
-from taash.tables.adapter import Dealt, Remembered, Settings, TableError
+from taash.tables.adapter import Dealt, Remembered, SeatResult, Settings, TableError
 
 JSON = Any
 _CODEC = RummyCodec()
@@ -191,6 +191,15 @@ class RummyTables:
             legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
             deal["legal"] = [self.action_to(a) for a in legal]
         return deal
+
+    def seat_results(self, state: State) -> list[SeatResult]:
+        match = _match(state)
+        returns = state.returns()
+        tallies = state.tallies()
+        return [SeatResult(seat, match.winner == seat, returns[seat], match.totals[seat],
+                           {"drops": tallies["drops"][seat], "wrong_declarations": tallies["wrong declarations"][seat],
+                            "valid_declarations": tallies["valid declarations"][seat], "deals": len(match.results)})
+                for seat in range(match.players)]
 
     def record(self, state: State, names: Sequence[str]) -> JSON:
         data = record_of(_match(state), list(names)).to_json()

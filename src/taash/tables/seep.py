@@ -19,7 +19,7 @@ from taash.seep.plays import Play
 from taash.seep.record import GameRecord, record_of, replay, replay_to_json
 from taash.seep.rules import PRESETS, Rules, rules_from_json
 from taash.seep.view import view_of
-from taash.tables.adapter import Dealt, Remembered, Settings, TableError
+from taash.tables.adapter import Dealt, Remembered, SeatResult, Settings, TableError
 
 JSON = Any
 
@@ -194,6 +194,19 @@ class SeepTables:
                 deal["legal"] = [{"play": play_to_json(p), "text": describe_outcome(view, p)}
                                  for p in view.legal_plays()]
         return deal
+
+    def seat_results(self, state: State) -> list[SeatResult]:
+        match = _match(state)
+        returns = state.returns()
+        winner = match.winner()
+        sweeps = [0] * match.players
+        for deal in [*match.past, match.deal]:
+            for seat, _, _ in deal.sweeps:
+                sweeps[seat] += 1
+        points = [sum(r.score.score[t] for r in match.results) for t in (0, 1)]
+        return [SeatResult(seat % 2, winner == seat % 2, returns[seat], points[seat % 2],
+                           {"sweeps": sweeps[seat], "baazis": match.baazis[seat % 2], "deals": len(match.results)})
+                for seat in range(match.players)]
 
     def game_record(self, state: State, names: Sequence[str]) -> GameRecord:
         return record_of(_match(state), list(names))

@@ -14,7 +14,7 @@ from typing import Any
 
 from taash.bots.base import LEVELS, Bot
 from taash.games.api import View
-from taash.tables.adapter import Dealt, Settings, TableError, TableGame, adapter
+from taash.tables.adapter import Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.session import Session
 
 JSON = Any
@@ -263,6 +263,13 @@ class Table:
     def dealt_so_far(self) -> list[Dealt]:
         """How each deal so far was dealt (for the database; never sent)."""
         return [] if self.session is None else self.session.dealt()
+
+    def results(self) -> list[tuple[int, Seat, SeatResult]]:
+        """Each seat's result, once the match is over (empty before)."""
+        if self.session is None or not self.session.over:
+            return []
+        found = self.game.seat_results(self.session.state)
+        return [(i, self.seats[i], r) for i, r in enumerate(found)]
 
     def record(self) -> JSON | None:
         """The game record with its scores (for download, once the match is over)."""

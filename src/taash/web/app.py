@@ -37,6 +37,7 @@ from starlette.websockets import WebSocketState
 from taash.bots.base import LEVELS
 from taash.tables.adapter import TableError, adapter, game_names
 from taash.web.db import make_engine, migrate, server_key
+from taash.web.history import add_history
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.store import Store
 
@@ -739,6 +740,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/r/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
+
+    add_history(app, lambda: state["store"], guest_of, lambda why: ApiError("not_found", why), ERRORS)
+
+    @app.get("/p/{guest_id}", include_in_schema=False)
+    async def person_page(guest_id: str) -> FileResponse:
+        return page("person.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return page("leaderboard.html")
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -16,6 +16,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -88,6 +89,24 @@ class DealRow(Base):
     deck: Mapped[str] = mapped_column(Text)  # the pack, top card first, as protocol card names ("AsKs...")
     redeals: Mapped[str] = mapped_column(Text)  # JSON: why the pack was shuffled again before it
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ResultRow(Base):
+    """How a finished match went for one seat (for its player's history and the leaderboards); written with the
+    table's finished status, in the same transaction."""
+
+    __tablename__ = "results"
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), index=True)
+    guest: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)  # None: a bot
+    name: Mapped[str] = mapped_column(String(40))
+    team: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    result: Mapped[float] = mapped_column(Float)
+    points: Mapped[int] = mapped_column(Integer)
+    stats: Mapped[str] = mapped_column(Text)  # JSON: the game's own counts (sweeps; drops, declarations)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
 
 
 class ServerKeyRow(Base):

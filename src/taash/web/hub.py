@@ -24,7 +24,7 @@ import orjson
 
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
-from taash.web.db import TableRow
+from taash.web.db import ResultRow, TableRow, now
 from taash.web.store import Store, StoredTable
 
 log = logging.getLogger("taash.web")
@@ -121,7 +121,7 @@ class Hub:
             if table is None:
                 continue
             if table.status != stored.row.status:  # the status is written after the action that changed it
-                self.store.set_status_now(table.id, table.status)
+                self.store.set_status_now(table.id, table.status, result_rows(table))
             if table.status != "finished":
                 self._add(table, stored)
         return len(self.live)
@@ -264,7 +264,7 @@ class Hub:
             if status_before != table.status:
                 log.info("table %s is %s", table.id, table.status)
                 try:
-                    await self.store.set_status(table.id, table.status)
+                    await self.store.set_status(table.id, table.status, result_rows(table))
                 except Exception:  # derived from the actions, and put right on the next restart
                     log.exception("could not store the status of table %s", table.id)
         self.schedule_bots(live)
@@ -527,6 +527,15 @@ def code_matches(live: Live, code: str | None) -> bool:
 def _log_failure(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("a bot task failed", exc_info=task.exception())
+
+
+def result_rows(table: Table) -> list[ResultRow]:
+    """Each seat's result of a finished match as the database keeps it (none before the end)."""
+    finished = now()
+    return [ResultRow(table_id=table.id, seat=i, game=table.settings.game, guest=seat.guest, name=seat.name,
+                      team=r.team, won=r.won, result=r.result, points=r.points, stats=json.dumps(dict(r.stats)),
+                      finished_at=finished)
+            for i, seat, r in table.results()]
 
 
 def rebuild_or_log(stored: StoredTable) -> Table | None:

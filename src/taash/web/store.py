@@ -11,7 +11,7 @@ import asyncio
 import json
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from taash.tables.adapter import Dealt
-from taash.web.db import ActionRow, DealRow, GuestRow, TableRow, now
+from taash.web.db import ActionRow, DealRow, GuestRow, ResultRow, TableRow, now
 
 Write = Callable[[Session], None]
 MAX_BATCH = 512
@@ -159,14 +159,39 @@ class Store:
         """Deals ``first``, ``first + 1``, ... of a table, as they were dealt."""
         await self.write(lambda s: s.add_all(deal_row(table_id, first + i, d) for i, d in enumerate(dealt)))
 
-    async def set_status(self, table_id: str, status: str) -> None:
+    async def set_status(self, table_id: str, status: str, results: Sequence[ResultRow] = ()) -> None:
         """A table's status (waiting, playing, finished): derived from its actions, kept to find the unfinished
-        tables on a restart."""
-        await self.write(lambda s: _set_status(s, table_id, status))
+        tables on a restart; a finished table's results are written in the same transaction."""
+        await self.write(lambda s: _set_status(s, table_id, status, results))
 
-    def set_status_now(self, table_id: str, status: str) -> None:
+    def set_status_now(self, table_id: str, status: str, results: Sequence[ResultRow] = ()) -> None:
         with Session(self.engine) as s, s.begin():
-            _set_status(s, table_id, status)
+            _set_status(s, table_id, status, results)
+
+    def results_of(self, guest: str, include_private: bool = False,
+                   limit: int = 100) -> list[tuple[ResultRow, list[ResultRow]]]:
+        """A person's finished matches, newest first, each with every seat's result (a private table's only when
+        ``include_private``)."""
+        with Session(self.engine) as s:
+            query = select(ResultRow).where(ResultRow.guest == guest)
+            if not include_private:
+                query = query.join(TableRow, TableRow.id == ResultRow.table_id).where(TableRow.public.is_(True))
+            mine = s.scalars(query.order_by(ResultRow.finished_at.desc(), ResultRow.table_id).limit(limit)).all()
+            ids = [r.table_id for r in mine]
+            seats: dict[str, list[ResultRow]] = {}
+            for row in s.scalars(select(ResultRow).where(ResultRow.table_id.in_(ids))
+                                 .order_by(ResultRow.table_id, ResultRow.seat)):
+                seats.setdefault(row.table_id, []).append(row)
+            return [(r, seats[r.table_id]) for r in mine]
+
+    def results_for_game(self, game: str) -> tuple[list[ResultRow], dict[str, str]]:
+        """Every result of a game, oldest first, and each of their tables' bot level (for the ratings)."""
+        with Session(self.engine) as s:
+            rows = list(s.scalars(select(ResultRow).where(ResultRow.game == game)
+                                  .order_by(ResultRow.finished_at, ResultRow.table_id, ResultRow.seat)))
+            levels = dict(s.execute(select(TableRow.id, TableRow.level).join(
+                ResultRow, ResultRow.table_id == TableRow.id).where(ResultRow.game == game)).tuples().all())
+            return rows, levels
 
     # -- reading ------------------------------------------------------------------------------------------------
 
@@ -202,10 +227,13 @@ class Store:
         return list(s.scalars(select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.version)))
 
 
-def _set_status(session: Session, table_id: str, status: str) -> None:
+def _set_status(session: Session, table_id: str, status: str, results: Sequence[ResultRow]) -> None:
     tables = TableRow.__table__
     assert isinstance(tables, Table)
     session.execute(update(tables).where(tables.c.id == table_id).values(status=status))
+    for row in results:  # written once: a restart that finds the status unwritten writes them again
+        if session.get(ResultRow, (row.table_id, row.seat)) is None:
+            session.add(row)
 
 
 def _settle_all(futures: list[asyncio.Future[None]]) -> None:

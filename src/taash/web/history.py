@@ -1,0 +1,172 @@
+"""A person's finished matches and statistics, and each game's leaderboard by rating (HTTP routes).
+
+Results are written when a match ends (:func:`taash.web.hub.result_rows`, with the table's finished status). The
+ratings are OpenSkill (Plackett-Luce) over every finished match of a game, oldest first; partners share their
+team's rank. Bots are rated too, one player per level (``bot:hard``), and marked as bots on the board, so a
+person who plays only against bots still gets a rating measured against them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Cookie, FastAPI
+from pydantic import BaseModel, Field
+
+from taash.tables.adapter import game_names
+from taash.web.db import ResultRow
+from taash.web.store import Store
+
+#: Which stats of a game a person's page sums (the rest are per match).
+STATS = {"seep": ("sweeps", "baazis"), "rummy": ("valid_declarations", "drops", "wrong_declarations")}
+#: How many players a leaderboard shows.
+BOARD_SIZE = 50
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+    team: int
+    won: bool
+    points: int
+
+
+class MatchOut(BaseModel):
+    table_id: str
+    game: str
+    finished_at: str
+    seat: int
+    won: bool
+    result: float = Field(description="The match's result for the seat: +1 or -1 for a match won or lost (a share "
+                                      "of it in a pool), or the points won or lost in a game of points")
+    points: int
+    stats: dict[str, int]
+    seats: list[SeatOut]
+    replay: str
+
+
+class GameStatsOut(BaseModel):
+    matches: int
+    wins: int
+    average_points: float
+    totals: dict[str, int] = Field(description="Seep: sweeps and baazis; Rummy: valid declarations, drops and "
+                                               "wrong declarations")
+
+
+class PersonOut(BaseModel):
+    id: str
+    name: str
+    stats: dict[str, GameStatsOut]
+    matches: list[MatchOut]
+
+
+class RatedOut(BaseModel):
+    rank: int
+    player: str = Field(description="A guest id, or ``bot:LEVEL`` for the bots of a level")
+    name: str
+    bot: bool
+    rating: float = Field(description="mu - 3 sigma: a rating the player is very likely to be above")
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+
+
+class BoardOut(BaseModel):
+    game: str
+    players: list[RatedOut]
+
+
+def player_of(row: ResultRow, level: str) -> str:
+    return row.guest if row.guest is not None else f"bot:{level}"
+
+
+def rate(rows: list[ResultRow], levels: dict[str, str]) -> list[RatedOut]:
+    """The leaderboard of one game's results (oldest first): OpenSkill over every match."""
+    from openskill.models import PlackettLuce, PlackettLuceRating
+
+    model = PlackettLuce()
+    ratings: dict[str, PlackettLuceRating] = {}
+    names: dict[str, str] = {}
+    played: dict[str, int] = defaultdict(int)
+    won: dict[str, int] = defaultdict(int)
+    matches: dict[str, list[ResultRow]] = {}
+    for row in rows:
+        matches.setdefault(row.table_id, []).append(row)
+    for table_id, seats in matches.items():
+        teams: dict[int, list[str]] = {}
+        results: dict[int, float] = {}
+        for row in seats:
+            who = player_of(row, levels.get(table_id, "medium"))
+            if who in teams.get(row.team, []):
+                continue  # two bots of one level on one team: rated once
+            teams.setdefault(row.team, []).append(who)
+            results[row.team] = row.result
+            ratings.setdefault(who, model.rating(name=who))
+            names[who] = f"{who[4:]} bots" if row.guest is None else row.name
+            played[who] += 1
+            won[who] += row.won
+        if len(teams) < 2 or len({tuple(t) for t in teams.values()}) < len(teams):
+            continue  # one player on every side (bots of one level against each other): nothing to learn
+        order = sorted(teams)
+        ranks = [-results[t] for t in order]
+        rated = model.rate([[ratings[p] for p in teams[t]] for t in order], ranks=ranks)
+        for t, team in zip(order, rated, strict=True):
+            for p, r in zip(teams[t], team, strict=True):
+                ratings[p] = r
+    board = sorted(ratings, key=lambda p: -(ratings[p].mu - 3 * ratings[p].sigma))
+    return [RatedOut(rank=i + 1, player=p, name=names[p], bot=p.startswith("bot:"),
+                     rating=round(ratings[p].mu - 3 * ratings[p].sigma, 2), mu=round(ratings[p].mu, 2),
+                     sigma=round(ratings[p].sigma, 2), matches=played[p], wins=won[p])
+            for i, p in enumerate(board[:BOARD_SIZE])]
+
+
+def add_history(app: FastAPI, store: Callable[[], Store], guest_of: Callable[[str | None], str | None],
+                not_found: Callable[[str], Exception], errors: dict[int | str, dict[str, Any]]) -> None:
+    """The routes of people's pages and the leaderboards."""
+
+    @app.get("/api/people/{guest_id}", response_model=PersonOut, responses=errors)
+    async def person(guest_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> PersonOut:
+        """A person's finished matches (newest first: a private table's only to the person himself) and his
+        statistics per game."""
+        if not re.fullmatch(r"[0-9a-f]{1,32}", guest_id):
+            raise not_found("no such person")
+        row = store().guest(guest_id)
+        if row is None:
+            raise not_found("no such person")
+        own = guest_of(taash_guest) == guest_id
+        found = store().results_of(guest_id, include_private=own)
+        stats: dict[str, GameStatsOut] = {}
+        points: dict[str, int] = defaultdict(int)
+        out = []
+        for mine, seats in found:
+            game_stats = json.loads(mine.stats)
+            g = stats.setdefault(mine.game, GameStatsOut(matches=0, wins=0, average_points=0.0,
+                                                         totals=dict.fromkeys(STATS.get(mine.game, ()), 0)))
+            g.matches += 1
+            g.wins += mine.won
+            points[mine.game] += mine.points
+            for key in g.totals:
+                g.totals[key] += int(game_stats.get(key, 0))
+            out.append(MatchOut(
+                table_id=mine.table_id, game=mine.game, finished_at=mine.finished_at.isoformat(), seat=mine.seat,
+                won=mine.won, result=mine.result, points=mine.points, stats=game_stats,
+                seats=[SeatOut(seat=s.seat, name=s.name, bot=s.guest is None, team=s.team, won=s.won,
+                               points=s.points) for s in seats],
+                replay=f"/r/{mine.table_id}"))
+        for game, g in stats.items():
+            g.average_points = round(points[game] / g.matches, 2)
+        return PersonOut(id=guest_id, name=row.name, stats=stats, matches=out)
+
+    @app.get("/api/leaderboard/{game}", response_model=BoardOut, responses=errors)
+    async def leaderboard(game: str) -> BoardOut:
+        """A game's players by rating (OpenSkill over every finished match; bots rated by level, and marked)."""
+        if game not in game_names():
+            raise not_found(f"no such game (games: {', '.join(game_names())})")
+        rows, levels = store().results_for_game(game)
+        return BoardOut(game=game, players=rate(rows, levels))
