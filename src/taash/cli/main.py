@@ -19,6 +19,7 @@ except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
 from taash.cli.common import BAD_INPUT, one_line
+from taash.cli.chips import app as chips_app
 from taash.cli.play import play, replay_record
 from taash.cli.rummy import app as rummy_app
 from taash.cli.seep import app as seep_app
@@ -64,6 +65,7 @@ def main(
 app.add_typer(seep_app, name="seep")
 app.add_typer(rummy_app, name="rummy")
 app.add_typer(web_app, name="web")
+app.add_typer(chips_app, name="chips")
 
 
 def run() -> None:
