@@ -43,8 +43,9 @@ class Audit:
         m = self.matches
         verdict = "the books are clean" if self.clean else f"the books have {_count(len(self.faults), 'fault')}"
         return (f"{verdict}: {_count(self.accounts, 'account')} ({_count(self.wallets, 'wallet')}), "
-                f"{_count(self.transfers, 'transfer')}, {_count(sum(m.values()), 'match', 'matches')} ({m[PENDING]:,} pending, {m[POSTED]:,} settled, {m[VOIDED]:,} "
-                f"refunded); {self.granted:,} chips granted, {self.in_wallets:,} in wallets, the house at "
+                f"{_count(self.transfers, 'transfer')}, {_count(sum(m.values()), 'match', 'matches')} "
+                f"({m[PENDING]:,} pending, {m[POSTED]:,} settled, {m[VOIDED]:,} refunded); "
+                f"{self.granted:,} chips granted, {self.in_wallets:,} in wallets, the house at "
                 f"{self.house:+,}")
 
 
