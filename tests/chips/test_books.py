@@ -61,7 +61,7 @@ def test_a_raw_insert_cannot_open_an_overdrawn_wallet_or_escrow_or_a_grant_sourc
 
 
 def test_the_house_may_go_below_zero(books: tuple[Engine, Ledger]) -> None:
-    engine, ledger = books
+    _, ledger = books
     ledger.hold("bots", [Stake(0, HOUSE_ACCOUNT, 300)])
     assert ledger.balance(HOUSE_ACCOUNT) == -300
 
