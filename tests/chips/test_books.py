@@ -121,9 +121,9 @@ def test_the_models_are_the_migrated_schema(engine: Engine) -> None:
     assert [d for d in differences if "chips_" in repr(d)] == []
 
 
-def test_a_database_of_the_taash_before_chips_upgrades_in_place(sqlite_url: str) -> None:
-    downgrade(sqlite_url, "0003")
-    engine = make_engine(sqlite_url)
+def test_a_database_of_the_taash_before_chips_upgrades_in_place(database_url: str) -> None:
+    downgrade(database_url, "0003")  # and the triggers go with the tables (else the upgrade could not make them)
+    engine = make_engine(database_url)
     assert "chips_accounts" not in inspect(engine).get_table_names()
     migrate(engine)
     ledger = Ledger(engine)
