@@ -274,3 +274,53 @@ def test_a_match_transfer_cannot_be_made_by_hand(ledger: Ledger) -> None:
     seated(ledger, "asha")
     with pytest.raises(ChipsError, match="is made by a match's hold, settlement or refund"):
         ledger.transfer("fake", A, HOUSE_ACCOUNT, 5, kind="settle")
+
+
+def test_the_rake_is_fixed_when_the_stakes_are_held(engine: Engine) -> None:
+    seated(Ledger(engine), "asha", "bilal")
+    Ledger(engine, rake_percent=10).hold("m", stakes(1000, A, B))
+    after_a_restart = Ledger(engine, rake_percent=0)  # the server restarted with another rake: the match keeps its own
+    settled = after_a_restart.settle("m", {0: 1000, 1: -1000})
+    assert settled.rake_percent == 10 and after_a_restart.balance(HOUSE_ACCOUNT) == 100
+    assert Ledger(engine, rake_percent=3).settle("m", {0: 1000, 1: -1000}) == settled  # a retry, whatever the rake
+    with pytest.raises(ConflictingTransfer, match="match m was held with a rake of 10%, not 3%"):
+        after_a_restart.hold("m", stakes(1000, A, B), rake_percent=3)
+    assert Ledger(engine).hold("n", stakes(10, A, B), rake_percent="2.5").rake_percent == 2.5
+
+
+@pytest.mark.parametrize("rake", [-1, 101, "0.001", "lots", True])
+def test_a_rake_out_of_bounds_is_refused(engine: Engine, rake: object) -> None:
+    with pytest.raises(ChipsError, match="the rake must be from 0 to 100 percent"):
+        Ledger(engine, rake_percent=rake)  # type: ignore[arg-type]
+    seated(Ledger(engine), "asha")
+    with pytest.raises(ChipsError, match="the rake must be from 0 to 100 percent"):
+        Ledger(engine).hold("m", stakes(10, A), rake_percent=rake)  # type: ignore[arg-type]
+
+
+def test_a_wallet_opened_before_the_starting_grant_changed_opens_again_without_a_second_grant(engine: Engine) -> None:
+    first = Ledger(engine).open_wallet("asha")
+    assert Ledger(engine, starting_grant=500).open_wallet("asha") == first
+    assert Ledger(engine).balance(A) == STARTING_GRANT
+
+
+def test_todays_bonus_is_returned_after_the_bonus_changed(engine: Engine) -> None:
+    ledger = Ledger(engine, starting_grant=100)
+    seated(ledger, "asha")
+    given = ledger.daily_bonus("asha", date(2026, 11, 24))
+    assert given is not None and given.amount == 1000
+    assert Ledger(engine, starting_grant=100, daily_bonus=50).daily_bonus("asha", date(2026, 11, 24)) == given
+
+
+def test_a_bonus_for_someone_without_a_wallet_is_refused(ledger: Ledger) -> None:
+    with pytest.raises(UnknownAccount, match="nobody has no wallet in the books"):
+        ledger.daily_bonus("nobody", date(2026, 11, 24))
+
+
+def test_a_plain_transfer_cannot_touch_a_matchs_escrow(ledger: Ledger, engine: Engine) -> None:
+    seated(ledger, "asha", "bilal")
+    ledger.hold("m", stakes(500, A, B))
+    for debit, credit in ((escrow_of("m"), A), (A, escrow_of("m"))):
+        with pytest.raises(ChipsError, match="a match's escrow takes and pays chips only by its hold"):
+            ledger.transfer("skim", debit, credit, 100)
+    assert ledger.balance(escrow_of("m")) == 1000
+    clean(engine)

@@ -10,7 +10,8 @@ hand-written ``UPDATE``) can break it:
 - a wallet or a match's escrow never holds fewer than 0 chips; the grant source never holds more than 0 (it only
   ever gives); the house may go below 0 (it is the bank behind the bots' stakes and the rakes);
 - an escrow is ``pending`` while its match is played, then ``posted`` (settled) or ``voided`` (refunded), and a
-  closed escrow holds 0 chips: a settlement or a refund empties it in the same transaction that closes it;
+  closed escrow holds 0 chips: a settlement or a refund empties it in the same transaction that closes it; its
+  rake (0 to 100%) is fixed when the stakes are held;
 - a transfer moves a positive amount between two different accounts of its own currency; a match's transfers
   name the match, and each seat of a match is held, settled and refunded at most once;
 - transfers are never changed or deleted (triggers refuse ``UPDATE`` and ``DELETE``).
@@ -92,6 +93,8 @@ class AccountRow(ChipsBase):
                         name="ck_chips_accounts_closed_escrow_empty"),
         CheckConstraint(f"(state IS NULL OR state = '{PENDING}') = (closed_at IS NULL)",
                         name="ck_chips_accounts_closed_at"),
+        CheckConstraint(f"(kind = '{ESCROW}') = (rake_bps IS NOT NULL) AND (rake_bps IS NULL OR "
+                        "rake_bps BETWEEN 0 AND 10000)", name="ck_chips_accounts_rake"),
     )
 
     #: ``wallet:PERSON``, ``escrow:MATCH``, ``house`` or ``grants``.
@@ -101,6 +104,9 @@ class AccountRow(ChipsBase):
     balance: Mapped[int] = mapped_column(BigInteger)
     #: An escrow's hold: pending, posted or voided (None for other accounts).
     state: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    #: An escrow's rake, fixed when the stakes are held: the house's share of each winner's winnings, in
+    #: hundredths of a percent (None for other accounts).
+    rake_bps: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The web table an escrow's match is played at, when it is one (the audit checks its status).
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

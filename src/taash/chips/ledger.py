@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_FLOOR, Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, Table, insert, select, update
@@ -42,6 +42,7 @@ from taash.chips.books import (
     HOLD,
     HOUSE,
     HOUSE_ACCOUNT,
+    MATCH_TRANSFERS,
     MOVE,
     PENDING,
     POSTED,
@@ -97,6 +98,17 @@ def _check_chips(amount: object, what: str) -> int:
     return amount
 
 
+def _rake_bps(percent: object) -> int:
+    """A rake in percent (0 to 100, in hundredths at most) as hundredths of a percent."""
+    try:
+        bps = Decimal(str(percent)) * 100
+    except (InvalidOperation, ValueError):
+        bps = Decimal(-1)
+    if isinstance(percent, bool) or not 0 <= bps <= 10_000 or bps != bps.to_integral_value():
+        raise ChipsError(f"the rake must be from 0 to 100 percent, in hundredths of a percent at most, not {percent}")
+    return int(bps)
+
+
 @dataclass(frozen=True, slots=True)
 class Transfer:
     """A movement of ``amount`` chips from ``debit`` to ``credit``; ``id`` names the event that made it."""
@@ -131,6 +143,8 @@ class Hold:
     stakes: tuple[Stake, ...]
     transfers: tuple[Transfer, ...]
     table_id: str | None = None
+    #: The house's share of each winner's winnings, fixed when the stakes were held.
+    rake_percent: Decimal = Decimal(0)
 
     @property
     def escrow(self) -> str:
@@ -180,8 +194,7 @@ class Ledger:
     def __init__(self, engine: Engine, *, starting_grant: int = STARTING_GRANT, bonus_floor: int = BONUS_FLOOR,
                  daily_bonus: int = DAILY_BONUS, rake_percent: Decimal | int = RAKE_PERCENT,
                  attempts: int = 30) -> None:
-        if not 0 <= Decimal(rake_percent) <= 100:
-            raise ChipsError(f"the rake must be from 0 to 100 percent, not {rake_percent}")
+        _rake_bps(rake_percent)
         for name, value in (("the starting grant", starting_grant), ("the bonus floor", bonus_floor),
                             ("the daily bonus", daily_bonus)):
             if value != 0:
@@ -229,9 +242,10 @@ class Ledger:
 
         def work(c: Connection) -> Transfer | None:
             _create(c, wallet, WALLET)
-            if self.starting_grant == 0:
-                return None
             accounts = _lock(c, [wallet, GRANTS_ACCOUNT])
+            opened = _existing(c, f"{GRANT}:{person}")
+            if opened is not None or self.starting_grant == 0:
+                return opened  # the wallet had its grant (perhaps of another amount, before a change of setting)
             return _post(c, accounts, Transfer(f"{GRANT}:{person}", GRANTS_ACCOUNT, wallet, self.starting_grant,
                                                GRANT))
 
@@ -253,9 +267,12 @@ class Ledger:
 
         def work(c: Connection) -> Transfer | None:
             accounts = _lock(c, [wallet, GRANTS_ACCOUNT])
+            if wallet not in accounts:
+                raise UnknownAccount(f"{person} has no wallet in the books")
             bonus = Transfer(f"{BONUS}:{person}:{day.isoformat()}", GRANTS_ACCOUNT, wallet, self.bonus, BONUS)
-            if _existing(c, bonus.id) is not None:
-                return _post(c, accounts, bonus)
+            given = _existing(c, bonus.id)
+            if given is not None:
+                return given  # today's, whatever the bonus is now
             if self.bonus == 0 or accounts[wallet].balance >= self.bonus_floor:
                 return None
             return _post(c, accounts, bonus)
@@ -275,11 +292,14 @@ class Ledger:
 
     # -- matches -------------------------------------------------------------------------------------------------
 
-    def hold(self, match_id: str, stakes: Sequence[Stake], table_id: str | None = None) -> Hold:
+    def hold(self, match_id: str, stakes: Sequence[Stake], table_id: str | None = None,
+             rake_percent: Decimal | int | None = None) -> Hold:
         """Hold every seat's stake in the match's escrow, all or none: a payer short of chips refuses the whole
-        hold (:class:`InsufficientChips`, naming the seat). Holding again with the same stakes returns the hold;
-        with other stakes it is refused."""
+        hold (:class:`InsufficientChips`, naming the seat). The match's rake (the ledger's unless given) is fixed
+        now, with the stakes. Holding again with the same stakes returns the hold; with other stakes (or another
+        table) it is refused."""
         escrow = escrow_of(match_id)
+        rake_bps = _rake_bps(self.rake_percent if rake_percent is None else rake_percent)
         stakes = tuple(sorted(stakes, key=lambda s: s.seat))
         if not stakes:
             raise ChipsError(f"match {match_id} holds no stakes: a match without stakes needs no hold")
@@ -302,6 +322,9 @@ class Ledger:
                     raise ConflictingTransfer(
                         f"match {match_id} already holds other stakes ({_stakes(held.stakes)}), not "
                         f"{_stakes(stakes)}" + ("" if held.table_id == table_id else f" at table {held.table_id}"))
+                if held.rake_percent * 100 != rake_bps and rake_percent is not None:
+                    raise ConflictingTransfer(f"match {match_id} was held with a rake of {held.rake_percent}%, "
+                                              f"not {rake_percent}%")
                 return held
             accounts = _lock(c, [s.payer for s in stakes])
             owed: dict[str, int] = {}
@@ -316,7 +339,7 @@ class Ledger:
                     raise InsufficientChips(f"seat {s.seat} has {payer.balance:,} chips, fewer than the "
                                             f"{owed[s.payer]:,} the match holds from {s.payer}")
             c.execute(insert(ACCOUNTS).values(id=escrow, kind=ESCROW, currency=CHIPS, balance=0, state=PENDING,
-                                              table_id=table_id, created_at=now()))
+                                              rake_bps=rake_bps, table_id=table_id, created_at=now()))
             accounts[escrow] = _Account(escrow, ESCROW, CHIPS, 0, PENDING)
             for s in stakes:
                 _post(c, accounts, Transfer(f"{match_id}:{s.seat}:{HOLD}", s.payer, escrow, s.amount, HOLD,
@@ -325,21 +348,18 @@ class Ledger:
 
         return self._write(work)
 
-    def settle(self, match_id: str, results: Mapping[int, int], rake_percent: Decimal | int | None = None) -> Hold:
+    def settle(self, match_id: str, results: Mapping[int, int]) -> Hold:
         """Post the match's hold: each seat gets back its stake plus its result (chips won, or minus chips lost;
-        the results sum to 0 and nobody loses more than his stake), less the house's rake on winnings, in one
-        transaction that closes the escrow. Settling again with the same results returns the settlement; with
-        other results, or after a refund, it is refused."""
+        the results sum to 0 and nobody loses more than his stake), less the house's rake on winnings (the rake
+        fixed by the hold), in one transaction that closes the escrow. Settling again with the same results
+        returns the settlement; with other results, or after a refund, it is refused."""
         escrow = escrow_of(match_id)
-        rake = self.rake_percent if rake_percent is None else Decimal(rake_percent)
-        if not 0 <= rake <= 100:
-            raise ChipsError(f"the rake must be from 0 to 100 percent, not {rake_percent}")
 
         def work(c: Connection) -> Hold:
             held = self._held(c, match_id)
             if held.state == VOIDED:
                 raise MatchClosed(f"match {match_id} was refunded: it cannot be settled")
-            planned = _settlement(held, results, rake)
+            planned = _settlement(held, results)
             if held.state == POSTED:
                 done = tuple(t for t in held.transfers if t.kind in (SETTLE, RAKE))
                 if sorted(done, key=lambda t: t.id) != sorted(planned, key=lambda t: t.id):
@@ -388,6 +408,7 @@ class Ledger:
 
     def _write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one write transaction, again from the start when it lost a race to another."""
+        duplicates = 0
         for attempt in range(self.attempts):
             with self.engine.connect() as c:
                 try:
@@ -398,7 +419,10 @@ class Ledger:
                     return result
                 except (OperationalError, IntegrityError) as e:
                     c.rollback()
-                    if not _lost_a_race(e):
+                    # Run again after another made the same row first (the rerun finds it); a row that is there
+                    # again and again is not a race but a fault of the books: say so.
+                    duplicates += isinstance(e, IntegrityError)
+                    if not _lost_a_race(e) or duplicates > 3:
                         raise _refusal(e) from None
                     if attempt == self.attempts - 1:
                         raise ChipsError(f"the books are too busy: {self.attempts} tries lost a race "
@@ -457,6 +481,9 @@ def _post(c: Connection, accounts: dict[str, _Account], t: Transfer) -> Transfer
         if accounts[side].currency != t.currency:
             raise ChipsError(f"transfer {t.id} is in {t.currency}, account {side} in {accounts[side].currency}")
     debit, credit = accounts[t.debit], accounts[t.credit]
+    if t.kind not in MATCH_TRANSFERS and ESCROW in (debit.kind, credit.kind):
+        raise ChipsError(f"a match's escrow takes and pays chips only by its hold, settlement or refund, not by "
+                         f"{t.id}")
     if debit.kind in (WALLET, ESCROW) and debit.balance < t.amount:
         raise InsufficientChips(f"{t.debit} has {debit.balance:,} chips, fewer than the {t.amount:,} of {t.id}")
     if credit.kind == GRANTS and credit.balance + t.amount > 0:
@@ -482,17 +509,18 @@ def _hold(c: Connection, match_id: str, escrow: Any) -> Hold:
     rows = c.execute(select(TRANSFERS).where(TRANSFERS.c.match_id == match_id).order_by(TRANSFERS.c.created_at,
                                                                                          TRANSFERS.c.id))
     transfers = tuple(_transfer(r) for r in rows)
-    table_id = c.execute(select(ACCOUNTS.c.table_id).where(ACCOUNTS.c.id == escrow.id)).scalar()
+    table_id, rake_bps = c.execute(select(ACCOUNTS.c.table_id, ACCOUNTS.c.rake_bps)
+                                   .where(ACCOUNTS.c.id == escrow.id)).one()
     stakes = tuple(sorted((Stake(t.seat, t.debit, t.amount) for t in transfers
                            if t.kind == HOLD and t.seat is not None), key=lambda s: s.seat))
-    return Hold(match_id, escrow.state, stakes, transfers, table_id)
+    return Hold(match_id, escrow.state, stakes, transfers, table_id, Decimal(rake_bps) / 100)
 
 
 def _stakes(stakes: Iterable[Stake]) -> str:
     return ", ".join(f"seat {s.seat}: {s.amount:,} from {s.payer}" for s in stakes)
 
 
-def _settlement(held: Hold, results: Mapping[int, int], rake_percent: Decimal) -> list[Transfer]:
+def _settlement(held: Hold, results: Mapping[int, int]) -> list[Transfer]:
     """The transfers that settle ``held`` by ``results``: each seat's payout, and the house's rake."""
     seats = {s.seat: s for s in held.stakes}
     if set(results) != set(seats):
@@ -509,9 +537,10 @@ def _settlement(held: Hold, results: Mapping[int, int], rake_percent: Decimal) -
     escrow = held.escrow
     transfers: list[Transfer] = []
     rake = 0
+    rake_bps = int(held.rake_percent * 100)
     for seat, stake in sorted(seats.items()):
         result = results[seat]
-        cut = int((Decimal(max(result, 0)) * rake_percent / 100).to_integral_value(ROUND_FLOOR))
+        cut = max(result, 0) * rake_bps // 10_000
         rake += cut
         payout = stake.amount + result - cut
         if payout > 0:

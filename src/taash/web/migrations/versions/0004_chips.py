@@ -40,6 +40,7 @@ def upgrade() -> None:
         sa.Column("currency", sa.String(16), nullable=False),
         sa.Column("balance", sa.BigInteger, nullable=False),
         sa.Column("state", sa.String(8), nullable=True),
+        sa.Column("rake_bps", sa.Integer, nullable=True),
         sa.Column("table_id", sa.String(32), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
@@ -54,6 +55,8 @@ def upgrade() -> None:
                            name="ck_chips_accounts_closed_escrow_empty"),
         sa.CheckConstraint("(state IS NULL OR state = 'pending') = (closed_at IS NULL)",
                            name="ck_chips_accounts_closed_at"),
+        sa.CheckConstraint("(kind = 'escrow') = (rake_bps IS NOT NULL) AND (rake_bps IS NULL OR "
+                           "rake_bps BETWEEN 0 AND 10000)", name="ck_chips_accounts_rake"),
     )
     op.create_index("ix_chips_accounts_table_id", "chips_accounts", ["table_id"])
     op.create_table(
