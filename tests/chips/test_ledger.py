@@ -243,8 +243,11 @@ def test_settling_or_refunding_a_match_never_held_is_refused(ledger: Ledger) -> 
 def test_bad_names_are_refused(ledger: Ledger) -> None:
     with pytest.raises(ChipsError, match="a match id must be 1 to 120 characters without spaces"):
         ledger.hold("a match", [Stake(0, A, 5)])
-    with pytest.raises(ChipsError, match="a person must be"):
-        ledger.open_wallet("")
+    for person in ("", "a:b", "a b"):
+        with pytest.raises(ChipsError, match="a person must be 1 to 150 characters without spaces or colons"):
+            ledger.open_wallet(person)
+    with pytest.raises(ChipsError, match="a grant's reason must be"):
+        ledger.grant("asha", 5, "x:y")
 
 
 def test_the_daily_bonus_tops_up_a_person_below_the_floor_once_a_day(engine: Engine) -> None:

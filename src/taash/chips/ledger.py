@@ -76,8 +76,8 @@ T = TypeVar("T")
 
 
 def wallet_of(person: str) -> str:
-    """The account id of ``person``'s wallet (a guest's or an account's id)."""
-    _check_name(person, "a person", 150)
+    """The account id of ``person``'s wallet (a guest's or an account's id: no spaces, no colons)."""
+    _check_name(person, "a person", 150, colons=False)
     return f"{WALLET}:{person}"
 
 
@@ -87,9 +87,13 @@ def escrow_of(match_id: str) -> str:
     return f"{ESCROW}:{match_id}"
 
 
-def _check_name(name: object, what: str, longest: int) -> None:
-    if not isinstance(name, str) or not 0 < len(name) <= longest or any(c.isspace() for c in name):
-        raise ChipsError(f"{what} must be 1 to {longest} characters without spaces, not {name!r}")
+def _check_name(name: object, what: str, longest: int, colons: bool = True) -> None:
+    """Names go into ids joined by colons: a person's or a reason's has none, so that ``grant:PERSON:REASON``
+    is read one way only (a match's may: ``TABLE:MATCH``)."""
+    if (not isinstance(name, str) or not 0 < len(name) <= longest or any(c.isspace() for c in name)
+            or (not colons and ":" in name)):
+        raise ChipsError(f"{what} must be 1 to {longest} characters without spaces{'' if colons else ' or colons'}, "
+                         f"not {name!r}")
 
 
 def _check_chips(amount: object, what: str) -> int:
@@ -203,7 +207,7 @@ class Ledger:
         self.starting_grant = starting_grant
         self.bonus_floor = bonus_floor
         self.bonus = daily_bonus
-        self.rake_percent = Decimal(rake_percent)
+        self.rake_percent = Decimal(_rake_bps(rake_percent)) / 100
         self.attempts = attempts
         self._sqlite = engine.dialect.name == "sqlite"
         self._jitter = random.Random()
@@ -254,7 +258,7 @@ class Ledger:
     def grant(self, person: str, amount: int, reason: str) -> Transfer:
         """Give ``person`` ``amount`` chips from the grant source, once per ``reason`` (a word naming why)."""
         _check_chips(amount, "a grant")
-        _check_name(reason, "a grant's reason", 40)
+        _check_name(reason, "a grant's reason", 40, colons=False)
         wallet = wallet_of(person)
         return self._write(lambda c: _post(c, _lock(c, [wallet, GRANTS_ACCOUNT]),
                                            Transfer(f"{GRANT}:{person}:{reason}", GRANTS_ACCOUNT, wallet, amount,
