@@ -327,3 +327,21 @@ def test_a_plain_transfer_cannot_touch_a_matchs_escrow(ledger: Ledger, engine: E
             ledger.transfer("skim", debit, credit, 100)
     assert ledger.balance(escrow_of("m")) == 1000
     clean(engine)
+
+
+def test_a_write_that_cannot_get_the_database_is_refused_in_a_sentence_and_changes_nothing(sqlite_url: str) -> None:
+    from sqlalchemy import create_engine
+
+    impatient = create_engine(sqlite_url, connect_args={"timeout": 0.01})
+    ledger = Ledger(impatient, attempts=3)
+    other = create_engine(sqlite_url)
+    with other.connect() as writer:
+        writer.exec_driver_sql("BEGIN IMMEDIATE")  # another process is writing and does not finish
+        with pytest.raises(ChipsError, match="the books are too busy: 3 tries lost a race"):
+            ledger.open_wallet("asha")
+        writer.rollback()
+    assert ledger.match("m") is None and "wallet:asha" not in ledger.balances()
+    ledger.open_wallet("asha")
+    assert ledger.balance(A) == STARTING_GRANT
+    impatient.dispose()
+    other.dispose()

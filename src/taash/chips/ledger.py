@@ -12,6 +12,17 @@ Every transfer's id is chosen from the event that makes it (``MATCH:SEAT:hold``,
 returns it, never paying twice; the same id with other accounts or another amount is refused
 (:class:`ConflictingTransfer`).
 
+How a table uses it (``ledger = Ledger(engine)``, ``engine`` the server's)::
+
+    ledger.open_wallet(guest_id)                                   # once per person: the starting grant
+    ledger.hold(f"{table_id}:1", [Stake(0, wallet_of(guest_id), 500), Stake(1, HOUSE_ACCOUNT, 500)],
+                table_id=table_id)                                 # the match starts (InsufficientChips: it cannot)
+    ledger.settle(f"{table_id}:1", {0: +300, 1: -300})             # it ends: each seat's chips won or lost
+    ledger.refund(f"{table_id}:1")                                 # or it is abandoned
+
+Each call may be repeated after a crash with the same arguments; the audit expects a table's match settled once
+the table is ``finished`` and refunded once it is ``abandoned``.
+
 Concurrency: on SQLite each write transaction starts with ``BEGIN IMMEDIATE`` (one writer at a time, so nothing
 read can change before the commit); on PostgreSQL it locks the rows it will change (``SELECT ... FOR UPDATE``,
 the match's escrow first, then the other accounts in the order of their ids, so two transactions never wait on
