@@ -18,8 +18,8 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
-from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.chips import app as chips_app
+from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
 from taash.cli.rummy import app as rummy_app
 from taash.cli.seep import app as seep_app
