@@ -101,3 +101,13 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, url: str, message: str
     code, out, err = taash(capsys, monkeypatch, "chips", "audit", "--database-url", url.format(tmp=tmp_path))
     assert (code, out) == (2, "") and err.startswith("taash: ") and err.count("\n") == 1
     assert message in err and "secret" not in err
+
+
+@pytest.mark.parametrize("command", [[], ["audit"], ["balance"], ["grant"]])
+def test_every_chips_command_takes_h_and_fits_80_columns(command: list[str], capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("TERMINAL_WIDTH", "80")
+    code, text, err = taash(capsys, monkeypatch, "chips", *command, "-h")
+    assert (code, err) == (0, "") and "Usage:" in text and "<bool>" not in text
+    assert all(len(line) <= 80 for line in text.splitlines()), text
