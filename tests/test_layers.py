@@ -11,7 +11,9 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 ENGINES = ("taash.cards", "taash.packs", "taash.rulebook", "taash.seep", "taash.rummy")
 GAME_ENGINES = ("taash.seep", "taash.rummy")
 ABOVE_ENGINES = ("taash.games", "taash.bots", "taash.arena", "taash.tables", "taash.cli", "taash.tui", "taash.web",
-                 "taash.play", "taash.benchmarks")
+                 "taash.play", "taash.benchmarks", "taash.chips")
+#: The interfaces; the chips ledger sits below them (the web server uses it, it knows nothing of the server).
+INTERFACES = ("taash.cli", "taash.tui", "taash.web", "taash.play")
 #: Modules above the games layer that may import a game's engine: each game's own bots, screens and adapters.
 GAME_FOLDERS = ("taash.bots.seep", "taash.bots.rummy", "taash.tables.seep", "taash.tables.rummy", "taash.cli.seep",
                 "taash.cli.rummy", "taash.cli.rummy_hands", "taash.benchmarks.seep", "taash.benchmarks.rummy")
@@ -67,6 +69,14 @@ def test_generic_layers_import_no_game_engine() -> None:
         assert not wrong, f"{name} imports a game's engine {wrong}: go through the games layer or a game folder"
         checked += 1
     assert checked >= 16  # games.*, bots.base, bots.random_bot, arena.*, tables.*, web.*
+
+
+def test_the_chips_ledger_imports_no_interface() -> None:
+    chips = {n: p for n, p in modules().items() if within(n, ("taash.chips",))}
+    assert chips
+    for name, path in chips.items():
+        wrong = sorted(i for i in imports_of(name, path) if within(i, INTERFACES))
+        assert not wrong, f"{name} imports {wrong}: the ledger sits below the web server"
 
 
 def test_the_list_of_interfaces_not_yet_generic_is_up_to_date() -> None:

@@ -18,6 +18,7 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
+from taash.cli.chips import app as chips_app
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
 from taash.cli.rummy import app as rummy_app
@@ -64,6 +65,7 @@ def main(
 app.add_typer(seep_app, name="seep")
 app.add_typer(rummy_app, name="rummy")
 app.add_typer(web_app, name="web")
+app.add_typer(chips_app, name="chips")
 
 
 def run() -> None:
