@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from itsdangerous import URLSafeSerializer
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import IntegrityError
@@ -176,6 +179,20 @@ def test_look_alike_names_are_one_name(server: Server) -> None:
     assert r.status_code == 200 and r.json()["name"] == "Meera"
 
 
+def test_look_alike_claims_at_once_one_wins_the_others_are_refused(server: Server) -> None:
+    people = [Person(server, name) for name in ("Nina", "NINA", "Nіna", "ＮＩＮＡ", "nina")]  # a Cyrillic і
+
+    def claim(person: Person) -> httpx.Response:
+        return person.post("/api/account", {"password": PASSWORD})
+
+    with ThreadPoolExecutor(len(people)) as pool:
+        answers = list(pool.map(claim, people))
+    assert sorted(r.status_code for r in answers) == [200, 409, 409, 409, 409], [r.text for r in answers]
+    for r in answers:
+        if r.status_code == 409:
+            refused(r, 409, "name_taken")
+
+
 def test_names_of_other_scripts_are_their_own_names(server: Server) -> None:
     for name in ("प्रिया", "ਪ੍ਰੀਆ", "ப்ரியா", "Priya"):
         me = claimed(server, name).http.get("/api/me").json()
@@ -198,6 +215,13 @@ def test_name_keys() -> None:
     assert one_name("AIi", "Ali") and one_name("Rаvi", "Ravi")  # capital I looks like small l; Cyrillic а
     assert not one_name("Ravi", "Rani") and not one_name("Ravi", "Ravl") and not one_name("Meera", "Mira")
     assert not one_name("प्रिया", "ਪ੍ਰੀਆ") and not one_name("Priya", "प्रिया")
+
+
+@given(st.text(alphabet="AaBbIiLlMmNnOoRrSsßΣσςΜμКкЕеРрİıǅ 0123456789.'-अआपरि", min_size=1, max_size=24))
+@settings(max_examples=300, deadline=None)
+def test_case_never_makes_another_name(name: str) -> None:
+    for other in (name.upper(), name.lower(), name.casefold(), name.title(), name.swapcase()):
+        assert name_keys(other).folded == name_keys(name).folded, (name, other)
 
 
 # -- limits --------------------------------------------------------------------------------------------------------
