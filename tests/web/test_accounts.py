@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from taash.web.accounts import ACCOUNT_LIMIT, ADDRESS_LIMIT, AddressFailures
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.names import name_keys
-from tests.web.server import POSTGRES, Person, Server, running_server
+from tests.web.server import POSTGRES, Person, Server, postgres_database, running_server
 from tests.web.test_migrations import downgrade
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -283,8 +283,17 @@ def test_address_failures_are_forgotten_after_their_window() -> None:
 # -- the database -------------------------------------------------------------------------------------------------
 
 
-def test_the_database_refuses_two_accounts_of_one_name_key_whatever_python_does(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'a.db'}")
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'a.db'}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
+def test_the_database_refuses_two_accounts_of_one_name_key_whatever_python_does(database_url: str) -> None:
+    engine = make_engine(database_url)
     migrate(engine)
     insert = text("INSERT INTO accounts (guest_id, name, name_key, look_key, password_hash, created_at, failures) "
                   "VALUES (:g, :n, :k, :l, 'h', '2026-01-01', 0)")
