@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from itsdangerous import URLSafeSerializer
@@ -146,6 +147,24 @@ def test_changing_the_password(server: Server) -> None:
     refused(old, 401, "wrong_password")
     _, new = login(server, "Gita", "a new password")
     assert new.status_code == 200
+
+
+def test_a_password_hashed_with_weaker_settings_is_hashed_again_at_login(server: Server) -> None:
+    lata = claimed(server, "Lata")
+    guest_id = lata.http.get("/api/me").json()["id"]
+    weak = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
+    engine = make_engine(server.database_url)
+    try:
+        with engine.begin() as c:
+            c.execute(text("UPDATE accounts SET password_hash = :h WHERE guest_id = :g"), {"h": weak, "g": guest_id})
+        assert login(server, "Lata")[1].status_code == 200
+        with engine.begin() as c:
+            stored = c.execute(text("SELECT password_hash FROM accounts WHERE guest_id = :g"), {"g": guest_id})
+            again = stored.scalar_one()
+    finally:
+        engine.dispose()
+    assert again != weak and not PasswordHasher().check_needs_rehash(again)
+    assert PasswordHasher().verify(again, PASSWORD)
 
 
 def test_bad_input_is_one_line_and_changes_nothing(server: Server) -> None:
