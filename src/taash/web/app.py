@@ -444,9 +444,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                             secure=config.secure_cookies, max_age=60 * 60 * 24 * 365)
         return GuestOut(id=guest, name=body.name)
 
-    @app.get("/api/me", response_model=GuestOut, responses=ERRORS)
-    async def me(guest: Guest) -> GuestOut:
-        return GuestOut(id=guest, name=guest_name(guest))
+    from taash.web.accounts import accounts_router  # here: it uses this module's errors and names
+
+    app.include_router(accounts_router(config, state))  # /api/me, and claiming a name, login, logout, password
 
     # -- tables -----------------------------------------------------------------------------------------------
 

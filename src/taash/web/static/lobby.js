@@ -1,6 +1,7 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
 import { api, h, me, nameForm, RULES, LEVELS, ruleLabel } from "/static/common.js";
+import { accountPanel, loginForm } from "/static/account.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -89,6 +90,7 @@ function showReady(guest) {
   $("guest").hidden = true;
   $("ready").hidden = false;
   setStatus(`Welcome, ${guest.name}.`);
+  accountPanel($("account"), guest, showReady);
 }
 
 async function main() {
@@ -142,7 +144,9 @@ async function main() {
   if (!guest) {
     if (!invite) setStatus("Choose a name to play.");
     $("guest").hidden = false;
-    guest = await nameForm($("guest"), { prompt: "Your name at the table", submitLabel: "Continue" });
+    guest = await Promise.race([
+      nameForm($("guest"), { prompt: "Your name at the table", submitLabel: "Continue" }),
+      loginForm($("guest"))]);
   }
   showReady(guest);
 }

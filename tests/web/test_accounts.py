@@ -1,0 +1,367 @@
+"""Accounts: a guest claims his name with a password and logs in elsewhere as the same guest; names unique without
+regard to width, case and look-alike letters; wrong passwords limited per account and per address.
+
+Over real loopback sockets, on SQLite and (when ``TAASH_TEST_POSTGRES_URL`` is set) PostgreSQL, as test_server."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from argon2 import PasswordHasher
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from itsdangerous import URLSafeSerializer
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
+
+from taash.web.accounts import ACCOUNT_LIMIT, ADDRESS_LIMIT, AddressFailures
+from taash.web.db import make_engine, migrate, server_key
+from taash.web.names import name_keys
+from tests.web.server import POSTGRES, Person, Server, postgres_database, running_server
+from tests.web.test_migrations import downgrade
+
+DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))]
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running_server(tmp_path_factory.mktemp("accounts"), request.param) as s:
+        yield s
+
+
+def claimed(server: Server, name: str, password: str = PASSWORD) -> Person:
+    person = Person(server, name)
+    r = person.post("/api/account", {"password": password})
+    assert r.status_code == 200, r.text
+    return person
+
+
+def login(server: Server, name: str, password: str = PASSWORD) -> tuple[Person, httpx.Response]:
+    person = Person(server)
+    return person, person.post("/api/login", {"name": name, "password": password})
+
+
+def refused(r: httpx.Response, status: int, code: str) -> str:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["code"] == code and isinstance(body["detail"], str) and "\n" not in body["detail"]
+    detail: str = body["detail"]
+    return detail
+
+
+def account_count(server: Server) -> int:
+    engine = make_engine(server.database_url)
+    try:
+        with engine.begin() as c:
+            return int(c.execute(text("SELECT count(*) FROM accounts")).scalar_one())
+    finally:
+        engine.dispose()
+
+
+# -- claiming, logging in and out --------------------------------------------------------------------------------
+
+
+def test_a_claimed_name_logs_in_from_another_browser_as_the_same_guest(server: Server) -> None:
+    asha = Person(server, "Asha")
+    guest_id = asha.http.get("/api/me").json()["id"]
+    assert asha.http.get("/api/me").json() == {"id": guest_id, "name": "Asha", "account": False}
+    r = asha.post("/api/account", {"password": PASSWORD})
+    assert r.status_code == 200 and r.json() == {"id": guest_id, "name": "Asha", "account": True}
+    table = asha.post("/api/tables", {"public": False}).json()["id"]
+
+    elsewhere, r = login(server, "asha")  # another browser, another case
+    assert r.status_code == 200, r.text
+    assert r.json() == {"id": guest_id, "name": "Asha", "account": True}
+    assert elsewhere.http.get("/api/me").json()["id"] == guest_id
+    # What the guest had is his there too: his private table, which outsiders may not see.
+    assert elsewhere.http.get(f"/api/tables/{table}").status_code == 200
+    assert Person(server, "Stranger").http.get(f"/api/tables/{table}").status_code == 403
+
+
+def test_a_guest_without_an_account_keeps_working_and_cannot_log_out(server: Server) -> None:
+    guest = Person(server, "Bhanu")
+    assert guest.post("/api/tables", {}).status_code == 200
+    refused(guest.post("/api/logout"), 409, "no_account")
+    assert guest.http.get("/api/me").json()["account"] is False
+    refused(guest.post("/api/password", {"old": "whatever1", "new": "whatever2"}), 409, "no_account")
+    refused(Person(server).post("/api/account", {"password": PASSWORD}), 401, "no_guest")
+
+
+def test_logging_out_clears_the_cookie_and_logging_in_brings_the_guest_back(server: Server) -> None:
+    chitra = claimed(server, "Chitra")
+    guest_id = chitra.http.get("/api/me").json()["id"]
+    r = chitra.post("/api/logout")
+    assert r.status_code == 204 and "taash_guest" not in chitra.http.cookies
+    refused(chitra.http.get("/api/me"), 401, "no_guest")
+    assert chitra.post("/api/login", {"name": "Chitra", "password": PASSWORD}).json()["id"] == guest_id
+
+
+def test_claiming_under_another_name_renames_the_guest_and_a_second_claim_is_refused(server: Server) -> None:
+    guest = Person(server, "Dev")
+    r = guest.post("/api/account", {"name": "Devendra", "password": PASSWORD})
+    assert r.status_code == 200 and r.json()["name"] == "Devendra"
+    assert guest.http.get("/api/me").json()["name"] == "Devendra"
+    refused(guest.post("/api/account", {"name": "Devraj", "password": PASSWORD}), 409, "claimed")
+    _, r = login(server, "Dev")
+    refused(r, 401, "wrong_password")
+
+
+def test_wrong_passwords_and_unknown_names_get_the_same_answer(server: Server) -> None:
+    claimed(server, "Esha")
+    _, wrong = login(server, "Esha", "not the password")
+    _, unknown = login(server, "Nobody Here", PASSWORD)
+    assert refused(wrong, 401, "wrong_password") == refused(unknown, 401, "wrong_password")
+    assert "taash_guest" not in wrong.cookies and "taash_guest" not in unknown.cookies
+
+
+def test_an_unknown_name_costs_as_long_as_a_wrong_password(server: Server) -> None:
+    claimed(server, "Farah")
+
+    def seconds(name: str) -> float:
+        person = Person(server)
+        start = time.perf_counter()
+        assert person.post("/api/login", {"name": name, "password": "a wrong one"}).status_code == 401
+        return time.perf_counter() - start
+
+    seconds("Nobody At All")  # the dummy hash is made on first use
+    wrong = min(seconds("Farah") for _ in range(2))
+    unknown = min(seconds("Nobody At All") for _ in range(2))
+    assert unknown > wrong / 3, (unknown, wrong)  # an Argon2 check in both, not a quick "no such name"
+
+
+def test_changing_the_password(server: Server) -> None:
+    gita = claimed(server, "Gita")
+    refused(gita.post("/api/password", {"old": "not it at all", "new": "a new password"}), 401, "wrong_password")
+    refused(gita.post("/api/password", {"old": PASSWORD, "new": "short"}), 422, "invalid")
+    refused(gita.post("/api/password", {"old": PASSWORD, "new": "          "}), 422, "invalid")
+    r = gita.post("/api/password", {"old": PASSWORD, "new": "a new password"})
+    assert r.status_code == 200 and r.json()["account"] is True
+    _, old = login(server, "Gita", PASSWORD)
+    refused(old, 401, "wrong_password")
+    _, new = login(server, "Gita", "a new password")
+    assert new.status_code == 200
+
+
+def test_a_password_hashed_with_weaker_settings_is_hashed_again_at_login(server: Server) -> None:
+    lata = claimed(server, "Lata")
+    guest_id = lata.http.get("/api/me").json()["id"]
+    weak = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
+    engine = make_engine(server.database_url)
+    try:
+        with engine.begin() as c:
+            c.execute(text("UPDATE accounts SET password_hash = :h WHERE guest_id = :g"), {"h": weak, "g": guest_id})
+        assert login(server, "Lata")[1].status_code == 200
+        with engine.begin() as c:
+            stored = c.execute(text("SELECT password_hash FROM accounts WHERE guest_id = :g"), {"g": guest_id})
+            again = stored.scalar_one()
+    finally:
+        engine.dispose()
+    assert again != weak and not PasswordHasher().check_needs_rehash(again)
+    assert PasswordHasher().verify(again, PASSWORD)
+
+
+def test_bad_input_is_one_line_and_changes_nothing(server: Server) -> None:
+    before = account_count(server)
+    guest = Person(server, "Hari")
+    for body in ({"password": "short"}, {"password": "         "}, {"password": 12345678},
+                 {"name": "<script>", "password": PASSWORD}, {"name": "", "password": PASSWORD}, {},
+                 {"password": "x" * 129}):
+        refused(guest.post("/api/account", body), 422, "invalid")
+    refused(guest.http.post("/api/account", content=b"{nope", headers={"Content-Type": "application/json"}),
+            422, "invalid")
+    refused(Person(server).post("/api/login", {"name": "Hari"}), 422, "invalid")
+    assert account_count(server) == before
+    assert guest.http.get("/api/me").json()["account"] is False
+
+
+# -- names ---------------------------------------------------------------------------------------------------------
+
+
+def test_look_alike_names_are_one_name(server: Server) -> None:
+    claimed(server, "Meera")
+    # Full width, capitals, small letters, and Cyrillic М, е, а that look like Latin M, e, a.
+    for same in ("ＭＥＥＲＡ", "MEERA", "meera", "Мееrа", "Mееrа", "МEERA"):
+        r = Person(server, same).post("/api/account", {"password": PASSWORD})
+        assert refused(r, 409, "name_taken") == "that name (or one that looks like it) has an account already"
+    # Cyrillic "Меера" is Meera spoken but looks like "Meepa" (its р is the Cyrillic er): it is that name.
+    assert Person(server, "Меера").post("/api/account", {"password": PASSWORD}).status_code == 200
+    refused(Person(server, "Meepa").post("/api/account", {"password": PASSWORD}), 409, "name_taken")
+    # Login finds the account under any of its look-alikes.
+    _, r = login(server, "ＭＥＥＲＡ")
+    assert r.status_code == 200 and r.json()["name"] == "Meera"
+
+
+def test_look_alike_claims_at_once_one_wins_the_others_are_refused(server: Server) -> None:
+    people = [Person(server, name) for name in ("Nina", "NINA", "Nіna", "ＮＩＮＡ", "nina")]  # a Cyrillic і
+
+    def claim(person: Person) -> httpx.Response:
+        return person.post("/api/account", {"password": PASSWORD})
+
+    with ThreadPoolExecutor(len(people)) as pool:
+        answers = list(pool.map(claim, people))
+    assert sorted(r.status_code for r in answers) == [200, 409, 409, 409, 409], [r.text for r in answers]
+    for r in answers:
+        if r.status_code == 409:
+            refused(r, 409, "name_taken")
+
+
+def test_names_of_other_scripts_are_their_own_names(server: Server) -> None:
+    for name in ("प्रिया", "ਪ੍ਰੀਆ", "ப்ரியா", "Priya"):
+        me = claimed(server, name).http.get("/api/me").json()
+        assert (me["name"], me["account"]) == (name, True)
+    _, r = login(server, "प्रिया")
+    assert r.status_code == 200 and r.json()["name"] == "प्रिया"
+
+
+def one_name(a: str, b: str) -> bool:
+    """Whether two names are one (either key the same)."""
+    return any(x == y for x, y in zip(name_keys(a), name_keys(b), strict=True))
+
+
+def test_name_keys() -> None:
+    for same in ("ＭＥＥＲＡ", "meera", "MEERA", "Мееrа", "МEERA", "Mee\u200bra"):  # and an invisible space
+        assert one_name(same, "Meera"), same
+    for case in ("KIRAN", "kiran", "KiRaN"):  # "I" looks like "l" but "i" does not: case still never counts
+        assert name_keys(case).folded == name_keys("Kiran").folded
+    assert one_name("Меера", "Meepa") and not one_name("Меера", "Meera")
+    assert one_name("AIi", "Ali") and one_name("Rаvi", "Ravi")  # capital I looks like small l; Cyrillic а
+    assert not one_name("Ravi", "Rani") and not one_name("Ravi", "Ravl") and not one_name("Meera", "Mira")
+    assert not one_name("प्रिया", "ਪ੍ਰੀਆ") and not one_name("Priya", "प्रिया")
+
+
+@given(st.text(alphabet="AaBbIiLlMmNnOoRrSsßΣσςΜμКкЕеРрİıǅ 0123456789.'-अआपरि", min_size=1, max_size=24))
+@settings(max_examples=300, deadline=None)
+def test_case_never_makes_another_name(name: str) -> None:
+    for other in (name.upper(), name.lower(), name.casefold(), name.title(), name.swapcase()):
+        assert name_keys(other).folded == name_keys(name).folded, (name, other)
+
+
+# -- limits --------------------------------------------------------------------------------------------------------
+
+
+def test_an_account_is_locked_after_five_wrong_passwords_until_the_window_is_over(server: Server) -> None:
+    ila = claimed(server, "Ila")
+    guest_id = ila.http.get("/api/me").json()["id"]
+    for _ in range(ACCOUNT_LIMIT):
+        _, r = login(server, "Ila", "a wrong password")
+        refused(r, 401, "wrong_password")
+    _, r = login(server, "Ila")  # the right one, too late
+    assert refused(r, 429, "too_many") == "too many wrong passwords for this account: try again in 15 minutes"
+    refused(ila.post("/api/password", {"old": PASSWORD, "new": "another password"}), 429, "too_many")
+    engine = make_engine(server.database_url)
+    with engine.begin() as c:  # 15 minutes later
+        c.execute(text("UPDATE accounts SET failed_since = failed_since - 901 WHERE guest_id = :g"), {"g": guest_id})
+    engine.dispose()
+    _, r = login(server, "Ila")
+    assert r.status_code == 200 and r.json()["id"] == guest_id
+    for _ in range(ACCOUNT_LIMIT - 1):  # a good login starts the count again
+        _, r = login(server, "Ila", "a wrong password")
+        refused(r, 401, "wrong_password")
+    assert login(server, "Ila")[1].status_code == 200
+
+
+def test_an_address_is_refused_after_too_many_wrong_passwords(tmp_path: Path) -> None:
+    with running_server(tmp_path) as server:
+        names = [f"Jaya {letter}" for letter in "abcd"]
+        for name in names:
+            claimed(server, name)
+        # Wrong passwords spread over accounts (none of them locked) and unknown names.
+        tries = [(names[i % 4], "a wrong one") for i in range(4 * (ACCOUNT_LIMIT - 1))]
+        tries += [(f"Nobody {i}", PASSWORD) for i in range(ADDRESS_LIMIT - len(tries))]
+        for name, password in tries:
+            _, r = login(server, name, password)
+            refused(r, 401, "wrong_password")
+        _, r = login(server, names[0])
+        assert refused(r, 429, "too_many") == "too many wrong passwords from your address: try again in 15 minutes"
+
+
+def test_address_failures_are_forgotten_after_their_window() -> None:
+    failures = AddressFailures(limit=3, window=60)
+    clock = [1000.0]
+    failures.clock = lambda: clock[0]
+    for _ in range(3):
+        assert not failures.blocked("10.0.0.1")
+        failures.fail("10.0.0.1")
+        clock[0] += 10
+    assert failures.blocked("10.0.0.1") and not failures.blocked("10.0.0.2")
+    clock[0] = 1000.0 + 61  # the first failure is out of the window
+    assert not failures.blocked("10.0.0.1")
+    failures.fail("10.0.0.1")  # with those at 1010 and 1020: three again
+    assert failures.blocked("10.0.0.1")
+    clock[0] = 1000.0 + 71
+    assert not failures.blocked("10.0.0.1")
+
+
+# -- the database -------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'a.db'}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
+def test_the_database_refuses_two_accounts_of_one_name_key_whatever_python_does(database_url: str) -> None:
+    engine = make_engine(database_url)
+    migrate(engine)
+    insert = text("INSERT INTO accounts (guest_id, name, name_key, look_key, password_hash, created_at, failures) "
+                  "VALUES (:g, :n, :k, :l, 'h', '2026-01-01', 0)")
+
+    def row(guest: str, name: str) -> dict[str, str]:
+        keys = name_keys(name)
+        return {"g": guest, "n": name, "k": keys.folded, "l": keys.look}
+
+    with engine.begin() as c:
+        for g in ("g1", "g2", "g3"):
+            c.execute(text("INSERT INTO guests (id, name, created_at) VALUES (:g, 'x', '2026-01-01')"), {"g": g})
+        c.execute(insert, row("g1", "Meera"))
+    for values, why in ((row("g2", "MEERA"), "the same folded key"),
+                        ({**row("g2", "МEERA"), "k": "something else"}, "the same look key"),
+                        (row("g1", "Other"), "a second account of one guest"),
+                        (row("nobody", "Ghost"), "no such guest"),
+                        ({**row("g3", "Blank"), "k": ""}, "an empty key")):
+        with pytest.raises(IntegrityError), engine.begin() as c:
+            c.execute(insert, values)
+            pytest.fail(f"not refused: {why}")  # pragma: no cover
+    with engine.begin() as c:
+        assert c.execute(text("SELECT count(*) FROM accounts")).scalar_one() == 1
+        with pytest.raises(IntegrityError):
+            c.execute(text("UPDATE accounts SET failures = -1"))
+    engine.dispose()
+
+
+def test_a_database_of_0003_upgrades_and_its_guests_claim_their_names(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'taash.db'}"  # where running_server keeps its database
+    engine = make_engine(url)
+    migrate(engine, "0003")
+    assert "accounts" not in inspect(engine).get_table_names()
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO guests (id, name, created_at) VALUES ('0ld9uest', 'Kiran', '2025-01-01')"))
+    cookie = URLSafeSerializer(server_key(engine), salt="guest").dumps("0ld9uest")
+    engine.dispose()
+
+    with running_server(tmp_path) as server:  # the server upgrades the database as it starts
+        old = httpx.Client(base_url=server.url, cookies={"taash_guest": cookie})
+        assert old.get("/api/me").json() == {"id": "0ld9uest", "name": "Kiran", "account": False}
+        assert old.post("/api/account", json={"password": PASSWORD}).status_code == 200
+        _, r = login(server, "KIRAN")
+        assert r.json() == {"id": "0ld9uest", "name": "Kiran", "account": True}
+
+    upgraded = make_engine(url)
+    constraints = inspect(upgraded).get_unique_constraints("accounts")
+    assert sorted(c["column_names"] for c in constraints) == [["look_key"], ["name_key"]]
+    upgraded.dispose()
+    downgrade(url, "0003")
+    back = make_engine(url)
+    assert "accounts" not in inspect(back).get_table_names() and "guests" in inspect(back).get_table_names()
+    back.dispose()
