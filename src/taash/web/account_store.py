@@ -1,4 +1,4 @@
-"""Accounts in the database: a guest who claimed his name with a password (the ``accounts`` table, migration 0005).
+"""Accounts in the database: a guest who claimed his name with a password (the ``accounts`` table, migration 0007).
 
 An account belongs to a guest (its key is the guest's id), so everything kept under the guest id (his tables and,
 with the chips ledger, his wallet) is the account's. Its name is unique by both keys of

@@ -1,18 +1,15 @@
 """Accounts: a guest who claims his name with a password (one account per guest; names unique by both their keys,
 see ``taash.web.names``).
 
-Revision ID: 0005
-Revises: 0003
-
-Written beside the chips ledger's 0004, which also follows 0003: when both are merged, this one is rechained to
-follow 0004 (``down_revision = "0004"``), so that the migrations stay one line.
+Revision ID: 0007
+Revises: 0006
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0003"  # to become "0004" once the chips ledger's migration is merged (see above)
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
