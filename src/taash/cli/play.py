@@ -38,6 +38,8 @@ LEVEL_WORDS = {"easy": "plays at random", "medium": "takes the most points now",
 PLAY_HELP = "\n\n".join([
     "Play a match of Seep against the computer: you and a bot partner against two bots (or one, with -p 2).",
     "Levels (--level): " + "; ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS) + ".",
+    "--game rummy plays 13-card Rummy instead, with --format for its match (taash rummy play --help tells its "
+    "keys).",
     "Keys: Left/Right choose a card of your hand; Up/Down and Enter, or 1-9, make one of its plays (or the bid); "
     "h a hint; u undo your last move; s save; q or Ctrl+Q save and quit (--resume FILE goes on). On the score "
     "sheet: Enter the next deal, q save and quit.",
@@ -65,8 +67,42 @@ def given_with_resume(ctx: typer.Context) -> list[str]:
     return given
 
 
+def saved_game(path: Path) -> str | None:
+    """The game of a save file of the tables' sessions (``taash rummy play`` writes them), or None for any other
+    file (Seep's saves are game records; a broken file is for the Seep path to refuse)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and data.get("kind") == "taash-session" and isinstance(data.get("game"), str):
+        return str(data["game"])
+    return None
+
+
+def play_another_game(ctx: typer.Context, players: int, rules: str, fmt: str | None, level: str,
+                      seed: int | None, name: str, resume: Path | None, save: Path | None, ascii_only: bool,
+                      delay: float) -> None:
+    """``taash play --game rummy`` (or the resume of a Rummy save): Rummy's own command with these options."""
+    from taash.cli.rummy_play import play_rummy
+
+    def given(param: str) -> bool:
+        source = ctx.get_parameter_source(param)
+        return source is not None and source.name != "DEFAULT"
+
+    if given("baazis"):
+        fail("--baazis is Seep's; a Rummy match's length is its --format")
+    ignored = [option for param, option in (*KEPT_BY_THE_SAVE, ("fmt", "--format"))
+               if param != "baazis" and given(param)] if resume is not None else []
+    play_rummy(players, rules if given("rules") else "octro", fmt or "points", level, seed, name, resume, save,
+               ascii_only, delay, ignored)
+
+
 def play(
     ctx: typer.Context,
+    game: Annotated[str, typer.Option("--game", "-g", help="The game: seep (the default) or rummy (13-card "
+                                      "Rummy: taash rummy play --help tells its keys).")] = "seep",
+    fmt: Annotated[str | None, typer.Option("--format", "-f", help="Rummy's match format: points (the default), "
+                                            "pool101, pool201, deals2, deals3, deals6.")] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")] = 4,
     rules: Annotated[str, typer.Option("--rules", "-r", help="A preset or a .toml/.json rules file.")] = "standard",
     level: Annotated[str, typer.Option("--level", "-l", help=f"The bots' level: {', '.join(LEVELS)}.")] = "medium",
@@ -85,6 +121,13 @@ def play(
     from taash.play.session import Session  # the interface loads only when it is used
     from taash.tui.app import SeepApp, match_summary
 
+    if game not in ("seep", "rummy"):
+        fail(f"--game must be seep or rummy, not {game[:40]!r}")
+    if game == "rummy" or (resume is not None and saved_game(resume) == "rummy"):  # a Rummy save goes on as one
+        play_another_game(ctx, players, rules, fmt, level, seed, name, resume, save, ascii_only, delay)
+        return
+    if fmt is not None:
+        fail("--format is Rummy's (taash play --game rummy); a Seep match's length is its --baazis")
     ignored = given_with_resume(ctx) if resume is not None else []
     if ignored:
         fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
