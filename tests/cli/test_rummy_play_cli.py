@@ -120,3 +120,30 @@ def test_the_help_lists_the_keys_and_the_formats() -> None:
                   "s save", "On the score sheet: Enter the next deal", "pool101", "deals6"):
         assert words in shown, words
     assert "--game" in " ".join(run("play", "--help").stdout.split())
+
+
+def test_taash_replay_steps_through_a_rummy_record_and_a_save_in_a_terminal(tmp_path: Path) -> None:
+    game = adapter("rummy")
+    s = Session(game, game.settings(2, "octro", "points", "medium", False), 4, ["Priya", "Asha (bot)"])
+    while not s.over:
+        bot, view = s.bot_choice("medium")
+        s.move(None, game.action_to(bot.choose(view)))
+    (tmp_path / "r.json").write_text(json.dumps(s.record()))
+    s.save(tmp_path / "m.json")
+    for file in ("r.json", "m.json"):
+        shown = screen_words(in_a_terminal(["replay", file], [("turn 0/", b"\x1b[F"), ("The deal is over", b"q")],
+                                           tmp_path))
+        assert "Deal 1: " in shown and "Wild joker" in shown and "After it" in shown
+
+
+def test_taash_replay_refuses_a_rummy_record_that_breaks_the_rules(tmp_path: Path) -> None:
+    game = adapter("rummy")
+    s = Session(game, game.settings(2, "octro", "points", "medium", False), 4, ["Priya", "Asha (bot)"])
+    for _ in range(6):
+        bot, view = s.bot_choice("medium")
+        s.move(None, game.action_to(bot.choose(view)))
+    record = s.record()
+    record["deals"][0]["turns"][1]["seat"] = record["deals"][0]["turns"][0]["seat"]  # the same seat twice
+    (tmp_path / "r.json").write_text(json.dumps(record))
+    line = one_line_error(run("replay", str(tmp_path / "r.json")), 1)
+    assert "deal 1" in line and "turn 2" in line, line

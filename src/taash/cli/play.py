@@ -46,7 +46,8 @@ PLAY_HELP = "\n\n".join([
 ])
 #: ``taash replay --help``.
 REPLAY_HELP = "\n\n".join([
-    "Step through a game record forwards and backwards, with every hand shown.",
+    "Step through a game record forwards and backwards, with every hand shown: Seep's, or 13-card Rummy's (a "
+    "record with \"game\": \"rummy\", or a save of taash rummy play), turn by turn.",
     "Keys: Left/Right a play back or forward; Up/Down (or PageUp/PageDown) a deal; Home/End the start or the end of "
     "the deal; q leave.",
 ])
@@ -176,6 +177,12 @@ def replay_record(
     ascii_only = ascii_only or not unicode_ok()
     with user_errors(str(file)):
         data = json.loads(file.read_text(encoding="utf-8-sig"))
+    if isinstance(data, dict) and data.get("kind") == "taash-session" and isinstance(data.get("record"), dict):
+        data = data["record"]  # a save of taash rummy play: its record is inside
+    if isinstance(data, dict) and data.get("game") == "rummy":
+        replay_rummy(file, data, ascii_only)
+        return
+    with user_errors(str(file)):
         record = record_from_json(data)
         replay(record)
         timeline = Timeline(record, ascii_only, redeals_of(data))
@@ -183,6 +190,19 @@ def replay_record(
         fail(f"{file}: the record has no deal with a bid to show")
     need_terminal()
     ReplayApp(timeline, str(file), ascii_only).run()
+
+
+def replay_rummy(file: Path, data: object, ascii_only: bool) -> None:
+    """``taash replay`` of a 13-card Rummy record (``rummy-protocol.md``)."""
+    from taash.rummy.record import record_from_json
+    from taash.tui.rummy.replay import RummyReplayApp, Timeline
+
+    with user_errors(str(file)):
+        timeline = Timeline(record_from_json(data), ascii_only)
+    if not timeline.deals:
+        fail(f"{file}: the record has no deal to show")
+    need_terminal()
+    RummyReplayApp(timeline, str(file), ascii_only).run()
 
 
 play.__doc__ = PLAY_HELP
