@@ -128,3 +128,13 @@ def test_a_consistent_save_of_moves_that_do_not_apply_is_refused(tmp_path: Path)
     data["check"] = _check(data)
     with pytest.raises(SaveError, match="format must be one of"):
         Session.from_json(data)
+
+
+def test_a_save_of_a_level_the_game_has_no_bot_for_is_refused(tmp_path: Path) -> None:
+    from taash.tables.session import _check
+
+    data = saved(tmp_path)
+    data["settings"]["level"] = "expert"  # type: ignore[index]
+    data["check"] = _check(data)
+    with pytest.raises(SaveError, match="13-card Rummy has no bot of the level expert"):
+        Session.from_json(data)

@@ -268,3 +268,51 @@ def test_the_screen_answers_keys_while_a_bot_thinks(tmp_path: Path, monkeypatch:
         asyncio.run(run())
     finally:
         release.set()
+
+
+def test_six_players_fit_80x24_through_a_whole_deal(tmp_path: Path) -> None:
+    """Six seats, the longest log lines (a deal's points for six), the running totals: every line fits."""
+    async def run() -> None:
+        app = RummyApp(new_session(players=6, fmt="pool201", seed=8), tmp_path / "m.json", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await follow_hints(pilot, app)  # assert_fits after each of the person's moves
+            assert isinstance(app.screen, SheetScreen)
+            assert_fits(app)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert_fits(app)
+            log = text(app, "#log").splitlines()
+            assert log and log[-1] in {second for line in app.session.log[-5:] for second in
+                                       _wrapped(line)}  # the newest line is in sight
+            screenshot(app, "rummy-six")
+
+    asyncio.run(run())
+
+
+def _wrapped(line: str) -> set[str]:
+    from rich.console import Console
+    from rich.text import Text
+
+    from taash.tui.rummy.text import second_person
+
+    return {t.plain for t in Text(second_person(line)).wrap(Console(width=80), 80)}
+
+
+def test_a_bot_that_fails_is_replaced_by_the_engines_first_legal_move(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    async def run() -> None:
+        session = new_session(seed=2)
+        original = session.bot_choice
+
+        def broken(level: str) -> Any:
+            bot, view = original(level)
+            monkeypatch.setattr(bot, "choose", lambda v: 1 / 0)
+            return bot, view
+
+        monkeypatch.setattr(session, "bot_choice", broken)
+        app = RummyApp(session, tmp_path / "m.json", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await follow_hints(pilot, app, 4)
+            assert 1 in app.session.movers  # the bot's turns were played
+
+    asyncio.run(run())

@@ -221,6 +221,10 @@ class Session:
         level = raw.get("level")
         if level not in LEVELS:
             raise SaveError(f"the level must be one of {', '.join(LEVELS)}, not {_short(level)}")
+        try:
+            make_bot(level, 0, game=game.name)
+        except ValueError:
+            raise SaveError(f"{game.title} has no bot of the level {level} yet") from None
         players = raw.get("players")
         if isinstance(players, bool) or not isinstance(players, int):
             raise SaveError(f"players must be a whole number, not {_short(players)}")

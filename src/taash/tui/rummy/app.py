@@ -64,6 +64,28 @@ LOG_LINES = 5
 Choice = dict[str, Any]
 
 
+class LogLines(Static):
+    """The newest lines of the log that fit the lines it is given (long lines wrap; the oldest give way)."""
+
+    def __init__(self, widget_id: str) -> None:
+        super().__init__(id=widget_id)
+        self.lines: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        self.lines = lines[-LOG_LINES:]
+        self.draw()
+
+    def on_resize(self, _: Resize) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        width, height = self.size.width or 80, self.size.height or LOG_LINES
+        wrapped: list[Text] = []
+        for line in self.lines:
+            wrapped.extend(Text(line).wrap(self.app.console, max(20, width)))
+        self.update(Text("\n").join(wrapped[-min(height, LOG_LINES):]))
+
+
 class DeclareScreen(ModalScreen[bool]):
     """The declaration about to be made: the groups shown, each with its kind, and whether it is valid (a wrong
     one costs what the rules say). y or Enter declares, n or Escape goes back."""
@@ -167,7 +189,7 @@ class RummyApp(App[str]):
         yield Static(id="status")
         yield Static(id="seats")
         yield Static(id="table")
-        yield Static(id="log")
+        yield LogLines("log")
         yield Static(id="hand")
         yield Static(id="message")
         yield OptionList(id="options")
@@ -224,7 +246,7 @@ class RummyApp(App[str]):
             f" [b]Discard[/] {top_markup(view, self.session.names, self.ascii_only)} · [b]Stock[/] "
             f"{view.stock_size} · [b]Wild joker[/] {wild_words(view, self.ascii_only)}"))
         lines = [plain(second_person(line), self.ascii_only) for line in self.session.log[-LOG_LINES:]]
-        self.part("#log", Static).update(Text("\n".join(lines)))
+        self.part("#log", LogLines).show(lines)
         self.draw_hand()
         self.part("#message", Static).update(Text(" " + plain(self.message or self.guide(), self.ascii_only)))
         self.fill_options()
@@ -336,18 +358,21 @@ class RummyApp(App[str]):
         self.fill_options()
 
         def think() -> None:
-            message = self.session.game.action_to(bot.choose(view))
+            try:
+                message: Choice | None = self.session.game.action_to(bot.choose(view))
+            except Exception:  # a bot that fails: the engine's first legal move is made instead
+                message = None
             with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
                 self.call_from_thread(self.bot_decided, generation, seat, message)
 
         self.run_worker(think, thread=True, exit_on_error=False, group="bot")
 
-    def bot_decided(self, generation: int, seat: int, message: Choice) -> None:
+    def bot_decided(self, generation: int, seat: int, message: Choice | None) -> None:
         if generation != self._generation or not self.bots_turn() or self.session.to_move() != seat:
             return
         self.thinking = None
         try:
-            self.session.move(seat, message)
+            self.session.move(seat, message if message is not None else self.session.first_legal())
         except TableError:  # a bot's mistake: the engine's first legal move instead
             self.session.move(seat, self.session.first_legal())
         self.redraw()
