@@ -20,7 +20,7 @@ from taash.tables.adapter import adapter
 from taash.tables.session import Session
 from taash.tui.app import SheetScreen
 from taash.tui.rummy.app import DeclareScreen, RummyApp
-from taash.tui.rummy.text import CARD_LETTERS
+from taash.tui.rummy.text import CARD_LETTERS, with_symbols
 from tests.tui.driver import assert_fits, screen_text, screenshot, text
 
 SIZE = (80, 24)
@@ -162,7 +162,8 @@ def test_hint_names_the_hard_bots_choice_and_highlights_it(tmp_path: Path) -> No
             await settle(pilot, app)
             action, reason = app.session.hint(0, "hard")
             await pilot.press("h")
-            assert text(app, "#message").strip() == f"Hint: {reason}"
+            assert text(app, "#message").strip() == f"Hint: {with_symbols(reason)}"
+            assert face_symbol(action.card) in text(app, "#message")  # type: ignore[union-attr]
             assert isinstance(action, Discard)
             assert app.shown_cards()[app.cursor] == action.card
             moves = len(app.session.moves)
@@ -314,5 +315,26 @@ def test_a_bot_that_fails_is_replaced_by_the_engines_first_legal_move(tmp_path: 
         async with app.run_test(size=SIZE) as pilot:
             await follow_hints(pilot, app, 4)
             assert 1 in app.session.movers  # the bot's turns were played
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(60, 18), (80, 24)])
+def test_plain_ascii_and_a_smaller_terminal(tmp_path: Path, size: tuple[int, int]) -> None:
+    async def run() -> None:
+        app = RummyApp(new_session(players=4, seed=6), tmp_path / "m.json", delay=0, ascii_only=True)
+        async with app.run_test(size=size) as pilot:
+            await follow_hints(pilot, app, 6)
+            await pilot.press("h")
+            shown = "\n".join(screen_text(app))
+            assert "Your hand" in shown and "Wild joker" in shown
+            assert not any(s in shown for s in "♠♥♦♣←→⏎▶…"), shown
+            assert_fits(app)
+        small = RummyApp(new_session(seed=6), tmp_path / "m.json", delay=0)
+        async with small.run_test(size=(50, 16)) as pilot:
+            await pilot.pause()
+            assert "enlarge it to at least 60x18" in " ".join(" ".join(screen_text(small)).split())
+            await pilot.press("1")  # nothing is played unseen
+            assert small.session.moves == [] or 0 not in small.session.movers
 
     asyncio.run(run())

@@ -53,6 +53,8 @@ from taash.tui.rummy.text import (
     top_markup,
     verdict,
     wild_words,
+    with_symbols,
+    words,
 )
 
 W = TypeVar("W", bound=Widget)
@@ -217,7 +219,11 @@ class RummyApp(App[str]):
         return shown
 
     def line(self, markup: str) -> Text:
-        return Text.from_markup(plain(markup, self.ascii_only))
+        return Text.from_markup(self.words(markup))
+
+    def words(self, text: str) -> str:
+        """``text`` for this terminal: cards with suit symbols, or all in ASCII where it must be."""
+        return plain(words(text, self.ascii_only), self.ascii_only)
 
     # -- drawing -----------------------------------------------------------------------------------------------
 
@@ -245,10 +251,10 @@ class RummyApp(App[str]):
         self.part("#table", Static).update(self.line(
             f" [b]Discard[/] {top_markup(view, self.session.names, self.ascii_only)} · [b]Stock[/] "
             f"{view.stock_size} · [b]Wild joker[/] {wild_words(view, self.ascii_only)}"))
-        lines = [plain(second_person(line), self.ascii_only) for line in self.session.log[-LOG_LINES:]]
+        lines = [self.words(second_person(line)) for line in self.session.log[-LOG_LINES:]]
         self.part("#log", LogLines).show(lines)
         self.draw_hand()
-        self.part("#message", Static).update(Text(" " + plain(self.message or self.guide(), self.ascii_only)))
+        self.part("#message", Static).update(Text(" " + self.words(self.message or self.guide())))
         self.fill_options()
 
     def draw_hand(self) -> None:
@@ -287,7 +293,7 @@ class RummyApp(App[str]):
         if to_move != self.human:
             name = short_name(self.seat_name(to_move))
             waiting = f"{name} is thinking…" if self.thinking == to_move else f"Waiting for {name}…"
-            options.add_option(Option(plain(waiting, self.ascii_only), disabled=True))
+            options.add_option(Option(self.words(waiting), disabled=True))
             return
         if view.phase is Phase.TAKE:
             self.offer("1. Take the top card of the stock", {"type": "take", "from": "stock"},
@@ -316,7 +322,7 @@ class RummyApp(App[str]):
     def offer(self, text: str, choice: Choice | None, enabled: bool = True) -> None:
         if not enabled:
             choice = None
-        self.part("#options", OptionList).add_option(Option(plain(text, self.ascii_only), disabled=choice is None))
+        self.part("#options", OptionList).add_option(Option(self.words(text), disabled=choice is None))
         self.choices.append(choice)
 
     def declaration(self, finish: int) -> tuple[list[Group], bool]:
@@ -434,11 +440,11 @@ class RummyApp(App[str]):
             shown = "  ".join(" ".join(card_markup(c, deal.wild, self.ascii_only) for c in g) for g in groups)
             lines.append(f"  {escape(short_name(names[seat]))} showed: {shown}")
         parts: list[RenderableType] = [sheet_table(m, names, self.ascii_only),
-                                       Text(plain(format_caption(m, names), self.ascii_only))]
+                                       Text(self.words(format_caption(m, names)))]
         if m.over:
             parts.append(Text(verdict(m, names, self.human), style="bold"))
         done = "Enter: leave (the record is saved)" if m.over else "Enter: the next deal · q: save and quit"
-        return self.line("\n".join(lines)), RichGroup(*parts), Text(plain(done, self.ascii_only), style="bold")
+        return self.line("\n".join(lines)), RichGroup(*parts), Text(self.words(done), style="bold")
 
     def show_sheet(self) -> None:
         if self._sheet_open:
@@ -498,7 +504,7 @@ class RummyApp(App[str]):
             card = action.card if isinstance(action, Discard) else action.finish
             self.cursor = self.shown_cards().index(card)
             index = 0 if isinstance(action, Discard) else 1
-        self.message = f"Hint: {reason}"
+        self.message = f"Hint: {with_symbols(reason)}"
         self.redraw()
         self.part("#options", OptionList).highlighted = index
 

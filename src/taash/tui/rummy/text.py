@@ -11,6 +11,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
+from taash.cards import RANKS, SUIT_SYMBOLS, SUITS
 from taash.packs import JOKER, face_symbol, parse_face, rank_name
 from taash.rummy.match import Match
 from taash.rummy.melds import is_joker
@@ -26,6 +27,19 @@ NAME_WIDTH = 12
 _SECOND_PERSON = {"takes": "take", "discards": "discard", "drops": "drop", "declares": "declare", "deals": "deal",
                   "wins": "win", "is out": "are out"}
 _YOU = re.compile(r"\bYou (takes|discards|drops|declares|deals|wins|is out)\b")
+_TO_ASCII = str.maketrans(SUIT_SYMBOLS, SUITS)
+#: A card's protocol name inside a sentence (a bot's reason says ``Ts``, ``Kd``).
+_CARD_NAME = re.compile(rf"\b([{RANKS}])([{SUITS}])\b")
+
+
+def words(text: str, ascii_only: bool) -> str:
+    """A sentence for the screen: suit symbols in ASCII letters when the terminal cannot show them."""
+    return text.translate(_TO_ASCII) if ascii_only else text
+
+
+def with_symbols(reason: str) -> str:
+    """A bot's reason with its cards (``Ts``, ``Kd``) named by suit symbol, as the screen names them."""
+    return _CARD_NAME.sub(lambda m: m[1] + SUIT_SYMBOLS[SUITS.index(m[2])], reason)
 
 
 def card_markup(face: int, wild: int, ascii_only: bool = False) -> str:
