@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -13,21 +11,12 @@ import typer
 from taash.bots.base import EXPERT_SECONDS, LEVELS
 from taash.cli.common import fail, out, user_errors
 from taash.cli.seep import check_players, get_rules
+from taash.cli.terminal import need_terminal, unicode_ok
 
 DEFAULT_SAVE = Path("taash-seep-match.json")
 #: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
 KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("level", "--level"), ("baazis", "--baazis"),
                     ("seed", "--seed"), ("name", "--name"))
-
-
-def unicode_ok() -> bool:
-    """Whether the terminal can show suit symbols (its encoding can write them)."""
-    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
-    try:
-        "♠♥♦♣▶…".encode(encoding)
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
 
 
 #: What each level's bots do, for ``taash play --help``.
@@ -51,11 +40,6 @@ REPLAY_HELP = "\n\n".join([
     "Keys: Left/Right a play back or forward; Up/Down (or PageUp/PageDown) a deal; Home/End the start or the end of "
     "the deal; q leave.",
 ])
-
-
-def need_terminal() -> None:
-    if not (sys.stdin.isatty() and sys.stdout.isatty()) and not os.environ.get("TAASH_NO_TTY_CHECK"):
-        fail("this command needs an interactive terminal")
 
 
 def given_with_resume(ctx: typer.Context) -> list[str]:

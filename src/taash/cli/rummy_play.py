@@ -10,6 +10,7 @@ import typer
 
 from taash.bots.base import LEVELS, bot_kinds
 from taash.cli.common import fail, out, user_errors
+from taash.cli.terminal import need_terminal, unicode_ok
 from taash.rummy.match import FORMATS
 from taash.rummy.rules import PLAYER_COUNTS, load_rules
 
@@ -55,7 +56,6 @@ def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None,
                save: Path | None, ascii_only: bool, delay: float, ignored: list[str]) -> None:
     """Check the options, start or resume the match, and run the screen (``ignored``: options given with
     ``--resume``, which are refused)."""
-    from taash.cli.play import need_terminal, unicode_ok
     from taash.rummy.game import RummyState
     from taash.tables.adapter import TableError, adapter
     from taash.tables.session import Session
