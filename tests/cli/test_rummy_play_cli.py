@@ -77,6 +77,7 @@ def test_a_finished_match_resumes_to_its_score_sheet(tmp_path: Path) -> None:
     (["play", "-g", "rummy", "-f", "deals9"], "--format must be one of"),
     (["play", "-g", "rummy", "-p", "9"], "--players must be 2 to 6"),
     (["play", "-g", "rummy"], "needs an interactive terminal"),
+    (["play", "-g", "rummy", "-n", "Priya"], "-n is not short for --name"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
     proc = subprocess.run([*TAASH, *args], capture_output=True, text=True, timeout=60, cwd=tmp_path,

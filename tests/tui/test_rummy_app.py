@@ -125,6 +125,8 @@ def test_a_wrong_declaration_is_shown_as_not_valid_and_can_be_taken_back(tmp_pat
             assert "NOT a valid declaration: it costs 80 points" in shown
             assert_fits(app)
             moves = list(app.session.moves)
+            await pilot.press("left", "1", "u", "h", "c")  # the game's keys wait while the confirmation is up
+            assert app.session.moves == moves and isinstance(app.screen, DeclareScreen) and app.cursor == 1
             await pilot.press("n")
             assert not isinstance(app.screen, DeclareScreen)
             assert app.session.moves == moves and app.view().phase is Phase.DISCARD

@@ -108,6 +108,8 @@ def play(
 
     if game not in ("seep", "rummy"):
         fail(f"--game must be seep or rummy, not {game[:40]!r}")
+    if old_name is not None:  # -n was --name here, and is --deals in every other command
+        fail("-n is not short for --name (in the other commands it is --deals): write --name NAME")
     if game == "rummy" or (resume is not None and saved_game(resume) == "rummy"):  # a Rummy save goes on as one
         play_another_game(ctx, players, rules, fmt, level, seed, name, resume, save, ascii_only, delay)
         return
@@ -117,8 +119,6 @@ def play(
     if ignored:
         fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
     ascii_only = ascii_only or not unicode_ok()
-    if old_name is not None:  # -n was --name here, and is --deals in every other command
-        fail("-n is not short for --name (in the other commands it is --deals): write --name NAME")
     if level not in LEVELS:
         fail(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
     if baazis < 0:

@@ -548,5 +548,10 @@ class RummyApp(App[str]):
         self.action_quit_match()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the terminal is too small, keys play nothing unseen: only quitting works."""
-        return not isinstance(self.screen, TooSmallScreen) or action in ("quit_match", "quit")
+        """While the terminal is too small, keys play nothing unseen: only quitting works; over a declaration's
+        confirmation or a score sheet, only their own keys, saving and quitting."""
+        if isinstance(self.screen, TooSmallScreen):
+            return action in ("quit_match", "quit")
+        if isinstance(self.screen, DeclareScreen | SheetScreen):
+            return action in ("quit_match", "quit", "save")
+        return True
