@@ -63,6 +63,8 @@ HINT_LEVEL = "hard"
 #: Lines of the log kept in sight.
 LOG_LINES = 5
 
+#: A choice the screen offers: a move as the table's message, or ``{"declare": face}`` (a declaration laying that
+#: card down, confirmed first).
 Choice = dict[str, Any]
 
 
