@@ -148,3 +148,15 @@ def test_taash_replay_refuses_a_rummy_record_that_breaks_the_rules(tmp_path: Pat
     (tmp_path / "r.json").write_text(json.dumps(record))
     line = one_line_error(run("replay", str(tmp_path / "r.json")), 1)
     assert "deal 1" in line and "turn 2" in line, line
+
+
+def test_keys_in_a_real_terminal_take_discard_and_hint(tmp_path: Path) -> None:
+    """In a pseudo-terminal: 1 takes from the stock, a card's letter and 1 discard it, h gives a hint, q saves."""
+    shown = screen_words(in_a_terminal(
+        ["rummy", "play", "--seed", "0", "--delay", "0", "--save", "m.json"],
+        [("1. Take the top card", b"1"), ("declares with it", b"a"), ("2. Declare, laying", b"1"),
+         ("1. Take the top card", b"h"), ("Hint: ", b"q")], tmp_path))
+    assert "You take from the stock" in shown and "You discard" in shown
+    session, _ = Session.load(tmp_path / "m.json")
+    mine = [m for m, seat in zip(session.moves, session.movers, strict=True) if seat == 0]
+    assert mine[0] == {"type": "take", "from": "stock"} and mine[1]["type"] == "discard"
