@@ -228,3 +228,48 @@ def test_long_names_from_a_record_are_shortened_on_the_screen() -> None:
     s = Session(STANDARD, 4, seed=1)
     s.names = ["Me", "An   extremely long name", "", "Bo"]
     assert [s.who(seat) for seat in range(4)] == ["You", "An extremel.", "Seat 2", "Bo"]  # the partner as named
+
+
+def test_the_match_is_played_through_the_tables_session_shared_with_the_web() -> None:
+    """Every bid and play goes to a :class:`taash.tables.session.Session` as the table's message, in order."""
+    from taash.tables.adapter import adapter
+    from taash.tables.session import Session as TableSession
+
+    s = Session(STANDARD, 4, seed=4, baazis=2)
+    finish_deal(s)
+    s.next_deal()
+    for _ in range(9):
+        move(s)
+    assert isinstance(s.table, TableSession)
+    game = adapter("seep")
+    expected = []
+    for d in s.record().deals:
+        expected.append(game.action_to(d.bid))
+        expected.extend(game.action_to(p) for p in d.plays)
+    assert s.table.moves == expected
+    with pytest.raises(IllegalPlayError):
+        s.bid(13)  # refused: nothing reaches the table
+    assert s.table.moves == expected
+
+
+def test_a_finished_deal_stays_shown_until_the_person_goes_on() -> None:
+    s = Session(STANDARD, 2, seed=6, baazis=2)
+    finish_deal(s)
+    finished = s.deal
+    assert s.deal_over and finished.over and s.view().phase is Phase.OVER
+    assert s.match.deal is not finished and not s.match.deal.over  # the match has dealt the next deal already
+    assert s.deal_number == 1 and len(s.record().deals) == 1 and s.record().deals[0].plays == finished.plays
+    assert not s.humans_turn() and not s.bots_turn()
+    s.next_deal()
+    assert s.deal is s.match.deal and s.deal_number == 2 and not s.deal_over
+    assert len(s.record().deals) == 2
+
+
+def test_undo_in_the_first_deal_keeps_its_opening_line() -> None:
+    s = Session(STANDARD, 4, seed=3)
+    for _ in range(12):
+        move(s)
+    opening = s.log[0].text
+    assert opening.startswith("Deal 1:")
+    assert s.undo()
+    assert s.log[0].text == opening and s.log[-1].text.startswith("Undone")

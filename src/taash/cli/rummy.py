@@ -15,6 +15,7 @@ from rich.table import Table
 
 from taash.cli.common import fail, out, progress_bar, read_input, user_errors
 from taash.cli.rummy_hands import register as register_hand_commands
+from taash.cli.rummy_play import play as rummy_play
 from taash.rummy.match import FORMATS, get_format
 from taash.rummy.record import replay_json
 from taash.rummy.rules import PLAYER_COUNTS, PRESETS, Rules, load_rules
@@ -24,6 +25,7 @@ app = typer.Typer(help="13-card Indian Rummy: hand checks, rules, record replay,
                   "benchmark.", no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   rich_markup_mode=None)
 register_hand_commands(app)  # check and bench
+app.command("play", short_help="Play a match of 13-card Rummy against bots in the terminal.")(rummy_play)
 
 
 def get_rules(spec: str) -> Rules:

@@ -1,9 +1,11 @@
-"""One person's match against bots: whose turn, the bots' moves, hints, undo, save and resume.
+"""One person's match of Seep against bots: whose turn, the bots' moves, hints, undo, save and resume.
 
-The session holds the full match but hands the interface only the person's :class:`PlayerView`, the public
-log of what happened, and the score sheet. Every bot decides from its own seat's view, with a seed derived
-from the match seed and the position, so the same match and the same choices always give the same game (after
-an undo or a resume too).
+The match is a :class:`taash.tables.session.Session` (the one the web's tables and Rummy's terminal game play
+through): its state, and every move as the table's message. This module adds what Seep's terminal game says and
+keeps: the log in the person's words (You, Us and Them), the finished deal held for the score sheet until the person
+goes on, and the save file (a Seep game record). It hands the interface only the person's :class:`PlayerView`, the
+public log and the score sheet. Every bot decides from its own seat's view, with a seed derived from the match seed
+and the position, so the same match and the same choices always give the same game (after an undo or a resume too).
 """
 
 from __future__ import annotations
@@ -16,17 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from taash.bots.base import LEVELS, Bot, make_bot
-from taash.cards import SUIT_SYMBOLS, SUITS
+from taash.cards import SUIT_SYMBOLS, SUITS, card_name
 from taash.seep.deal import Deal, Phase
 from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play, redeal_reason
 from taash.seep.errors import IllegalPlayError, RecordError
+from taash.seep.game import SeepState
 from taash.seep.match import DealResult, Match
 from taash.seep.notation import play_from_json
 from taash.seep.plays import Play, apply_play
-from taash.seep.record import DealRecord, GameRecord, record_from_json, record_of, replay
+from taash.seep.record import DealRecord, GameRecord, record_from_json, replay
 from taash.seep.rules import Rules
 from taash.seep.values import VALUE_MASK
-from taash.seep.view import PlayerView
+from taash.seep.view import PlayerView, view_of
+from taash.tables.adapter import Dealt, Settings, adapter
+from taash.tables.session import Session as TableSession
 
 #: The bot that gives hints, whatever the opponents' level.
 HINT_BOT = "hard"
@@ -50,7 +55,9 @@ class Session:
     """A match of one person (seat ``human``) against bots of one level, partner included."""
 
     def __init__(self, rules: Rules, players: int = 4, level: str = "medium", baazis: int = 1,
-                 seed: int | None = None, name: str = "You", human: int = 0, ascii_only: bool = False):
+                 seed: int | None = None, name: str = "You", human: int = 0, ascii_only: bool = False,
+                 dealt: list[Dealt] | None = None):
+        """``dealt``: how the deals were dealt, where a resumed record's packs are not its seed's."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
         if players not in (2, 4):
@@ -64,13 +71,26 @@ class Session:
         self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         self.human = human
         self.ascii_only = ascii_only
+        dealt = dealt or []
         names = [f"{n} (bot)" if n else "" for n in BOT_NAMES[players]]
         names[human] = name
         self.names = names
-        self.match = Match(rules, players, self.seed, baazis)
+        self.table = self._table(dealt)
+        #: The finished deals the person has gone on from (their score sheet closed).
         self.past: list[DealRecord] = []
         self.log: list[Event] = []
         self._note_deal_start()
+
+    def _table(self, dealt: list[Dealt]) -> TableSession:
+        """A new match of this session's settings, its deals dealt as ``dealt`` says where it says."""
+        settings = Settings("seep", self.players, self.rules, self.baazis, self.level, False)
+        return TableSession(adapter("seep"), settings, self.seed, self.names, dealt)
+
+    @property
+    def match(self) -> Match:
+        state = self.table.state
+        assert isinstance(state, SeepState)
+        return state.match
 
     # -- who is who -------------------------------------------------------------------------------------------
 
@@ -96,11 +116,14 @@ class Session:
 
     @property
     def deal(self) -> Deal:
-        return self.match.deal
+        """The deal shown: the one in progress, or the one just finished until the person goes on from its score
+        sheet (the match has dealt the next one already)."""
+        m = self.match
+        return m.past[len(self.past)] if len(m.past) > len(self.past) else m.deal
 
     def view(self) -> PlayerView:
         """What the person sees now."""
-        return self.match.view(self.human)
+        return view_of(self.deal, self.human)
 
     @property
     def deal_number(self) -> int:
@@ -145,7 +168,7 @@ class Session:
             raise IllegalPlayError("it is not a bot's turn")
         seat = self.deal.to_move
         bot = self._bot(seat, self.level)
-        view = self.match.view(seat)
+        view = view_of(self.deal, seat)
         return seat, lambda: bot.choose(view)  # type: ignore[return-value]  # a Seep bot: a bid or a play
 
     def bot_move(self, seat: int, choice: int | Play) -> Event:
@@ -200,8 +223,14 @@ class Session:
         """Words for the screen: suit symbols turned into letters when the terminal cannot show them."""
         return words.translate(_TO_ASCII) if self.ascii_only else words
 
+    def _make(self, action: int | Play) -> None:
+        """Make a bid or play on the match, refused with the engine's own :class:`IllegalPlayError` (tried on a
+        copy first: a refused action changes nothing)."""
+        self.table.state.clone().apply(action)
+        self.table.make(action)
+
     def _bid(self, seat: int, value: int) -> Event:
-        self.match.make_bid(value)
+        self._make(value)
         event = Event(f"{self.who(seat)} bid{'s' * (seat != self.human)} {value} ({HOUSE_NAMES[value]})", seat)
         self.log.append(event)
         return event
@@ -211,7 +240,7 @@ class Session:
         sweeps = len(self.deal.sweeps)
         index = len(self.deal.plays)
         left = apply_play(play, seat, self.players, self.deal.loose, dict(houses))[0] if index == 47 else 0
-        self.match.play(play)
+        self._make(play)
         text = f"{self.who(seat)}: {describe_play(play, houses, self.ascii_only)}"
         sweep = len(self.deal.sweeps) > sweeps
         if sweep:
@@ -232,8 +261,9 @@ class Session:
         d = self.deal
         if not d.over:
             raise IllegalPlayError("the deal in progress is not over")
+        if self.over:
+            raise IllegalPlayError("the match is over")
         self.past.append(DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)))
-        self.match.next_deal()
         self.log = []
         self._note_deal_start()
 
@@ -259,7 +289,10 @@ class Session:
     # -- undo, save, resume -----------------------------------------------------------------------------------
 
     def record(self) -> GameRecord:
-        return record_of(self.match, self.names, self.past)
+        """The deals the person has gone on from, then the deal shown."""
+        d = self.deal
+        return GameRecord(self.rules, self.players, [*self.past, DealRecord(d.dealer, list(d.deck), d.bid,
+                                                                             list(d.plays))], self.names)
 
     def _human_decisions(self, record: GameRecord) -> list[tuple[int, int]]:
         """(deal index, play index) of each of the person's decisions; play index -1 is his bid."""
@@ -290,24 +323,27 @@ class Session:
         return True
 
     def _rebuild(self, deals: list[DealRecord]) -> None:
-        """Set the match to what ``deals`` record, replaying them on a match of this session's seed."""
-        match = Match(self.rules, self.players, self.seed, self.baazis)
-        self.match = match
-        self.past = []
-        self.log = []
-        for i, d in enumerate(deals):
-            if i:
-                self.next_deal()
-            if match.deal.dealer != d.dealer or match.deal.deck != list(d.deck):
-                match.deal = Deal(self.rules, self.players, d.dealer, list(d.deck))
-                match.redeals = []
-                self.log = []
-                self._note_deal_start()
-            if d.bid:
-                self._bid(match.deal.bidder, d.bid)
-                for raw in d.plays:
-                    p = raw if isinstance(raw, tuple) else play_from_json(raw, match.deal.houses)
-                    self._play(match.deal.to_move, p)
+        """Set the match to what ``deals`` record: a new match of this session's seed, each deal dealt as the
+        seed deals it unless the record's pack differs (then as the record's), and the bids and plays made again."""
+        dealt: list[Dealt] = []
+        while True:
+            self.table = self._table(dealt)
+            self.past = []
+            self.log = []
+            self._note_deal_start()
+            for i, d in enumerate(deals):
+                if i:
+                    self.next_deal()
+                if self.deal.dealer != d.dealer or self.deal.deck != list(d.deck):
+                    dealt = [*self.table.dealt()[:i], Dealt(d.dealer, "".join(card_name(c) for c in d.deck))]
+                    break
+                if d.bid:
+                    self._bid(self.deal.bidder, d.bid)
+                    for raw in d.plays:
+                        p = raw if isinstance(raw, tuple) else play_from_json(raw, self.deal.houses)
+                        self._play(self.deal.to_move, p)
+            else:
+                return
 
     def to_json(self) -> dict[str, Any]:
         """The save file: the game record, with this session's settings beside it."""

@@ -10,6 +10,7 @@ table's (players out of a pool, a tie-break) lists them in ``"seats"``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,6 +237,26 @@ def replay(record: GameRecord) -> Replayed:
         if deal.over:
             tally.add(deal.dealer, deal.seats, deal.result())
     return Replayed(tally.results, tally)
+
+
+def positions(record: GameRecord) -> Iterator[tuple[int, int, Deal]]:
+    """Every position of a record, for a replay: deal ``i`` (from 0) as dealt (turn ``j`` 0) and after each of
+    its turns (``j`` from 1), each a copy of the whole deal. Check the record with :func:`replay` first: a record
+    that breaks the rules raises :class:`RecordError` here too, where it breaks them."""
+    tally = Tally(record.players, record.format)
+    first, middle = tally.drops(record.rules)
+    for i, d in enumerate(record.deals):
+        try:
+            deal = Deal(record.rules, record.players, d.dealer, d.pack, deal_stream(record.seed, i), tally.seats(),
+                        first, middle)
+        except BadHandError as e:
+            raise RecordError(str(e), i + 1) from None
+        yield i, 0, deal.clone()
+        for j, raw in enumerate(d.turns, 1):
+            _replay_turn(deal, raw, i + 1, j, last=j == len(d.turns))
+            yield i, j, deal.clone()
+        if deal.over:
+            tally.add(deal.dealer, deal.seats, deal.result())
 
 
 def _replay_turn(deal: Deal, raw: JSON, i: int, j: int, last: bool) -> None:

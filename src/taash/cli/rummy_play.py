@@ -1,0 +1,143 @@
+"""``taash rummy play`` (and ``taash play --game rummy``): a match of 13-card Rummy against bots in the terminal."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from taash.bots.base import LEVELS, bot_kinds
+from taash.cli.common import fail, out, user_errors
+from taash.cli.terminal import need_terminal, unicode_ok
+from taash.rummy.match import FORMATS
+from taash.rummy.rules import PLAYER_COUNTS, load_rules
+
+DEFAULT_SAVE = Path("taash-rummy-match.json")
+#: The bots' names, seat 1 on (the person is seat 0).
+BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir")
+#: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
+KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("fmt", "--format"), ("level", "--level"),
+                    ("seed", "--seed"), ("name", "--name"))
+#: ``taash rummy play --help``: paragraphs, each one line.
+PLAY_HELP = "\n\n".join([
+    "Play a match of 13-card Indian Rummy against the computer: you and 1 to 5 bots, in points, pool or deals "
+    "format.",
+    "Levels (--level): easy plays at random; medium takes the card that lowers its points most; hard weighs what "
+    "its hand could become and what the next player wants.",
+    "Keys: on your turn 1 takes from the stock, 2 from the discard pile, 3 drops; then Left/Right or a card's "
+    "letter picks a card, 1 discards it, 2 declares with it (you confirm, seeing your groups and whether they are "
+    "valid). h a hint; u undo your last move; s save; q or Ctrl+Q save and quit (--resume FILE goes on). On the "
+    "score sheet: Enter the next deal, q save and quit.",
+])
+
+
+def rummy_levels() -> list[str]:
+    """The levels that have a Rummy bot."""
+    kinds = bot_kinds("rummy")
+    return [level for level, kind in LEVELS.items() if kind in kinds]
+
+
+def check_options(players: int, fmt: str, level: str, name: str, delay: float) -> None:
+    if players not in PLAYER_COUNTS:
+        fail(f"--players must be 2 to 6 at 13-card Rummy, not {players}")
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, not {fmt[:40]!r}")
+    if level not in rummy_levels():
+        fail(f"--level must be one of {', '.join(rummy_levels())} at 13-card Rummy, not {level[:40]!r}")
+    if not 0 <= delay <= 10:
+        fail(f"--delay must be from 0 to 10 seconds, not {delay}")
+    if not name.strip() or len(name) > 40:
+        fail("--name must be 1 to 40 characters")
+
+
+def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None, name: str, resume: Path | None,
+               save: Path | None, ascii_only: bool, delay: float, ignored: list[str]) -> None:
+    """Check the options, start or resume the match, and run the screen (``ignored``: options given with
+    ``--resume``, which are refused)."""
+    from taash.rummy.game import RummyState
+    from taash.tables.adapter import TableError, adapter
+    from taash.tables.session import Session
+    from taash.tui.rummy.app import RummyApp
+    from taash.tui.rummy.text import format_caption, sheet_table
+
+    if ignored:
+        fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
+    ascii_only = ascii_only or not unicode_ok()
+    check_options(players, fmt, level, name, delay)
+    human = 0
+    if resume is not None:
+        with user_errors(str(resume)):
+            try:
+                session, people = Session.load(resume)
+            except TableError as e:
+                fail(f"{resume}: {e}")
+        if session.game.name != "rummy":
+            fail(f"{resume}: a saved match of {session.game.title}, not of 13-card Rummy")
+        if len(people) != 1:
+            fail(f"{resume}: a match of {len(people)} people, not one against bots")
+        human = people[0]
+    else:
+        game = adapter("rummy")
+        with user_errors("--rules"):
+            chosen = load_rules(rules)
+        try:
+            settings = game.settings(players, chosen, fmt, level, False)
+        except TableError as e:
+            fail(e)
+        names = [name.strip(), *(f"{n} (bot)" for n in BOT_NAMES[: players - 1])]
+        session = Session(game, settings, random.SystemRandom().randrange(2**31) if seed is None else seed, names)
+    if session.over:
+        assert isinstance(session.state, RummyState)
+        out.print(sheet_table(session.state.match, session.names, ascii_only))
+        out.print(format_caption(session.state.match, session.names))
+        out.print(f"This match is over; taash replay {resume} steps through it.")
+        return
+    path = save or resume or DEFAULT_SAVE
+    if not path.parent.is_dir():
+        fail(f"--save: there is no folder {path.parent} to save the match in")
+    if path.is_dir():
+        fail(f"--save: {path} is a folder; name a file to save the match in")
+    need_terminal()
+    message = RummyApp(session, path, delay, human, ascii_only).run()
+    if session.over:  # the score sheet stays on the terminal after the full screen goes
+        assert isinstance(session.state, RummyState)
+        out.print(sheet_table(session.state.match, session.names, ascii_only))
+        out.print(format_caption(session.state.match, session.names))
+    if message:
+        print(message)
+
+
+def given_with_resume(ctx: typer.Context) -> list[str]:
+    given = []
+    for param, option in KEPT_BY_THE_SAVE:
+        source = ctx.get_parameter_source(param)
+        if source is not None and source.name != "DEFAULT":
+            given.append(option)
+    return given
+
+
+def play(
+    ctx: typer.Context,
+    players: Annotated[int, typer.Option("--players", "-p", help="2 to 6 players (you and the bots).")] = 2,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="A preset (octro, classic, ...) or a .toml/.json "
+                                       "rules file.")] = "octro",
+    fmt: Annotated[str, typer.Option("--format", "-f", help=f"The match format: {', '.join(FORMATS)}.")]
+    = "points",
+    level: Annotated[str, typer.Option("--level", "-l", help="The bots' level: easy, medium, hard.")] = "medium",
+    seed: Annotated[int | None, typer.Option(help="Seed of the match (the same seed deals the same cards).")] = None,
+    name: Annotated[str, typer.Option("--name", help="Your name in the log and the record.")] = "You",
+    resume: Annotated[Path | None, typer.Option(help="Resume a saved match.")] = None,
+    save: Annotated[Path | None, typer.Option(help=f"Where s and q save the match (default: {DEFAULT_SAVE}, "
+                                                   "or the --resume file).")] = None,
+    ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards (Ks, Th) instead of suit symbols.")]
+    = False,
+    delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
+) -> None:
+    """Play 13-card Rummy against the computer (the help's text is PLAY_HELP)."""
+    play_rummy(players, rules, fmt, level, seed, name, resume, save, ascii_only, delay,
+               given_with_resume(ctx) if resume is not None else [])
+
+
+play.__doc__ = PLAY_HELP

@@ -1,0 +1,559 @@
+"""``taash rummy play``: a match of 13-card Rummy against bots in the terminal (Textual), by keys, in 80x24.
+
+The match is a :class:`taash.tables.session.Session` (the web's tables play through the same one): the screen
+shows the person's own view of the deal (his hand in the solver's groups, each with its kind; the open discard,
+the stock, the wild joker) and the public log, and sends his moves as the table's messages. Keys: 1-3 (or Up/Down
+and Enter) take from the stock or the discard pile, or drop; then Left/Right or a card's letter picks a card, 1
+discards it, 2 declares with it (a confirmation shows the groups and whether they are valid); h a hint, u undo,
+s save, q save and quit. The bots think on a thread, so the screen answers keys while they do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from rich.console import Group as RichGroup
+from rich.console import RenderableType
+from rich.markup import escape
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.events import Resize
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from taash.packs import face_name, face_symbol
+from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
+from taash.rummy.game import RummyState
+from taash.rummy.match import Match
+from taash.rummy.solver import solve
+from taash.rummy.view import PlayerView
+from taash.tables.adapter import TableError
+from taash.tables.rummy import arrangement
+from taash.tables.session import Session
+from taash.tui.app import ASCII_KEYS, SheetScreen, TooSmallScreen, fit_terminal, plain
+from taash.tui.rummy.text import (
+    CARD_LETTERS,
+    KIND_WORDS,
+    Group,
+    card_markup,
+    format_caption,
+    groups_of,
+    hand_markup,
+    result_line,
+    seat_markup,
+    second_person,
+    sheet_table,
+    short_name,
+    top_markup,
+    verdict,
+    wild_words,
+    with_symbols,
+    words,
+)
+
+W = TypeVar("W", bound=Widget)
+#: The bot that gives hints, whatever the opponents' level.
+HINT_LEVEL = "hard"
+#: Lines of the log kept in sight.
+LOG_LINES = 5
+
+#: A choice the screen offers: a move as the table's message, or ``{"declare": face}`` (a declaration laying that
+#: card down, confirmed first).
+Choice = dict[str, Any]
+
+
+class LogLines(Static):
+    """The newest lines of the log that fit the lines it is given (long lines wrap; the oldest give way)."""
+
+    def __init__(self, widget_id: str) -> None:
+        super().__init__(id=widget_id)
+        self.lines: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        self.lines = lines[-LOG_LINES:]
+        self.draw()
+
+    def on_resize(self, _: Resize) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        width, height = self.size.width or 80, self.size.height or LOG_LINES
+        wrapped: list[Text] = []
+        for line in self.lines:
+            wrapped.extend(Text(line).wrap(self.app.console, max(20, width)))
+        self.update(Text("\n").join(wrapped[-min(height, LOG_LINES):]))
+
+
+class DeclareScreen(ModalScreen[bool]):
+    """The declaration about to be made: the groups shown, each with its kind, and whether it is valid (a wrong
+    one costs what the rules say). y or Enter declares, n or Escape goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "declare"),
+        Binding("enter", "answer(True)", show=False),
+        Binding("n", "answer(False)", "back"),
+        Binding("escape", "answer(False)", show=False),
+    ]
+    DEFAULT_CSS = """
+    DeclareScreen { align: center middle; background: $background 60%; }
+    DeclareScreen > Vertical { width: 100%; max-width: 80; height: auto; background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, text: Text) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.text, id="declare")
+        yield Footer()
+
+    def action_answer(self, declare: bool) -> None:
+        self.dismiss(declare)
+
+
+class RummyApp(App[str]):
+    """A match of 13-card Rummy: one person (seat ``human``) against bots."""
+
+    TITLE = "taash: 13-card Rummy"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: auto; background: $primary-background; }
+    #seats { height: auto; background: $primary-background; }
+    #table { height: auto; background: $surface; }
+    #log { height: 1fr; max-height: 5; min-height: 1; color: $text-muted; }
+    #hand { height: auto; background: $surface; }
+    #message { height: auto; max-height: 3; color: $warning; }
+    #options { height: 1fr; min-height: 2; border: none; padding: 0; }
+    .ascii #options { scrollbar-size-vertical: 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "card(-1)", "card", priority=True, key_display="←→ a-p"),
+        Binding("right", "card(1)", "card", show=False, priority=True),
+        Binding("enter", "choose", "do", key_display="⏎ 1-3"),
+        Binding("h", "hint", "hint"),
+        Binding("u", "undo", "undo"),
+        Binding("s", "save", "save"),
+        Binding("q", "quit_match", "save & quit"),
+        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 4)),
+        *(Binding(letter, f"letter({i})", show=False) for i, letter in enumerate(CARD_LETTERS)),
+    ]
+
+    def __init__(self, session: Session, save_path: Path, delay: float = 0.5, human: int = 0,
+                 ascii_only: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.save_path = save_path
+        self.delay = delay
+        self.human = human
+        self.ascii_only = ascii_only
+        self.cursor = 0
+        self.choices: list[Choice | None] = []
+        self.message = ""
+        self._generation = 0  # bumped on undo, so a bot's answer that comes after it is dropped
+        self.thinking: int | None = None  # the seat of a bot thinking on a thread
+        #: Finished deals whose score sheet the person has seen.
+        self.seen = session.finished_deals()
+        self._sheet_open = False
+
+    # -- the match ---------------------------------------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        state = self.session.state
+        assert isinstance(state, RummyState)
+        return state.match
+
+    def view(self) -> PlayerView:
+        return self.match.view(self.human)
+
+    def humans_turn(self) -> bool:
+        return self.session.to_move() == self.human and not self.sheet_due()
+
+    def bots_turn(self) -> bool:
+        to_move = self.session.to_move()
+        return to_move is not None and to_move != self.human and not self.sheet_due()
+
+    def sheet_due(self) -> bool:
+        return self.session.finished_deals() > self.seen
+
+    def seat_name(self, seat: int) -> str:
+        return self.session.names[seat]
+
+    # -- layout ------------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="seats")
+        yield Static(id="table")
+        yield LogLines("log")
+        yield Static(id="hand")
+        yield Static(id="message")
+        yield OptionList(id="options")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.ascii_only:
+            self.screen.add_class("ascii")
+        self.part("#options", OptionList).focus()
+        self.redraw()
+        self.after_move()
+        fit_terminal(self, *self.size)
+
+    def on_resize(self, event: Resize) -> None:
+        self.redraw()
+        fit_terminal(self, event.size.width, event.size.height)
+
+    def part(self, selector: str, kind: type[W]) -> W:
+        return self.screen_stack[0].query_one(selector, kind)
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.ascii_only:
+            shown = ASCII_KEYS.get(shown, shown).replace("←→", "Left/Right").replace("⏎", "Enter")
+        return shown
+
+    def line(self, markup: str) -> Text:
+        return Text.from_markup(self.words(markup))
+
+    def words(self, text: str) -> str:
+        """``text`` for this terminal: cards with suit symbols, or all in ASCII where it must be."""
+        return plain(words(text, self.ascii_only), self.ascii_only)
+
+    # -- drawing -----------------------------------------------------------------------------------------------
+
+    def groups(self) -> list[Group]:
+        view = self.view()
+        if not view.hand:
+            return []
+        return groups_of(arrangement(list(view.hand), view.rules, view.wild))
+
+    def shown_cards(self) -> list[int]:
+        return [c for g in self.groups() for c in g.cards]
+
+    def status_text(self) -> str:
+        s, m = self.session, self.match
+        rules = s.game.rules_json(s.settings)
+        rules_text = rules if isinstance(rules, str) else "custom"
+        return (f" 13-card Rummy · {rules_text} rules · {m.format.name} · {s.settings.level} bots · "
+                f"deal {len(m.past) + (0 if m.over else 1)}")
+
+    def redraw(self) -> None:
+        view = self.view()
+        self.part("#status", Static).update(self.line(self.status_text()))
+        self.part("#seats", Static).update(self.line(
+            " " + seat_markup(view, self.match, self.session.names, self.human, self.ascii_only)))
+        self.part("#table", Static).update(self.line(
+            f" [b]Discard[/] {top_markup(view, self.session.names, self.ascii_only)} · [b]Stock[/] "
+            f"{view.stock_size} · [b]Wild joker[/] {wild_words(view, self.ascii_only)}"))
+        lines = [self.words(second_person(line)) for line in self.session.log[-LOG_LINES:]]
+        self.part("#log", LogLines).show(lines)
+        self.draw_hand()
+        self.part("#message", Static).update(Text(" " + self.words(self.message or self.guide())))
+        self.fill_options()
+
+    def draw_hand(self) -> None:
+        view = self.view()
+        groups = self.groups()
+        n = sum(len(g.cards) for g in groups)
+        self.cursor = max(0, min(self.cursor, n - 1))
+        choosing = self.humans_turn() and view.phase is Phase.DISCARD
+        if not view.hand:
+            self.part("#hand", Static).update(self.line(f" [b]Your hand[/]: you are out of this deal "
+                                                        f"({view.status[self.human]})"))
+            return
+        points = solve(view.hand, view.rules, view.wild).points if len(view.hand) == 13 else \
+            arrangement(list(view.hand), view.rules, view.wild)["points"]
+        head = f" [b]Your hand[/] ({points} points now): "
+        self.part("#hand", Static).update(self.line(
+            head + hand_markup(groups, view.wild, self.cursor if choosing else None, self.ascii_only, choosing)))
+
+    def guide(self) -> str:
+        if not self.humans_turn():
+            return ""
+        if self.view().phase is Phase.TAKE:
+            return "Your turn: 1 take from the stock, 2 from the discard pile, 3 drop"
+        arrows = "Left/Right" if self.ascii_only else "←→"
+        return f"{arrows} or a card's letter picks a card: 1 discards it, 2 declares with it"
+
+    def fill_options(self) -> None:
+        view = self.view()
+        options = self.part("#options", OptionList)
+        options.clear_options()
+        self.choices = []
+        to_move = self.session.to_move()
+        if to_move is None or self.sheet_due():
+            options.add_option(Option("The deal is over", disabled=True))
+            return
+        if to_move != self.human:
+            name = short_name(self.seat_name(to_move))
+            waiting = f"{name} is thinking…" if self.thinking == to_move else f"Waiting for {name}…"
+            options.add_option(Option(self.words(waiting), disabled=True))
+            return
+        if view.phase is Phase.TAKE:
+            self.offer("1. Take the top card of the stock", {"type": "take", "from": "stock"},
+                       Take("stock") in view.legal_actions())
+            if view.pile:
+                top = face_symbol(view.pile[-1][0], self.ascii_only)
+                self.offer(f"2. Take {top} from the discard pile", {"type": "take", "from": "discard"})
+            else:
+                self.offer("2. The discard pile is empty", None)
+            cost, which = (view.middle_drop, "middle") if view.has_taken[self.human] else (view.first_drop, "first")
+            self.offer(f"3. Drop ({which} drop: {cost} points)", {"type": "drop"})
+        else:
+            cards = self.shown_cards()
+            card = cards[self.cursor]
+            name = face_symbol(card, self.ascii_only)
+            if Discard(card) in view.legal_actions():
+                self.offer(f"1. Discard {name}", {"type": "discard", "card": face_name(card)})
+            else:
+                self.offer(f"1. You may not discard {name}: you just took it from the discard pile", None)
+            declare = self.declaration(card)
+            valid = "valid" if declare[1] else f"NOT valid: it would cost {view.rules.wrong_declaration} points"
+            self.offer(f"2. Declare, laying {name} face down ({valid})", {"declare": card})
+        first = next((i for i, c in enumerate(self.choices) if c is not None), None)
+        options.highlighted = first
+
+    def offer(self, text: str, choice: Choice | None, enabled: bool = True) -> None:
+        if not enabled:
+            choice = None
+        self.part("#options", OptionList).add_option(Option(self.words(text), disabled=choice is None))
+        self.choices.append(choice)
+
+    def declaration(self, finish: int) -> tuple[list[Group], bool]:
+        """The groups a declaration laying ``finish`` down would show (the solver's best of the 13 cards left),
+        and whether they are a valid declaration."""
+        view = self.view()
+        rest = list(view.hand)
+        rest.remove(finish)
+        solution = solve(rest, view.rules, view.wild)
+        groups = [Group(kind, cards) for kind, cards in solution.melds]
+        if solution.free:
+            groups.append(Group("free", solution.free))
+        if solution.unmatched:
+            groups.append(Group(None, solution.unmatched))
+        return groups, solution.valid
+
+    # -- the flow of the game ----------------------------------------------------------------------------------
+
+    def after_move(self) -> None:
+        """After any move: the score sheet when a deal is over, else the bots' turn, else the person's."""
+        if self.sheet_due():
+            self.show_sheet()
+        elif self.bots_turn():
+            generation = self._generation
+            if self.delay > 0:
+                self.set_timer(self.delay, lambda: self.bot_move(generation))
+            else:
+                self.call_later(self.bot_move, generation)
+
+    def bot_move(self, generation: int) -> None:
+        """The bot to move thinks on a thread (the screen keeps answering keys); its answer comes back to
+        :meth:`bot_decided`, and is dropped if an undo came first."""
+        if generation != self._generation or not self.bots_turn():
+            return
+        seat = self.session.to_move()
+        assert seat is not None
+        bot, view = self.session.bot_choice(self.session.settings.level)
+        self.thinking = seat
+        self.fill_options()
+
+        def think() -> None:
+            try:
+                message: Choice | None = self.session.game.action_to(bot.choose(view))
+            except Exception:  # a bot that fails: the engine's first legal move is made instead
+                message = None
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.call_from_thread(self.bot_decided, generation, seat, message)
+
+        self.run_worker(think, thread=True, exit_on_error=False, group="bot")
+
+    def bot_decided(self, generation: int, seat: int, message: Choice | None) -> None:
+        if generation != self._generation or not self.bots_turn() or self.session.to_move() != seat:
+            return
+        self.thinking = None
+        try:
+            self.session.move(seat, message if message is not None else self.session.first_legal())
+        except TableError:  # a bot's mistake: the engine's first legal move instead
+            self.session.move(seat, self.session.first_legal())
+        self.redraw()
+        self.after_move()
+
+    def make(self, message: Choice) -> None:
+        """The person's move."""
+        try:
+            self.session.move(self.human, message)
+        except TableError as e:
+            self.message = str(e)
+            self.redraw()
+            return
+        self.message = ""
+        self.cursor = 0
+        self.redraw()
+        self.after_move()
+
+    def make_choice(self, index: int) -> None:
+        if not self.humans_turn() or not 0 <= index < len(self.choices):
+            return
+        choice = self.choices[index]
+        if choice is None:
+            return
+        if "declare" in choice:
+            self.confirm_declaration(choice["declare"])
+            return
+        self.make(choice)
+
+    def confirm_declaration(self, finish: int) -> None:
+        view = self.view()
+        groups, valid = self.declaration(finish)
+        lines = [f"[b]Declare[/], laying {card_markup(finish, view.wild, self.ascii_only)} face down and showing:"]
+        for g in groups:
+            cards = " ".join(card_markup(c, view.wild, self.ascii_only) for c in g.cards)
+            lines.append(f"  {KIND_WORDS.get(g.kind, 'unmatched')}: {cards}")
+        if valid:
+            lines.append("[green]A valid declaration: you win the deal.[/]")
+        else:
+            lines.append(f"[red]NOT a valid declaration[/]: it costs {view.rules.wrong_declaration} points and "
+                         "puts you out of the deal")
+        lines.append("y or Enter: declare · n or Escape: back")
+        message = {"type": "declare", "discard": face_name(finish),
+                   "melds": [[face_name(c) for c in g.cards] for g in groups]}
+
+        def answered(declare: bool | None) -> None:
+            if declare and self.humans_turn():
+                self.make(message)
+
+        self.push_screen(DeclareScreen(self.line("\n".join(lines))), answered)
+
+    # -- the score sheet ---------------------------------------------------------------------------------------
+
+    def sheet_parts(self) -> tuple[Text, RenderableType, Text]:
+        m, names = self.match, self.session.names
+        lines = [result_line(m, names)]
+        deal = m.past[-1]
+        for seat, groups in deal.shown.items():
+            shown = "  ".join(" ".join(card_markup(c, deal.wild, self.ascii_only) for c in g) for g in groups)
+            lines.append(f"  {escape(short_name(names[seat]))} showed: {shown}")
+        parts: list[RenderableType] = [sheet_table(m, names, self.ascii_only),
+                                       Text(self.words(format_caption(m, names)))]
+        if m.over:
+            parts.append(Text(verdict(m, names, self.human), style="bold"))
+        done = "Enter: leave (the record is saved)" if m.over else "Enter: the next deal · q: save and quit"
+        return self.line("\n".join(lines)), RichGroup(*parts), Text(self.words(done), style="bold")
+
+    def show_sheet(self) -> None:
+        if self._sheet_open:
+            return
+        self._sheet_open = True
+        self.push_screen(SheetScreen(*self.sheet_parts(), self.ascii_only), self.sheet_closed)
+        fit_terminal(self, *self.size)
+
+    def sheet_closed(self, _: None) -> None:
+        self._sheet_open = False
+        fit_terminal(self, *self.size)
+        if self.session.over:
+            self.action_quit_match()
+            return
+        self.seen = self.session.finished_deals()
+        self.message = ""
+        self.cursor = 0
+        self.redraw()
+        self.after_move()
+
+    # -- key actions -------------------------------------------------------------------------------------------
+
+    def action_card(self, step: int) -> None:
+        if self.humans_turn() and self.view().phase is Phase.DISCARD:
+            n = len(self.shown_cards())
+            self.cursor = (self.cursor + step) % n if n else 0
+            self.redraw()
+
+    def action_letter(self, index: int) -> None:
+        if self.humans_turn() and self.view().phase is Phase.DISCARD and index < len(self.shown_cards()):
+            self.cursor = index
+            self.redraw()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.make_choice(event.option_index)
+
+    def action_choose(self) -> None:
+        highlighted = self.part("#options", OptionList).highlighted
+        if highlighted is not None:
+            self.make_choice(highlighted)
+
+    def action_pick(self, number: int) -> None:
+        self.make_choice(number - 1)
+
+    def action_hint(self) -> None:
+        if not self.humans_turn():
+            self.message = "Wait for your turn for a hint"
+            self.redraw()
+            return
+        action, reason = self.session.hint(self.human, HINT_LEVEL)
+        index = 0
+        if isinstance(action, Take):
+            index = 0 if action.source == "stock" else 1
+        elif isinstance(action, Drop):
+            index = 2
+        elif isinstance(action, Discard | Declare):
+            card = action.card if isinstance(action, Discard) else action.finish
+            self.cursor = self.shown_cards().index(card)
+            index = 0 if isinstance(action, Discard) else 1
+        self.message = f"Hint: {with_symbols(reason)}"
+        self.redraw()
+        self.part("#options", OptionList).highlighted = index
+
+    def action_undo(self) -> None:
+        self._generation += 1
+        self.thinking = None
+        undone = self.session.undo(self.human)
+        self.seen = self.session.finished_deals()
+        self.message = "Undone: back to your last move (u again goes further back)" if undone else \
+            "Nothing to undo yet"
+        self.cursor = 0
+        self.redraw()
+        self.after_move()
+
+    def save_quietly(self) -> None:
+        self.session.save(self.save_path, [self.human])
+
+    def action_save(self) -> None:
+        try:
+            self.save_quietly()
+        except OSError as e:
+            self.message = f"Could not save to {self.save_path}: {e.strerror or e}"
+        else:
+            self.message = f"Saved to {self.save_path} (resume: taash rummy play --resume {self.save_path})"
+        self.redraw()
+
+    def action_quit_match(self) -> None:
+        try:
+            self.save_quietly()
+        except OSError as e:
+            self.exit(f"Could not save to {self.save_path}: {e.strerror or e}")
+            return
+        if self.session.over:
+            self.exit(f"Match over. The match is saved in {self.save_path} (its record inside: taash replay "
+                      f"{self.save_path} shows it)")
+        else:
+            self.exit(f"Saved to {self.save_path}. Resume with: taash rummy play --resume {self.save_path}")
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q saves too: a match is never lost by leaving."""
+        self.action_quit_match()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small, keys play nothing unseen: only quitting works; over a declaration's
+        confirmation or a score sheet, only their own keys, saving and quitting."""
+        if isinstance(self.screen, TooSmallScreen):
+            return action in ("quit_match", "quit")
+        if isinstance(self.screen, DeclareScreen | SheetScreen):
+            return action in ("quit_match", "quit", "save")
+        return True

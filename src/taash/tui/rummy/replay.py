@@ -1,0 +1,228 @@
+"""``taash replay FILE`` for a 13-card Rummy record: deal by deal, turn by turn, every hand shown (the match is
+over or given away: nothing is hidden), with the discard pile's top, the stock, the wild joker, each turn in words,
+and the match's totals before the deal and after it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.markup import escape
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.widgets import Footer, Static
+
+from taash.packs import JOKER, face_symbol, rank_name
+from taash.rummy.deal import Deal, Status
+from taash.rummy.match import DealResult
+from taash.rummy.record import GameRecord, positions, replay
+from taash.tui.app import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
+from taash.tui.rummy.text import NAME_WIDTH, card_markup, short_name
+
+
+@dataclass(slots=True)
+class Step:
+    """A deal after some turns, and the last turn in words."""
+
+    deal: Deal
+    said: str
+
+
+def said(deal: Deal, names: list[str], ascii_only: bool) -> str:
+    """The last turn of ``deal`` (after it) in words, and the end of the deal when it ended it."""
+    t = deal.turns[-1]
+    name = names[t.seat]
+
+    def card(face: int | None) -> str:
+        return face_symbol(face, ascii_only) if face is not None else "?"
+
+    if t.drop:
+        text = f"{name} drops ({deal.points.get(t.seat, 0)} points)"
+    else:
+        where = "the stock" if t.take == "stock" else "the discard pile"
+        text = f"{name} takes {card(t.drawn)} from {where}"
+        if t.reshuffled:
+            text = "The discard pile is shuffled into a new stock; " + text
+        if t.declare is not None:
+            finish, _ = t.declare
+            verdict = ("a valid declaration" if deal.status[t.seat] is Status.DECLARED
+                       else f"a wrong declaration ({deal.points.get(t.seat, 0)} points)")
+            text += f" and declares, laying {card(finish)} face down: {verdict}"
+        elif t.discard is not None:
+            text += f" and discards {card(t.discard)}"
+        if t.timeout:
+            text += " (the turn timed out)"
+        if t.timed_out_drop:
+            text += f"; timed out too often: dropped ({deal.points.get(t.seat, 0)} points)"
+    if deal.over and deal.winner is not None:
+        how = "with a valid declaration" if deal.declared else "as the last player left"
+        text += f". The deal is over: {names[deal.winner]} wins {how}"
+    return text
+
+
+def wild_text(deal: Deal, ascii_only: bool) -> str:
+    if deal.wild_card == JOKER:
+        return "JK: every ace is a joker"
+    return f"{face_symbol(deal.wild_card, ascii_only)}: every {rank_name(deal.wild)} is a joker"
+
+
+class Timeline:
+    """Every position of every deal of a checked Rummy record."""
+
+    def __init__(self, record: GameRecord, ascii_only: bool = False):
+        self.record = record
+        checked = replay(record)  # refuses a record that breaks the rules, naming the deal and turn
+        #: Each finished deal's result (its points, the totals after it, who went out).
+        self.results: list[DealResult] = checked.results
+        #: The match's winner, once it is over.
+        self.winner = checked.tally.winner
+        names = record.names or [f"Seat {i}" for i in range(record.players)]
+        self.names = [short_name(n) for n in names]
+        self.deals: list[list[Step]] = []
+        for i, j, deal in positions(record):
+            if j == 0:
+                open_card = face_symbol(deal.pile[-1][0], ascii_only)
+                self.deals.append([Step(deal, f"Deal {i + 1}: {self.names[deal.dealer]} deals; the open card is "
+                                              f"{open_card}; wild joker {wild_text(deal, ascii_only)}")])
+            else:
+                self.deals[-1].append(Step(deal, said(deal, self.names, ascii_only)))
+
+
+class RummyReplayApp(App[None]):
+    """Forwards and backwards through a Rummy record: ←/→ a turn, ↑/↓ a deal, Home/End the ends of a deal."""
+
+    TITLE = "taash: replay"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #where { height: auto; background: $primary-background; }
+    #table { height: auto; background: $surface; }
+    #said { height: auto; color: $warning; }
+    #hands { height: auto; }
+    #match { height: auto; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "turn", key_display="←→"),
+        Binding("left", "step(-1)", "back", show=False),
+        Binding("down", "deal(1)", "deal", key_display="↑↓"),
+        Binding("up", "deal(-1)", "previous deal", show=False),
+        Binding("pagedown", "deal(1)", show=False),
+        Binding("pageup", "deal(-1)", show=False),
+        Binding("home", "end(0)", "start"),
+        Binding("end", "end(1)", "end"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, timeline: Timeline, title: str = "", ascii_only: bool = False):
+        super().__init__()
+        self.timeline = timeline
+        self.title_text = title
+        self.ascii_only = ascii_only
+        self.deal_index = 0
+        self.step_index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="where")
+        yield Static(id="table")
+        yield Static(id="said")
+        yield Static(id="hands")
+        yield Static(id="match")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        fit_terminal(self, *self.size, leaving="q leaves")
+
+    def on_resize(self, event: Resize) -> None:
+        fit_terminal(self, event.size.width, event.size.height, leaving="q leaves")
+
+    def part(self, selector: str) -> Static:
+        return self.screen_stack[0].query_one(selector, Static)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small, only q works."""
+        return not isinstance(self.screen, TooSmallScreen) or action in ("quit", "quit_match")
+
+    def action_quit_match(self) -> None:
+        """q on the screen that asks for a larger terminal."""
+        self.exit()
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return ASCII_KEYS.get(shown, shown) if self.ascii_only else shown
+
+    def line(self, markup: str) -> Text:
+        return Text.from_markup(plain(markup, self.ascii_only))
+
+    def redraw(self) -> None:
+        t = self.timeline
+        steps = t.deals[self.deal_index]
+        deal = steps[self.step_index].deal
+        names = [escape(n) for n in t.names]
+        record = t.record
+        rules = record.rules.to_json()
+        self.part("#where").update(self.line(
+            f" {escape(self.title_text)} · {rules if isinstance(rules, str) else 'custom'} · {record.format.name} · "
+            f"deal {self.deal_index + 1}/{len(t.deals)} · turn {self.step_index}/{len(steps) - 1}"
+            f"{'' if steps[-1].deal.over else ' (unfinished)'}"))
+        top = card_markup(deal.pile[-1][0], deal.wild, self.ascii_only) if deal.pile else "[dim]empty[/]"
+        self.part("#table").update(self.line(
+            f" [b]Discard[/] {top} · [b]Stock[/] {deal.stock_size} · [b]Wild joker[/] "
+            f"{wild_text(deal, self.ascii_only)}"))
+        self.part("#said").update(Text(" " + plain(steps[self.step_index].said, self.ascii_only)))
+        self.part("#hands").update(self.line("\n".join(self.hand_line(deal, seat, names[seat])
+                                                      for seat in range(record.players))))
+        self.part("#match").update(self.line(self.match_text(deal.over)))
+
+    def hand_line(self, deal: Deal, seat: int, name: str) -> str:
+        """A seat's hand, by suit, or how it left the deal (a declarer's shown groups)."""
+        turn = ">" if deal.to_move == seat and not deal.over and seat in deal.status else " "
+        label = f"{turn} [b]{name:<{NAME_WIDTH}}[/]{'(d)' if seat == deal.dealer else '   '}"
+        if seat not in deal.status:
+            return f"{label} [dim]not dealt in[/]"
+        status = deal.status[seat]
+
+        def cards(faces: list[int] | tuple[int, ...]) -> str:
+            return " ".join(card_markup(f, deal.wild, self.ascii_only)
+                            for f in sorted(faces, key=lambda f: (f // 13, f % 13)))
+
+        if status is Status.DROPPED:
+            return f"{label} [dim]dropped ({deal.points.get(seat, 0)} points)[/]"
+        if seat in deal.shown:
+            groups = " | ".join(cards(g) for g in deal.shown[seat])
+            word = "declared" if status is Status.DECLARED else f"wrong ({deal.points.get(seat, 0)})"
+            return f"{label} {word}: {groups}"
+        points = f" [dim]({deal.points[seat]} points)[/]" if deal.over and seat in deal.points else ""
+        return f"{label} {cards(deal.hands[seat])}{points}"
+
+    def match_text(self, over: bool) -> str:
+        """The totals before this deal, and after it once it is over (who went out of a pool)."""
+        t = self.timeline
+        players = t.record.players
+        before = t.results[self.deal_index - 1].totals if self.deal_index else (0,) * players
+        names = [escape(n) for n in t.names]
+        text = " [b]Totals[/] before this deal: " + ", ".join(f"{names[s]} {before[s]}" for s in range(players))
+        if over and self.deal_index < len(t.results):
+            r = t.results[self.deal_index]
+            text += "\n [b]After it[/]: " + ", ".join(f"{names[s]} {r.totals[s]}" for s in range(players))
+            if r.eliminated:
+                text += "; out of the pool: " + ", ".join(names[s] for s in r.eliminated)
+            if self.deal_index == len(t.results) - 1 and t.winner is not None:
+                text += f"\n [b]{names[t.winner]} wins the match[/]"
+        return text
+
+    def action_step(self, step: int) -> None:
+        last = len(self.timeline.deals[self.deal_index]) - 1
+        self.step_index = max(0, min(last, self.step_index + step))
+        self.redraw()
+
+    def action_deal(self, step: int) -> None:
+        index = max(0, min(len(self.timeline.deals) - 1, self.deal_index + step))
+        if index != self.deal_index:
+            self.deal_index, self.step_index = index, 0
+            self.redraw()
+
+    def action_end(self, end: int) -> None:
+        self.step_index = end * (len(self.timeline.deals[self.deal_index]) - 1)
+        self.redraw()
