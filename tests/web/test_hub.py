@@ -23,6 +23,7 @@ class HeldStore:
         self.fail = False
         self.actions: list[tuple[str, int, dict[str, Any]]] = []
         self.statuses: list[str] = []
+        self.results: list[Any] = []
 
     async def add_table(self, row: Any) -> None:
         return None
@@ -34,8 +35,9 @@ class HeldStore:
             raise RuntimeError("disk full")
         self.actions.append((table_id, version, body))
 
-    async def set_status(self, table_id: str, status: str) -> None:
+    async def set_status(self, table_id: str, status: str, results: Any = ()) -> None:
         self.statuses.append(status)
+        self.results.extend(results)
 
     async def add_deals(self, table_id: str, first: int, dealt: list[Any]) -> None:
         return None

@@ -21,7 +21,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 
 from taash.web.account_store import Account, AccountError, Accounts
-from taash.web.app import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, display_name
+from taash.web.http import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, display_name
 from taash.web.names import name_keys, prototypes
 
 #: Wrong passwords one account may have in ``ACCOUNT_WINDOW`` seconds; then every attempt is refused (429) until

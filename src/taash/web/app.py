@@ -15,19 +15,17 @@ import re
 import secrets
 import sys
 import time
-import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Cookie, Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi import Cookie, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import URLSafeSerializer
 from pydantic import BaseModel, Field, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
@@ -36,67 +34,32 @@ from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
 from taash.tables.adapter import TableError, adapter, game_names
+from taash.web.accounts import accounts_router
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.history import add_history
+from taash.web.http import (
+    COOKIE,
+    ERRORS,
+    NAME_RULE,
+    ApiError,
+    Guest,
+    ServerConfig,
+    display_name,
+    guest_from_token,
+)
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.store import Store
 
 log = logging.getLogger("taash.web")
 STATIC = Path(__file__).parent / "static"
-COOKIE = "taash_guest"
 JSON = Any
-NAME_PUNCTUATION = frozenset(" .'-")
 #: The largest websocket frame the server reads at all (uvicorn's ``ws_max_size``): a message over
 #: ``ServerConfig.max_message`` and up to this size is answered with a ``too_big`` error and the connection
 #: stays; a bigger frame closes the connection (1009). It bounds the memory one connection may hold.
 MAX_FRAME = 256 * 1024
 
 
-@dataclass(slots=True)
-class ServerConfig:
-    """How a server runs; every limit has a default fit for one small machine."""
-
-    database_url: str = "sqlite:///taash.db"
-    #: Seconds a bot waits before it moves (0 in tests).
-    bot_delay: float = 0.8
-    #: Seconds a person may be away (no connection) at his turn before a bot plays for him.
-    away_seconds: float = 30.0
-    #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit); after IDLE_AFTER
-    #: such turns in a row a bot plays his seat until he acts again.
-    turn_seconds: float = 60.0
-    max_tables: int = 2000
-    #: Unfinished tables one guest may have created.
-    max_tables_per_guest: int = 10
-    max_connections: int = 5000
-    #: Connections to one table (its players and its spectators).
-    max_table_connections: int = 200
-    #: Largest websocket message accepted, in bytes.
-    max_message: int = 4096
-    #: Largest HTTP request body accepted, in bytes.
-    max_body: int = 16384
-    #: Messages a connection may send per second (with bursts of twice as many).
-    rate: float = 10.0
-    #: Guests and tables one client address may create per minute (with bursts of as many).
-    creations: float = 60.0
-    #: Origins allowed on the websocket besides the server's own address.
-    allowed_origins: list[str] = field(default_factory=list)
-    secure_cookies: bool = False
-
-
 # -- request and response bodies -------------------------------------------------------------------------------
-
-
-def display_name(v: str) -> str:
-    """A display name: 1 to 24 letters (of any script, with their marks: Devanagari, Gurmukhi, Tamil...),
-    digits, spaces or . ' -; spaces are squeezed."""
-    v = " ".join(unicodedata.normalize("NFC", v).split())
-    if not 1 <= len(v) <= 24 or not all(c in NAME_PUNCTUATION or unicodedata.category(c)[0] in "LMN" for c in v):
-        raise ValueError("a name is 1 to 24 letters, digits, spaces or . ' -")
-    return v
-
-
-NAME_RULE = ("1 to 24 letters of any script (with their marks: Devanagari, Gurmukhi, Tamil...), digits, spaces or "
-             ". ' - (spaces are squeezed, and the name is compared without regard to case)")
 
 
 class GuestIn(BaseModel):
@@ -180,25 +143,9 @@ class TableOut(BaseModel):
     invite: str | None = Field(None, description="The invite link's path; null where the code is not shown")
 
 
-class ErrorOut(BaseModel):
-    detail: str
-    code: str
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut}, 401: {"model": ErrorOut}, 403: {"model": ErrorOut}, 404: {"model": ErrorOut},
-    409: {"model": ErrorOut}, 413: {"model": ErrorOut}, 422: {"model": ErrorOut}, 429: {"model": ErrorOut},
-    503: {"model": ErrorOut}}
-STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401, "too_many": 429}
 HTTP_CODES = {400: "bad", 401: "no_guest", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
               413: "too_big", 422: "invalid"}
 HTTP_SENTENCES = {404: "no such page", 405: "that method is not allowed here"}
-
-
-class ApiError(HTTPException):
-    def __init__(self, code: str, message: str):
-        super().__init__(STATUS.get(code, 409 if code != "bad" else 400), message)
-        self.code = code
 
 
 def validation_sentence(e: RequestValidationError) -> str:
@@ -314,25 +261,6 @@ def code_shown(live: Live, guest: str | None, code: str | None = None) -> bool:
     return live.table.settings.public or is_member(live, guest) or code_matches(live, code)
 
 
-def guest_from_token(signer: URLSafeSerializer, token: str | None) -> str | None:
-    if not token:
-        return None
-    try:
-        value = signer.loads(token)
-    except BadSignature:
-        return None
-    return value if isinstance(value, str) else None
-
-
-def current_guest(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> str:
-    guest = guest_from_token(request.app.state.signer, taash_guest)
-    if guest is None:
-        raise ApiError("no_guest", "choose a name first (POST /api/guest)")
-    return guest
-
-
-Guest = Annotated[str, Depends(current_guest)]
-
 # -- the app ---------------------------------------------------------------------------------------------------
 
 
@@ -444,7 +372,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                             secure=config.secure_cookies, max_age=60 * 60 * 24 * 365)
         return GuestOut(id=guest, name=body.name)
 
-    from taash.web.accounts import accounts_router  # here: it uses this module's errors and names
 
     app.include_router(accounts_router(config, state))  # /api/me, and claiming a name, login, logout, password
 

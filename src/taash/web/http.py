@@ -1,0 +1,107 @@
+"""What every route module of the web server shares: its configuration, guests' names and cookies, and the one
+shape of an HTTP error (a sentence and a code)."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Cookie, Depends, HTTPException, Request
+from itsdangerous import BadSignature, URLSafeSerializer
+from pydantic import BaseModel
+
+COOKIE = "taash_guest"
+NAME_PUNCTUATION = frozenset(" .'-")
+
+
+@dataclass(slots=True)
+class ServerConfig:
+    """How a server runs; every limit has a default fit for one small machine."""
+
+    database_url: str = "sqlite:///taash.db"
+    #: Seconds a bot waits before it moves (0 in tests).
+    bot_delay: float = 0.8
+    #: Seconds a person may be away (no connection) at his turn before a bot plays for him.
+    away_seconds: float = 30.0
+    #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit); after IDLE_AFTER
+    #: such turns in a row a bot plays his seat until he acts again.
+    turn_seconds: float = 60.0
+    max_tables: int = 2000
+    #: Unfinished tables one guest may have created.
+    max_tables_per_guest: int = 10
+    max_connections: int = 5000
+    #: Connections to one table (its players and its spectators).
+    max_table_connections: int = 200
+    #: Largest websocket message accepted, in bytes.
+    max_message: int = 4096
+    #: Largest HTTP request body accepted, in bytes.
+    max_body: int = 16384
+    #: Messages a connection may send per second (with bursts of twice as many).
+    rate: float = 10.0
+    #: Guests and tables one client address may create per minute (with bursts of as many).
+    creations: float = 60.0
+    #: Origins allowed on the websocket besides the server's own address.
+    allowed_origins: list[str] = field(default_factory=list)
+    secure_cookies: bool = False
+
+
+# -- names -----------------------------------------------------------------------------------------------------
+
+
+def display_name(v: str) -> str:
+    """A display name: 1 to 24 letters (of any script, with their marks: Devanagari, Gurmukhi, Tamil...),
+    digits, spaces or . ' -; spaces are squeezed."""
+    v = " ".join(unicodedata.normalize("NFC", v).split())
+    if not 1 <= len(v) <= 24 or not all(c in NAME_PUNCTUATION or unicodedata.category(c)[0] in "LMN" for c in v):
+        raise ValueError("a name is 1 to 24 letters, digits, spaces or . ' -")
+    return v
+
+
+NAME_RULE = ("1 to 24 letters of any script (with their marks: Devanagari, Gurmukhi, Tamil...), digits, spaces or "
+             ". ' - (spaces are squeezed, and the name is compared without regard to case)")
+
+
+# -- errors ----------------------------------------------------------------------------------------------------
+
+
+class ErrorOut(BaseModel):
+    detail: str
+    code: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut}, 401: {"model": ErrorOut}, 403: {"model": ErrorOut}, 404: {"model": ErrorOut},
+    409: {"model": ErrorOut}, 413: {"model": ErrorOut}, 422: {"model": ErrorOut}, 429: {"model": ErrorOut},
+    503: {"model": ErrorOut}}
+STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401, "too_many": 429}
+
+
+class ApiError(HTTPException):
+    def __init__(self, code: str, message: str):
+        super().__init__(STATUS.get(code, 409 if code != "bad" else 400), message)
+        self.code = code
+
+
+
+# -- guests ----------------------------------------------------------------------------------------------------
+
+
+def guest_from_token(signer: URLSafeSerializer, token: str | None) -> str | None:
+    if not token:
+        return None
+    try:
+        value = signer.loads(token)
+    except BadSignature:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def current_guest(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> str:
+    guest = guest_from_token(request.app.state.signer, taash_guest)
+    if guest is None:
+        raise ApiError("no_guest", "choose a name first (POST /api/guest)")
+    return guest
+
+
+Guest = Annotated[str, Depends(current_guest)]
