@@ -7,6 +7,7 @@ install prints one line saying which core it built.
 
 from __future__ import annotations
 
+import platform
 import sys
 
 from setuptools import Extension, setup
@@ -29,12 +30,16 @@ class BuildCore(build_ext):
         return path.exists()
 
 
+#: Every x86-64 processor of the last fifteen years counts bits in one instruction; without the flag gcc calls a
+#: library function for each count.
+_POPCNT = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
+
 setup(
     ext_modules=[
         Extension(
             "taash.seep._core",
             ["src/taash/seep/_core.c"],
-            extra_compile_args=["-O3", "-std=c99", "-Wall", "-Wno-unused-function"],
+            extra_compile_args=["-O3", "-std=c99", "-Wall", "-Wno-unused-function", *_POPCNT],
             optional=True,
         )
     ],

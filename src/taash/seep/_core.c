@@ -295,12 +295,14 @@ static int groups_of(u64 floor, int what, int v, int t, uint32_t *off, uint32_t 
  * runs of masks in `varena`, spread over every suit (`loose & mask` is the real cards), worked out when first
  * asked for. Value floors are at most 8192, so these are kept for good. */
 typedef struct {
+    u64 inl[2]; /* an answer of one or two masks is kept here, next to its length: one cache line to read */
     uint32_t off, n;
 } Run;
 #define NQ 149
 #define UNFILLED 0xFFFFFFFFu
 typedef struct {
     int reach;
+    uint16_t builders[32];
     Run q[NQ];
 } FoldMemo;
 static FoldMemo *fold_memo[1 << 13];
@@ -367,7 +369,7 @@ static void floor_copies(Floor *f, u64 loose) {
     f->copies[3] = (d & three) << 39;
 }
 
-static int q_index(int what, int v, int t) {
+static inline int q_index(int what, int v, int t) {
     switch (what) {
     case MAXIMAL: return t;
     case OPTIONAL: return 14 + t - 9;
@@ -385,6 +387,7 @@ static int floor_setup(Floor *f, u64 loose) {
             memo = malloc(sizeof(FoldMemo));
             if (!memo) return -1;
             memo->reach = sums_reached(fold);
+            memcpy(memo->builders, builders_of(memo->reach), sizeof(memo->builders));
             for (int i = 0; i < NQ; i++) memo->q[i].n = UNFILLED;
             fold_memo[fold] = memo;
         }
@@ -392,38 +395,50 @@ static int floor_setup(Floor *f, u64 loose) {
         f->fold = fold;
         f->memo = memo;
         f->reach = memo->reach;
+        f->builders = memo->builders;
     } else {
         floor_copies(f, loose);
         f->value_floor = 0;
         f->memo = NULL;
         f->reach = sums_reached(loose);
+        f->builders = builders_of(f->reach);
     }
-    f->builders = builders_of(f->reach);
+    return 0;
+}
+
+/* Work out the answer of (what, v, t) of a value floor into its run. */
+static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, int v, int t) {
+    Vec out = {0};
+    if (options(f->fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
+    if (out.n <= 2) {
+        for (size_t i = 0; i < out.n; i++) r->inl[i] = out.a[i] * SPREAD;
+        r->off = 0;
+        r->n = (uint32_t)out.n;
+        vec_free(&out);
+        return 0;
+    }
+    if (varena_n + out.n > varena_cap) {
+        size_t cap = varena_cap ? varena_cap : 4096;
+        while (varena_n + out.n > cap) cap *= 2;
+        u64 *a = realloc(varena, cap * sizeof(u64));
+        if (!a) { vec_free(&out); return -1; }
+        varena = a;
+        varena_cap = cap;
+    }
+    for (size_t i = 0; i < out.n; i++) varena[varena_n + i] = out.a[i] * SPREAD;
+    r->off = (uint32_t)varena_n;
+    r->n = (uint32_t)out.n;
+    varena_n += out.n;
+    vec_free(&out);
     return 0;
 }
 
 /* The answer of (what, v, t) on the floor: masks whose real cards are REAL(f, mask). */
-static int lookup(const Floor *f, int what, int v, int t, const u64 **arr, uint32_t *n) {
+static inline int lookup(const Floor *f, int what, int v, int t, const u64 **arr, uint32_t *n) {
     if (f->value_floor) {
         Run *r = &f->memo->q[q_index(what, v, t)];
-        if (r->n == UNFILLED) {
-            Vec out = {0};
-            if (options(f->fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
-            if (varena_n + out.n > varena_cap) {
-                size_t cap = varena_cap ? varena_cap : 4096;
-                while (varena_n + out.n > cap) cap *= 2;
-                u64 *a = realloc(varena, cap * sizeof(u64));
-                if (!a) { vec_free(&out); return -1; }
-                varena = a;
-                varena_cap = cap;
-            }
-            for (size_t i = 0; i < out.n; i++) varena[varena_n + i] = out.a[i] * SPREAD;
-            r->off = (uint32_t)varena_n;
-            r->n = (uint32_t)out.n;
-            varena_n += out.n;
-            vec_free(&out);
-        }
-        *arr = varena + r->off;
+        if (__builtin_expect(r->n == UNFILLED, 0) && fill_run(f, r, what, v, t)) return -1;
+        *arr = r->n <= 2 ? r->inl : varena + r->off;
         *n = r->n;
         return 0;
     }
@@ -1034,24 +1049,29 @@ static PyObject *mt_to_state(const MT *s) {
     return t;
 }
 
-/* deal.py's shuffled_pack: 52 draws of random() as keys, the cards sorted (stably) by their keys. */
+/* deal.py's shuffled_pack: 52 draws of random() as keys, the cards sorted (stably) by their keys. A key's 53 bits
+ * order as the float does; with the card below them, equal keys keep the cards' order, as Python's stable sort. */
 static void shuffled_pack(MT *s, uint8_t deck[52]) {
-    double keys[52];
-    for (int i = 0; i < 52; i++) keys[i] = rng_random(s);
-    int order[52];
-    for (int i = 0; i < 52; i++) order[i] = i;
-    /* insertion sort: stable, and 52 items */
+    u64 keys[52], sorted[52];
+    int count[65] = {0};
+    for (int c = 0; c < 52; c++) {
+        uint32_t a = genrand(s) >> 5, b = genrand(s) >> 6;
+        keys[c] = ((u64)a << 26 | b) << 6 | (u64)c;
+        count[(keys[c] >> 53) + 1]++;
+    }
+    /* a counting sort on the top 6 bits, then insertion sort (the keys are uniform: the runs are short) */
+    for (int i = 0; i < 64; i++) count[i + 1] += count[i];
+    for (int c = 0; c < 52; c++) sorted[count[keys[c] >> 53]++] = keys[c];
     for (int i = 1; i < 52; i++) {
-        int c = order[i];
-        double k = keys[c];
+        u64 k = sorted[i];
         int j = i - 1;
-        while (j >= 0 && keys[order[j]] > k) {
-            order[j + 1] = order[j];
+        while (j >= 0 && sorted[j] > k) {
+            sorted[j + 1] = sorted[j];
             j--;
         }
-        order[j + 1] = c;
+        sorted[j + 1] = k;
     }
-    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)order[i];
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)(sorted[i] & 63);
 }
 
 static int redeal_needed(const Rules *r, const uint8_t deck[52]) {
@@ -1063,6 +1083,7 @@ static int redeal_needed(const Rules *r, const uint8_t deck[52]) {
 /* -- conversions ---------------------------------------------------------------------------------------------------- */
 
 static PyObject *throw_tuples[52];
+static PyObject *zero_int;
 
 static PyObject *play_to_tuple(const Play *p) {
     if (p->kind == THROW) {
@@ -1248,11 +1269,37 @@ PyDoc_STRVAR(legal_plays_doc,
              "legal_plays(hand, seat, players, loose, houses, bid=0, max_houses=0, break_with_loose=False, "
              "restricted=0)\n--\n\nplays.legal_plays.");
 
-static PyObject *py_legal_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 5 || nargs > 9) {
-        PyErr_SetString(PyExc_TypeError, "legal_plays takes 5 to 9 arguments");
+static PyObject *py_legal_plays(PyObject *self, PyObject *const *given, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *names[9] = {"hand", "seat", "players", "loose", "houses", "bid", "max_houses",
+                                   "break_with_loose", "restricted"};
+    PyObject *args[9] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    nargs = PyVectorcall_NARGS(nargs);
+    if (nargs > 9) {
+        PyErr_SetString(PyExc_TypeError, "legal_plays takes at most 9 arguments");
         return NULL;
     }
+    for (Py_ssize_t i = 0; i < nargs; i++) args[i] = given[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nk; k++) {
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        if (!name) return NULL;
+        int j = 0;
+        while (j < 9 && strcmp(names[j], name)) j++;
+        if (j == 9 || args[j]) {
+            PyErr_Format(PyExc_TypeError, "legal_plays() got an unexpected or repeated argument '%s'", name);
+            return NULL;
+        }
+        args[j] = given[nargs + k];
+    }
+    for (int j = 0; j < 5; j++)
+        if (!args[j]) {
+            PyErr_Format(PyExc_TypeError, "legal_plays() missing argument '%s'", names[j]);
+            return NULL;
+        }
+    nargs = 9;
+    while (nargs > 5 && !args[nargs - 1]) nargs--;
+    for (int j = 5; j < nargs; j++)
+        if (!args[j]) args[j] = j == 7 ? Py_False : zero_int;
     u64 hand, loose, restricted = 0, house_bits, uncemented, owned[4];
     if (mask_arg(args[0], &hand) || mask_arg(args[3], &loose)) return NULL;
     long seat = PyLong_AsLong(args[1]);
@@ -1491,8 +1538,8 @@ PyDoc_STRVAR(play_out_doc,
              "`deal` (taash.seep.core.deal_state), `count` random play-outs to the end, each from the same start, "
              "every play drawn from random state `state` (random.Random().getstate()[1]) as random.randrange does "
              "(or as floor(random() * count) with draw_below=False). Returns (the state after, [per play-out: "
-             "(plays made or None, piles, sweeps, last_capturer, score)]), sweeps as (seat, index, points) and "
-             "score as random_deals gives it.");
+             "(plays made or None, piles, sweeps, last_capturer, score, loose, houses, hands, restricted, to_move)])"
+             ": what the deal holds at its end, sweeps as (seat, index, points), score as random_deals gives it.");
 
 static PyObject *py_play_out(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs < 2 || nargs > 5) {
@@ -1530,9 +1577,28 @@ static PyObject *py_play_out(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (!plays || !sweeps) { Py_XDECREF(plays); Py_XDECREF(sweeps); Py_DECREF(results); return NULL; }
         for (int j = 0; j < d.nsweeps; j++)
             PyList_SET_ITEM(sweeps, j, Py_BuildValue("(iii)", d.sweeps[j].seat, d.sweeps[j].index, d.sweeps[j].points));
-        PyObject *r = Py_BuildValue("(N(KK)Ni(iiiiii))", plays, (unsigned long long)d.piles[0],
+        PyObject *houses = PyDict_New();
+        if (!houses) { Py_DECREF(plays); Py_DECREF(sweeps); Py_DECREF(results); return NULL; }
+        for (u64 hb = d.house_bits; hb; hb &= hb - 1) {
+            int w = low_index(hb);
+            PyObject *k = PyLong_FromLong(w);
+            PyObject *h = Py_BuildValue("(KOi)", (unsigned long long)d.houses[w].cards,
+                                        d.houses[w].cemented ? Py_True : Py_False, d.houses[w].owners);
+            if (!k || !h || PyDict_SetItem(houses, k, h)) {
+                Py_XDECREF(k); Py_XDECREF(h); Py_DECREF(houses); Py_DECREF(plays); Py_DECREF(sweeps);
+                Py_DECREF(results);
+                return NULL;
+            }
+            Py_DECREF(k);
+            Py_DECREF(h);
+        }
+        PyObject *hands = PyTuple_New(d.players);
+        if (!hands) { Py_DECREF(houses); Py_DECREF(plays); Py_DECREF(sweeps); Py_DECREF(results); return NULL; }
+        for (int j = 0; j < d.players; j++) PyTuple_SET_ITEM(hands, j, PyLong_FromUnsignedLongLong(d.hands[j]));
+        PyObject *r = Py_BuildValue("(N(KK)Ni(iiiiii)KNNKi)", plays, (unsigned long long)d.piles[0],
                                     (unsigned long long)d.piles[1], sweeps, d.last_capturer, s[0], s[1], s[2], s[3],
-                                    s[4], s[5]);
+                                    s[4], s[5], (unsigned long long)d.loose, houses, hands,
+                                    (unsigned long long)d.restricted, d.to_move);
         if (!r || PyList_Append(results, r)) { Py_XDECREF(r); Py_DECREF(results); return NULL; }
         Py_DECREF(r);
     }
@@ -1544,7 +1610,7 @@ static PyObject *py_play_out(PyObject *self, PyObject *const *args, Py_ssize_t n
 static PyMethodDef methods[] = {
     {"plays_of", (PyCFunction)(void (*)(void))py_plays_of, METH_FASTCALL, plays_of_doc},
     {"bid_plays", (PyCFunction)(void (*)(void))py_bid_plays, METH_FASTCALL, bid_plays_doc},
-    {"legal_plays", (PyCFunction)(void (*)(void))py_legal_plays, METH_FASTCALL, legal_plays_doc},
+    {"legal_plays", (PyCFunction)(void (*)(void))py_legal_plays, METH_FASTCALL | METH_KEYWORDS, legal_plays_doc},
     {"pack_positions", py_pack_positions, METH_O, pack_positions_doc},
     {"count_legal", py_count_legal, METH_O, count_legal_doc},
     {"random_deals", (PyCFunction)(void (*)(void))py_random_deals, METH_FASTCALL, random_deals_doc},
@@ -1574,6 +1640,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         builders_done = calloc(1 << 13, 1);
         if (!builders_table || !builders_done) return PyErr_NoMemory();
     }
+    if (!zero_int && !(zero_int = PyLong_FromLong(0))) return NULL;
     for (int c = 0; c < 52; c++) {
         if (!throw_tuples[c]) {
             throw_tuples[c] = Py_BuildValue("(iiiii)", THROW, c, 0, 0, 0);
