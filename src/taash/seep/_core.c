@@ -1460,11 +1460,11 @@ static PyObject *py_random_deals(PyObject *self, PyObject *const *args, Py_ssize
 }
 
 /* A deal in progress from a tuple (rules, players, dealer, deck, hands, loose, houses, plays made, bid, to_move,
- * last_capturer, restricted, piles): what deal.py's Deal holds. The plays made are only counted (their index
+ * last_capturer, restricted, piles, sweeps): what deal.py's Deal holds. The plays made are only counted (their index
  * matters: the turning points and the sweep values). */
 static int deal_from_tuple(PyObject *o, Rules *rules, Deal *d) {
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 13) {
-        PyErr_SetString(PyExc_TypeError, "a deal is the 13-tuple taash.seep.core.deal_state(deal) makes");
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 14) {
+        PyErr_SetString(PyExc_TypeError, "a deal is the 14-tuple Deal.core_state() makes");
         return -1;
     }
     memset(d, 0, sizeof(*d));
@@ -1523,6 +1523,26 @@ static int deal_from_tuple(PyObject *o, Rules *rules, Deal *d) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "two piles");
         return -1;
     }
+    PyObject *sweeps = PySequence_Fast(PyTuple_GET_ITEM(o, 13), "sweeps: (seat, index, points) each");
+    if (!sweeps) return -1;
+    Py_ssize_t ns = PySequence_Fast_GET_SIZE(sweeps);
+    if (ns > d->nplays || d->nplays > PLAYS_PER_DEAL) {
+        Py_DECREF(sweeps);
+        PyErr_SetString(PyExc_ValueError, "at most a sweep per play made, at most 48 plays");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        int seat, index, points;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(sweeps, i), "iii", &seat, &index, &points)) {
+            Py_DECREF(sweeps);
+            return -1;
+        }
+        d->sweeps[i].seat = (uint8_t)seat;
+        d->sweeps[i].index = (uint8_t)index;
+        d->sweeps[i].points = (int16_t)points;
+    }
+    d->nsweeps = (int)ns;
+    Py_DECREF(sweeps);
     if (PyErr_Occurred()) return -1;
     if (d->nplays < 0 || d->nplays > PLAYS_PER_DEAL || d->bid < 9 || d->bid > 13 || d->to_move < 0 ||
         d->to_move >= d->players || d->last_capturer < -1 || d->last_capturer > 1) {
@@ -1535,11 +1555,12 @@ static int deal_from_tuple(PyObject *o, Rules *rules, Deal *d) {
 
 PyDoc_STRVAR(play_out_doc,
              "play_out(deal, state, count=1, draw_below=True, keep_plays=True)\n--\n\nFrom the deal in progress "
-             "`deal` (taash.seep.core.deal_state), `count` random play-outs to the end, each from the same start, "
+             "`deal` (Deal.core_state()), `count` random play-outs to the end, each from the same start, "
              "every play drawn from random state `state` (random.Random().getstate()[1]) as random.randrange does "
              "(or as floor(random() * count) with draw_below=False). Returns (the state after, [per play-out: "
              "(plays made or None, piles, sweeps, last_capturer, score, loose, houses, hands, restricted, to_move)])"
-             ": what the deal holds at its end, sweeps as (seat, index, points), score as random_deals gives it.");
+             ": what the deal holds at its end, its plays from `deal` on, its sweeps all (those before `deal` too) as "
+             "(seat, index, points), its score as random_deals gives it.");
 
 static PyObject *py_play_out(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs < 2 || nargs > 5) {

@@ -448,7 +448,7 @@ class Deal:
         """This deal (in its play) as the compiled core's ``play_out`` reads it."""
         return (core_rules(self.rules), self.players, self.dealer, tuple(self.deck), tuple(self.hands), self.loose,
                 self.houses, len(self.plays), self.bid, self.to_move, self.last_capturer, self.restricted,
-                tuple(self.piles))
+                tuple(self.piles), self.sweeps)
 
     def take_play_out(self, out: tuple[Any, ...]) -> None:
         """The deal as one of the compiled core's play-outs from :meth:`core_state` left it (what :meth:`play`
@@ -456,7 +456,7 @@ class Deal:
         plays, piles, sweeps, last_capturer, _, loose, houses, hands, restricted, to_move = out
         self.plays.extend(plays)
         self.piles = list(piles)
-        self.sweeps.extend(sweeps)
+        self.sweeps = sweeps
         self.last_capturer = last_capturer
         self.loose = loose
         self.floor = floor_info(loose)
