@@ -16,14 +16,17 @@ import os
 import random
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import taash
+import taash.seep
 from taash.benchmarks.seep import pure_random_deals
-from taash.seep.core import CORE, compiled, core_rules, set_state, state_of
+from taash.seep import core
+from taash.seep.core import CORE, compiled, core_rules, set_state, source_hash, state_of
 from taash.seep.deal import Deal
 from taash.seep.notation import position_from_json
 from taash.seep.plays import legal_plays, pure_legal_plays
@@ -185,3 +188,20 @@ def test_taash_pure_forces_the_pure_core() -> None:
             "run_bench(repeats=1, deals=2, warmup=0).core)")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["pure", "(TAASH_PURE=1)", "True", "True", "pure", "(TAASH_PURE=1)"]
+
+
+@needs_compiled
+def test_the_compiled_core_is_built_from_the_source_beside_it() -> None:
+    assert source_hash(Path(core.__file__).with_name("_core.c")) == compiled.SOURCE
+
+
+def test_a_core_built_from_other_source_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A core left over from an older _core.c (an install not redone after a pull) would answer for other rules
+    than the pure engine's: the engine runs on its pure core and says why."""
+    stale = types.ModuleType("taash.seep._core")
+    stale.SOURCE = "0000000000000000"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "taash.seep._core", stale)
+    monkeypatch.setattr(taash.seep, "_core", stale, raising=False)
+    monkeypatch.delenv("TAASH_PURE", raising=False)
+    found, name = core._load()
+    assert found is None and name.startswith("pure (the compiled core was built from older source")

@@ -18,6 +18,11 @@
 
 typedef uint64_t u64;
 
+/* The hash of this file's text, given by setup.py (taash.seep.core uses no core built from other source). */
+#ifndef TAASH_CORE_SOURCE
+#define TAASH_CORE_SOURCE "unknown"
+#endif
+
 enum { CAPTURE = 0, THROW = 1, ESTABLISH = 2, ADD = 3, BREAK = 4 };
 enum { ESTABLISH_OPTIONS = 0, ADD_OPTIONS = 1, MAXIMAL = 2, OPTIONAL = 3 };
 enum { PHASE_BID = 0, PHASE_PLAY = 1, PHASE_OVER = 2 };
@@ -1668,5 +1673,10 @@ PyMODINIT_FUNC PyInit__core(void) {
             if (!throw_tuples[c]) return NULL;
         }
     }
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddStringConstant(m, "SOURCE", TAASH_CORE_SOURCE)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -8,13 +8,20 @@ reference and the fallback. Both give the same legal plays in the same order and
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from taash.cards import mask_of, parse_card
 from taash.seep.rules import Rules
+
+
+def source_hash(path: Path) -> str:
+    """The hash of the compiled core's source that setup.py builds into it."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def _load() -> tuple[ModuleType | None, str]:
@@ -24,6 +31,9 @@ def _load() -> tuple[ModuleType | None, str]:
         from taash.seep import _core  # type: ignore[attr-defined]
     except ImportError:
         return None, "pure (the compiled core is not built)"
+    source = Path(__file__).with_name("_core.c")
+    if source.is_file() and getattr(_core, "SOURCE", None) != source_hash(source):
+        return None, "pure (the compiled core was built from older source: reinstall, or make venv)"
     return _core, "compiled"
 
 
