@@ -300,17 +300,18 @@ static int groups_of(u64 floor, int what, int v, int t, uint32_t *off, uint32_t 
  * runs of masks in `varena`, spread over every suit (`loose & mask` is the real cards), worked out when first
  * asked for. Value floors are at most 8192, so these are kept for good. */
 typedef struct {
-    u64 inl[2]; /* an answer of one or two masks is kept here, next to its length: one cache line to read */
+    u64 inl; /* an answer of one mask is kept here, next to its length: one cache line to read */
     uint32_t off, n;
 } Run;
-#define NQ 149
+#define NQ 135
 #define UNFILLED 0xFFFFFFFFu
 typedef struct {
-    int reach;
-    uint16_t builders[32];
     Run q[NQ];
 } FoldMemo;
 static FoldMemo *fold_memo[1 << 13];
+/* The capture groups of value v of a value floor depend only on its values up to v: caps_table[v][values up to v]
+ * (16,382 runs in all, shared by every floor with those low values: small enough to stay in the cache). */
+static Run *caps_table[14];
 static u64 *varena;
 static size_t varena_n, varena_cap;
 
@@ -319,7 +320,6 @@ typedef struct {
     u64 copies[4];
     int reach, value_floor;
     u64 fold;
-    FoldMemo *memo;
     const uint16_t *builders;
 } Floor;
 
@@ -376,47 +376,45 @@ static void floor_copies(Floor *f, u64 loose) {
 
 static inline int q_index(int what, int v, int t) {
     switch (what) {
-    case MAXIMAL: return t;
-    case OPTIONAL: return 14 + t - 9;
-    case ESTABLISH_OPTIONS: return 19 + (t - 9) * 13 + v - 1;
-    default: return 84 + (t - 9) * 13 + v - 1;
+    case OPTIONAL: return t - 9;
+    case ESTABLISH_OPTIONS: return 5 + (t - 9) * 13 + v - 1;
+    default: return 70 + (t - 9) * 13 + v - 1;
     }
 }
+
+/* The sums reached by each value floor, by its values (all 8192, worked out at import). */
+static uint16_t reach_of_fold[1 << 13];
 
 static int floor_setup(Floor *f, u64 loose) {
     u64 fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & ROW;
     f->loose = loose;
     if (popcount(fold) == popcount(loose)) {
-        FoldMemo *memo = fold_memo[fold];
-        if (!memo) {
-            memo = malloc(sizeof(FoldMemo));
-            if (!memo) return -1;
-            memo->reach = sums_reached(fold);
-            memcpy(memo->builders, builders_of(memo->reach), sizeof(memo->builders));
-            for (int i = 0; i < NQ; i++) memo->q[i].n = UNFILLED;
-            fold_memo[fold] = memo;
-        }
         f->value_floor = 1;
         f->fold = fold;
-        f->memo = memo;
-        f->reach = memo->reach;
-        f->builders = memo->builders;
+        f->reach = reach_of_fold[fold];
     } else {
         floor_copies(f, loose);
         f->value_floor = 0;
-        f->memo = NULL;
         f->reach = sums_reached(loose);
-        f->builders = builders_of(f->reach);
     }
+    f->builders = builders_of(f->reach);
     return 0;
+}
+
+static __attribute__((noinline)) FoldMemo *new_memo(u64 fold) {
+    FoldMemo *memo = malloc(sizeof(FoldMemo));
+    if (!memo) return NULL;
+    for (int i = 0; i < NQ; i++) memo->q[i].n = UNFILLED;
+    fold_memo[fold] = memo;
+    return memo;
 }
 
 /* Work out the answer of (what, v, t) of a value floor into its run. */
 static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, int v, int t) {
     Vec out = {0};
     if (options(f->fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
-    if (out.n <= 2) {
-        for (size_t i = 0; i < out.n; i++) r->inl[i] = out.a[i] * SPREAD;
+    if (out.n <= 1) {
+        r->inl = out.n ? out.a[0] * SPREAD : 0;
         r->off = 0;
         r->n = (uint32_t)out.n;
         vec_free(&out);
@@ -439,11 +437,18 @@ static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, 
 }
 
 /* The answer of (what, v, t) on the floor: masks whose real cards are REAL(f, mask). */
-static inline int lookup(const Floor *f, int what, int v, int t, const u64 **arr, uint32_t *n) {
+static inline __attribute__((always_inline)) int lookup(const Floor *f, int what, int v, int t, const u64 **arr, uint32_t *n) {
     if (f->value_floor) {
-        Run *r = &f->memo->q[q_index(what, v, t)];
+        Run *r;
+        if (what == MAXIMAL) {
+            r = &caps_table[t][f->fold & (((u64)1 << t) - 1)];
+        } else {
+            FoldMemo *memo = fold_memo[f->fold];
+            if (__builtin_expect(!memo, 0) && !(memo = new_memo(f->fold))) return -1;
+            r = &memo->q[q_index(what, v, t)];
+        }
         if (__builtin_expect(r->n == UNFILLED, 0) && fill_run(f, r, what, v, t)) return -1;
-        *arr = r->n <= 2 ? r->inl : varena + r->off;
+        *arr = r->n <= 1 ? &r->inl : varena + r->off;
         *n = r->n;
         return 0;
     }
@@ -1667,6 +1672,13 @@ PyMODINIT_FUNC PyInit__core(void) {
         if (!builders_table || !builders_done) return PyErr_NoMemory();
     }
     if (!zero_int && !(zero_int = PyLong_FromLong(0))) return NULL;
+    for (u64 fold = 0; fold < (1 << 13); fold++) reach_of_fold[fold] = (uint16_t)sums_reached(fold);
+    for (int v = 1; v < 14; v++) {
+        if (caps_table[v]) continue;
+        caps_table[v] = malloc(((size_t)1 << v) * sizeof(Run));
+        if (!caps_table[v]) return PyErr_NoMemory();
+        for (size_t i = 0; i < (size_t)1 << v; i++) caps_table[v][i].n = UNFILLED;
+    }
     for (int c = 0; c < 52; c++) {
         if (!throw_tuples[c]) {
             throw_tuples[c] = Py_BuildValue("(iiiii)", THROW, c, 0, 0, 0);
