@@ -296,22 +296,19 @@ static int groups_of(u64 floor, int what, int v, int t, uint32_t *off, uint32_t 
 
 /* -- one floor ------------------------------------------------------------------------------------------------ */
 
-/* The answers of one value floor (no two loose cards of one value: nearly every floor in play), by its values:
- * runs of masks in `varena`, spread over every suit (`loose & mask` is the real cards), worked out when first
- * asked for. Value floors are at most 8192, so these are kept for good. */
+/* The answers of value floors (no two loose cards of one value: nearly every floor in play), spread over every
+ * suit (`loose & mask` is the real cards), worked out when first asked for and kept for good. An answer about value
+ * t depends only on the floor's values up to t, so it is kept by those ("the cut"): the capture groups of value v
+ * in caps_table[v][cut], the rest in t_table[t][cut * T_SLOTS + slot]. Floors that differ only in higher values
+ * share their answers, and the tables are few enough megabytes to stay mostly in the cache. A run of one mask keeps
+ * it inline, next to its length; longer ones are in varena. */
 typedef struct {
-    u64 inl; /* an answer of one mask is kept here, next to its length: one cache line to read */
-    uint32_t off, n;
+    u64 inl;
+    uint32_t off, n1; /* n1: the number of masks plus one; 0 until worked out */
 } Run;
-#define NQ 135
-#define UNFILLED 0xFFFFFFFFu
-typedef struct {
-    Run q[NQ];
-} FoldMemo;
-static FoldMemo *fold_memo[1 << 13];
-/* The capture groups of value v of a value floor depend only on its values up to v: caps_table[v][values up to v]
- * (16,382 runs in all, shared by every floor with those low values: small enough to stay in the cache). */
+#define T_SLOTS 27 /* OPTIONAL, then ESTABLISH_OPTIONS and ADD_OPTIONS for v = 1..13 */
 static Run *caps_table[14];
+static Run *t_table[14];
 static u64 *varena;
 static size_t varena_n, varena_cap;
 
@@ -374,12 +371,8 @@ static void floor_copies(Floor *f, u64 loose) {
     f->copies[3] = (d & three) << 39;
 }
 
-static inline int q_index(int what, int v, int t) {
-    switch (what) {
-    case OPTIONAL: return t - 9;
-    case ESTABLISH_OPTIONS: return 5 + (t - 9) * 13 + v - 1;
-    default: return 70 + (t - 9) * 13 + v - 1;
-    }
+static inline int t_slot(int what, int v) {
+    return what == OPTIONAL ? 0 : what == ESTABLISH_OPTIONS ? v : 13 + v;
 }
 
 /* The sums reached by each value floor, by its values (all 8192, worked out at import). */
@@ -401,14 +394,6 @@ static int floor_setup(Floor *f, u64 loose) {
     return 0;
 }
 
-static __attribute__((noinline)) FoldMemo *new_memo(u64 fold) {
-    FoldMemo *memo = malloc(sizeof(FoldMemo));
-    if (!memo) return NULL;
-    for (int i = 0; i < NQ; i++) memo->q[i].n = UNFILLED;
-    fold_memo[fold] = memo;
-    return memo;
-}
-
 /* Work out the answer of (what, v, t) of a value floor into its run. */
 static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, int v, int t) {
     Vec out = {0};
@@ -416,7 +401,7 @@ static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, 
     if (out.n <= 1) {
         r->inl = out.n ? out.a[0] * SPREAD : 0;
         r->off = 0;
-        r->n = (uint32_t)out.n;
+        r->n1 = (uint32_t)out.n + 1;
         vec_free(&out);
         return 0;
     }
@@ -430,7 +415,7 @@ static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, 
     }
     for (size_t i = 0; i < out.n; i++) varena[varena_n + i] = out.a[i] * SPREAD;
     r->off = (uint32_t)varena_n;
-    r->n = (uint32_t)out.n;
+    r->n1 = (uint32_t)out.n + 1;
     varena_n += out.n;
     vec_free(&out);
     return 0;
@@ -439,17 +424,11 @@ static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, 
 /* The answer of (what, v, t) on the floor: masks whose real cards are REAL(f, mask). */
 static inline __attribute__((always_inline)) int lookup(const Floor *f, int what, int v, int t, const u64 **arr, uint32_t *n) {
     if (f->value_floor) {
-        Run *r;
-        if (what == MAXIMAL) {
-            r = &caps_table[t][f->fold & (((u64)1 << t) - 1)];
-        } else {
-            FoldMemo *memo = fold_memo[f->fold];
-            if (__builtin_expect(!memo, 0) && !(memo = new_memo(f->fold))) return -1;
-            r = &memo->q[q_index(what, v, t)];
-        }
-        if (__builtin_expect(r->n == UNFILLED, 0) && fill_run(f, r, what, v, t)) return -1;
-        *arr = r->n <= 1 ? &r->inl : varena + r->off;
-        *n = r->n;
+        u64 cut = f->fold & (((u64)1 << t) - 1);
+        Run *r = what == MAXIMAL ? &caps_table[t][cut] : &t_table[t][cut * T_SLOTS + (u64)t_slot(what, v)];
+        if (__builtin_expect(!r->n1, 0) && fill_run(f, r, what, v, t)) return -1;
+        *n = r->n1 - 1;
+        *arr = *n <= 1 ? &r->inl : varena + r->off;
         return 0;
     }
     uint32_t off;
@@ -1674,10 +1653,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!zero_int && !(zero_int = PyLong_FromLong(0))) return NULL;
     for (u64 fold = 0; fold < (1 << 13); fold++) reach_of_fold[fold] = (uint16_t)sums_reached(fold);
     for (int v = 1; v < 14; v++) {
-        if (caps_table[v]) continue;
-        caps_table[v] = malloc(((size_t)1 << v) * sizeof(Run));
-        if (!caps_table[v]) return PyErr_NoMemory();
-        for (size_t i = 0; i < (size_t)1 << v; i++) caps_table[v][i].n = UNFILLED;
+        if (!caps_table[v] && !(caps_table[v] = calloc((size_t)1 << v, sizeof(Run)))) return PyErr_NoMemory();
+        if (v >= 9 && !t_table[v] && !(t_table[v] = calloc(((size_t)1 << v) * T_SLOTS, sizeof(Run))))
+            return PyErr_NoMemory();
     }
     for (int c = 0; c < 52; c++) {
         if (!throw_tuples[c]) {
