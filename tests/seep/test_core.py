@@ -46,9 +46,7 @@ def final_state(deal: Deal) -> tuple[Any, ...]:
 
 def pure_play_out(deal: Deal, rng: random.Random) -> None:
     while not deal.over:
-        legal = pure_legal_plays(deal.hands[deal.to_move], deal.to_move, deal.players, deal.loose, deal.houses,
-                                 0 if deal.plays else deal.bid, deal.rules.max_houses, deal.rules.break_with_loose,
-                                 deal.restricted)
+        legal = deal.pure_legal_plays()
         deal.play(legal[rng.randrange(len(legal))], check=False)
 
 
@@ -81,7 +79,8 @@ def test_compiled_legal_plays_are_the_pure_ones_in_the_same_order(preset: str, p
                     rules.max_houses, rules.break_with_loose, deal.restricted)
             want = pure_legal_plays(*args)
             assert compiled.legal_plays(*args) == want, f"{preset}, {players} players, deal {i}: {args}"
-            assert deal.legal_plays() == want  # the deal's own path through the compiled core
+            # the deal's own paths: through the compiled core, and through the pure one with its floor facts
+            assert deal.legal_plays() == deal.pure_legal_plays() == want
             positions += 1
             deal.play(want[rng.randrange(len(want))], check=False)
     assert positions == DEALS * 48
@@ -102,9 +101,7 @@ def test_compiled_random_deals_are_the_pure_ones(preset: str, players: int) -> N
         bids = deal.legal_bids()
         deal.make_bid(bids[int(python_rng.random() * len(bids))])
         while not deal.over:
-            legal = pure_legal_plays(deal.hands[deal.to_move], deal.to_move, players, deal.loose, deal.houses,
-                                     0 if deal.plays else deal.bid, rules.max_houses, rules.break_with_loose,
-                                     deal.restricted)
+            legal = deal.pure_legal_plays()
             deal.play(legal[int(python_rng.random() * len(legal))], check=False)
         s = deal.score()
         want.append((*s.card_points, *s.sweep_points, *s.cards_taken))

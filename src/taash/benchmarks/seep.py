@@ -70,7 +70,7 @@ def pure_random_deals(n: int, rng: random.Random, rules: Rules, players: int = 4
         deal = Deal.shuffled(rules, players, i % players, rng)
         bids = deal.legal_bids()
         deal.make_bid(bids[floor(rnd() * len(bids))])
-        legal_plays_of, play = deal.legal_plays, deal.play
+        legal_plays_of, play = deal.pure_legal_plays, deal.play
         for _ in _PLAYS:  # a deal is always 48 plays
             legal = legal_plays_of()
             play(legal[floor(rnd() * len(legal))], False)

@@ -27,8 +27,8 @@ from taash.seep.plays import (
     Play,
     house_summary,
     joined_owners,
-    legal_plays,
     plays_of,
+    pure_legal_plays,
 )
 from taash.seep.rules import FIRST_HALF_PLAYS, HOUSE_VALUES, LAST_PLAY, Rules
 from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
@@ -350,11 +350,18 @@ class Deal:
                                    self.max_houses, self.break_with_loose, self.restricted)
                 if self.plays else _compiled_bid_plays(self.hands[p], self.loose, self.bid, self.restricted))
             return plays
+        return self.pure_legal_plays()
+
+    def pure_legal_plays(self) -> list[Play]:
+        """:meth:`legal_plays` worked out by the pure core, whichever core is in use (the reference)."""
+        if self.phase is not _PLAY:
+            return []
+        p = self.to_move
         if self.plays:
             return plays_of(self.hands[p], p, self.loose, self.floor, self.house_bits, self.uncemented,
                             self.owned_by, self.max_houses, self.break_with_loose, self.restricted)
-        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, self.max_houses,
-                           self.break_with_loose, self.restricted)
+        return pure_legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, self.max_houses,
+                                self.break_with_loose, self.restricted)
 
     def play(self, play: Play, check: bool = True) -> None:
         """Make ``play`` for the player to move; an illegal play raises and changes nothing.
