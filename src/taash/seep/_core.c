@@ -300,11 +300,12 @@ static int groups_of(u64 floor, int what, int v, int t, uint32_t *off, uint32_t 
  * suit (`loose & mask` is the real cards), worked out when first asked for and kept for good. An answer about value
  * t depends only on the floor's values up to t, so it is kept by those ("the cut"): the capture groups of value v
  * in caps_table[v][cut], the rest in t_table[t][cut * T_SLOTS + slot]. Floors that differ only in higher values
- * share their answers, and the tables are few enough megabytes to stay mostly in the cache. A run of one mask keeps
- * it inline, next to its length; longer ones are in varena. */
+ * share their answers, and the tables (8 bytes an answer) are small enough to stay mostly in the cache. */
 typedef struct {
-    u64 inl;
-    uint32_t off, n1; /* n1: the number of masks plus one; 0 until worked out */
+    /* up to three answers inline, as rows of values (bit v - 1 for value v: a value floor's groups); more are
+     * spread masks in varena from the offset rows[0] | rows[1] << 16 */
+    uint16_t rows[3];
+    uint16_t n1; /* the number of masks plus one; 0 until worked out */
 } Run;
 #define T_SLOTS 27 /* OPTIONAL, then ESTABLISH_OPTIONS and ADD_OPTIONS for v = 1..13 */
 static Run *caps_table[14];
@@ -398,10 +399,10 @@ static int floor_setup(Floor *f, u64 loose) {
 static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, int v, int t) {
     Vec out = {0};
     if (options(f->fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
-    if (out.n <= 1) {
-        r->inl = out.n ? out.a[0] * SPREAD : 0;
-        r->off = 0;
-        r->n1 = (uint32_t)out.n + 1;
+    if (out.n >= 0xFFFF) { vec_free(&out); return -1; }
+    if (out.n <= 3) {
+        for (size_t i = 0; i < out.n; i++) r->rows[i] = (uint16_t)out.a[i];
+        r->n1 = (uint16_t)(out.n + 1);
         vec_free(&out);
         return 0;
     }
@@ -414,21 +415,30 @@ static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, 
         varena_cap = cap;
     }
     for (size_t i = 0; i < out.n; i++) varena[varena_n + i] = out.a[i] * SPREAD;
-    r->off = (uint32_t)varena_n;
-    r->n1 = (uint32_t)out.n + 1;
+    r->rows[0] = (uint16_t)(varena_n & 0xFFFF);
+    r->rows[1] = (uint16_t)(varena_n >> 16);
+    r->n1 = (uint16_t)(out.n + 1);
     varena_n += out.n;
     vec_free(&out);
     return 0;
 }
 
 /* The answer of (what, v, t) on the floor: masks whose real cards are REAL(f, mask). */
-static inline __attribute__((always_inline)) int lookup(const Floor *f, int what, int v, int t, const u64 **arr, uint32_t *n) {
+static inline __attribute__((always_inline)) int lookup(const Floor *f, int what, int v, int t, const u64 **arr,
+                                                        uint32_t *n, u64 tmp[3]) {
     if (f->value_floor) {
         u64 cut = f->fold & (((u64)1 << t) - 1);
         Run *r = what == MAXIMAL ? &caps_table[t][cut] : &t_table[t][cut * T_SLOTS + (u64)t_slot(what, v)];
         if (__builtin_expect(!r->n1, 0) && fill_run(f, r, what, v, t)) return -1;
-        *n = r->n1 - 1;
-        *arr = *n <= 1 ? &r->inl : varena + r->off;
+        *n = (uint32_t)r->n1 - 1;
+        if (*n <= 3) {
+            tmp[0] = r->rows[0] * SPREAD;
+            tmp[1] = r->rows[1] * SPREAD;
+            tmp[2] = r->rows[2] * SPREAD;
+            *arr = tmp;
+        } else {
+            *arr = varena + ((size_t)r->rows[0] | (size_t)r->rows[1] << 16);
+        }
         return 0;
     }
     uint32_t off;
@@ -532,6 +542,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
     u64 free_cards = restricted ? hand & ~restricted : hand;
     u64 add_ok = 0, add_same_ok = 0, breakable = 0, new_ok = 0, est_ok = 0, build_vals = 0, merge_or_new = 0;
     const u64 *arr;
+    u64 tmp[3];
     uint32_t n;
     if (house_bits) {
         u64 owned = owned_by[seat];
@@ -559,7 +570,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
     u64 takers = reach | house_bits;
     for (u64 vs = present & takers & 0x3FFE; vs; vs &= vs - 1) {
         int v = low_index(vs);
-        if (lookup(&f, MAXIMAL, 0, v, &arr, &n)) return -1;
+        if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
         for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
             for (uint32_t i = 0; i < n; i++)
                 if (plays_push(out, CAPTURE, low_index(cs), 0, 0, REAL(f, arr[i]))) return -1;
@@ -583,7 +594,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
         int t = low_index(ts);
         for (u64 vs = builders[1 << (t - 9)] & build_vals; vs; vs &= vs - 1) {
             int v = low_index(vs);
-            if (lookup(&f, ESTABLISH_OPTIONS, v, t, &arr, &n)) return -1;
+            if (lookup(&f, ESTABLISH_OPTIONS, v, t, &arr, &n, tmp)) return -1;
             for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
                 for (uint32_t i = 0; i < n; i++)
                     if (plays_push(out, ESTABLISH, low_index(cs), t, 0, REAL(f, arr[i]))) return -1;
@@ -593,7 +604,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
     if ((est_ok & twice) && loose) {
         for (u64 vs = est_ok & twice & build_vals & 0x3FFE; vs; vs &= vs - 1) {
             int v = low_index(vs);
-            if (lookup(&f, MAXIMAL, 0, v, &arr, &n)) return -1;
+            if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
             if (!arr[0]) continue;
             for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
                 for (uint32_t i = 0; i < n; i++)
@@ -607,7 +618,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
         u64 vals = builders[1 << (w - 9)] | (add_same_ok & (u64)1 << w);
         for (u64 vs = vals & build_vals & 0x3FFE; vs; vs &= vs - 1) {
             int v = low_index(vs);
-            if (lookup(&f, ADD_OPTIONS, v, w, &arr, &n)) return -1;
+            if (lookup(&f, ADD_OPTIONS, v, w, &arr, &n, tmp)) return -1;
             for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
                 for (uint32_t i = 0; i < n; i++)
                     if (plays_push(out, ADD, low_index(cs), w, 0, REAL(f, arr[i]))) return -1;
@@ -621,7 +632,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
             int v = low_index(vs);
             int nv = h + v;
             int what = (house_bits >> nv & 1) ? OPTIONAL : MAXIMAL;
-            if (lookup(&f, what, 0, nv, &arr, &n)) return -1;
+            if (lookup(&f, what, 0, nv, &arr, &n, tmp)) return -1;
             for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
                 for (uint32_t i = 0; i < n; i++)
                     if (plays_push(out, BREAK, low_index(cs), nv, h, REAL(f, arr[i]))) return -1;
@@ -693,8 +704,9 @@ static int bid_plays(Plays *out, u64 hand, u64 loose, int bid, u64 restricted) {
     Floor f;
     if (floor_setup(&f, loose)) return -1;
     const u64 *caps, *arr;
+    u64 tmp[3];
     uint32_t cn, n;
-    if (lookup(&f, MAXIMAL, 0, bid, &caps, &cn)) return -1;
+    if (lookup(&f, MAXIMAL, 0, bid, &caps, &cn, tmp)) return -1;
     Vec real_caps = {0};
     for (uint32_t i = 0; i < cn; i++)
         if (vec_push(&real_caps, REAL(f, caps[i]))) { vec_free(&real_caps); return -1; }
@@ -712,7 +724,7 @@ static int bid_plays(Plays *out, u64 hand, u64 loose, int bid, u64 restricted) {
                 goto fail;
             }
         } else if (v < bid && (f.reach >> (bid - v) & 1)) {
-            if (lookup(&f, ESTABLISH_OPTIONS, v, bid, &arr, &n)) goto fail;
+            if (lookup(&f, ESTABLISH_OPTIONS, v, bid, &arr, &n, tmp)) goto fail;
             for (uint32_t i = 0; i < n; i++)
                 if (plays_push(out, ESTABLISH, c, bid, 0, REAL(f, arr[i]))) goto fail;
         }
