@@ -49,7 +49,7 @@ setup(
             "taash.seep._core",
             [SOURCE],
             define_macros=[("TAASH_CORE_SOURCE", f'"{source_hash()}"')],
-            extra_compile_args=["-O3", "-std=c99", "-Wall", "-Wno-unused-function", *POPCNT],
+            extra_compile_args=["-O3", "-std=c99", "-Wall", *POPCNT],
             optional=True,
         )
     ],

@@ -1114,27 +1114,6 @@ static PyObject *plays_to_list(const Play *a, size_t n) {
     return list;
 }
 
-static int play_from_tuple(PyObject *o, Play *p) {
-    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 5) {
-        PyErr_SetString(PyExc_TypeError, "a play is a tuple (kind, card, house, broken, loose)");
-        return -1;
-    }
-    long k = PyLong_AsLong(PyTuple_GET_ITEM(o, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
-    long h = PyLong_AsLong(PyTuple_GET_ITEM(o, 2)), b = PyLong_AsLong(PyTuple_GET_ITEM(o, 3));
-    u64 m = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(o, 4));
-    if (PyErr_Occurred()) return -1;
-    if (k < 0 || k > 4 || c < 0 || c > 51 || h < 0 || h > 13 || b < 0 || b > 13 || m >> 52) {
-        PyErr_SetString(PyExc_ValueError, "a play out of range");
-        return -1;
-    }
-    p->kind = (uint8_t)k;
-    p->card = (uint8_t)c;
-    p->house = (uint8_t)h;
-    p->broken = (uint8_t)b;
-    p->loose = m;
-    return 0;
-}
-
 static int mask_arg(PyObject *o, u64 *out) {
     *out = PyLong_AsUnsignedLongLong(o);
     if (PyErr_Occurred()) return -1;
