@@ -24,13 +24,18 @@ import pytest
 
 import taash
 import taash.seep
+import taash.seep.deal
+import taash.seep.simulate
 from taash.benchmarks.seep import pure_random_deals
 from taash.seep import core
 from taash.seep.core import CORE, compiled, core_rules, set_state, source_hash, state_of
 from taash.seep.deal import Deal
+from taash.seep.errors import IllegalPlayError
+from taash.seep.match import Match
 from taash.seep.notation import position_from_json
 from taash.seep.plays import legal_plays, pure_legal_plays
 from taash.seep.rules import PRESETS
+from taash.seep.simulate import random_matches
 
 needs_compiled = pytest.mark.skipif(compiled is None, reason=f"the compiled core is not in use: {CORE}")
 CASES = [(preset, players) for preset in PRESETS for players in (2, 4)]
@@ -202,3 +207,31 @@ def test_a_core_built_from_other_source_is_not_used(monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("TAASH_PURE", raising=False)
     found, name = core._load()
     assert found is None and name.startswith("pure (the compiled core was built from older source")
+
+
+@needs_compiled
+@pytest.mark.parametrize("players", [2, 4])
+def test_simulated_matches_are_the_same_on_both_cores(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``taash seep simulate``'s random matches (each play-out wholly in C): the same records, results and final
+    deals as with the pure core in its place."""
+
+    def run() -> list[Any]:
+        out = []
+        for sim in random_matches(PRESETS["punjab_30_qasim"], players, 60, seed=4):
+            m = sim.match
+            out.append((sim.record().to_json(), m.results, m.baazis, final_state(m.deal), m.rng.getstate()))
+        return out
+
+    compiled_run = run()
+    monkeypatch.setattr(taash.seep.deal, "compiled", None)
+    monkeypatch.setattr(taash.seep.simulate, "compiled", None)
+    assert run() == compiled_run
+
+
+@needs_compiled
+def test_a_match_scores_a_play_out_only_once_it_is_over() -> None:
+    match = Match(PRESETS["standard"], 4, seed=1)
+    match.make_bid(match.legal_bids()[0])
+    with pytest.raises(IllegalPlayError, match="not over"):
+        match.played_out()
+    assert not match.results
