@@ -396,9 +396,10 @@ static int floor_setup(Floor *f, u64 loose) {
 }
 
 /* Work out the answer of (what, v, t) of a value floor into its run. */
-static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, int v, int t) {
+/* Work out the answer of (what, v, t) of the value floor `fold` (its values as a row) into its run. */
+static __attribute__((noinline)) int fill_run(u64 fold, Run *r, int what, int v, int t) {
     Vec out = {0};
-    if (options(f->fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
+    if (options(fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
     if (out.n >= 0xFFFF) { vec_free(&out); return -1; }
     if (out.n <= 3) {
         for (size_t i = 0; i < out.n; i++) r->rows[i] = (uint16_t)out.a[i];
@@ -423,13 +424,27 @@ static __attribute__((noinline)) int fill_run(const Floor *f, Run *r, int what, 
     return 0;
 }
 
-/* The answer of (what, v, t) on the floor: masks whose real cards are REAL(f, mask). */
+/* The real cards of the floor's canonical group g. */
+static inline u64 real_of(const Floor *f, u64 g) {
+    u64 real = f->copies[0] & (g & ROW) * SPREAD;
+    if (g >> 13)
+        real |= (f->copies[1] & (g >> 13 & ROW) * SPREAD) | (f->copies[2] & (g >> 26 & ROW) * SPREAD) |
+                (f->copies[3] & (g >> 39) * SPREAD);
+    return real;
+}
+
+/* The groups of a floor with two loose cards of one value, translated to its real cards (reused per lookup). */
+static Vec dup_buf;
+
+/* The answer of (what, v, t) on the floor: masks m whose real cards are `loose & m`, valid until the next lookup.
+ * The answer depends only on the loose cards of values up to t: when those hold no two of one value (always on a
+ * value floor, most often on the others too), it is a value floor's answer, from the shared tables. */
 static inline __attribute__((always_inline)) int lookup(const Floor *f, int what, int v, int t, const u64 **arr,
                                                         uint32_t *n, u64 tmp[3]) {
-    if (f->value_floor) {
-        u64 cut = f->fold & (((u64)1 << t) - 1);
+    u64 cut = f->value_floor ? f->fold & (((u64)1 << t) - 1) : f->canon & UP_TO[t];
+    if (__builtin_expect(!(cut >> 13), 1)) {
         Run *r = what == MAXIMAL ? &caps_table[t][cut] : &t_table[t][cut * T_SLOTS + (u64)t_slot(what, v)];
-        if (__builtin_expect(!r->n1, 0) && fill_run(f, r, what, v, t)) return -1;
+        if (__builtin_expect(!r->n1, 0) && fill_run(cut, r, what, v, t)) return -1;
         *n = (uint32_t)r->n1 - 1;
         if (*n <= 3) {
             tmp[0] = r->rows[0] * SPREAD;
@@ -442,21 +457,15 @@ static inline __attribute__((always_inline)) int lookup(const Floor *f, int what
         return 0;
     }
     uint32_t off;
-    if (groups_of(f->canon, what, v, t, &off, n)) return -1;
-    *arr = arena + off;
+    if (groups_of(cut, what, v, t, &off, n)) return -1;
+    dup_buf.n = 0;
+    for (uint32_t i = 0; i < *n; i++)
+        if (vec_push(&dup_buf, real_of(f, arena[off + i]))) return -1;
+    *arr = dup_buf.a;
     return 0;
 }
 
-/* The real cards of the floor's canonical group g. */
-static inline u64 real_of(const Floor *f, u64 g) {
-    u64 real = f->copies[0] & (g & ROW) * SPREAD;
-    if (g >> 13)
-        real |= (f->copies[1] & (g >> 13 & ROW) * SPREAD) | (f->copies[2] & (g >> 26 & ROW) * SPREAD) |
-                (f->copies[3] & (g >> 39) * SPREAD);
-    return real;
-}
-
-#define REAL(f, g) ((f).value_floor ? (f).loose & (g) : real_of(&(f), (g)))
+#define REAL(f, g) ((f).loose & (g))
 
 /* -- legal plays (plays.py) ------------------------------------------------------------------------------------ */
 
