@@ -31,9 +31,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
+# Every test, then the Seep engine's tests again on its pure core (the fallback where the compiled one is not built).
 test: lint
 	@scripts/ensure-chromium
 	$(BIN)/python -m pytest -q -n auto
+	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep
 
 bench: $(STAMP)
 	$(BIN)/taash seep bench
