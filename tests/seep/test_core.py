@@ -11,6 +11,7 @@ These tests skip (saying why) when the compiled core is not in use; the one abou
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -27,13 +28,14 @@ import taash.seep
 import taash.seep.deal
 import taash.seep.simulate
 from taash.benchmarks.seep import pure_random_deals
+from taash.cards import mask_of
 from taash.seep import core
 from taash.seep.core import CORE, compiled, core_rules, set_state, source_hash, state_of
 from taash.seep.deal import Deal
 from taash.seep.errors import IllegalPlayError
 from taash.seep.match import Match
 from taash.seep.notation import position_from_json
-from taash.seep.plays import legal_plays, pure_legal_plays
+from taash.seep.plays import CAPTURE, legal_plays, pure_legal_plays
 from taash.seep.rules import PRESETS
 from taash.seep.simulate import random_matches
 
@@ -235,3 +237,28 @@ def test_a_match_scores_a_play_out_only_once_it_is_over() -> None:
     with pytest.raises(IllegalPlayError, match="not over"):
         match.played_out()
     assert not match.results
+
+
+@needs_compiled
+def test_a_collection_while_the_plays_are_made_into_tuples_changes_no_answer() -> None:
+    """Making the tuples may run the garbage collector, and whatever it runs (here a gc callback) may ask for
+    legal plays again: the answer being made is not changed by that."""
+    args = (mask_of([14, 27, 40, 2, 15, 28]), 0, 4, mask_of([0, 13, 1, 26]), {}, 0, 0, False, 0)
+    other = (mask_of([12, 25]), 1, 4, mask_of([8]), {}, 0, 0, False, 0)
+    want = pure_legal_plays(*args)
+    assert len(want) == 21 and all(play[0] == CAPTURE for play in want)
+
+    def ask(phase: str, info: dict[str, int]) -> None:
+        compiled.legal_plays(*other)
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(ask)
+    gc.set_threshold(1)  # a collection at nearly every new container
+    try:
+        kept = []  # kept alive, so that new tuples are new objects (not reused ones), which the collector counts
+        for _ in range(100):
+            kept.append(compiled.legal_plays(*args))
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(ask)
+    assert all(got == want for got in kept)

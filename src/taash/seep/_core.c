@@ -1197,6 +1197,19 @@ static int house_summary(PyObject *houses, u64 *house_bits, u64 *uncemented, u64
 
 static Plays scratch;
 
+/* The plays in `scratch` as a list of tuples. They are copied out first: making Python objects may run the garbage
+ * collector, and a finalizer could ask for legal plays again, which would reuse `scratch`. */
+static PyObject *scratch_to_list(void) {
+    Play local[128];
+    Play *copy = scratch.n <= 128 ? local : malloc(scratch.n * sizeof(Play));
+    if (!copy) return PyErr_NoMemory();
+    size_t n = scratch.n;
+    memcpy(copy, scratch.a, n * sizeof(Play));
+    PyObject *list = plays_to_list(copy, n);
+    if (copy != local) free(copy);
+    return list;
+}
+
 /* -- the module's functions ------------------------------------------------------------------------------------ */
 
 PyDoc_STRVAR(plays_of_doc,
@@ -1230,7 +1243,7 @@ static PyObject *py_plays_of(PyObject *self, PyObject *const *args, Py_ssize_t n
     scratch.n = 0;
     if (plays_of(&scratch, hand, (int)seat, loose, house_bits, uncemented, owned, (int)max_houses, bwl, restricted))
         return PyErr_NoMemory();
-    return plays_to_list(scratch.a, scratch.n);
+    return scratch_to_list();
 }
 
 PyDoc_STRVAR(bid_plays_doc, "bid_plays(hand, loose, bid, restricted)\n--\n\nplays._bid_plays: the bid play.");
@@ -1251,7 +1264,7 @@ static PyObject *py_bid_plays(PyObject *self, PyObject *const *args, Py_ssize_t 
     cache_trim();
     scratch.n = 0;
     if (bid_plays(&scratch, hand, loose, (int)bid, restricted)) return PyErr_NoMemory();
-    return plays_to_list(scratch.a, scratch.n);
+    return scratch_to_list();
 }
 
 PyDoc_STRVAR(legal_plays_doc,
@@ -1311,7 +1324,7 @@ static PyObject *py_legal_plays(PyObject *self, PyObject *const *given, Py_ssize
                      restricted))
             return PyErr_NoMemory();
     }
-    return plays_to_list(scratch.a, scratch.n);
+    return scratch_to_list();
 }
 
 /* A packed position for timing legal-play generation alone: what plays_of and bid_plays read. */
