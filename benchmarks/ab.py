@@ -4,12 +4,18 @@ repository root:
 
     .venv/bin/python benchmarks/ab.py                     # HEAD against the working tree
     .venv/bin/python benchmarks/ab.py --base HEAD~3 --work HEAD --rounds 100
+    .venv/bin/python benchmarks/ab.py --base-pure          # the pure core against the compiled one, both the tree's
 
 Each version's ``src/taash`` (from ``git archive``, or the working tree) is copied under another package name, both
 are warmed up as ``taash seep bench`` warms up, then they take turns playing ``--deals`` random 4-player deals,
 ``--rounds`` times each (the order of the pair flips every round). The answer is each version's median rate and the
 median (and quartiles) of the per-round ratio work / base: a ratio's quartiles that stay on one side of 1 mean a
 real difference. Not a test: a tool for judging a change to the engine.
+
+A version runs on its compiled Seep core when its copy has one built (the working tree's, built in place; a git
+revision's export has none, so it runs on its pure core). ``--base-pure`` runs the base on its pure core
+(``TAASH_PURE=1`` while it is imported) and, with no ``--base`` given, takes the working tree as the base too: the
+two cores side by side.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import argparse
 import gc
 import importlib
 import io
+import os
 import random
 import re
 import shutil
@@ -60,7 +67,9 @@ def renamed(package: Path, name: str, root: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", default="HEAD", help="git revision of the base (default HEAD)")
+    parser.add_argument("--base", default=None, help="git revision of the base (default HEAD; the working tree "
+                                                      "with --base-pure)")
+    parser.add_argument("--base-pure", action="store_true", help="run the base on its pure core (TAASH_PURE=1)")
     parser.add_argument("--work", default=None, help="git revision of the version judged (default: working tree)")
     parser.add_argument("--rounds", type=int, default=60, help="chunks each version plays (default 60)")
     parser.add_argument("--deals", type=int, default=300, help="random deals per chunk (default 300)")
@@ -68,13 +77,26 @@ def main() -> None:
     args = parser.parse_args()
     if args.rounds < 2 or args.deals < 1 or args.warmup < 0:
         parser.error("--rounds must be at least 2, --deals at least 1, --warmup at least 0")
+    if args.base is None:
+        args.base = None if args.base_pure else "HEAD"
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for name, version in (("taash_base", args.base), ("taash_work", args.work)):
             renamed(export(version, root / f"{name}_src"), name, root / "packages")
         sys.path.insert(0, str(root / "packages"))
         names = ("taash_base", "taash_work")
-        benches: list[ModuleType] = [importlib.import_module(f"{n}.benchmarks.seep") for n in names]
+        benches: list[ModuleType] = []
+        for n in names:
+            pure = n == "taash_base" and args.base_pure
+            if pure:
+                os.environ["TAASH_PURE"] = "1"  # read once, when the copy's core module is imported
+            benches.append(importlib.import_module(f"{n}.benchmarks.seep"))
+            if pure:
+                del os.environ["TAASH_PURE"]
+        for n in names:
+            core = sys.modules.get(f"{n}.seep.core")
+            print(f"{n}: {getattr(core, 'CORE', 'pure (a version from before the compiled core)')} core",
+                  file=sys.stderr)
         rules = [importlib.import_module(f"{n}.seep.rules").PRESETS["standard"] for n in names]
         rngs = [random.Random(1), random.Random(1)]
         for bench, r, rng in zip(benches, rules, rngs, strict=True):
@@ -91,7 +113,7 @@ def main() -> None:
         print(file=sys.stderr)
     ratios = [w / b for b, w in zip(rates[0], rates[1], strict=True)]
     q1, q2, q3 = statistics.quantiles(ratios, n=4)
-    print(f"base {args.base}: {statistics.median(rates[0]):,.0f} deals/s; "
+    print(f"base {args.base or 'working tree'}: {statistics.median(rates[0]):,.0f} deals/s; "
           f"work {args.work or 'working tree'}: {statistics.median(rates[1]):,.0f} deals/s (medians of {args.rounds})")
     print(f"work / base, per round: median {q2:.3f}, quartiles {q1:.3f} .. {q3:.3f}")
 

@@ -146,11 +146,13 @@ def bench(
         data.update(result.to_json())
         sys.stdout.write(json.dumps(data) + "\n")
         return
-    table = Table(title="Seep engine, one core, pure Python", title_justify="left")
+    table = Table(title=f"Seep engine, one core, {result.core} core", title_justify="left")
     table.add_column("measure")
     table.add_column("median", justify="right")
     table.add_row("random full 4-player deals / s", f"{result.deals_per_sec:,.0f}")
     table.add_row("legal-play generations / s", f"{result.legal_per_sec:,.0f}")
+    if result.legal_calls_per_sec != result.legal_per_sec:
+        table.add_row("  the same through the Python API (lists of plays) / s", f"{result.legal_calls_per_sec:,.0f}")
     table.add_row("mean legal plays per position", f"{result.mean_legal_plays}")
     table.add_row(f"the first {result.deals_per_repeat} deals, caches empty / s", f"{result.cold_deals_per_sec:,.0f}")
     out.print(table)

@@ -11,8 +11,10 @@ import random
 from dataclasses import dataclass
 from enum import Enum
 from itertools import starmap
+from typing import Any
 
 from taash.cards import FULL_PACK, card_name, cards_of, mask_of, parse_card
+from taash.seep.core import compiled, core_rules
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.groups import FloorInfo, _value_info, floor_info
 from taash.seep.plays import (
@@ -25,8 +27,8 @@ from taash.seep.plays import (
     Play,
     house_summary,
     joined_owners,
-    legal_plays,
     plays_of,
+    pure_legal_plays,
 )
 from taash.seep.rules import FIRST_HALF_PLAYS, HOUSE_VALUES, LAST_PLAY, Rules
 from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
@@ -147,6 +149,10 @@ _REST_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
 
 #: ``_ROW_BIT[c]``: the value of card ``c`` as a row of one suit (``1 << (value - 1)``).
 _ROW_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
+
+#: The compiled core's plays of a position after the bid play and of the bid play (unused on the pure core).
+_compiled_plays_of: Any = getattr(compiled, "plays_of", None)
+_compiled_bid_plays: Any = getattr(compiled, "bid_plays", None)
 
 #: The FloorInfo of a value floor already seen, by its values, or None (``groups._value_info.get``, bound once:
 #: Python 3.11 calls a method of an imported name through a new bound method each time, as for a module).
@@ -338,11 +344,24 @@ class Deal:
         if self.phase is not _PLAY:
             return []
         p = self.to_move
+        if compiled is not None:  # the same plays in the same order, worked out in C
+            plays: list[Play] = (
+                _compiled_plays_of(self.hands[p], p, self.loose, self.house_bits, self.uncemented, self.owned_by,
+                                   self.max_houses, self.break_with_loose, self.restricted)
+                if self.plays else _compiled_bid_plays(self.hands[p], self.loose, self.bid, self.restricted))
+            return plays
+        return self.pure_legal_plays()
+
+    def pure_legal_plays(self) -> list[Play]:
+        """:meth:`legal_plays` worked out by the pure core, whichever core is in use (the reference)."""
+        if self.phase is not _PLAY:
+            return []
+        p = self.to_move
         if self.plays:
             return plays_of(self.hands[p], p, self.loose, self.floor, self.house_bits, self.uncemented,
                             self.owned_by, self.max_houses, self.break_with_loose, self.restricted)
-        return legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, self.max_houses,
-                           self.break_with_loose, self.restricted)
+        return pure_legal_plays(self.hands[p], p, self.players, self.loose, self.houses, self.bid, self.max_houses,
+                                self.break_with_loose, self.restricted)
 
     def play(self, play: Play, check: bool = True) -> None:
         """Make ``play`` for the player to move; an illegal play raises and changes nothing.
@@ -429,6 +448,31 @@ class Deal:
             self._turn(index)
         else:
             self.to_move = self._next_seat[p]
+
+    # -- the compiled core's play-outs ----------------------------------------------------------------------
+
+    def core_state(self) -> tuple[Any, ...]:
+        """This deal (in its play) as the compiled core's ``play_out`` reads it."""
+        return (core_rules(self.rules), self.players, self.dealer, tuple(self.deck), tuple(self.hands), self.loose,
+                self.houses, len(self.plays), self.bid, self.to_move, self.last_capturer, self.restricted,
+                tuple(self.piles), self.sweeps)
+
+    def take_play_out(self, out: tuple[Any, ...]) -> None:
+        """The deal as one of the compiled core's play-outs from :meth:`core_state` left it (what :meth:`play`
+        would have made of those plays; the differential tests hold the two to that)."""
+        plays, piles, sweeps, last_capturer, _, loose, houses, hands, restricted, to_move = out
+        self.plays.extend(plays)
+        self.piles = list(piles)
+        self.sweeps = sweeps
+        self.last_capturer = last_capturer
+        self.loose = loose
+        self.floor = floor_info(loose)
+        self.houses = houses
+        self.house_bits, self.uncemented, self.owned_by = house_summary(houses)
+        self.hands = list(hands)
+        self.restricted = restricted
+        self.to_move = to_move
+        self.phase = _OVER
 
     def _turn(self, index: int) -> None:
         """After the play of ``index``, one of :data:`_TURNING_POINTS`: deal, or end the deal, and pass the turn."""

@@ -155,6 +155,12 @@ class Match:
         if self.deal.over:
             self._score()
 
+    def played_out(self) -> None:
+        """The deal in progress was played to its end outside :meth:`play` (by the compiled core): score it."""
+        if not self.deal.over:
+            raise IllegalPlayError("the deal in progress is not over")
+        self._score()
+
     # -- between deals -------------------------------------------------------------------------------------
 
     def _score(self) -> None:

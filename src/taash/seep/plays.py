@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final, TypeVar
 
 from taash.cards import cards_of
+from taash.seep.core import compiled
 from taash.seep.groups import (
     MAXIMAL,
     OPTIONAL,
@@ -72,7 +73,7 @@ def team_mask(seat: int, players: int) -> int:
     return (1 << seat) | (1 << ((seat + 2) % 4)) if players == 4 else 1 << seat
 
 
-def legal_plays(
+def pure_legal_plays(
     hand: int,
     seat: int,
     players: int,
@@ -96,6 +97,11 @@ def legal_plays(
     house_bits, uncemented, owned_by = house_summary(houses)
     return plays_of(hand, seat, loose, floor_info(loose), house_bits, uncemented, owned_by, max_houses,
                     break_with_loose, restricted)
+
+
+#: :func:`pure_legal_plays` as the core in use answers it: the compiled core's (the same plays in the same order)
+#: when it is built, else the pure function itself (see :mod:`taash.seep.core`).
+legal_plays = pure_legal_plays if compiled is None else compiled.legal_plays
 
 
 def house_summary(houses: dict[int, House]) -> tuple[int, int, list[int]]:

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from taash.seep.core import compiled, set_state, state_of
 from taash.seep.match import Match
 from taash.seep.record import DealRecord, GameRecord
 from taash.seep.rules import Rules
@@ -39,9 +40,7 @@ def random_matches(rules: Rules, players: int, deals: int, seed: int, baazis_to_
         while done < deals:
             deal = match.deal
             deal.make_bid(chooser.choice(deal.legal_bids()))
-            while not deal.over:
-                legal = deal.legal_plays()
-                match.play(legal[chooser.randrange(len(legal))], check=False)
+            play_to_end(match, chooser)
             sim.past.append(DealRecord(deal.dealer, list(deal.deck), deal.bid, list(deal.plays)))
             done += 1
             if on_deal:
@@ -52,3 +51,21 @@ def random_matches(rules: Rules, players: int, deals: int, seed: int, baazis_to_
                 match.next_deal()
         yield sim
         k += 1
+
+
+def play_to_end(match: Match, chooser: random.Random) -> None:
+    """Play the deal in progress to its end, each play ``legal[chooser.randrange(len(legal))]``, and score it.
+
+    On the compiled core the whole play-out runs in C, drawing from ``chooser``'s own random stream: the same
+    plays, the same deal at its end and the same state of ``chooser`` after as on the pure core.
+    """
+    deal = match.deal
+    if compiled is None:
+        while not deal.over:
+            legal = deal.legal_plays()
+            match.play(legal[chooser.randrange(len(legal))], check=False)
+        return
+    state, (out,) = compiled.play_out(deal.core_state(), state_of(chooser), 1, True, True)
+    set_state(chooser, state)
+    deal.take_play_out(out)
+    match.played_out()

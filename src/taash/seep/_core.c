@@ -1,0 +1,1685 @@
+/* taash.seep._core: the compiled core of the Seep engine's hot path.
+ *
+ * The pure-Python engine (plays.py, groups.py, deal.py) is the reference: this file gives the same legal plays in
+ * the same order and the same outcomes, and draws random choices from the same Mersenne Twister stream as
+ * Python's random.Random (its state is passed in and handed back), so that a compiled play-out is the very
+ * play-out the pure engine would have played. Cards are 0..51 (suit * 13 + rank, capture value rank + 1), sets of
+ * cards 52-bit masks, sets of values masks with bit v for value v.
+ *
+ * Groups of loose cards are worked out on the floor's canonical form (the same values, the cards of each value in
+ * the first suits: groups.py's `canonical`), in the canonical order (ascending canonical masks, as groups.py keeps
+ * them), kept in a cache, and translated to the real cards of the floor.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+/* The hash of this file's text, given by setup.py (taash.seep.core uses no core built from other source). */
+#ifndef TAASH_CORE_SOURCE
+#define TAASH_CORE_SOURCE "unknown"
+#endif
+
+enum { CAPTURE = 0, THROW = 1, ESTABLISH = 2, ADD = 3, BREAK = 4 };
+enum { ESTABLISH_OPTIONS = 0, ADD_OPTIONS = 1, MAXIMAL = 2, OPTIONAL = 3 };
+enum { PHASE_BID = 0, PHASE_PLAY = 1, PHASE_OVER = 2 };
+
+#define PLAYS_PER_DEAL 48
+#define LAST_PLAY 47
+#define FIRST_HALF_PLAYS 24
+#define SPREAD ((u64)1 | (u64)1 << 13 | (u64)1 << 26 | (u64)1 << 39)
+#define ROW 0x1FFFULL
+
+typedef struct {
+    uint8_t kind, card, house, broken;
+    u64 loose;
+} Play;
+
+static int VAL[64];
+static u64 VALUE_MASK[14];
+static u64 UP_TO[14];
+
+/* -- growable arrays -------------------------------------------------------------------------------------- */
+
+typedef struct {
+    u64 *a;
+    size_t n, cap;
+} Vec;
+
+static int vec_push(Vec *v, u64 x) {
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 16;
+        u64 *a = realloc(v->a, cap * sizeof(u64));
+        if (!a) return -1;
+        v->a = a;
+        v->cap = cap;
+    }
+    v->a[v->n++] = x;
+    return 0;
+}
+
+static void vec_free(Vec *v) {
+    free(v->a);
+    v->a = NULL;
+    v->n = v->cap = 0;
+}
+
+typedef struct {
+    Play *a;
+    size_t n, cap;
+} Plays;
+
+static int plays_push(Plays *p, int kind, int card, int house, int broken, u64 loose) {
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        Play *a = realloc(p->a, cap * sizeof(Play));
+        if (!a) return -1;
+        p->a = a;
+        p->cap = cap;
+    }
+    Play *q = &p->a[p->n++];
+    q->kind = (uint8_t)kind;
+    q->card = (uint8_t)card;
+    q->house = (uint8_t)house;
+    q->broken = (uint8_t)broken;
+    q->loose = loose;
+    return 0;
+}
+
+static int popcount(u64 x) { return __builtin_popcountll(x); }
+static int low_index(u64 x) { return __builtin_ctzll(x); }
+
+static u64 mask_value_sum(u64 m) {
+    u64 s = 0;
+    while (m) {
+        s += (u64)VAL[low_index(m)];
+        m &= m - 1;
+    }
+    return s;
+}
+
+/* -- groups of loose cards (groups.py) ---------------------------------------------------------------------- */
+
+/* Every non-empty subset of `floor` (only cards of values up to `total` count) adding up to `total`, in ascending
+ * order of masks: groups.py's subsets_adding_up. */
+static int summing(u64 floor, int total, Vec *out) {
+    Vec subs = {0}, sums = {0};
+    int rc = 0;
+    if (total < 14) floor &= UP_TO[total];
+    if (vec_push(&subs, 0) || vec_push(&sums, 0)) { rc = -1; goto done; }
+    for (u64 m = floor; m; m &= m - 1) {
+        u64 low = m & -m;
+        int v = VAL[low_index(m)];
+        size_t n = subs.n;
+        for (size_t i = 0; i < n; i++) {
+            if ((int)sums.a[i] + v <= total) {
+                if (vec_push(&subs, subs.a[i] | low) || vec_push(&sums, sums.a[i] + (u64)v)) { rc = -1; goto done; }
+            }
+        }
+    }
+    for (size_t i = 0; i < subs.n; i++)
+        if ((int)sums.a[i] == total && vec_push(out, subs.a[i])) { rc = -1; goto done; }
+done:
+    vec_free(&subs);
+    vec_free(&sums);
+    return rc;
+}
+
+static int cmp_u64(const void *x, const void *y) {
+    u64 a = *(const u64 *)x, b = *(const u64 *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int grow(const u64 *groups, size_t n, size_t start, u64 used, int maximal, Vec *out) {
+    int keep = 1;
+    if (maximal)
+        for (size_t i = 0; i < n; i++)
+            if (!(groups[i] & used)) { keep = 0; break; }
+    if (keep && vec_push(out, used)) return -1;
+    for (size_t j = start; j < n; j++)
+        if (!(groups[j] & used) && grow(groups, n, j + 1, used | groups[j], maximal, out)) return -1;
+    return 0;
+}
+
+/* Unions of disjoint selections of `groups` (with `maximal`, those no group is disjoint from), ascending and
+ * each once: groups.py's _unions. */
+static int unions(const u64 *groups, size_t n, int maximal, Vec *out) {
+    if (n == 0) return vec_push(out, 0);
+    if (n == 1) {
+        if (!maximal && vec_push(out, 0)) return -1;
+        return vec_push(out, groups[0]);
+    }
+    Vec all = {0};
+    if (grow(groups, n, 0, 0, maximal, &all)) { vec_free(&all); return -1; }
+    qsort(all.a, all.n, sizeof(u64), cmp_u64);
+    for (size_t i = 0; i < all.n; i++)
+        if ((i == 0 || all.a[i] != all.a[i - 1]) && vec_push(out, all.a[i])) { vec_free(&all); return -1; }
+    vec_free(&all);
+    return 0;
+}
+
+static int canonical_unions(u64 floor, int value, int maximal, Vec *out) {
+    Vec groups = {0};
+    int rc = summing(floor, value, &groups);
+    if (!rc) rc = unions(groups.a, groups.n, maximal, out);
+    vec_free(&groups);
+    return rc;
+}
+
+/* groups.py's _options: `floor` canonical and cut down to the values up to t. */
+static int options(u64 floor, int what, int v, int t, Vec *out) {
+    if (what >= MAXIMAL || v == t) return canonical_unions(floor & UP_TO[t], t, what == MAXIMAL, out);
+    int maximal = what == ESTABLISH_OPTIONS;
+    int k = t - v;
+    Vec subs = {0}, groups = {0}, picked = {0}, us = {0};
+    int rc = summing(floor & UP_TO[k], k, &subs);
+    u64 rest = floor & UP_TO[t];
+    if (!rc) rc = summing(rest, t, &groups);
+    for (size_t i = 0; !rc && i < subs.n; i++) {
+        u64 sub = subs.a[i];
+        picked.n = 0;
+        us.n = 0;
+        for (size_t j = 0; !rc && j < groups.n; j++)
+            if (!(groups.a[j] & sub)) rc = vec_push(&picked, groups.a[j]);
+        if (!rc) rc = unions(picked.a, picked.n, maximal, &us);
+        for (size_t j = 0; !rc && j < us.n; j++) {
+            u64 o = sub | us.a[j];
+            int seen = 0;
+            for (size_t q = 0; q < out->n; q++)
+                if (out->a[q] == o) { seen = 1; break; }
+            if (!seen) rc = vec_push(out, o);
+        }
+    }
+    vec_free(&subs);
+    vec_free(&groups);
+    vec_free(&picked);
+    vec_free(&us);
+    return rc;
+}
+
+/* The cache of canonical answers: key ((floor << 2 | what) << 4 | v) << 4 | t -> a run of masks in the arena.
+ * Runs are addressed by offset (the arena may move as it grows); both are emptied between top-level calls once
+ * they hold more than their limits. */
+typedef struct {
+    u64 key;
+    uint32_t off, n;
+} Slot;
+
+#define EMPTY_KEY (~(u64)0)
+static Slot *slots;
+static size_t slot_bits = 16, slot_used;
+static u64 *arena;
+static size_t arena_n, arena_cap;
+#define ARENA_LIMIT ((size_t)1 << 22)
+#define SLOTS_LIMIT ((size_t)1 << 20)
+
+static int cache_init(void) {
+    size_t n = (size_t)1 << slot_bits;
+    slots = malloc(n * sizeof(Slot));
+    if (!slots) return -1;
+    for (size_t i = 0; i < n; i++) slots[i].key = EMPTY_KEY;
+    slot_used = 0;
+    arena_cap = 1 << 16;
+    arena = malloc(arena_cap * sizeof(u64));
+    arena_n = 0;
+    return arena ? 0 : -1;
+}
+
+/* Called only between top-level calls, when no run is in use. */
+static void cache_trim(void) {
+    if (arena_n < ARENA_LIMIT && slot_used < SLOTS_LIMIT) return;
+    free(slots);
+    free(arena);
+    slot_bits = 16;
+    cache_init();
+}
+
+static size_t slot_of(u64 key) { return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> (64 - slot_bits)); }
+
+static int cache_grow_slots(void) {
+    size_t old_n = (size_t)1 << slot_bits;
+    Slot *old = slots;
+    slot_bits++;
+    size_t n = (size_t)1 << slot_bits;
+    slots = malloc(n * sizeof(Slot));
+    if (!slots) { slots = old; slot_bits--; return -1; }
+    for (size_t i = 0; i < n; i++) slots[i].key = EMPTY_KEY;
+    for (size_t i = 0; i < old_n; i++) {
+        if (old[i].key == EMPTY_KEY) continue;
+        size_t j = slot_of(old[i].key);
+        while (slots[j].key != EMPTY_KEY) j = (j + 1) & (n - 1);
+        slots[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+/* The canonical answer of (floor, what, v, t): its offset and length in the arena (-1 on no memory). */
+static int groups_of(u64 floor, int what, int v, int t, uint32_t *off, uint32_t *count) {
+    if (what >= MAXIMAL) v = 0;
+    floor &= UP_TO[t];
+    u64 key = ((floor << 2 | (u64)what) << 4 | (u64)v) << 4 | (u64)t;
+    size_t mask = ((size_t)1 << slot_bits) - 1;
+    size_t i = slot_of(key);
+    while (slots[i].key != EMPTY_KEY) {
+        if (slots[i].key == key) {
+            *off = slots[i].off;
+            *count = slots[i].n;
+            return 0;
+        }
+        i = (i + 1) & mask;
+    }
+    Vec out = {0};
+    if (options(floor, what, v, t, &out)) { vec_free(&out); return -1; }
+    if (arena_n + out.n > arena_cap) {
+        size_t cap = arena_cap;
+        while (arena_n + out.n > cap) cap *= 2;
+        u64 *a = realloc(arena, cap * sizeof(u64));
+        if (!a) { vec_free(&out); return -1; }
+        arena = a;
+        arena_cap = cap;
+    }
+    memcpy(arena + arena_n, out.a, out.n * sizeof(u64));
+    slots[i].key = key;
+    slots[i].off = (uint32_t)arena_n;
+    slots[i].n = (uint32_t)out.n;
+    *off = (uint32_t)arena_n;
+    *count = (uint32_t)out.n;
+    arena_n += out.n;
+    vec_free(&out);
+    if (++slot_used * 2 > ((size_t)1 << slot_bits) && cache_grow_slots()) return -1;
+    return 0;
+}
+
+/* -- one floor ------------------------------------------------------------------------------------------------ */
+
+/* The answers of value floors (no two loose cards of one value: nearly every floor in play), spread over every
+ * suit (`loose & mask` is the real cards), worked out when first asked for and kept for good. An answer about value
+ * t depends only on the floor's values up to t, so it is kept by those ("the cut"): the capture groups of value v
+ * in caps_table[v][cut], the rest in t_table[t][cut * T_SLOTS + slot]. Floors that differ only in higher values
+ * share their answers, and the tables (8 bytes an answer) are small enough to stay mostly in the cache. */
+typedef struct {
+    /* up to three answers inline, as rows of values (bit v - 1 for value v: a value floor's groups); more are
+     * spread masks in varena from the offset rows[0] | rows[1] << 16 */
+    uint16_t rows[3];
+    uint16_t n1; /* the number of masks plus one; 0 until worked out */
+} Run;
+#define T_SLOTS 27 /* OPTIONAL, then ESTABLISH_OPTIONS and ADD_OPTIONS for v = 1..13 */
+static Run *caps_table[14];
+static Run *t_table[14];
+static u64 *varena;
+static size_t varena_n, varena_cap;
+
+typedef struct {
+    u64 loose, canon;
+    u64 copies[4];
+    int reach, value_floor;
+    u64 fold;
+    const uint16_t *builders;
+} Floor;
+
+static u64 canonical(u64 loose) {
+    u64 a = loose & ROW, b = loose >> 13 & ROW, c = loose >> 26 & ROW, d = loose >> 39;
+    u64 once = a | b | c | d;
+    u64 twice = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+    u64 thrice = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
+    return once | twice << 13 | thrice << 26 | (a & b & c & d) << 39;
+}
+
+static int sums_reached(u64 loose) {
+    u64 reached = 1;
+    for (u64 m = loose; m; m &= m - 1) reached |= reached << VAL[low_index(m)] & 0x3FFF;
+    return (int)(reached & 0x3FFE);
+}
+
+static uint16_t (*builders_table)[32];
+static uint8_t *builders_done;
+
+/* For the sums reached `bits`: per set of target house values (bit t - 9), the values v with t - v reached. */
+static const uint16_t *builders_of(int bits) {
+    int key = bits >> 1;
+    if (!builders_done[key]) {
+        uint16_t per_target[5];
+        for (int t = 9; t < 14; t++) {
+            int vals = 0;
+            for (int sm = 1; sm < t; sm++)
+                if (bits >> sm & 1) vals |= 1 << (t - sm);
+            per_target[t - 9] = (uint16_t)vals;
+        }
+        builders_table[key][0] = 0;
+        for (int targets = 1; targets < 32; targets++) {
+            int low = targets & -targets;
+            builders_table[key][targets] =
+                builders_table[key][targets ^ low] | per_target[__builtin_ctz((unsigned)low)];
+        }
+        builders_done[key] = 1;
+    }
+    return builders_table[key];
+}
+
+static void floor_copies(Floor *f, u64 loose) {
+    f->loose = loose;
+    f->canon = canonical(loose);
+    u64 a = loose & ROW, b = loose >> 13 & ROW, c = loose >> 26 & ROW, d = loose >> 39;
+    u64 ab = a | b, abc = ab | c;
+    u64 two = (a & b) | (ab & c), three = a & b & c;
+    f->copies[0] = a | (b & ~a) << 13 | (c & ~ab) << 26 | (d & ~abc) << 39;
+    f->copies[1] = (a & b) << 13 | (c & (a ^ b)) << 26 | (d & abc & ~two) << 39;
+    f->copies[2] = (a & b & c) << 26 | (d & two & ~three) << 39;
+    f->copies[3] = (d & three) << 39;
+}
+
+static inline int t_slot(int what, int v) {
+    return what == OPTIONAL ? 0 : what == ESTABLISH_OPTIONS ? v : 13 + v;
+}
+
+/* The sums reached by each value floor, by its values (all 8192, worked out at import). */
+static uint16_t reach_of_fold[1 << 13];
+
+static int floor_setup(Floor *f, u64 loose) {
+    u64 fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & ROW;
+    f->loose = loose;
+    if (popcount(fold) == popcount(loose)) {
+        f->value_floor = 1;
+        f->fold = fold;
+        f->reach = reach_of_fold[fold];
+    } else {
+        floor_copies(f, loose);
+        f->value_floor = 0;
+        f->reach = sums_reached(loose);
+    }
+    f->builders = builders_of(f->reach);
+    return 0;
+}
+
+/* Work out the answer of (what, v, t) of a value floor into its run. */
+/* Work out the answer of (what, v, t) of the value floor `fold` (its values as a row) into its run. */
+static __attribute__((noinline)) int fill_run(u64 fold, Run *r, int what, int v, int t) {
+    Vec out = {0};
+    if (options(fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
+    if (out.n >= 0xFFFF) { vec_free(&out); return -1; }
+    if (out.n <= 3) {
+        for (size_t i = 0; i < out.n; i++) r->rows[i] = (uint16_t)out.a[i];
+        r->n1 = (uint16_t)(out.n + 1);
+        vec_free(&out);
+        return 0;
+    }
+    if (varena_n + out.n > varena_cap) {
+        size_t cap = varena_cap ? varena_cap : 4096;
+        while (varena_n + out.n > cap) cap *= 2;
+        u64 *a = realloc(varena, cap * sizeof(u64));
+        if (!a) { vec_free(&out); return -1; }
+        varena = a;
+        varena_cap = cap;
+    }
+    for (size_t i = 0; i < out.n; i++) varena[varena_n + i] = out.a[i] * SPREAD;
+    r->rows[0] = (uint16_t)(varena_n & 0xFFFF);
+    r->rows[1] = (uint16_t)(varena_n >> 16);
+    r->n1 = (uint16_t)(out.n + 1);
+    varena_n += out.n;
+    vec_free(&out);
+    return 0;
+}
+
+/* The real cards of the floor's canonical group g. */
+static inline u64 real_of(const Floor *f, u64 g) {
+    u64 real = f->copies[0] & (g & ROW) * SPREAD;
+    if (g >> 13)
+        real |= (f->copies[1] & (g >> 13 & ROW) * SPREAD) | (f->copies[2] & (g >> 26 & ROW) * SPREAD) |
+                (f->copies[3] & (g >> 39) * SPREAD);
+    return real;
+}
+
+/* The groups of a floor with two loose cards of one value, translated to its real cards (reused per lookup). */
+static Vec dup_buf;
+
+/* The answer of (what, v, t) on the floor: masks m whose real cards are `loose & m`, valid until the next lookup.
+ * The answer depends only on the loose cards of values up to t: when those hold no two of one value (always on a
+ * value floor, most often on the others too), it is a value floor's answer, from the shared tables. */
+static inline __attribute__((always_inline)) int lookup(const Floor *f, int what, int v, int t, const u64 **arr,
+                                                        uint32_t *n, u64 tmp[3]) {
+    u64 cut = f->value_floor ? f->fold & (((u64)1 << t) - 1) : f->canon & UP_TO[t];
+    if (__builtin_expect(!(cut >> 13), 1)) {
+        Run *r = what == MAXIMAL ? &caps_table[t][cut] : &t_table[t][cut * T_SLOTS + (u64)t_slot(what, v)];
+        if (__builtin_expect(!r->n1, 0) && fill_run(cut, r, what, v, t)) return -1;
+        *n = (uint32_t)r->n1 - 1;
+        if (*n <= 3) {
+            tmp[0] = r->rows[0] * SPREAD;
+            tmp[1] = r->rows[1] * SPREAD;
+            tmp[2] = r->rows[2] * SPREAD;
+            *arr = tmp;
+        } else {
+            *arr = varena + ((size_t)r->rows[0] | (size_t)r->rows[1] << 16);
+        }
+        return 0;
+    }
+    uint32_t off;
+    if (groups_of(cut, what, v, t, &off, n)) return -1;
+    dup_buf.n = 0;
+    for (uint32_t i = 0; i < *n; i++)
+        if (vec_push(&dup_buf, real_of(f, arena[off + i]))) return -1;
+    *arr = dup_buf.a;
+    return 0;
+}
+
+#define REAL(f, g) ((f).loose & (g))
+
+/* -- legal plays (plays.py) ------------------------------------------------------------------------------------ */
+
+static u64 locked_values(u64 others) {
+    u64 locked = 0;
+    for (u64 m = others; m; m &= m - 1) locked |= (u64)1 << VAL[low_index(m)];
+    return locked;
+}
+
+/* The maximal groups of `value` of any floor, real cards, in the floor's canonical order ("maximal_groups"). With
+ * `maximal` 0, the optional ones ("optional_groups"). */
+static int real_groups(u64 loose, int value, int maximal, Vec *out) {
+    Floor f;
+    uint32_t off, n;
+    floor_copies(&f, loose);
+    if (groups_of(f.canon, maximal ? MAXIMAL : OPTIONAL, 0, value, &off, &n)) return -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (vec_push(out, real_of(&f, arena[off + i]))) return -1;
+    return 0;
+}
+
+static int restricted_plays(Plays *out, int c, int v, int bid, const u64 *caps, size_t ncaps, int holds_two,
+                            int may_build) {
+    if (bid && v != bid) return 0;
+    if (plays_push(out, THROW, c, 0, 0, 0)) return -1;
+    if (may_build && holds_two)
+        for (size_t i = 0; i < ncaps; i++)
+            if (caps[i] && plays_push(out, ESTABLISH, c, v, 0, caps[i])) return -1;
+    return 0;
+}
+
+static int break_with_loose(Plays *out, int c, int v, int h, u64 loose, u64 house_bits, u64 add_same_ok,
+                            u64 new_ok, u64 twice) {
+    int maximal;
+    if (house_bits >> v & 1) {
+        if (!(add_same_ok >> v & 1)) return 0;
+        maximal = 0;
+    } else if ((new_ok >> v & 1) && (twice >> v & 1)) {
+        maximal = 1;
+    } else {
+        return 0;
+    }
+    Vec subs = {0}, extras = {0}, seen = {0};
+    /* subsets_summing(loose, v - h): the canonical floor's subsets, translated */
+    Floor f;
+    floor_copies(&f, loose);
+    Vec canon = {0};
+    int rc = summing(f.canon, v - h, &canon);
+    for (size_t i = 0; !rc && i < canon.n; i++) rc = vec_push(&subs, real_of(&f, canon.a[i]));
+    vec_free(&canon);
+    for (size_t i = 0; !rc && i < subs.n; i++) {
+        u64 s = subs.a[i];
+        extras.n = 0;
+        rc = real_groups(loose ^ s, v, maximal, &extras);
+        for (size_t j = 0; !rc && j < extras.n; j++) {
+            u64 o = s | extras.a[j];
+            int dup = 0;
+            for (size_t q = 0; q < seen.n; q++)
+                if (seen.a[q] == o) { dup = 1; break; }
+            if (!dup) {
+                rc = vec_push(&seen, o);
+                if (!rc) rc = plays_push(out, BREAK, c, v, h, o);
+            }
+        }
+    }
+    vec_free(&subs);
+    vec_free(&extras);
+    vec_free(&seen);
+    return rc;
+}
+
+/* plays.py's plays_of: every legal play after the bid play. */
+static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u64 uncemented, const u64 owned_by[4],
+                    int max_houses, int bwl, u64 restricted) {
+    u64 lo = hand & 0x3FFFFFFULL, hi = hand >> 26;
+    u64 either = lo | hi, both = lo & hi;
+    u64 present = (either | either >> 13) << 1;
+    u64 twice = (both | both >> 13 | (either & either >> 13)) << 1;
+    Floor f;
+    if (floor_setup(&f, loose)) return -1;
+    u64 reach = (u64)f.reach;
+    const uint16_t *builders = f.builders;
+    u64 free_cards = restricted ? hand & ~restricted : hand;
+    u64 add_ok = 0, add_same_ok = 0, breakable = 0, new_ok = 0, est_ok = 0, build_vals = 0, merge_or_new = 0;
+    const u64 *arr;
+    u64 tmp[3];
+    uint32_t n;
+    if (house_bits) {
+        u64 owned = owned_by[seat];
+        u64 not_owned = ~owned;
+        u64 partners = owned_by[seat ^ 2] & not_owned;
+        breakable = uncemented & not_owned;
+        new_ok = present & (0x3E00 ^ house_bits);
+        if (restricted) new_ok &= ~locked_values(restricted & ~hand);
+        est_ok = (!max_houses || popcount(house_bits) < max_houses) ? new_ok : 0;
+        add_ok = house_bits & (partners | present);
+        add_same_ok = house_bits & (partners | twice);
+        build_vals = builders[(est_ok | add_ok) >> 9] | (est_ok & twice) | add_same_ok;
+        merge_or_new = add_ok | new_ok;
+        for (u64 hb = breakable; hb; hb &= hb - 1) {
+            int h = low_index(hb);
+            build_vals |= merge_or_new >> h;
+            if (bwl) build_vals |= (0x3FFFULL << (h + 1)) & 0x3E00;
+        }
+        build_vals &= present & (not_owned | twice);
+    } else if (reach) {
+        new_ok = est_ok = restricted ? present & 0x3E00 & ~locked_values(restricted & ~hand) : present & 0x3E00;
+        build_vals = (builders[est_ok >> 9] | (est_ok & twice)) & present;
+    }
+    /* Capture, else throw. */
+    u64 takers = reach | house_bits;
+    for (u64 vs = present & takers & 0x3FFE; vs; vs &= vs - 1) {
+        int v = low_index(vs);
+        if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
+        for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
+            for (uint32_t i = 0; i < n; i++)
+                if (plays_push(out, CAPTURE, low_index(cs), 0, 0, REAL(f, arr[i]))) return -1;
+    }
+    u64 x = (~takers & 0x3FFE) >> 1;
+    for (u64 cs = free_cards & x * SPREAD; cs; cs &= cs - 1)
+        if (plays_push(out, THROW, low_index(cs), 0, 0, 0)) return -1;
+    if (restricted && (hand & restricted)) {
+        for (u64 cs = hand & restricted; cs; cs &= cs - 1) {
+            int c = low_index(cs), v = VAL[c];
+            Vec caps = {0};
+            int rc = loose ? real_groups(loose, v, 1, &caps) : vec_push(&caps, 0);
+            if (!rc) rc = restricted_plays(out, c, v, 0, caps.a, caps.n, (int)(twice >> v & 1), (int)(est_ok >> v & 1));
+            vec_free(&caps);
+            if (rc) return -1;
+        }
+    }
+    if (!build_vals) return 0;
+    /* Establish a new house of value t. */
+    for (u64 ts = est_ok & 0x3E00; ts; ts &= ts - 1) {
+        int t = low_index(ts);
+        for (u64 vs = builders[1 << (t - 9)] & build_vals; vs; vs &= vs - 1) {
+            int v = low_index(vs);
+            if (lookup(&f, ESTABLISH_OPTIONS, v, t, &arr, &n, tmp)) return -1;
+            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
+                for (uint32_t i = 0; i < n; i++)
+                    if (plays_push(out, ESTABLISH, low_index(cs), t, 0, REAL(f, arr[i]))) return -1;
+        }
+    }
+    /* A house cemented at once. */
+    if ((est_ok & twice) && loose) {
+        for (u64 vs = est_ok & twice & build_vals & 0x3FFE; vs; vs &= vs - 1) {
+            int v = low_index(vs);
+            if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
+            if (!arr[0]) continue;
+            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
+                for (uint32_t i = 0; i < n; i++)
+                    if (plays_push(out, ESTABLISH, low_index(cs), v, 0, REAL(f, arr[i]))) return -1;
+        }
+    }
+    if (!house_bits) return 0;
+    /* Add to the house of value w. */
+    for (u64 ws = add_ok & 0x3E00; ws; ws &= ws - 1) {
+        int w = low_index(ws);
+        u64 vals = builders[1 << (w - 9)] | (add_same_ok & (u64)1 << w);
+        for (u64 vs = vals & build_vals & 0x3FFE; vs; vs &= vs - 1) {
+            int v = low_index(vs);
+            if (lookup(&f, ADD_OPTIONS, v, w, &arr, &n, tmp)) return -1;
+            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
+                for (uint32_t i = 0; i < n; i++)
+                    if (plays_push(out, ADD, low_index(cs), w, 0, REAL(f, arr[i]))) return -1;
+        }
+    }
+    if (!breakable) return 0;
+    /* Break the ordinary house of value h. */
+    for (u64 hs = breakable & 0x3E00; hs; hs &= hs - 1) {
+        int h = low_index(hs);
+        for (u64 vs = (merge_or_new >> h) & build_vals & 0x3FFE; vs; vs &= vs - 1) {
+            int v = low_index(vs);
+            int nv = h + v;
+            int what = (house_bits >> nv & 1) ? OPTIONAL : MAXIMAL;
+            if (lookup(&f, what, 0, nv, &arr, &n, tmp)) return -1;
+            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
+                for (uint32_t i = 0; i < n; i++)
+                    if (plays_push(out, BREAK, low_index(cs), nv, h, REAL(f, arr[i]))) return -1;
+        }
+        if (bwl) {
+            for (u64 vs = present & build_vals & (0x3FFFULL << (h + 1)) & 0x3E00; vs; vs &= vs - 1) {
+                int v = low_index(vs);
+                for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
+                    if (break_with_loose(out, low_index(cs), v, h, loose, house_bits, add_same_ok, new_ok, twice))
+                        return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* plays.py's _restricted_bid_plays. */
+static int restricted_bid_plays(Plays *out, u64 hand, u64 loose, int bid, u64 restricted) {
+    int reach = sums_reached(loose);
+    u64 locked = restricted ? locked_values(restricted & ~hand) : 0;
+    int may_build = !(locked >> bid & 1);
+    Vec caps = {0}, subs = {0}, us = {0}, seen = {0};
+    int rc = loose ? real_groups(loose, bid, 1, &caps) : vec_push(&caps, 0);
+    for (u64 cs = hand; !rc && cs; cs &= cs - 1) {
+        int c = low_index(cs), v = VAL[c];
+        if (restricted >> c & 1) {
+            rc = restricted_plays(out, c, v, bid, caps.a, caps.n, popcount(hand & VALUE_MASK[v]) > 1, may_build);
+            continue;
+        }
+        if (v == bid) {
+            if (caps.a[0]) {
+                for (size_t i = 0; !rc && i < caps.n; i++) rc = plays_push(out, CAPTURE, c, 0, 0, caps.a[i]);
+            } else {
+                rc = plays_push(out, THROW, c, 0, 0, 0);
+            }
+            if (!rc && may_build && popcount(hand & VALUE_MASK[v]) > 1 && caps.a[0])
+                for (size_t i = 0; !rc && i < caps.n; i++) rc = plays_push(out, ESTABLISH, c, v, 0, caps.a[i]);
+        } else if (v < bid && may_build && (reach >> (bid - v) & 1)) {
+            seen.n = 0;
+            subs.n = 0;
+            rc = summing(loose, bid - v, &subs);
+            for (size_t i = 0; !rc && i < subs.n; i++) {
+                u64 s = subs.a[i];
+                us.n = 0;
+                rc = real_groups(loose ^ s, bid, 1, &us);
+                for (size_t j = 0; !rc && j < us.n; j++) {
+                    u64 o = s | us.a[j];
+                    int dup = 0;
+                    for (size_t q = 0; q < seen.n; q++)
+                        if (seen.a[q] == o) { dup = 1; break; }
+                    if (!dup) {
+                        rc = vec_push(&seen, o);
+                        if (!rc) rc = plays_push(out, ESTABLISH, c, bid, 0, o);
+                    }
+                }
+            }
+        }
+    }
+    vec_free(&caps);
+    vec_free(&subs);
+    vec_free(&us);
+    vec_free(&seen);
+    return rc;
+}
+
+/* plays.py's _bid_plays: the bid play. */
+static int bid_plays(Plays *out, u64 hand, u64 loose, int bid, u64 restricted) {
+    if (restricted || !loose) return restricted_bid_plays(out, hand, loose, bid, restricted);
+    Floor f;
+    if (floor_setup(&f, loose)) return -1;
+    const u64 *caps, *arr;
+    u64 tmp[3];
+    uint32_t cn, n;
+    if (lookup(&f, MAXIMAL, 0, bid, &caps, &cn, tmp)) return -1;
+    Vec real_caps = {0};
+    for (uint32_t i = 0; i < cn; i++)
+        if (vec_push(&real_caps, REAL(f, caps[i]))) { vec_free(&real_caps); return -1; }
+    int holds_two = popcount(hand & VALUE_MASK[bid]) > 1;
+    for (u64 cs = hand; cs; cs &= cs - 1) {
+        int c = low_index(cs), v = VAL[c];
+        if (v == bid) {
+            if (real_caps.a[0]) {
+                for (uint32_t i = 0; i < cn; i++)
+                    if (plays_push(out, CAPTURE, c, 0, 0, real_caps.a[i])) goto fail;
+                if (holds_two)
+                    for (uint32_t i = 0; i < cn; i++)
+                        if (plays_push(out, ESTABLISH, c, v, 0, real_caps.a[i])) goto fail;
+            } else if (plays_push(out, THROW, c, 0, 0, 0)) {
+                goto fail;
+            }
+        } else if (v < bid && (f.reach >> (bid - v) & 1)) {
+            if (lookup(&f, ESTABLISH_OPTIONS, v, bid, &arr, &n, tmp)) goto fail;
+            for (uint32_t i = 0; i < n; i++)
+                if (plays_push(out, ESTABLISH, c, bid, 0, REAL(f, arr[i]))) goto fail;
+        }
+    }
+    vec_free(&real_caps);
+    return 0;
+fail:
+    vec_free(&real_caps);
+    return -1;
+}
+
+/* -- rules and deals (deal.py) ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int max_houses, break_with_loose;
+    int sweep_points, bid_sweep_points, last_sweep_points, sweep_scores_card_value;
+    int majority_points, satthi_points, total_card_points;
+    u64 restricted, redeal_cards;
+    int points[52];
+} Rules;
+
+typedef struct {
+    u64 cards;
+    uint8_t cemented, owners;
+} House;
+
+typedef struct {
+    uint8_t seat, index;
+    int16_t points;
+} Sweep;
+
+typedef struct {
+    const Rules *rules;
+    int players, dealer, bid, phase, to_move, last_capturer, nplays, nsweeps;
+    uint8_t deck[52];
+    u64 hands[4];
+    u64 loose;
+    House houses[14];
+    u64 house_bits, uncemented, owned_by[4];
+    u64 piles[2];
+    u64 restricted;
+    Sweep sweeps[PLAYS_PER_DEAL + 1];
+    Play plays[PLAYS_PER_DEAL];
+} Deal;
+
+static int next_seat(const Deal *d, int p) { return (p + 1) % d->players; }
+
+static void deal_setup(Deal *d, const Rules *rules, int players, int dealer, const uint8_t deck[52]) {
+    memset(d, 0, sizeof(*d));
+    d->rules = rules;
+    d->players = players;
+    d->dealer = dealer;
+    memcpy(d->deck, deck, 52);
+    int bidder = (dealer + 1) % players;
+    d->hands[bidder] = (u64)1 << deck[0] | (u64)1 << deck[1] | (u64)1 << deck[2] | (u64)1 << deck[3];
+    d->loose = (u64)1 << deck[4] | (u64)1 << deck[5] | (u64)1 << deck[6] | (u64)1 << deck[7];
+    d->phase = PHASE_BID;
+    d->to_move = bidder;
+    d->last_capturer = -1;
+    d->restricted = rules->restricted;
+}
+
+static u64 legal_bids(const Deal *d) {
+    u64 out = 0;
+    if (d->phase != PHASE_BID) return 0;
+    for (int v = 9; v < 14; v++)
+        if (d->hands[d->to_move] & VALUE_MASK[v]) out |= (u64)1 << v;
+    return out;
+}
+
+static int deal_legal_plays(const Deal *d, Plays *out) {
+    out->n = 0;
+    if (d->phase != PHASE_PLAY) return 0;
+    int p = d->to_move;
+    if (d->nplays)
+        return plays_of(out, d->hands[p], p, d->loose, d->house_bits, d->uncemented, d->owned_by,
+                        d->rules->max_houses, d->rules->break_with_loose, d->restricted);
+    return bid_plays(out, d->hands[p], d->loose, d->bid, d->restricted);
+}
+
+static int joined_owners(int owners, int seat, int players) {
+    int me = 1 << seat;
+    int team = players == 4 ? me | 1 << ((seat + 2) % 4) : me;
+    if ((owners & team & ~me) && !(owners & me)) return owners;
+    return owners | me;
+}
+
+static void join_house(Deal *d, int value, u64 cards, int owners, int seat) {
+    owners = joined_owners(owners, seat, d->players);
+    d->houses[value].cards = cards;
+    d->houses[value].cemented = 1;
+    d->houses[value].owners = (uint8_t)owners;
+    d->uncemented &= ~((u64)1 << value);
+    if (owners >> seat & 1) d->owned_by[seat] |= (u64)1 << value;
+}
+
+static void drop_house(Deal *d, int value) {
+    u64 keep = ~((u64)1 << value);
+    d->house_bits &= keep;
+    d->uncemented &= keep;
+    for (int s = 0; s < 4; s++) d->owned_by[s] &= keep;
+}
+
+static int sweep_value(const Rules *r, int card, int index) {
+    if (index == LAST_PLAY) return r->last_sweep_points;
+    if (r->sweep_scores_card_value) return VAL[card];
+    return index == 0 ? r->bid_sweep_points : r->sweep_points;
+}
+
+static u64 mask_of_deck(const uint8_t *deck, int from, int to) {
+    u64 m = 0;
+    for (int i = from; i < to; i++) m |= (u64)1 << deck[i];
+    return m;
+}
+
+static void deal_turn(Deal *d, int index) {
+    if (index == LAST_PLAY) {
+        if (d->loose && d->last_capturer >= 0) {
+            d->piles[d->last_capturer] |= d->loose;
+            d->loose = 0;
+        }
+        d->phase = PHASE_OVER;
+        return;
+    }
+    if (index == 0) {
+        int i = 8;
+        if (d->players == 4) {
+            static const int ks[11] = {1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
+            for (int j = 0; j < 11; j++, i += 4)
+                d->hands[(d->dealer + 1 + ks[j]) % 4] |= mask_of_deck(d->deck, i, i + 4);
+        } else {
+            int order[5] = {d->dealer, 1 - d->dealer, d->dealer, 1 - d->dealer, d->dealer};
+            for (int j = 0; j < 5; j++, i += 4) d->hands[order[j]] |= mask_of_deck(d->deck, i, i + 4);
+        }
+    } else if (d->players == 2) {
+        int bidder = (d->dealer + 1) % 2;
+        d->hands[bidder] = mask_of_deck(d->deck, 28, 40);
+        d->hands[1 - bidder] = mask_of_deck(d->deck, 40, 52);
+    }
+    d->to_move = next_seat(d, d->to_move);
+}
+
+/* deal.py's Deal.play, for a play taken from the legal plays. */
+static void deal_play(Deal *d, const Play *play) {
+    int p = d->to_move;
+    int kind = play->kind, c = play->card, value = play->house, broken = play->broken;
+    u64 m = play->loose;
+    u64 bit = (u64)1 << c;
+    d->hands[p] ^= bit;
+    int index = d->nplays;
+    d->plays[d->nplays++] = *play;
+    if (kind == THROW) {
+        d->loose |= bit;
+        if (d->restricted) d->restricted &= ~bit;
+    } else {
+        d->loose ^= m;
+        if (kind == CAPTURE) {
+            u64 taken = m | bit;
+            int v = VAL[c];
+            if (d->house_bits >> v & 1) {
+                taken |= d->houses[v].cards;
+                d->houses[v].cards = 0;
+                drop_house(d, v);
+            }
+            d->piles[p & 1] |= taken;
+            d->last_capturer = p & 1;
+            if (!d->loose && !d->house_bits) {
+                Sweep *s = &d->sweeps[d->nsweeps++];
+                s->seat = (uint8_t)p;
+                s->index = (uint8_t)index;
+                s->points = (int16_t)sweep_value(d->rules, c, index);
+            }
+        } else {
+            if (kind == ADD) {
+                join_house(d, value, d->houses[value].cards | m | bit, d->houses[value].owners, p);
+            } else {
+                u64 cards;
+                int has_target;
+                if (kind == ESTABLISH) {
+                    cards = m | bit;
+                    has_target = 0;
+                } else {
+                    cards = d->houses[broken].cards | m | bit;
+                    d->houses[broken].cards = 0;
+                    drop_house(d, broken);
+                    has_target = (int)(d->house_bits >> value & 1);
+                }
+                if (!has_target) {
+                    int cemented = mask_value_sum(cards) != (u64)value;
+                    d->houses[value].cards = cards;
+                    d->houses[value].cemented = (uint8_t)cemented;
+                    d->houses[value].owners = (uint8_t)(1 << p);
+                    d->house_bits |= (u64)1 << value;
+                    if (!cemented) d->uncemented |= (u64)1 << value;
+                    d->owned_by[p] |= (u64)1 << value;
+                } else {
+                    join_house(d, value, d->houses[value].cards | cards, d->houses[value].owners, p);
+                }
+            }
+            if (d->restricted && kind != ADD) d->restricted &= ~VALUE_MASK[value];
+        }
+    }
+    if (index == 0 || index == FIRST_HALF_PLAYS - 1 || index == LAST_PLAY)
+        deal_turn(d, index);
+    else
+        d->to_move = next_seat(d, p);
+}
+
+static int card_points(const Rules *r, u64 cards) {
+    int s = 0;
+    for (u64 m = cards; m; m &= m - 1) s += r->points[low_index(m)];
+    return s;
+}
+
+/* Card points (majority and Satthi included), sweep points and cards taken of each team of a finished deal. */
+static void deal_score(const Deal *d, int out[6]) {
+    const Rules *r = d->rules;
+    int taken[2] = {popcount(d->piles[0]), popcount(d->piles[1])};
+    int cp[2] = {card_points(r, d->piles[0]), card_points(r, d->piles[1])};
+    for (int t = 0; t < 2; t++)
+        if (taken[t] > 26) cp[t] += r->majority_points;
+    if (r->satthi_points)
+        for (int t = 0; t < 2; t++)
+            if (cp[t] == r->total_card_points) cp[t] = r->satthi_points;
+    int sp[2] = {0, 0};
+    for (int i = 0; i < d->nsweeps; i++) sp[d->sweeps[i].seat & 1] += d->sweeps[i].points;
+    out[0] = cp[0];
+    out[1] = cp[1];
+    out[2] = sp[0];
+    out[3] = sp[1];
+    out[4] = taken[0];
+    out[5] = taken[1];
+}
+
+/* -- Python's random.Random (MT19937), state passed in and handed back ------------------------------------------- */
+
+typedef struct {
+    uint32_t mt[624];
+    int index;
+} MT;
+
+static uint32_t genrand(MT *s) {
+    static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+    uint32_t y;
+    uint32_t *mt = s->mt;
+    if (s->index >= 624) {
+        int kk;
+        for (kk = 0; kk < 624 - 397; kk++) {
+            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1u];
+        }
+        for (; kk < 623; kk++) {
+            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1u];
+        }
+        y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1u];
+        s->index = 0;
+    }
+    y = mt[s->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= (y >> 18);
+    return y;
+}
+
+static double rng_random(MT *s) {
+    uint32_t a = genrand(s) >> 5, b = genrand(s) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* random.Random._randbelow(n), n >= 1 (getrandbits of n's bit length until below n). */
+static size_t rng_below(MT *s, size_t n) {
+    int k = 64 - __builtin_clzll((unsigned long long)n);
+    uint32_t r;
+    do r = genrand(s) >> (32 - k);
+    while (r >= n);
+    return r;
+}
+
+/* How a random index into a list of n is drawn: "floor" as the bench does (floor(random() * n)), "below" as
+ * random.choice and random.randrange do. */
+enum { DRAW_FLOOR = 0, DRAW_BELOW = 1 };
+
+static size_t draw(MT *s, int how, size_t n) {
+    if (how == DRAW_FLOOR) return (size_t)(rng_random(s) * (double)n);
+    return rng_below(s, n);
+}
+
+static int mt_from_state(PyObject *state, MT *s) {
+    /* The inner state of random.Random.getstate(): 624 words and the index. */
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 625) {
+        PyErr_SetString(PyExc_ValueError, "a random state is random.Random().getstate()[1]: 625 integers");
+        return -1;
+    }
+    for (int i = 0; i < 625; i++) {
+        unsigned long x = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(state, i));
+        if (PyErr_Occurred()) return -1;
+        if (i < 624)
+            s->mt[i] = (uint32_t)x;
+        else
+            s->index = (int)x;
+    }
+    if (s->index > 624 || s->index < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad random state index");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *mt_to_state(const MT *s) {
+    PyObject *t = PyTuple_New(625);
+    if (!t) return NULL;
+    for (int i = 0; i < 624; i++) {
+        PyObject *x = PyLong_FromUnsignedLong(s->mt[i]);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, x);
+    }
+    PyObject *x = PyLong_FromLong(s->index);
+    if (!x) { Py_DECREF(t); return NULL; }
+    PyTuple_SET_ITEM(t, 624, x);
+    return t;
+}
+
+/* deal.py's shuffled_pack: 52 draws of random() as keys, the cards sorted (stably) by their keys. A key's 53 bits
+ * order as the float does; with the card below them, equal keys keep the cards' order, as Python's stable sort. */
+static void shuffled_pack(MT *s, uint8_t deck[52]) {
+    u64 keys[52], sorted[52];
+    int count[65] = {0};
+    for (int c = 0; c < 52; c++) {
+        uint32_t a = genrand(s) >> 5, b = genrand(s) >> 6;
+        keys[c] = ((u64)a << 26 | b) << 6 | (u64)c;
+        count[(keys[c] >> 53) + 1]++;
+    }
+    /* a counting sort on the top 6 bits, then insertion sort (the keys are uniform: the runs are short) */
+    for (int i = 0; i < 64; i++) count[i + 1] += count[i];
+    for (int c = 0; c < 52; c++) sorted[count[keys[c] >> 53]++] = keys[c];
+    for (int i = 1; i < 52; i++) {
+        u64 k = sorted[i];
+        int j = i - 1;
+        while (j >= 0 && sorted[j] > k) {
+            sorted[j + 1] = sorted[j];
+            j--;
+        }
+        sorted[j + 1] = k;
+    }
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)(sorted[i] & 63);
+}
+
+static int redeal_needed(const Rules *r, const uint8_t deck[52]) {
+    if (VAL[deck[0]] < 9 && VAL[deck[1]] < 9 && VAL[deck[2]] < 9 && VAL[deck[3]] < 9) return 1;
+    if (r->redeal_cards && (mask_of_deck(deck, 4, 8) & r->redeal_cards)) return 1;
+    return 0;
+}
+
+/* -- conversions ---------------------------------------------------------------------------------------------------- */
+
+static PyObject *throw_tuples[52];
+static PyObject *zero_int;
+
+static PyObject *play_to_tuple(const Play *p) {
+    if (p->kind == THROW) {
+        Py_INCREF(throw_tuples[p->card]);
+        return throw_tuples[p->card];
+    }
+    PyObject *t = PyTuple_New(5);
+    if (!t) return NULL;
+    PyObject *m = PyLong_FromUnsignedLongLong(p->loose);
+    if (!m) { Py_DECREF(t); return NULL; }
+    PyTuple_SET_ITEM(t, 0, PyLong_FromLong(p->kind));
+    PyTuple_SET_ITEM(t, 1, PyLong_FromLong(p->card));
+    PyTuple_SET_ITEM(t, 2, PyLong_FromLong(p->house));
+    PyTuple_SET_ITEM(t, 3, PyLong_FromLong(p->broken));
+    PyTuple_SET_ITEM(t, 4, m);
+    return t;
+}
+
+static PyObject *plays_to_list(const Play *a, size_t n) {
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    if (!list) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        PyObject *t = play_to_tuple(&a[i]);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    }
+    return list;
+}
+
+static int mask_arg(PyObject *o, u64 *out) {
+    *out = PyLong_AsUnsignedLongLong(o);
+    if (PyErr_Occurred()) return -1;
+    if (*out >> 52) {
+        PyErr_SetString(PyExc_ValueError, "a card mask has 52 bits");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rules from the tuple that taash.seep.core.core_rules makes. */
+static int rules_from_tuple(PyObject *o, Rules *r) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 12) {
+        PyErr_SetString(PyExc_TypeError, "rules are taash.seep.core.core_rules(rules)");
+        return -1;
+    }
+    long v[9];
+    for (int i = 0; i < 9; i++) {
+        v[i] = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+        if (PyErr_Occurred()) return -1;
+    }
+    r->max_houses = (int)v[0];
+    r->break_with_loose = (int)v[1];
+    r->sweep_points = (int)v[2];
+    r->bid_sweep_points = (int)v[3];
+    r->last_sweep_points = (int)v[4];
+    r->sweep_scores_card_value = (int)v[5];
+    r->majority_points = (int)v[6];
+    r->satthi_points = (int)v[7];
+    r->total_card_points = (int)v[8];
+    if (mask_arg(PyTuple_GET_ITEM(o, 9), &r->restricted) || mask_arg(PyTuple_GET_ITEM(o, 10), &r->redeal_cards))
+        return -1;
+    PyObject *pts = PyTuple_GET_ITEM(o, 11);
+    if (!PyTuple_Check(pts) || PyTuple_GET_SIZE(pts) != 52) {
+        PyErr_SetString(PyExc_TypeError, "card points: 52 integers");
+        return -1;
+    }
+    for (int i = 0; i < 52; i++) {
+        r->points[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(pts, i));
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+static int house_summary(PyObject *houses, u64 *house_bits, u64 *uncemented, u64 owned_by[4]) {
+    *house_bits = *uncemented = 0;
+    owned_by[0] = owned_by[1] = owned_by[2] = owned_by[3] = 0;
+    if (!PyDict_Check(houses)) {
+        PyErr_SetString(PyExc_TypeError, "houses: a dict {value: (cards, cemented, owners)}");
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(houses, &pos, &k, &v)) {
+        long w = PyLong_AsLong(k);
+        if (PyErr_Occurred()) return -1;
+        if (w < 9 || w > 13 || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 3) {
+            PyErr_SetString(PyExc_ValueError, "a house is value 9..13: (cards, cemented, owners)");
+            return -1;
+        }
+        int cemented = PyObject_IsTrue(PyTuple_GET_ITEM(v, 1));
+        long owners = PyLong_AsLong(PyTuple_GET_ITEM(v, 2));
+        if (cemented < 0 || PyErr_Occurred()) return -1;
+        u64 bit = (u64)1 << w;
+        *house_bits |= bit;
+        if (!cemented) *uncemented |= bit;
+        for (int s = 0; s < 4; s++)
+            if (owners >> s & 1) owned_by[s] |= bit;
+    }
+    return 0;
+}
+
+static Plays scratch;
+
+/* The plays in `scratch` as a list of tuples. They are copied out first: making Python objects may run the garbage
+ * collector, and a finalizer could ask for legal plays again, which would reuse `scratch`. */
+static PyObject *scratch_to_list(void) {
+    Play local[128];
+    Play *copy = scratch.n <= 128 ? local : malloc(scratch.n * sizeof(Play));
+    if (!copy) return PyErr_NoMemory();
+    size_t n = scratch.n;
+    memcpy(copy, scratch.a, n * sizeof(Play));
+    PyObject *list = plays_to_list(copy, n);
+    if (copy != local) free(copy);
+    return list;
+}
+
+/* -- the module's functions ------------------------------------------------------------------------------------ */
+
+PyDoc_STRVAR(plays_of_doc,
+             "plays_of(hand, seat, loose, house_bits, uncemented, owned_by, max_houses, break_with_loose, restricted)"
+             "\n--\n\nplays.plays_of with the floor's facts worked out here: every legal play after the bid play.");
+
+static PyObject *py_plays_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "plays_of takes 9 arguments");
+        return NULL;
+    }
+    u64 hand, loose, house_bits, uncemented, restricted, owned[4] = {0, 0, 0, 0};
+    if (mask_arg(args[0], &hand) || mask_arg(args[2], &loose) || mask_arg(args[3], &house_bits) ||
+        mask_arg(args[4], &uncemented) || mask_arg(args[8], &restricted))
+        return NULL;
+    long seat = PyLong_AsLong(args[1]);
+    long max_houses = PyLong_AsLong(args[6]);
+    int bwl = PyObject_IsTrue(args[7]);
+    if (PyErr_Occurred() || bwl < 0) return NULL;
+    PyObject *seq = PySequence_Fast(args[5], "owned_by: 4 masks");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n && i < 4; i++)
+        if (mask_arg(PySequence_Fast_GET_ITEM(seq, i), &owned[i])) { Py_DECREF(seq); return NULL; }
+    Py_DECREF(seq);
+    if (seat < 0 || seat > 3 || (house_bits & ~(u64)0x3E00) || (uncemented & ~house_bits)) {
+        PyErr_SetString(PyExc_ValueError, "seat 0..3, house values 9..13");
+        return NULL;
+    }
+    cache_trim();
+    scratch.n = 0;
+    if (plays_of(&scratch, hand, (int)seat, loose, house_bits, uncemented, owned, (int)max_houses, bwl, restricted))
+        return PyErr_NoMemory();
+    return scratch_to_list();
+}
+
+PyDoc_STRVAR(bid_plays_doc, "bid_plays(hand, loose, bid, restricted)\n--\n\nplays._bid_plays: the bid play.");
+
+static PyObject *py_bid_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "bid_plays takes 4 arguments");
+        return NULL;
+    }
+    u64 hand, loose, restricted;
+    if (mask_arg(args[0], &hand) || mask_arg(args[1], &loose) || mask_arg(args[3], &restricted)) return NULL;
+    long bid = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    if (bid < 9 || bid > 13) {
+        PyErr_SetString(PyExc_ValueError, "a bid is 9 to 13");
+        return NULL;
+    }
+    cache_trim();
+    scratch.n = 0;
+    if (bid_plays(&scratch, hand, loose, (int)bid, restricted)) return PyErr_NoMemory();
+    return scratch_to_list();
+}
+
+PyDoc_STRVAR(legal_plays_doc,
+             "legal_plays(hand, seat, players, loose, houses, bid=0, max_houses=0, break_with_loose=False, "
+             "restricted=0)\n--\n\nplays.legal_plays.");
+
+static PyObject *py_legal_plays(PyObject *self, PyObject *const *given, Py_ssize_t nargs, PyObject *kwnames) {
+    static const char *names[9] = {"hand", "seat", "players", "loose", "houses", "bid", "max_houses",
+                                   "break_with_loose", "restricted"};
+    PyObject *args[9] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    nargs = PyVectorcall_NARGS(nargs);
+    if (nargs > 9) {
+        PyErr_SetString(PyExc_TypeError, "legal_plays takes at most 9 arguments");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) args[i] = given[i];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nk; k++) {
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        if (!name) return NULL;
+        int j = 0;
+        while (j < 9 && strcmp(names[j], name)) j++;
+        if (j == 9 || args[j]) {
+            PyErr_Format(PyExc_TypeError, "legal_plays() got an unexpected or repeated argument '%s'", name);
+            return NULL;
+        }
+        args[j] = given[nargs + k];
+    }
+    for (int j = 0; j < 5; j++)
+        if (!args[j]) {
+            PyErr_Format(PyExc_TypeError, "legal_plays() missing argument '%s'", names[j]);
+            return NULL;
+        }
+    nargs = 9;
+    while (nargs > 5 && !args[nargs - 1]) nargs--;
+    for (int j = 5; j < nargs; j++)
+        if (!args[j]) args[j] = j == 7 ? Py_False : zero_int;
+    u64 hand, loose, restricted = 0, house_bits, uncemented, owned[4];
+    if (mask_arg(args[0], &hand) || mask_arg(args[3], &loose)) return NULL;
+    long seat = PyLong_AsLong(args[1]);
+    long bid = nargs > 5 ? PyLong_AsLong(args[5]) : 0;
+    long max_houses = nargs > 6 ? PyLong_AsLong(args[6]) : 0;
+    int bwl = nargs > 7 ? PyObject_IsTrue(args[7]) : 0;
+    if (PyErr_Occurred() || bwl < 0) return NULL;
+    if (nargs > 8 && mask_arg(args[8], &restricted)) return NULL;
+    if (seat < 0 || seat > 3 || (bid && (bid < 9 || bid > 13))) {
+        PyErr_SetString(PyExc_ValueError, "seat 0..3, a bid 9..13");
+        return NULL;
+    }
+    cache_trim();
+    scratch.n = 0;
+    if (bid) {
+        if (bid_plays(&scratch, hand, loose, (int)bid, restricted)) return PyErr_NoMemory();
+    } else {
+        if (house_summary(args[4], &house_bits, &uncemented, owned)) return NULL;
+        if (plays_of(&scratch, hand, (int)seat, loose, house_bits, uncemented, owned, (int)max_houses, bwl,
+                     restricted))
+            return PyErr_NoMemory();
+    }
+    return scratch_to_list();
+}
+
+/* A packed position for timing legal-play generation alone: what plays_of and bid_plays read. */
+typedef struct {
+    u64 hand, loose, house_bits, uncemented, owned[4], restricted;
+    int seat, bid, max_houses, bwl;
+} Packed;
+
+PyDoc_STRVAR(pack_positions_doc,
+             "pack_positions(samples)\n--\n\nPositions given as the arguments of legal_plays, packed for "
+             "count_legal.");
+
+static PyObject *py_pack_positions(PyObject *self, PyObject *samples) {
+    PyObject *seq = PySequence_Fast(samples, "samples: a sequence of legal_plays argument tuples");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(Packed));
+    if (!bytes) { Py_DECREF(seq); return NULL; }
+    Packed *out = (Packed *)PyBytes_AS_STRING(bytes);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PySequence_Fast_GET_ITEM(seq, i);
+        Packed *p = &out[i];
+        memset(p, 0, sizeof(*p));
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 9 || mask_arg(PyTuple_GET_ITEM(t, 0), &p->hand) ||
+            mask_arg(PyTuple_GET_ITEM(t, 3), &p->loose) ||
+            house_summary(PyTuple_GET_ITEM(t, 4), &p->house_bits, &p->uncemented, p->owned) ||
+            mask_arg(PyTuple_GET_ITEM(t, 8), &p->restricted)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a sample is the 9 arguments of legal_plays");
+            Py_DECREF(seq);
+            Py_DECREF(bytes);
+            return NULL;
+        }
+        p->seat = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 1));
+        p->bid = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 5));
+        p->max_houses = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 6));
+        p->bwl = PyObject_IsTrue(PyTuple_GET_ITEM(t, 7));
+        if (PyErr_Occurred()) { Py_DECREF(seq); Py_DECREF(bytes); return NULL; }
+    }
+    Py_DECREF(seq);
+    return bytes;
+}
+
+PyDoc_STRVAR(count_legal_doc,
+             "count_legal(packed)\n--\n\nGenerate the legal plays of every packed position once (in C, no Python "
+             "objects); the total number of plays.");
+
+static PyObject *py_count_legal(PyObject *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE)) return NULL;
+    const Packed *ps = view.buf;
+    size_t n = (size_t)view.len / sizeof(Packed);
+    long long total = 0;
+    int rc = 0;
+    cache_trim();
+    for (size_t i = 0; i < n && !rc; i++) {
+        const Packed *p = &ps[i];
+        scratch.n = 0;
+        if (p->bid)
+            rc = bid_plays(&scratch, p->hand, p->loose, p->bid, p->restricted);
+        else
+            rc = plays_of(&scratch, p->hand, p->seat, p->loose, p->house_bits, p->uncemented, p->owned,
+                          p->max_houses, p->bwl, p->restricted);
+        total += (long long)scratch.n;
+    }
+    PyBuffer_Release(&view);
+    if (rc) return PyErr_NoMemory();
+    return PyLong_FromLongLong(total);
+}
+
+/* One random deal from the generator, as benchmarks.seep.random_deals and Deal.shuffled deal it. */
+static int random_deal(Deal *d, const Rules *rules, int players, int dealer, MT *rng, int how, int *scores) {
+    uint8_t deck[52];
+    do shuffled_pack(rng, deck);
+    while (redeal_needed(rules, deck));
+    deal_setup(d, rules, players, dealer, deck);
+    u64 bids = legal_bids(d);
+    int vals[5], nb = 0;
+    for (u64 b = bids; b; b &= b - 1) vals[nb++] = low_index(b);
+    d->bid = vals[draw(rng, how, (size_t)nb)];
+    d->phase = PHASE_PLAY;
+    while (d->phase == PHASE_PLAY) {
+        if (deal_legal_plays(d, &scratch)) return -1;
+        deal_play(d, &scratch.a[draw(rng, how, scratch.n)]);
+    }
+    deal_score(d, scores);
+    return 0;
+}
+
+PyDoc_STRVAR(random_deals_doc,
+             "random_deals(rules, players, n, state, scores=False)\n--\n\nPlay n random full deals as "
+             "taash.benchmarks.seep.random_deals does (dealer i % players, every choice floor(random() * count)) "
+             "from the random state `state` (random.Random().getstate()[1]). Returns (plays made, the state after, "
+             "the deals' scores or None): each score is (card points, card points, sweep points, sweep points, "
+             "cards taken, cards taken).");
+
+static PyObject *py_random_deals(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 4 || nargs > 5) {
+        PyErr_SetString(PyExc_TypeError, "random_deals takes 4 or 5 arguments");
+        return NULL;
+    }
+    Rules rules;
+    MT rng;
+    if (rules_from_tuple(args[0], &rules)) return NULL;
+    long players = PyLong_AsLong(args[1]);
+    long long n = PyLong_AsLongLong(args[2]);
+    if (PyErr_Occurred()) return NULL;
+    if (players != 2 && players != 4) {
+        PyErr_SetString(PyExc_ValueError, "Seep is played by 2 or 4 players");
+        return NULL;
+    }
+    if (mt_from_state(args[3], &rng)) return NULL;
+    int want = nargs > 4 ? PyObject_IsTrue(args[4]) : 0;
+    if (want < 0) return NULL;
+    PyObject *scores = want ? PyList_New(0) : (Py_INCREF(Py_None), Py_None);
+    if (!scores) return NULL;
+    cache_trim();
+    long long plays = 0;
+    Deal d;
+    for (long long i = 0; i < n; i++) {
+        int s[6];
+        if (random_deal(&d, &rules, (int)players, (int)(i % players), &rng, DRAW_FLOOR, s)) {
+            Py_DECREF(scores);
+            return PyErr_NoMemory();
+        }
+        plays += d.nplays;
+        if (want) {
+            PyObject *t = Py_BuildValue("(iiiiii)", s[0], s[1], s[2], s[3], s[4], s[5]);
+            if (!t || PyList_Append(scores, t)) { Py_XDECREF(t); Py_DECREF(scores); return NULL; }
+            Py_DECREF(t);
+        }
+    }
+    PyObject *state = mt_to_state(&rng);
+    if (!state) { Py_DECREF(scores); return NULL; }
+    return Py_BuildValue("(LNN)", plays, state, scores);
+}
+
+/* A deal in progress from a tuple (rules, players, dealer, deck, hands, loose, houses, plays made, bid, to_move,
+ * last_capturer, restricted, piles, sweeps): what deal.py's Deal holds. The plays made are only counted (their index
+ * matters: the turning points and the sweep values). */
+static int deal_from_tuple(PyObject *o, Rules *rules, Deal *d) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 14) {
+        PyErr_SetString(PyExc_TypeError, "a deal is the 14-tuple Deal.core_state() makes");
+        return -1;
+    }
+    memset(d, 0, sizeof(*d));
+    if (rules_from_tuple(PyTuple_GET_ITEM(o, 0), rules)) return -1;
+    d->rules = rules;
+    d->players = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
+    d->dealer = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 2));
+    PyObject *deck = PyTuple_GET_ITEM(o, 3);
+    if (PyErr_Occurred()) return -1;
+    if ((d->players != 2 && d->players != 4) || d->dealer < 0 || d->dealer >= d->players || !PyTuple_Check(deck) ||
+        PyTuple_GET_SIZE(deck) != 52) {
+        PyErr_SetString(PyExc_ValueError, "players 2 or 4, a dealer seat, a deck of 52 cards");
+        return -1;
+    }
+    u64 seen = 0;
+    for (int i = 0; i < 52; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(deck, i));
+        if (PyErr_Occurred()) return -1;
+        if (c < 0 || c > 51) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0 to 51");
+            return -1;
+        }
+        d->deck[i] = (uint8_t)c;
+        seen |= (u64)1 << c;
+    }
+    if (seen != ((u64)1 << 52) - 1) {
+        PyErr_SetString(PyExc_ValueError, "the deck must hold each of the 52 cards once");
+        return -1;
+    }
+    PyObject *hands = PyTuple_GET_ITEM(o, 4);
+    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != d->players) {
+        PyErr_SetString(PyExc_ValueError, "a hand per seat");
+        return -1;
+    }
+    for (int s = 0; s < d->players; s++)
+        if (mask_arg(PyTuple_GET_ITEM(hands, s), &d->hands[s])) return -1;
+    if (mask_arg(PyTuple_GET_ITEM(o, 5), &d->loose)) return -1;
+    PyObject *houses = PyTuple_GET_ITEM(o, 6);
+    if (house_summary(houses, &d->house_bits, &d->uncemented, d->owned_by)) return -1;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(houses, &pos, &k, &v)) {
+        long w = PyLong_AsLong(k);
+        if (mask_arg(PyTuple_GET_ITEM(v, 0), &d->houses[w].cards)) return -1;
+        d->houses[w].cemented = (uint8_t)PyObject_IsTrue(PyTuple_GET_ITEM(v, 1));
+        d->houses[w].owners = (uint8_t)PyLong_AsLong(PyTuple_GET_ITEM(v, 2));
+    }
+    d->nplays = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 7));
+    d->bid = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 8));
+    d->to_move = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 9));
+    d->last_capturer = (int)PyLong_AsLong(PyTuple_GET_ITEM(o, 10));
+    if (mask_arg(PyTuple_GET_ITEM(o, 11), &d->restricted)) return -1;
+    PyObject *piles = PyTuple_GET_ITEM(o, 12);
+    if (!PyTuple_Check(piles) || PyTuple_GET_SIZE(piles) != 2 || mask_arg(PyTuple_GET_ITEM(piles, 0), &d->piles[0]) ||
+        mask_arg(PyTuple_GET_ITEM(piles, 1), &d->piles[1])) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "two piles");
+        return -1;
+    }
+    PyObject *sweeps = PySequence_Fast(PyTuple_GET_ITEM(o, 13), "sweeps: (seat, index, points) each");
+    if (!sweeps) return -1;
+    Py_ssize_t ns = PySequence_Fast_GET_SIZE(sweeps);
+    if (ns > d->nplays || d->nplays > PLAYS_PER_DEAL) {
+        Py_DECREF(sweeps);
+        PyErr_SetString(PyExc_ValueError, "at most a sweep per play made, at most 48 plays");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < ns; i++) {
+        int seat, index, points;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(sweeps, i), "iii", &seat, &index, &points)) {
+            Py_DECREF(sweeps);
+            return -1;
+        }
+        d->sweeps[i].seat = (uint8_t)seat;
+        d->sweeps[i].index = (uint8_t)index;
+        d->sweeps[i].points = (int16_t)points;
+    }
+    d->nsweeps = (int)ns;
+    Py_DECREF(sweeps);
+    if (PyErr_Occurred()) return -1;
+    if (d->nplays < 0 || d->nplays > PLAYS_PER_DEAL || d->bid < 9 || d->bid > 13 || d->to_move < 0 ||
+        d->to_move >= d->players || d->last_capturer < -1 || d->last_capturer > 1) {
+        PyErr_SetString(PyExc_ValueError, "a deal in its play: 0 to 48 plays made, a bid 9 to 13, a seat to move");
+        return -1;
+    }
+    d->phase = d->nplays == PLAYS_PER_DEAL ? PHASE_OVER : PHASE_PLAY;
+    return 0;
+}
+
+PyDoc_STRVAR(play_out_doc,
+             "play_out(deal, state, count=1, draw_below=True, keep_plays=True)\n--\n\nFrom the deal in progress "
+             "`deal` (Deal.core_state()), `count` random play-outs to the end, each from the same start, "
+             "every play drawn from random state `state` (random.Random().getstate()[1]) as random.randrange does "
+             "(or as floor(random() * count) with draw_below=False). Returns (the state after, [per play-out: "
+             "(plays made or None, piles, sweeps, last_capturer, score, loose, houses, hands, restricted, to_move)])"
+             ": what the deal holds at its end, its plays from `deal` on, its sweeps all (those before `deal` too) as "
+             "(seat, index, points), its score as random_deals gives it.");
+
+static PyObject *py_play_out(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 2 || nargs > 5) {
+        PyErr_SetString(PyExc_TypeError, "play_out takes 2 to 5 arguments");
+        return NULL;
+    }
+    Rules rules;
+    Deal start, d;
+    MT rng;
+    if (deal_from_tuple(args[0], &rules, &start) || mt_from_state(args[1], &rng)) return NULL;
+    long long count = nargs > 2 ? PyLong_AsLongLong(args[2]) : 1;
+    int below = nargs > 3 ? PyObject_IsTrue(args[3]) : 1;
+    int keep = nargs > 4 ? PyObject_IsTrue(args[4]) : 1;
+    if (PyErr_Occurred() || below < 0 || keep < 0) return NULL;
+    PyObject *results = PyList_New(0);
+    if (!results) return NULL;
+    cache_trim();
+    int first = start.nplays;
+    for (long long i = 0; i < count; i++) {
+        d = start;
+        d.rules = &rules;
+        while (d.phase == PHASE_PLAY) {
+            if (deal_legal_plays(&d, &scratch)) { Py_DECREF(results); return PyErr_NoMemory(); }
+            if (!scratch.n) {
+                Py_DECREF(results);
+                PyErr_SetString(PyExc_ValueError, "no legal play in this position (the parts do not fit together)");
+                return NULL;
+            }
+            deal_play(&d, &scratch.a[draw(&rng, below ? DRAW_BELOW : DRAW_FLOOR, scratch.n)]);
+        }
+        int s[6];
+        deal_score(&d, s);
+        PyObject *plays = keep ? plays_to_list(d.plays + first, (size_t)(d.nplays - first)) : (Py_INCREF(Py_None), Py_None);
+        PyObject *sweeps = PyList_New(d.nsweeps);
+        if (!plays || !sweeps) { Py_XDECREF(plays); Py_XDECREF(sweeps); Py_DECREF(results); return NULL; }
+        for (int j = 0; j < d.nsweeps; j++)
+            PyList_SET_ITEM(sweeps, j, Py_BuildValue("(iii)", d.sweeps[j].seat, d.sweeps[j].index, d.sweeps[j].points));
+        PyObject *houses = PyDict_New();
+        if (!houses) { Py_DECREF(plays); Py_DECREF(sweeps); Py_DECREF(results); return NULL; }
+        for (u64 hb = d.house_bits; hb; hb &= hb - 1) {
+            int w = low_index(hb);
+            PyObject *k = PyLong_FromLong(w);
+            PyObject *h = Py_BuildValue("(KOi)", (unsigned long long)d.houses[w].cards,
+                                        d.houses[w].cemented ? Py_True : Py_False, d.houses[w].owners);
+            if (!k || !h || PyDict_SetItem(houses, k, h)) {
+                Py_XDECREF(k); Py_XDECREF(h); Py_DECREF(houses); Py_DECREF(plays); Py_DECREF(sweeps);
+                Py_DECREF(results);
+                return NULL;
+            }
+            Py_DECREF(k);
+            Py_DECREF(h);
+        }
+        PyObject *hands = PyTuple_New(d.players);
+        if (!hands) { Py_DECREF(houses); Py_DECREF(plays); Py_DECREF(sweeps); Py_DECREF(results); return NULL; }
+        for (int j = 0; j < d.players; j++) PyTuple_SET_ITEM(hands, j, PyLong_FromUnsignedLongLong(d.hands[j]));
+        PyObject *r = Py_BuildValue("(N(KK)Ni(iiiiii)KNNKi)", plays, (unsigned long long)d.piles[0],
+                                    (unsigned long long)d.piles[1], sweeps, d.last_capturer, s[0], s[1], s[2], s[3],
+                                    s[4], s[5], (unsigned long long)d.loose, houses, hands,
+                                    (unsigned long long)d.restricted, d.to_move);
+        if (!r || PyList_Append(results, r)) { Py_XDECREF(r); Py_DECREF(results); return NULL; }
+        Py_DECREF(r);
+    }
+    PyObject *state = mt_to_state(&rng);
+    if (!state) { Py_DECREF(results); return NULL; }
+    return Py_BuildValue("(NN)", state, results);
+}
+
+static PyMethodDef methods[] = {
+    {"plays_of", (PyCFunction)(void (*)(void))py_plays_of, METH_FASTCALL, plays_of_doc},
+    {"bid_plays", (PyCFunction)(void (*)(void))py_bid_plays, METH_FASTCALL, bid_plays_doc},
+    {"legal_plays", (PyCFunction)(void (*)(void))py_legal_plays, METH_FASTCALL | METH_KEYWORDS, legal_plays_doc},
+    {"pack_positions", py_pack_positions, METH_O, pack_positions_doc},
+    {"count_legal", py_count_legal, METH_O, count_legal_doc},
+    {"random_deals", (PyCFunction)(void (*)(void))py_random_deals, METH_FASTCALL, random_deals_doc},
+    {"play_out", (PyCFunction)(void (*)(void))py_play_out, METH_FASTCALL, play_out_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core",
+    "The compiled core of the Seep engine's hot path (legal plays, plays, random play-outs); see taash.seep.core.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    for (int c = 0; c < 64; c++) VAL[c] = c < 52 ? c % 13 + 1 : 0;
+    for (int v = 0; v < 14; v++) {
+        VALUE_MASK[v] = 0;
+        UP_TO[v] = 0;
+        if (v)
+            for (int s = 0; s < 4; s++) VALUE_MASK[v] |= (u64)1 << (s * 13 + v - 1);
+        for (int s = 0; s < 4; s++)
+            for (int r = 0; r < v; r++) UP_TO[v] |= (u64)1 << (13 * s + r);
+    }
+    if (!slots && cache_init()) return PyErr_NoMemory();
+    if (!builders_table) {
+        builders_table = calloc(1 << 13, sizeof(*builders_table));
+        builders_done = calloc(1 << 13, 1);
+        if (!builders_table || !builders_done) return PyErr_NoMemory();
+    }
+    if (!zero_int && !(zero_int = PyLong_FromLong(0))) return NULL;
+    for (u64 fold = 0; fold < (1 << 13); fold++) reach_of_fold[fold] = (uint16_t)sums_reached(fold);
+    for (int v = 1; v < 14; v++) {
+        if (!caps_table[v] && !(caps_table[v] = calloc((size_t)1 << v, sizeof(Run)))) return PyErr_NoMemory();
+        if (v >= 9 && !t_table[v] && !(t_table[v] = calloc(((size_t)1 << v) * T_SLOTS, sizeof(Run))))
+            return PyErr_NoMemory();
+    }
+    for (int c = 0; c < 52; c++) {
+        if (!throw_tuples[c]) {
+            throw_tuples[c] = Py_BuildValue("(iiiii)", THROW, c, 0, 0, 0);
+            if (!throw_tuples[c]) return NULL;
+        }
+    }
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddStringConstant(m, "SOURCE", TAASH_CORE_SOURCE)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
