@@ -1,0 +1,43 @@
+// A player's page: his statistics per game and his finished matches, each with its replay.
+import { api, h } from "/static/common.js";
+
+const GAME_NAMES = { seep: "Seep", rummy: "13-card Rummy" };
+const TOTAL_NAMES = { sweeps: "sweeps", baazis: "baazis", valid_declarations: "valid declarations",
+  drops: "drops", wrong_declarations: "wrong declarations" };
+
+async function main() {
+  const status = document.getElementById("status");
+  const id = decodeURIComponent(location.pathname.split("/").pop());
+  let person;
+  try {
+    person = await api("GET", `/api/people/${encodeURIComponent(id)}`);
+  } catch (e) {
+    status.textContent = e.message;
+    return;
+  }
+  status.hidden = true;
+  document.title = `taash · ${person.name}`;
+  document.getElementById("name").textContent = person.name;
+  const stats = document.getElementById("stats");
+  for (const [game, s] of Object.entries(person.stats)) {
+    const totals = Object.entries(s.totals).map(([k, v]) => `${v} ${TOTAL_NAMES[k] || k}`).join(", ");
+    stats.append(h("p", { "data-testid": `stats-${game}` },
+      `${GAME_NAMES[game] || game}: ${s.matches} matches, ${s.wins} won, ${s.average_points} points a match`
+      + (totals ? `; ${totals}` : "")));
+  }
+  stats.hidden = Object.keys(person.stats).length === 0;
+  const body = document.getElementById("matches");
+  if (!person.matches.length) body.append(h("tr", {}, h("td", { colspan: "6" }, "No finished match yet.")));
+  for (const m of person.matches) {
+    const seats = m.seats.map((s) => s.name + (s.seat === m.seat ? " (here)" : "")).join(", ");
+    body.append(h("tr", {},
+      h("td", {}, GAME_NAMES[m.game] || m.game),
+      h("td", {}, new Date(m.finished_at).toLocaleString()),
+      h("td", {}, seats),
+      h("td", {}, m.won ? "won" : "lost"),
+      h("td", {}, String(m.points)),
+      h("td", {}, h("a", { href: m.replay }, "replay"))));
+  }
+}
+
+main();
