@@ -1,6 +1,6 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { api, h, me, nameForm, RULES, LEVELS, ruleLabel } from "/static/common.js";
+import { api, h, me, nameForm, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,13 +14,16 @@ function setStatus(text, error = false) {
 function tableOptions() {
   const form = $("table-form");
   const baazis = parseInt(form.baazis.value, 10);
-  return {
+  const options = {
+    game: form.game.value,
     players: parseInt(form.players.value, 10),
     rules: form.rules.value,
-    baazis: Number.isFinite(baazis) ? Math.min(20, Math.max(0, baazis)) : 1,
     level: form.level.value,
     public: form.public.checked,
   };
+  if (GAMES[options.game].formats.length) options.format = form.format.value;
+  else options.baazis = Number.isFinite(baazis) ? Math.min(20, Math.max(0, baazis)) : 1;
+  return options;
 }
 
 /** Open a table's page; `code`, the invite code given, lets its page watch and sit at a private table. */
@@ -43,18 +46,32 @@ async function joinCode(code, errorBox) {
   }
 }
 
+/** The players, rules and match length the chosen game offers. */
+function fillGame() {
+  const form = $("table-form");
+  const game = GAMES[form.game.value];
+  form.players.replaceChildren(...game.players.map(([n, label]) => h("option", { value: n }, label)));
+  form.rules.replaceChildren(...game.rules.map((r) => h("option", { value: r }, ruleLabel(r))));
+  form.format.replaceChildren(...game.formats.map((f) => h("option", { value: f }, formatLabel(f))));
+  $("baazis-field").hidden = game.formats.length > 0;
+  $("format-field").hidden = game.formats.length === 0;
+}
+
 function fillSelects() {
   const form = $("table-form");
-  for (const r of RULES) form.rules.appendChild(h("option", { value: r }, ruleLabel(r)));
   for (const l of LEVELS) form.level.appendChild(h("option", { value: l, selected: l === "medium" }, l));
+  form.game.addEventListener("change", fillGame);
+  fillGame();
 }
 
 function describe(t) {
   const seated = t.seats.filter((s) => !s.empty);
   const free = t.seats.length - seated.length;
   const names = seated.map((s) => s.name).join(", ") || "nobody yet";
-  const match = t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
-  return { free, text: `${t.players} players · ${ruleLabel(t.rules)} · ${match} · ${names}` };
+  const match = t.format ? formatLabel(t.format)
+    : t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
+  const game = (GAMES[t.game] || { title: t.game }).title;
+  return { free, text: `${game} · ${t.players} players · ${ruleLabel(t.rules)} · ${match} · ${names}` };
 }
 
 async function refreshTables() {
