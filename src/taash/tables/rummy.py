@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from taash.cards import CardError
 from taash.games.api import Action, State
-from taash.packs import face_name, face_symbol, rank_name
+from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import Declare, Discard, Drop, Take
 from taash.rummy.errors import BadRulesError
 from taash.rummy.game import RummyCodec, RummyState
 from taash.rummy.match import FORMATS, DealResult, Match, get_format
+from taash.rummy.melds import MeldKind, group_kind, hand_points, meets_requirement
 from taash.rummy.record import record_of, replay_json
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.solver import best_discard, solve
@@ -261,6 +263,38 @@ def arrangement(hand: Sequence[int], rules: Rules, wild: int) -> dict[str, JSON]
         groups.append({"kind": None, "cards": [face_name(f) for f in solution.unmatched]})
     return {"points": solution.points, "valid": solution.valid, "groups": groups,
             "discard": None if finish is None else face_name(finish)}
+
+
+#: The most cards a hand shown in groups may hold (13, or 14 just after taking).
+MOST_CARDS = 14
+
+
+def judge_groups(rules: JSON, wild: JSON, groups: JSON) -> dict[str, JSON]:
+    """What the engine makes of a hand arranged in ``groups`` (card names) in a deal whose wild rank is ``wild``
+    (``"7"``): each group's kind (``pure``, ``impure``, ``set``, ``free`` jokers or ``invalid``), whether the
+    groups would make a valid declaration, and the points they would score if another player declared now (the
+    cards outside melds when the melds meet the declaration's requirement, every card otherwise; at most
+    ``max_points``). ``TableError`` names the first thing wrong with the input."""
+    try:
+        parsed_rules = rules_from_json(rules)
+        wild_rank = parse_rank(wild)
+    except (BadRulesError, CardError) as e:
+        raise TableError(str(e)) from None
+    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
+        raise TableError("groups must be a list of lists of cards")
+    if sum(len(g) for g in groups) > MOST_CARDS:
+        raise TableError(f"a hand holds at most {MOST_CARDS} cards")
+    try:
+        faces = [[parse_face(c) for c in g] for g in groups]
+    except CardError as e:
+        raise TableError(str(e)) from None
+    kinds = [group_kind(g, parsed_rules, wild_rank) if g else "invalid" for g in faces]
+    melds: list[tuple[MeldKind, int]] = [(k, len(g)) for k, g in zip(kinds, faces, strict=True)
+                                         if k in ("pure", "impure", "set")]
+    meets = meets_requirement([k for k, _ in melds], [n for _, n in melds], parsed_rules)
+    counted = [f for k, g in zip(kinds, faces, strict=True) if not (meets and k != "invalid") for f in g]
+    valid = meets and "invalid" not in kinds and sum(len(g) for g in faces) == MOST_CARDS - 1
+    return {"kinds": kinds, "valid": valid, "points": hand_points(counted, parsed_rules, wild_rank)}
 
 
 ADAPTER = RummyTables()

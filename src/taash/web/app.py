@@ -34,6 +34,7 @@ from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
 from taash.tables.adapter import TableError, adapter, game_names
+from taash.tables.rummy import judge_groups
 from taash.web.accounts import accounts_router
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.history import add_history
@@ -141,6 +142,21 @@ class TableOut(BaseModel):
     version: int
     seats: list[SeatOut]
     invite: str | None = Field(None, description="The invite link's path; null where the code is not shown")
+
+
+class GroupsIn(BaseModel):
+    rules: str | dict[str, JSON] | None = Field(None, description="The deal's rules as its state names them (a "
+                                                                 "preset's name, or its parameters); null: octro")
+    wild: str = Field(max_length=2, description="The deal's wild rank, as its state names it (\"7\", \"T\")")
+    groups: list[list[str]] = Field(max_length=14, description="The hand in groups, cards by their protocol "
+                                                               "names (\"Kd\", \"JK\"); 14 cards at most")
+
+
+class GroupsOut(BaseModel):
+    kinds: list[str | None] = Field(description="Each group's kind: pure, impure, set, free (jokers alone) or "
+                                                "invalid")
+    valid: bool = Field(description="Whether these 13 cards so grouped would make a valid declaration")
+    points: int = Field(description="What the hand so grouped would score if another player declared now")
 
 
 HTTP_CODES = {400: "bad", 401: "no_guest", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
@@ -512,6 +528,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if live.table.status != "finished":
             raise ApiError("not_finished", "the replay is published when the match is over")
         return JSONResponse(await asyncio.to_thread(live.table.replay))
+
+    @app.post("/api/rummy/groups", response_model=GroupsOut, responses=ERRORS)
+    async def rummy_groups(body: GroupsIn) -> GroupsOut:
+        """The engine's word on a Rummy hand arranged in groups (stateless: it holds no table's cards): each
+        group's kind, whether it is a valid declaration, and its points if another player declared now."""
+        try:
+            return GroupsOut(**judge_groups(body.rules, body.wild, body.groups))
+        except TableError as e:
+            raise ApiError(e.code, str(e)) from None
 
     @app.get("/api/health")
     async def health() -> dict[str, int]:
