@@ -163,7 +163,8 @@ class RummyTables:
         score = {
             "format": match.format.name, "totals": list(match.totals),
             "deals": [result_to_json(r, names) for r in match.results],
-            "last": result_to_json(match.results[-1], names) if last_shown and match.results else None,
+            "last": ({**result_to_json(match.results[-1], names), "shown": shown_after(match.past[-1])}
+                     if last_shown and match.results else None),
             "eliminated": dict(sorted(match.tally.eliminated.items())),
             "winner": match.winner if match.over else None,
         }
@@ -263,6 +264,24 @@ def arrangement(hand: Sequence[int], rules: Rules, wild: int) -> dict[str, JSON]
         groups.append({"kind": None, "cards": [face_name(f) for f in solution.unmatched]})
     return {"points": solution.points, "valid": solution.valid, "groups": groups,
             "discard": None if finish is None else face_name(finish)}
+
+
+def shown_after(deal: Any) -> list[dict[str, JSON]]:
+    """The hands a finished deal shows everyone (section 7): the valid declarer's groups as he declared them, and
+    every other hand still in, in the solver's best groups (the engine scores it so, ruling R8), each with its
+    points. Empty when the deal ended without a valid declaration (the last player left shows nothing)."""
+    view = view_of(deal, deal.seats[0])
+    out: list[dict[str, JSON]] = []
+    declared = next((t for t in reversed(deal.turns) if t.declare is not None and t.seat == deal.winner), None)
+    if deal.declared and declared is not None and declared.declare is not None:
+        out.append({"seat": deal.winner, "points": 0,
+                    "groups": [{"kind": group_kind(g, deal.rules, deal.wild), "cards": [face_name(f) for f in g]}
+                               for g in declared.declare[1]]})
+    for seat, hand in view.shown_hands:
+        if seat != deal.winner:
+            groups = arrangement(hand, deal.rules, deal.wild)["groups"]
+            out.append({"seat": seat, "points": deal.points.get(seat), "groups": groups})
+    return out
 
 
 #: The most cards a hand shown in groups may hold (13, or 14 just after taking).

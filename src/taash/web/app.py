@@ -54,6 +54,9 @@ from taash.web.store import Store
 log = logging.getLogger("taash.web")
 STATIC = Path(__file__).parent / "static"
 JSON = Any
+#: The fields of a move's message the table is given (Seep: bid, play; Rummy: take, discard, drop, declare); the
+#: rest of a message (its id, the version seen, anything else) is the connection's alone and never stored.
+MOVE_FIELDS = frozenset({"type", "value", "play", "from", "card", "discard", "melds"})
 #: The largest websocket frame the server reads at all (uvicorn's ``ws_max_size``): a message over
 #: ``ServerConfig.max_message`` and up to this size is answered with a ``too_big`` error and the connection
 #: stays; a bigger frame closes the connection (1009). It bounds the memory one connection may hold.
@@ -647,22 +650,23 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if kind == "ping":
                 conn.send(json.dumps({"type": "pong", "version": live.table.version}))
                 continue
-            if conn.seat is None and kind in ("bid", "play", "back"):
+            is_move = live.table.is_move(message)
+            if conn.seat is None and (is_move or kind == "back"):
                 conn.send(error(mid, "not_seated", "spectators cannot play"))
                 continue
             if kind == "back" and conn.seat is not None:  # "I am here": a bot that took his seat gives it back
                 h.back(live, conn.seat)
                 conn.send(json.dumps({"type": "ack", "id": mid, "version": live.table.version}))
                 continue
-            if kind not in ("bid", "play"):
-                conn.send(error(mid, "malformed", f"unknown message type {kind!r}"))
+            if not is_move:
+                conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
                 continue
             version = message.get("version")
             if isinstance(version, bool) or not isinstance(version, int):
                 conn.send(error(mid, "malformed", "version must be the table version you saw"))
                 continue
-            action = {"type": kind, "value": message.get("value")} if kind == "bid" else {
-                "type": kind, "play": message.get("play")}
+            # The move as the game reads it (what the table stores): the message's own fields of a move.
+            action = {k: v for k, v in message.items() if k in MOVE_FIELDS}
             try:
                 made = await h.act(live, action, conn.guest, mid, version)
             except TableError as e:

@@ -26,10 +26,13 @@ export function valueOf(card) { return RANKS.indexOf(card[0]) + 1; }
 export function isRed(card) { return card[1] === "h" || card[1] === "d"; }
 /** How a rank is printed: "10" for T. */
 export function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
-/** "K♠", "10♥". */
-export function cardText(card) { return rankLabel(card) + SUIT_SYMBOL[card[1]]; }
-/** "king of spades". */
+/** A printed joker (Rummy): "JK". */
+export const JOKER = "JK";
+/** "K♠", "10♥", "JK". */
+export function cardText(card) { return card === JOKER ? "JK" : rankLabel(card) + SUIT_SYMBOL[card[1]]; }
+/** "king of spades", "joker". */
 export function cardWords(card) {
+  if (card === JOKER) return "joker";
   const r = RANK_NAME[card[0]] || card[0];
   return `${r} of ${SUIT_NAME[card[1]]}`;
 }
@@ -55,6 +58,7 @@ function suitShape(parent, suit, x, y, size, flip = false) {
 
 /** A small card's face: its rank large over its suit, readable at 20 pixels wide (houses, other hands). */
 export function miniCardSvg(card) {
+  if (card === JOKER) return jokerSvg();
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg mini " + (isRed(card) ? "red" : "black"),
     role: "img", "aria-label": cardWords(card) });
   el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "card-face" }, svg);
@@ -67,8 +71,20 @@ export function miniCardSvg(card) {
   return svg;
 }
 
+/** A printed joker's face: the word over a star. */
+function jokerSvg() {
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg joker", role: "img", "aria-label": "joker" });
+  el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "card-face" }, svg);
+  const ink = el("g", { class: "ink" }, svg);
+  const t = el("text", { x: 30, y: 24, "text-anchor": "middle", class: "rank", "font-size": 13 }, ink);
+  t.textContent = "JOKER";
+  el("path", { d: "M30 34 L34 46 L46 46 L36 53 L40 65 L30 57 L20 65 L24 53 L14 46 L26 46 Z" }, ink);
+  return svg;
+}
+
 /** An <svg> of the face of `card` (60 x 84 units; size it with CSS). */
 export function cardSvg(card) {
+  if (card === JOKER) return jokerSvg();
   const red = isRed(card);
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg " + (red ? "red" : "black"),
     role: "img", "aria-label": cardWords(card) });

@@ -3,6 +3,7 @@
 import { api, h, me, nameForm, toast, ruleLabel, words } from "/static/common.js";
 import { cardElement, cardText, sortCards, valueOf } from "/static/cards.js";
 import { differenceCell, differenceLine, leadText } from "/static/score.js";
+import * as rummyView from "/static/rummy/view.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -83,7 +84,11 @@ function involved(play) {
   return { cards, houses };
 }
 
+/** Whether the table plays 13-card Rummy (its view is /static/rummy/view.js; Seep's is drawn here). */
+function isRummy() { return Boolean(S.state && S.state.game === "rummy"); }
+
 function myTurn() {
+  if (isRummy()) return rummyView.myTurn(S.state);
   const st = S.state;
   const d = st && st.deal;
   return Boolean(st && st.status === "playing" && d && st.you !== null && (d.bids.length || d.legal.length));
@@ -245,7 +250,8 @@ function applyState(state, version) {
   S.version = version;
   setTimer(state.timer);
   const d = state.deal;
-  if (!myTurn()) S.selected = null;
+  if (isRummy()) rummyView.onState(state);
+  else if (!myTurn()) S.selected = null;
   else if (S.selected && !(d.legal || []).some((l) => l.play.card === S.selected)) S.selected = null;
   if (state.score && state.score.last && state.score.deals.length > S.dismissed) S.sheet = state.score.deals.length;
   render();
@@ -260,8 +266,9 @@ function render() {
   document.body.dataset.version = String(S.version);
   document.body.dataset.pending = S.pending ? "1" : "";
   document.body.dataset.status = st.status;
-  $("info").textContent = `${st.players} players · ${ruleLabel(st.rules)} · ` +
+  $("info").textContent = isRummy() ? rummyView.info(st) : `${st.players} players · ${ruleLabel(st.rules)} · ` +
     (st.baazis === 0 ? "single deal" : `first to ${st.baazis} baazi${st.baazis > 1 ? "s" : ""}`) + ` · ${st.level} bots`;
+  document.querySelector(".brand span").textContent = isRummy() ? "Rummy" : "Seep";
   document.title = `taash · ${st.code}`;
   const seated = st.you !== null && st.you !== undefined ? st.seats[st.you] : null;
   $("who").textContent = seated ? `Playing as ${seated.name}` : S.guest ? `${S.guest.name} · watching` : "Watching";
@@ -273,10 +280,14 @@ function render() {
   } else {
     $("setup").hidden = true;
     $("game").hidden = false;
-    renderBoard();
-    renderControls();
-    renderHand();
-    renderScores();
+    if (isRummy()) {
+      rummyView.render(st);
+    } else {
+      renderBoard();
+      renderControls();
+      renderHand();
+      renderScores();
+    }
     renderLog();
     renderMatchOver();
   }
@@ -295,6 +306,8 @@ function renderStatus() {
     text = `Waiting for players: ${seated} of ${st.players} seated.`;
   } else if (st.status === "finished") {
     text = "The match is over.";
+  } else if (d && isRummy()) {
+    text = rummyView.statusText(st);
   } else if (d) {
     const who = d.to_move !== null && d.to_move !== undefined ? seatName(d.to_move) : "";
     if (d.phase === "bid") text = `Deal ${d.number}: ${who} is bidding.`;
@@ -307,6 +320,7 @@ function renderStatus() {
   setStatus(text);
   const banner = $("turn-banner");
   if (st.status !== "playing") banner.textContent = "";
+  else if (isRummy()) banner.textContent = rummyView.turnText(st);
   else if (myTurn()) banner.textContent = "Your turn";
   else if (d && d.to_move !== null && d.to_move !== undefined) {
     banner.textContent = `${seatName(d.to_move)} to ${d.phase === "bid" ? "bid" : "play"}`;
@@ -321,7 +335,8 @@ function presenceOf(seat) {
 
 function renderSetup() {
   const st = S.state;
-  $("partners-note").textContent = st.players === 4
+  $("partners-note").textContent = isRummy() ? "13-card Rummy: each player on his own."
+    : st.players === 4
     ? "Partners sit opposite: seats 0 and 2 play against seats 1 and 3."
     : "Two players, each on his own.";
   const box = $("seats");
@@ -639,6 +654,7 @@ function renderLog() {
 
 function winnerText() {
   const st = S.state;
+  if (isRummy()) return rummyView.winnerText(st);
   const w = st.score && st.score.winner;
   if (w === null || w === undefined) return "A draw.";
   if (st.players === 2) return `${seatName(w)} wins.`;
@@ -668,6 +684,10 @@ function renderSheet() {
   }
   const r = deals[S.sheet - 1];
   const n = S.sheet;
+  if (isRummy()) {
+    showSheet(box, rummyView.sheet(st, r, n));
+    return;
+  }
   const teamRow = (t) => h("tr", { class: `team-${t}` },
     h("th", { scope: "row" }, teamLabel(t), st.players === 4 ? h("small", {}, teamName(t)) : null),
     h("td", {}, String(r.card_points[t])), h("td", {}, String(r.sweep_points[t])),
@@ -703,6 +723,16 @@ function renderSheet() {
   if (wasHidden) box.querySelector("[data-testid=continue]").focus();
 }
 
+/** A game's own score sheet (its `parts`), with the Continue button every sheet ends with. */
+function showSheet(box, parts) {
+  box.replaceChildren(h("div", { class: "sheet" }, parts,
+    h("div", { class: "buttons" },
+      h("button", { type: "button", class: "primary", testid: "continue", onclick: dismissSheet }, "Continue"))));
+  const wasHidden = box.hidden;
+  box.hidden = false;
+  if (wasHidden) box.querySelector("[data-testid=continue]").focus();
+}
+
 function dismissSheet() {
   S.dismissed = S.sheet;
   sessionStorage.setItem(`taash-sheet-${TABLE_ID}`, String(S.dismissed));
@@ -716,6 +746,10 @@ function onKey(event) {
   if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (!$("score-sheet").hidden) return;
+  if (isRummy()) {
+    if (rummyView.onKey(event)) event.preventDefault();
+    return;
+  }
   const hand = $("hand");
   if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
     const cards = [...hand.querySelectorAll("button.card")];
@@ -782,6 +816,7 @@ async function main() {
     return;
   }
   document.addEventListener("keydown", onKey);
+  rummyView.init({ S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId: TABLE_ID });
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);

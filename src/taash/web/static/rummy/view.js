@@ -1,0 +1,600 @@
+// 13-card Rummy's table view, drawn inside the shared table page (table.js keeps the connection, seats, log,
+// timer and score sheet's frame). The hand lies in groups the player arranges (drag and drop; a tap on a card then
+// on a group; the keys); every group's label and the hand's points are the engine's word (POST /api/rummy/groups,
+// and the solver's arrangement in the state): no rule of the game is written here.
+
+import { cardElement, cardText, JOKER, RANKS, SUITS } from "/static/cards.js";
+
+const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid" };
+const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared: "declared" };
+
+let T = null; // the table page: { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId }
+
+/** What this view keeps of the player's own arrangement (never sent to the server but to be judged). */
+const R = {
+  key: "", // table, deal and seat the groups belong to
+  groups: [], // the hand in groups, card names (twins appear twice)
+  sel: null, // {g, i, card}: the selected card
+  focus: null, // {g, i}: the card with the keyboard focus
+  fresh: null, // the card just taken
+  judged: "", // the groups last sent to be judged
+  seq: 0,
+  kinds: [], // each group's kind, as the engine says
+  valid: false,
+  points: null,
+  judgedWithout: null, // the card the last judgement left out (the card to discard or lay down)
+  drag: null,
+  confirm: null, // the declaration awaiting confirmation: {finish, groups, kinds, valid}
+  awaitVerdict: false,
+  verdict: "",
+};
+
+export function init(table) { T = table; }
+
+function deal() { return T.S.state && T.S.state.deal; }
+
+export function myTurn(st) {
+  const d = st && st.deal;
+  return Boolean(st && st.status === "playing" && d && st.you !== null && st.you !== undefined &&
+    d.to_move === st.you && d.legal && d.legal.length);
+}
+
+function legal(type, test = () => true) {
+  const d = deal();
+  return Boolean(myTurn(T.S.state) && d.legal.some((m) => m.type === type && test(m)));
+}
+
+/** Whether the player holds 14 cards and must discard (or declare). */
+function mustDiscard() { return legal("discard"); }
+
+export function info(st) {
+  const fmt = { points: "points", pool101: "pool 101", pool201: "pool 201", deals2: "2 deals", deals3: "3 deals",
+    deals6: "6 deals" }[st.format] || st.format;
+  return `13-card Rummy · ${st.players} players · ${st.rules} · ${fmt} · ${st.level} bots`;
+}
+
+export function statusText(st) {
+  const d = st.deal;
+  if (!d) return "";
+  const who = d.to_move !== null && d.to_move !== undefined ? T.seatName(d.to_move) : "";
+  return `Deal ${d.number}: jokers ${rankWords(d.wild)} · stock ${d.stock_size}` + (who ? ` · ${who} to move` : "") + ".";
+}
+
+export function turnText(st) {
+  const d = st.deal;
+  if (myTurn(st)) return mustDiscard() ? "Your turn: discard a card (or declare)" : "Your turn: take a card";
+  return d && d.to_move !== null && d.to_move !== undefined ? `${T.seatName(d.to_move)} to move` : "";
+}
+
+function rankWords(rank) { return rank === "T" ? "10s" : `${rank}s`; }
+
+// -- the arrangement ----------------------------------------------------------------------------------------------
+
+function storageKey() { return `taash-rummy-${R.key}`; }
+
+function save() {
+  try { sessionStorage.setItem(storageKey(), JSON.stringify(R.groups)); } catch (e) { /* private mode: no memory */ }
+}
+
+function load() {
+  try { return JSON.parse(sessionStorage.getItem(storageKey()) || "null"); } catch (e) { return null; }
+}
+
+function suitIndex(c) { return c === JOKER ? 9 : SUITS.indexOf(c[1]); }
+function rankIndex(c) { return c === JOKER ? 99 : RANKS.indexOf(c[0]); }
+
+function bySuit(cards) {
+  const groups = [];
+  for (const s of [0, 1, 2, 3, 9]) {
+    const g = cards.filter((c) => suitIndex(c) === s).sort((a, b) => rankIndex(a) - rankIndex(b));
+    if (g.length) groups.push(g);
+  }
+  return groups;
+}
+
+/** Cards of a rank held twice or more together, in rank order; the lone cards in one group after them. */
+function byRank(cards) {
+  const sorted = [...cards].sort((a, b) => rankIndex(a) - rankIndex(b) || suitIndex(a) - suitIndex(b));
+  const groups = [];
+  const lone = [];
+  for (const r of new Set(sorted.map(rankIndex))) {
+    const g = sorted.filter((c) => rankIndex(c) === r);
+    if (g.length > 1) groups.push(g);
+    else lone.push(...g);
+  }
+  if (lone.length) groups.push(lone);
+  return groups;
+}
+
+/** Keep the player's groups as the hand changes: cards gone leave their group, a card taken joins a group of
+ * its own at the end. A new deal starts sorted by suit (or as arranged before a reload). */
+function reconcile(st) {
+  const d = st.deal;
+  const hand = d && d.hand;
+  if (!hand || !hand.length) {
+    R.groups = [];
+    R.sel = null;
+    return;
+  }
+  const key = `${T.tableId}:${d.number}:${st.you}`;
+  if (R.key !== key) {
+    R.key = key;
+    R.groups = load() || bySuit(hand);
+    R.sel = null;
+    R.fresh = null;
+  }
+  const left = new Map();
+  for (const c of hand) left.set(c, (left.get(c) || 0) + 1);
+  const groups = R.groups.map((g) => g.filter((c) => {
+    const n = left.get(c) || 0;
+    if (!n) return false;
+    left.set(c, n - 1);
+    return true;
+  })).filter((g) => g.length);
+  const extra = [];
+  for (const [c, n] of left) for (let k = 0; k < n; k++) extra.push(c);
+  if (extra.length) {
+    groups.push(extra);
+    R.fresh = extra.length === 1 ? extra[0] : null;
+  }
+  if (hand.length <= 13 && !extra.length) R.fresh = null;
+  R.groups = groups;
+  if (R.sel && R.groups[R.sel.g] && R.groups[R.sel.g][R.sel.i] !== R.sel.card) R.sel = null;
+  if (R.sel && !R.groups[R.sel.g]) R.sel = null;
+  save();
+}
+
+/** The groups judged: with 14 cards and one chosen, the 13 left after it (what a discard or declaration keeps). */
+function judgedGroups() {
+  const leave = R.groups.flat().length === 14 && R.sel ? R.sel : null;
+  return {
+    without: leave ? leave.card : null,
+    groups: R.groups.map((g, gi) => g.filter((_, i) => !(leave && leave.g === gi && leave.i === i))),
+  };
+}
+
+async function judge() {
+  const d = deal();
+  if (!d || !R.groups.length) return;
+  const { without, groups } = judgedGroups();
+  const body = { rules: d.rules, wild: d.wild, groups };
+  const key = JSON.stringify(body);
+  if (key === R.judged) return;
+  R.judged = key;
+  const seq = ++R.seq;
+  try {
+    const out = await T.api("POST", "/api/rummy/groups", body);
+    if (seq !== R.seq) return;
+    R.kinds = out.kinds;
+    R.valid = out.valid;
+    R.points = out.points;
+    R.judgedWithout = without;
+    renderHand(T.S.state);
+  } catch (e) {
+    if (seq === R.seq) R.judged = "";
+  }
+}
+
+function changed() {
+  R.groups = R.groups.filter((g) => g.length);
+  save();
+  renderHand(T.S.state);
+  renderControls(T.S.state);
+  judge();
+}
+
+function moveCard(from, toGroup, toIndex = null) {
+  const card = R.groups[from.g][from.i];
+  if (toGroup === R.groups.length) R.groups.push([]);
+  const target = R.groups[toGroup];
+  R.groups[from.g].splice(from.i, 1);
+  let at = toIndex === null ? target.length : toIndex;
+  if (from.g === toGroup && toIndex !== null && from.i < toIndex) at -= 1;
+  target.splice(Math.min(at, target.length), 0, card);
+  const emptied = R.groups[from.g].length === 0 && from.g !== toGroup;
+  const g = emptied && from.g < toGroup ? toGroup - 1 : toGroup;
+  R.groups = R.groups.filter((x) => x.length);
+  R.sel = null; // moved: put down
+  R.focus = { g, i: R.groups[g].indexOf(card) };
+  changed();
+}
+
+function select(g, i) {
+  const card = R.groups[g][i];
+  R.focus = { g, i };
+  if (R.sel && R.sel.g === g && R.sel.i === i) R.sel = null;
+  else R.sel = { g, i, card };
+  changed();
+}
+
+function sortHand(how) {
+  const cards = R.groups.flat();
+  R.groups = how === "rank" ? byRank(cards) : bySuit(cards);
+  R.sel = null;
+  changed();
+}
+
+/** The solver's best arrangement (the state's), the card it would discard set apart and chosen. */
+function arrangeForMe() {
+  const d = deal();
+  const a = d && d.arrangement;
+  if (!a) return;
+  R.groups = a.groups.map((g) => [...g.cards]);
+  R.sel = null;
+  if (a.discard) {
+    R.groups.push([a.discard]);
+    R.sel = { g: R.groups.length - 1, i: 0, card: a.discard };
+  }
+  changed();
+}
+
+// -- moves ----------------------------------------------------------------------------------------------------------
+
+function move(message) {
+  if (T.S.pending) return;
+  T.send({ ...message, version: T.S.version, id: T.nextId() });
+}
+
+function take(source) {
+  if (!legal("take", (m) => m.from === source)) return;
+  move({ type: "take", from: source });
+}
+
+function discard() {
+  if (!R.sel || !legal("discard", (m) => m.card === R.sel.card)) return;
+  const card = R.sel.card;
+  R.sel = null;
+  move({ type: "discard", card });
+}
+
+function drop() {
+  if (!legal("drop")) return;
+  const d = deal();
+  const cost = d.has_taken[T.S.state.you] ? d.middle_drop : d.first_drop;
+  if (!window.confirm(`Drop out of this deal for ${cost} points?`)) return;
+  move({ type: "drop" });
+}
+
+async function askDeclare() {
+  if (!mustDiscard()) return;
+  if (!R.sel) {
+    T.toast("First choose the card to lay face down (the finish card).");
+    return;
+  }
+  const d = deal();
+  const { groups } = judgedGroups();
+  const melds = groups.filter((g) => g.length);
+  let verdict;
+  try {
+    verdict = await T.api("POST", "/api/rummy/groups", { rules: d.rules, wild: d.wild, groups: melds });
+  } catch (e) {
+    T.toast(e.message, "error");
+    return;
+  }
+  R.confirm = { finish: R.sel.card, groups: melds, kinds: verdict.kinds, valid: verdict.valid };
+  renderConfirm();
+}
+
+function declare() {
+  const c = R.confirm;
+  R.confirm = null;
+  renderConfirm();
+  if (!c || !mustDiscard()) return;
+  R.awaitVerdict = true;
+  R.sel = null;
+  move({ type: "declare", discard: c.finish, melds: c.groups });
+}
+
+// -- drawing --------------------------------------------------------------------------------------------------------
+
+export function onState(st) {
+  reconcile(st);
+  if (R.awaitVerdict) {
+    const said = (st.log || []).filter((l) => / declares/.test(l));
+    const mine = st.you !== null ? st.seats[st.you].name : "";
+    const line = [...said].reverse().find((l) => l.startsWith(`${mine} declares`));
+    if (line) {
+      R.awaitVerdict = false;
+      R.verdict = line;
+      T.toast(line);
+    }
+  }
+}
+
+export function render(st) {
+  renderSeats(st);
+  renderFloor(st);
+  renderControls(st);
+  renderHand(st);
+  renderScores(st);
+  renderConfirm();
+  judge();
+}
+
+function seatBox(st, s) {
+  const d = st.deal;
+  const p = T.presenceOf(s.seat);
+  const mine = st.you === s.seat;
+  const marks = [];
+  if (d && d.dealer === s.seat) marks.push(T.h("span", { class: "mark dealer" }, "dealer"));
+  const status = d && d.status[s.seat];
+  if (status && STATUS_LABEL[status]) marks.push(T.h("span", { class: `mark ${status}` }, STATUS_LABEL[status]));
+  if (d && status === null) marks.push(T.h("span", { class: "mark out" }, "out"));
+  if (s.bot) marks.push(T.h("span", { class: "mark bot" }, "bot"));
+  else if (p.idle) marks.push(T.h("span", { class: "mark idle" }, "out of time: a bot plays"));
+  else if (p.away) marks.push(T.h("span", { class: "mark away" }, "away: a bot plays"));
+  else if (!p.connected) marks.push(T.h("span", { class: "mark off" }, "disconnected"));
+  const turn = d && st.status === "playing" && d.to_move === s.seat;
+  if (turn) marks.push(T.h("span", { class: "mark turn" }, "to move"));
+  const count = d ? d.hand_sizes[s.seat] : 0;
+  const total = st.score ? st.score.totals[s.seat] : 0;
+  return T.h("div", { class: "seat-box" + (turn ? " turn" : "") + (mine ? " mine" : ""), testid: `seat-box-${s.seat}`,
+    dataset: { seat: s.seat } },
+    T.h("div", { class: "seat-head" },
+      T.h("span", { class: "seat-name" }, (s.empty ? "empty" : s.name) + (mine ? " (you)" : "")),
+      T.h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`),
+      st.score && st.score.format !== "points" ? T.h("span", { class: "count" }, ` · ${total} pts`) : null),
+    T.h("div", { class: "marks" }, marks));
+}
+
+function renderSeats(st) {
+  const top = T.$("slot-top");
+  const bottom = T.$("slot-bottom");
+  for (const slot of ["top", "left", "right", "bottom"]) T.$(`slot-${slot}`).replaceChildren();
+  T.$("board").className = `board rummy players-${st.players}`;
+  const base = st.you ?? 0;
+  const others = T.h("div", { class: "rummy-seats", testid: "rummy-seats" });
+  top.appendChild(others);
+  for (let k = 1; k < st.players; k++) others.appendChild(seatBox(st, st.seats[(base + k) % st.players]));
+  bottom.appendChild(seatBox(st, st.seats[base]));
+}
+
+function renderFloor(st) {
+  const d = st.deal;
+  const floor = T.$("floor");
+  floor.replaceChildren();
+  if (!d) return;
+  const canStock = legal("take", (m) => m.from === "stock");
+  const canPile = legal("take", (m) => m.from === "discard");
+  const top = d.pile.length ? d.pile[d.pile.length - 1].card : null;
+  const stock = T.h("button", { type: "button", class: "pile-button" + (canStock ? " can" : ""), testid: "stock",
+    disabled: !canStock, "aria-label": `Take from the stock (${d.stock_size} cards)`, onclick: () => take("stock") },
+    cardElement(null, { small: false }), T.h("span", { class: "pile-label" }, `Stock ${d.stock_size}`));
+  const wild = T.h("div", { class: "wild", testid: "wild-card", title: `Wild joker: every ${d.wild} is a joker` },
+    cardElement(d.wild_card, { small: true }),
+    T.h("span", { class: "pile-label" }, `Wild joker: ${rankWords(d.wild)} and JK are jokers`));
+  const pile = T.h("button", { type: "button", class: "pile-button" + (canPile ? " can" : ""), testid: "discard-pile",
+    disabled: !canPile, "aria-label": top ? `Take ${cardText(top)} from the discard pile` : "The discard pile is empty",
+    onclick: () => take("discard") },
+    top ? cardElement(top, { testid: "pile-top" }) : T.h("span", { class: "card empty-pile" }),
+    T.h("span", { class: "pile-label" }, `Discards ${d.pile.length}`));
+  floor.appendChild(T.h("div", { class: "rummy-floor" }, T.h("div", { class: "stock-wrap" }, stock, wild), pile));
+}
+
+function button(testid, label, onclick, enabled, primary = false) {
+  return T.h("button", { type: "button", testid, class: primary ? "primary" : null,
+    disabled: !enabled || Boolean(T.S.pending), onclick }, label);
+}
+
+function renderControls(st) {
+  const d = st.deal;
+  const box = T.$("bids");
+  T.$("plays").replaceChildren();
+  T.$("plays").hidden = true;
+  box.replaceChildren();
+  if (!d || st.you === null || st.you === undefined || !d.hand) return;
+  const stockTake = legal("take", (m) => m.from === "stock");
+  const pileTake = legal("take", (m) => m.from === "discard");
+  const top = d.pile.length ? d.pile[d.pile.length - 1].card : null;
+  const cost = d.has_taken[st.you] ? d.middle_drop : d.first_drop;
+  const sel = R.sel && legal("discard", (m) => m.card === R.sel.card) ? R.sel.card : null;
+  const row = [];
+  if (stockTake || pileTake) {
+    row.push(button("take-stock", "Take from the stock", () => take("stock"), stockTake, true));
+    row.push(button("take-discard", top ? `Take ${cardText(top)}` : "Take the discard", () => take("discard"), pileTake));
+  }
+  if (mustDiscard()) {
+    row.push(button("discard", sel ? `Discard ${cardText(sel)}` : "Discard (choose a card)", discard, Boolean(sel), true));
+    row.push(button("declare", sel ? `Declare (lay ${cardText(sel)} down)` : "Declare", askDeclare, true));
+  }
+  if (legal("drop")) row.push(button("drop", `Drop (${cost} points)`, drop, true));
+  row.push(button("sort-suit", "Sort by suit", () => sortHand("suit"), true));
+  row.push(button("sort-rank", "Sort by rank", () => sortHand("rank"), true));
+  row.push(button("arrange", "Arrange for me", arrangeForMe, Boolean(d.arrangement)));
+  box.appendChild(T.h("div", { class: "rummy-buttons" }, row));
+  if (R.verdict) box.appendChild(T.h("p", { class: "verdict", testid: "verdict" }, R.verdict));
+}
+
+function renderHand(st) {
+  const d = st && st.deal;
+  const hand = T.$("hand");
+  const hadFocus = hand.contains(document.activeElement);
+  hand.replaceChildren();
+  hand.hidden = !st || st.you === null || st.you === undefined || !d || !d.hand || !d.hand.length;
+  T.$("keys-help").hidden = hand.hidden;
+  T.$("keys-help").textContent = "Keys: ← → choose a card, Enter picks it up, Shift+← → moves it to the group " +
+    "beside, Esc puts it back.";
+  if (hand.hidden) return;
+  hand.className = "hand rummy-hand";
+  const judgedNow = R.judged === JSON.stringify({ rules: d.rules, wild: d.wild, groups: judgedGroups().groups });
+  const cards = R.groups.flat().length;
+  R.groups.forEach((group, g) => {
+    const kind = judgedNow ? R.kinds[g] : null;
+    const label = kind && judgedNow ? KIND_LABEL[kind] || kind : "…";
+    const box = T.h("div", { class: `group kind-${judgedNow ? kind : "unknown"}`, testid: `group-${g}`,
+      dataset: { kind: judgedNow ? kind || "" : "" }, role: "group", "aria-label": `group ${g + 1}: ${label}` });
+    box.appendChild(T.h("div", { class: "group-label", testid: `group-label-${g}` }, label));
+    const row = T.h("div", { class: "group-cards" });
+    group.forEach((c, i) => {
+      const e = cardElement(c, { tag: "button", testid: `card-${c}` });
+      e.type = "button";
+      e.draggable = true;
+      const isSel = R.sel && R.sel.g === g && R.sel.i === i;
+      const isFocus = R.focus ? R.focus.g === g && R.focus.i === i : g === 0 && i === 0;
+      e.tabIndex = isFocus ? 0 : -1;
+      if (isSel) {
+        e.classList.add("selected");
+        e.setAttribute("aria-pressed", "true");
+      }
+      if (c === R.fresh) e.classList.add("fresh");
+      e.addEventListener("click", () => select(g, i));
+      e.addEventListener("focus", () => { R.focus = { g, i }; });
+      e.addEventListener("dragstart", (ev) => {
+        R.drag = { g, i };
+        ev.dataTransfer.effectAllowed = "move";
+        ev.dataTransfer.setData("text/plain", c);
+      });
+      e.addEventListener("dragover", (ev) => { if (R.drag) ev.preventDefault(); });
+      e.addEventListener("drop", (ev) => {
+        ev.preventDefault();
+        ev.stopPropagation();
+        if (R.drag) moveCard(R.drag, g, i);
+        R.drag = null;
+      });
+      row.appendChild(e);
+    });
+    box.appendChild(row);
+    if (R.sel && R.sel.g !== g) {
+      box.appendChild(T.h("button", { type: "button", class: "move-here", testid: `move-to-${g}`,
+        onclick: () => moveCard(R.sel, g) }, "Move here"));
+    }
+    box.addEventListener("dragover", (ev) => { if (R.drag) ev.preventDefault(); });
+    box.addEventListener("drop", (ev) => {
+      ev.preventDefault();
+      if (R.drag) moveCard(R.drag, g);
+      R.drag = null;
+    });
+    hand.appendChild(box);
+  });
+  const fresh = T.h("div", { class: "group new-group", testid: "new-group" },
+    R.sel ? T.h("button", { type: "button", class: "move-here", testid: "move-to-new",
+      onclick: () => moveCard(R.sel, R.groups.length) }, "New group") : T.h("span", { class: "muted" }, "New group"));
+  fresh.addEventListener("dragover", (ev) => { if (R.drag) ev.preventDefault(); });
+  fresh.addEventListener("drop", (ev) => {
+    ev.preventDefault();
+    if (R.drag) moveCard(R.drag, R.groups.length);
+    R.drag = null;
+  });
+  hand.appendChild(fresh);
+  const pts = judgedNow && R.points !== null
+    ? (cards === 14 && !R.judgedWithout ? "14 cards: choose the card to discard"
+      : `${R.valid ? "A valid declaration" : "Not yet a valid declaration"} · ${R.points} points if someone declared now`)
+    : "…";
+  hand.appendChild(T.h("p", { class: "hand-points", testid: "hand-points" }, pts));
+  if (hadFocus) {
+    const f = hand.querySelector("button.card[tabindex='0']");
+    if (f) f.focus();
+  }
+}
+
+function renderScores(st) {
+  const box = T.$("scores");
+  const sc = st.score;
+  box.replaceChildren(T.h("h3", {}, "Score"));
+  if (!sc) return;
+  const out = new Set(Object.keys(sc.eliminated || {}).map(Number));
+  const rows = st.seats.map((s) => T.h("tr", { testid: `total-${s.seat}`, class: out.has(s.seat) ? "out" : "" },
+    T.h("th", { scope: "row" }, T.seatName(s.seat) + (st.you === s.seat ? " (you)" : "")),
+    T.h("td", {}, String(sc.totals[s.seat])),
+    T.h("td", {}, out.has(s.seat) ? "out" : "")));
+  box.appendChild(T.h("table", { class: "score-table" },
+    T.h("thead", {}, T.h("tr", {}, T.h("th", {}, ""), T.h("th", {}, "points"), T.h("th", {}, ""))),
+    T.h("tbody", {}, rows)));
+  const d = st.deal;
+  const facts = [`${info(st).split(" · ")[3]}`, `${sc.deals.length} deal${sc.deals.length === 1 ? "" : "s"} played`];
+  if (d) facts.push(`drop ${d.first_drop} / ${d.middle_drop}`);
+  box.appendChild(T.h("p", { class: "facts" }, facts.join(" · ")));
+}
+
+function groupsRow(groups) {
+  return T.h("div", { class: "shown-groups" }, groups.map((g) => T.h("div", { class: `group kind-${g.kind}` },
+    T.h("div", { class: "group-label" }, g.kind ? KIND_LABEL[g.kind] || g.kind : "unmatched"),
+    T.h("div", { class: "group-cards" }, g.cards.map((c) => cardElement(c, { small: true }))))));
+}
+
+/** The score sheet of a finished deal: every hand shown in its groups, the points, the totals, who is out. */
+export function sheet(st, r, n) {
+  const shown = st.score.last && st.score.deals.length === n ? st.score.last.shown || [] : [];
+  const bySeat = new Map(shown.map((x) => [x.seat, x]));
+  const rows = r.seats.map((seat) => {
+    const how = r.dropped.includes(seat) ? "dropped" : r.wrong.includes(seat) ? "wrong declaration"
+      : seat === r.winner ? (r.declared ? "declared" : "last in") : "";
+    return T.h("tr", { testid: `sheet-seat-${seat}`, class: seat === r.winner ? "winner" : "" },
+      T.h("th", { scope: "row" }, T.seatName(seat)), T.h("td", {}, how),
+      T.h("td", {}, r.points[seat] === null ? "" : String(r.points[seat])), T.h("td", {}, String(r.totals[seat])),
+      T.h("td", {}, r.eliminated.includes(seat) ? "out of the pool" : ""));
+  });
+  const hands = shown.map((x) => T.h("div", { class: "shown-hand", testid: `shown-${x.seat}` },
+    T.h("h4", {}, `${T.seatName(x.seat)}: ${x.points ?? 0} points`), groupsRow(x.groups)));
+  return [
+    T.h("h2", { id: "sheet-title" }, `Deal ${n}: ${r.said}`),
+    T.h("table", { class: "score-table" },
+      T.h("thead", {}, T.h("tr", {}, T.h("th", {}, ""), T.h("th", {}, ""), T.h("th", {}, "points"),
+        T.h("th", {}, "total"), T.h("th", {}, ""))),
+      T.h("tbody", {}, rows)),
+    hands.length ? T.h("div", { class: "shown-hands" }, hands) : null,
+    st.status === "finished" ? T.h("p", { class: "winner" }, `The match is over. ${winnerText(st)}`) : null,
+  ];
+}
+
+export function winnerText(st) {
+  const w = st.score && st.score.winner;
+  return w === null || w === undefined ? "No winner." : `${T.seatName(w)} wins.`;
+}
+
+function renderConfirm() {
+  let box = document.getElementById("declare-dialog");
+  if (!R.confirm) {
+    if (box) box.remove();
+    return;
+  }
+  if (!box) {
+    box = T.h("div", { id: "declare-dialog", class: "overlay", testid: "declare-dialog", role: "dialog",
+      "aria-modal": "true" });
+    document.body.appendChild(box);
+  }
+  const c = R.confirm;
+  const groups = c.groups.map((cards, i) => ({ cards, kind: c.kinds[i] }));
+  box.replaceChildren(T.h("div", { class: "sheet" },
+    T.h("h2", {}, "Declare?"),
+    T.h("p", {}, `You lay ${cardText(c.finish)} face down and show:`),
+    groupsRow(groups),
+    T.h("p", { class: c.valid ? "valid" : "error", testid: "declare-verdict" }, c.valid
+      ? "A valid declaration: you win the deal."
+      : "Not a valid declaration: a wrong declaration costs 80 points and you are out of the deal."),
+    T.h("div", { class: "buttons" },
+      T.h("button", { type: "button", class: "primary", testid: "declare-confirm", onclick: declare }, "Declare"),
+      T.h("button", { type: "button", testid: "declare-cancel", onclick: () => { R.confirm = null; renderConfirm(); } },
+        "Cancel"))));
+}
+
+// -- keys -----------------------------------------------------------------------------------------------------------
+
+/** The hand's keys; true when the key was this view's. */
+export function onKey(event) {
+  const flat = [];
+  R.groups.forEach((g, gi) => g.forEach((_, i) => flat.push({ g: gi, i })));
+  if (!flat.length) return false;
+  const at = Math.max(0, flat.findIndex((x) => R.focus && x.g === R.focus.g && x.i === R.focus.i));
+  if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && event.shiftKey && R.sel) {
+    const to = R.sel.g + (event.key === "ArrowRight" ? 1 : -1);
+    if (to >= 0) moveCard(R.sel, Math.min(to, R.groups.length));
+    return true;
+  }
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    const next = flat[(at + (event.key === "ArrowRight" ? 1 : -1) + flat.length) % flat.length];
+    R.focus = next;
+    renderHand(T.S.state);
+    const e = T.$("hand").querySelector("button.card[tabindex='0']");
+    if (e) e.focus();
+    return true;
+  }
+  if (event.key === "Escape" && (R.sel || R.confirm)) {
+    R.sel = null;
+    R.confirm = null;
+    renderConfirm();
+    changed();
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,224 @@
+"""13-card Rummy in the browser (Chromium through Playwright): a person plays a whole points deal against bots on a
+desktop and on a phone, arranging his groups (by a drag, by taps, by "arrange for me"), taking, discarding and
+declaring or dropping; a reload mid-deal resumes with his groups as he left them.
+
+The same needs as tests/web/test_browser.py (Debian's chromium, the playwright package); skipped without them.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from tests.web.test_browser import (  # noqa: F401 - the fixtures
+    Browser,
+    Page,
+    _expect,
+    browser,
+    pytestmark,
+    server,
+    shoot,
+    tid,
+    watch_errors,
+)
+
+KINDS = {"pure", "impure", "set", "free", "invalid"}
+
+
+def new_rummy_table(page: Page, server: str, name: str, players: str = "2") -> None:
+    """From the lobby: a name, then Rummy against the computer for one deal (points)."""
+    page.goto(f"{server}/")
+    tid(page, "name-input").fill(name)
+    tid(page, "name-submit").click()
+    _expect(tid(page, "quick-play")).to_be_visible()
+    tid(page, "game").select_option("rummy")
+    _expect(tid(page, "format")).to_be_visible()
+    _expect(tid(page, "baazis")).to_be_hidden()
+    tid(page, "players").select_option(players)
+    tid(page, "rules").select_option("octro")
+    tid(page, "format").select_option("points")
+    tid(page, "level").select_option("easy")
+    tid(page, "quick-play").click()
+    page.wait_for_url("**/t/*")
+    _expect(tid(page, "hand")).to_be_visible()
+    _expect(page.locator(".brand span")).to_have_text("Rummy")
+
+
+def hand_cards(page: Page) -> list[str]:
+    return sorted(page.eval_on_selector_all("[data-testid='hand'] .group-cards .card", "es => es.map(e => e.dataset.card)"))
+
+
+def labels(page: Page) -> list[str | None]:
+    """Each group's kind once the engine has judged the groups now shown."""
+    page.wait_for_function("() => ![...document.querySelectorAll(\"[data-testid^='group-label-']\")]"
+                           ".some(e => e.textContent === '…')")
+    kinds: list[str | None] = page.eval_on_selector_all("[data-testid='hand'] .group[data-kind]",
+                                                        "es => es.map(e => e.dataset.kind || null)")
+    return kinds
+
+
+def wait_my_turn(page: Page, timeout: float = 30000) -> None:
+    page.wait_for_function(
+        "() => document.body.dataset.status === 'finished' || (document.body.dataset.pending !== '1' &&"
+        " document.querySelector(\"[data-testid='turn-banner']\").textContent.startsWith('Your turn'))",
+        timeout=timeout)
+
+
+def version(page: Page) -> int:
+    return int(page.evaluate("() => document.body.dataset.version"))
+
+
+def after(page: Page, v: int) -> None:
+    page.wait_for_function("v => Number(document.body.dataset.version) > v && document.body.dataset.pending !== '1'",
+                           arg=v, timeout=10000)
+
+
+def play_turn(page: Page, drop: bool) -> None:
+    """Take from the stock, let the solver arrange the 14 cards (it sets its discard apart, chosen), then declare
+    when the engine says the rest is valid, else discard; or drop when told (the deal's end for two players)."""
+    if drop:
+        button = tid(page, "drop")
+        _expect(button).to_contain_text(re.compile(r"Drop \((20|40) points\)"))
+        page.once("dialog", lambda d: d.accept())
+        v = version(page)
+        button.click()
+        after(page, v)
+        return
+    v = version(page)
+    tid(page, "take-stock").click()
+    after(page, v)
+    assert len(hand_cards(page)) == 14
+    tid(page, "arrange").click()
+    assert set(labels(page)) <= KINDS
+    points = tid(page, "hand-points").inner_text()
+    if points.startswith("A valid declaration"):
+        tid(page, "declare").click()
+        _expect(tid(page, "declare-verdict")).to_contain_text("A valid declaration")
+        shoot(page, "rummy-declare")
+        v = version(page)
+        tid(page, "declare-confirm").click()
+        after(page, v)
+        return
+    v = version(page)
+    _expect(tid(page, "discard")).to_be_enabled()
+    tid(page, "discard").click()
+    after(page, v)
+    assert len(hand_cards(page)) == 13
+
+
+def play_the_deal(page: Page, drop_after: int) -> int:
+    """Turns until the deal (a points match: one deal) is over; returns the turns played."""
+    turns = 0
+    while True:
+        wait_my_turn(page)
+        if page.evaluate("() => document.body.dataset.status") == "finished":
+            return turns
+        play_turn(page, drop=turns >= drop_after)
+        turns += 1
+
+
+def check_result(page: Page) -> None:
+    _expect(tid(page, "score-sheet")).to_be_visible(timeout=15000)
+    _expect(tid(page, "score-sheet")).to_contain_text("Deal 1")
+    shoot(page, "rummy-sheet")
+    tid(page, "continue").click()
+    _expect(tid(page, "match-over")).to_be_visible()
+    _expect(tid(page, "winner")).to_contain_text("wins")
+    _expect(tid(page, "total-0")).to_be_visible()
+
+
+def test_a_person_plays_a_whole_rummy_deal_on_a_desktop(server: str, browser: Browser) -> None:
+    started = time.monotonic()
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(10000)
+    watch_errors(page, errors, "desk")
+    new_rummy_table(page, server, "Ravi")
+    wait_my_turn(page)
+    # The stock, the wild joker under it, the open discard; thirteen cards in groups, each labelled by the engine.
+    _expect(tid(page, "stock")).to_contain_text("Stock")
+    _expect(tid(page, "wild-card")).to_contain_text("Wild joker")
+    assert len(hand_cards(page)) == 13 and set(labels(page)) <= KINDS
+    _expect(tid(page, "hand-points")).to_contain_text("points if someone declared now")
+    # Sorting by rank, then by suit, keeps the cards.
+    cards = hand_cards(page)
+    tid(page, "sort-rank").click()
+    assert hand_cards(page) == cards
+    tid(page, "sort-suit").click()
+    assert hand_cards(page) == cards
+    # A drag: the first group's first card onto the last group.
+    groups = page.locator("[data-testid='hand'] .group:not(.new-group)")
+    before = groups.count()
+    moved = groups.first.locator(".card").first.get_attribute("data-card")
+    first_size = groups.first.locator(".card").count()
+    groups.first.locator(".card").first.drag_to(tid(page, "new-group"))
+    after_groups = page.locator("[data-testid='hand'] .group:not(.new-group)")
+    assert after_groups.count() == before + (0 if first_size == 1 else 1)
+    assert after_groups.last.locator(".card").first.get_attribute("data-card") == moved
+    assert hand_cards(page) == cards and set(labels(page)) <= KINDS
+    shoot(page, "rummy-table-desktop")
+    turns = play_the_deal(page, drop_after=12)
+    check_result(page)
+    ctx.close()
+    assert not errors, errors
+    assert time.monotonic() - started < 60, f"{turns} turns took too long"
+
+
+def test_a_person_plays_a_whole_rummy_deal_on_a_phone_by_taps(server: str, browser: Browser) -> None:
+    started = time.monotonic()
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.set_default_timeout(10000)
+    watch_errors(page, errors, "phone")
+    new_rummy_table(page, server, "Tara")
+    wait_my_turn(page)
+    # A tap on a card, then on "New group": the card moves there and the groups are judged again.
+    cards = hand_cards(page)
+    first = page.locator("[data-testid='hand'] .group-cards .card").first
+    card = first.get_attribute("data-card")
+    first.tap()
+    _expect(page.locator("[data-testid='hand'] .card.selected")).to_have_count(1)
+    tid(page, "move-to-new").tap()
+    groups = page.locator("[data-testid='hand'] .group:not(.new-group)")
+    assert groups.last.locator(".card").first.get_attribute("data-card") == card
+    assert hand_cards(page) == cards and set(labels(page)) <= KINDS
+    # Nothing is wider than the phone.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    shoot(page, "rummy-table-phone")
+    turns = play_the_deal(page, drop_after=4)
+    check_result(page)
+    ctx.close()
+    assert not errors, errors
+    assert time.monotonic() - started < 60, f"{turns} turns took too long"
+
+
+def test_a_reload_mid_deal_resumes_with_the_groups_as_they_were(server: str, browser: Browser) -> None:
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(10000)
+    watch_errors(page, errors, "reload")
+    new_rummy_table(page, server, "Meena")
+    wait_my_turn(page)
+    play_turn(page, drop=False)
+    wait_my_turn(page)
+    if page.evaluate("() => document.body.dataset.status") == "finished":  # a bot declared at once: rare
+        return
+    tid(page, "sort-rank").click()
+    shape: Any = page.eval_on_selector_all("[data-testid='hand'] .group:not(.new-group)",
+                                           "es => es.map(g => [...g.querySelectorAll('.card')]"
+                                           ".map(c => c.dataset.card))")
+    v = version(page)
+    page.reload()
+    _expect(tid(page, "hand")).to_be_visible()
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v)
+    again = page.eval_on_selector_all("[data-testid='hand'] .group:not(.new-group)",
+                                      "es => es.map(g => [...g.querySelectorAll('.card')].map(c => c.dataset.card))")
+    assert again == shape
+    wait_my_turn(page)
+    play_turn(page, drop=False)  # and the deal goes on
+    ctx.close()
+    assert not errors, errors
