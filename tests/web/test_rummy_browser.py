@@ -5,6 +5,8 @@ declaring or dropping; a reload mid-deal resumes with his groups as he left them
 The same needs as tests/web/test_browser.py (Debian's chromium, the playwright package); skipped without them.
 """
 
+# ruff: noqa: F811 - the fixtures of tests/web/test_browser.py, imported, are the tests' arguments
+
 from __future__ import annotations
 
 import re
@@ -12,9 +14,6 @@ import time
 from typing import Any
 
 from tests.web.test_browser import (  # noqa: F401 - the fixtures
-    Browser,
-    Page,
-    _expect,
     browser,
     pytestmark,
     server,
@@ -22,6 +21,12 @@ from tests.web.test_browser import (  # noqa: F401 - the fixtures
     tid,
     watch_errors,
 )
+
+try:
+    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import expect as _expect
+except ImportError:  # pragma: no cover - skipped by pytestmark
+    pass
 
 KINDS = {"pure", "impure", "set", "free", "invalid"}
 
@@ -46,7 +51,8 @@ def new_rummy_table(page: Page, server: str, name: str, players: str = "2") -> N
 
 
 def hand_cards(page: Page) -> list[str]:
-    return sorted(page.eval_on_selector_all("[data-testid='hand'] .group-cards .card", "es => es.map(e => e.dataset.card)"))
+    return sorted(page.eval_on_selector_all("[data-testid='hand'] .group-cards .card",
+                                            "es => es.map(e => e.dataset.card)"))
 
 
 def labels(page: Page) -> list[str | None]:
