@@ -80,10 +80,11 @@ def after(page: Page, v: int) -> None:
                            arg=v, timeout=10000)
 
 
-def play_turn(page: Page, drop: bool) -> None:
+def play_turn(page: Page, end: str | None = None) -> None:
     """Take from the stock, let the solver arrange the 14 cards (it sets its discard apart, chosen), then declare
-    when the engine says the rest is valid, else discard; or drop when told (the deal's end for two players)."""
-    if drop:
+    when the engine says the rest is valid, else discard. ``end``: "drop" drops instead, "declare" declares
+    whatever the groups (a wrong declaration puts a player out: with two players, the deal is over)."""
+    if end == "drop":
         button = tid(page, "drop")
         _expect(button).to_contain_text(re.compile(r"Drop \((20|40) points\)"))
         page.once("dialog", lambda d: d.accept())
@@ -98,13 +99,18 @@ def play_turn(page: Page, drop: bool) -> None:
     tid(page, "arrange").click()
     assert set(labels(page)) <= KINDS
     points = tid(page, "hand-points").inner_text()
-    if points.startswith("A valid declaration"):
+    valid = points.startswith("A valid declaration")
+    if valid or end == "declare":
         tid(page, "declare").click()
-        _expect(tid(page, "declare-verdict")).to_contain_text("A valid declaration")
+        dialog = tid(page, "declare-dialog")
+        _expect(dialog).to_be_visible()
+        assert dialog.locator(".card[data-card]").count() == 13  # the finish card is laid down, not shown
+        _expect(tid(page, "declare-verdict")).to_contain_text("A valid declaration" if valid else "Not a valid")
         shoot(page, "rummy-declare")
         v = version(page)
         tid(page, "declare-confirm").click()
         after(page, v)
+        _expect(tid(page, "verdict")).to_contain_text("a valid declaration!" if valid else "declares wrongly")
         return
     v = version(page)
     _expect(tid(page, "discard")).to_be_enabled()
@@ -113,14 +119,15 @@ def play_turn(page: Page, drop: bool) -> None:
     assert len(hand_cards(page)) == 13
 
 
-def play_the_deal(page: Page, drop_after: int) -> int:
-    """Turns until the deal (a points match: one deal) is over; returns the turns played."""
+def play_the_deal(page: Page, end_after: int, end: str) -> int:
+    """Turns until the deal (a points match: one deal) is over, ending it by ``end`` after ``end_after`` turns;
+    returns the turns played."""
     turns = 0
     while True:
         wait_my_turn(page)
         if page.evaluate("() => document.body.dataset.status") == "finished":
             return turns
-        play_turn(page, drop=turns >= drop_after)
+        play_turn(page, end if turns >= end_after else None)
         turns += 1
 
 
@@ -165,8 +172,22 @@ def test_a_person_plays_a_whole_rummy_deal_on_a_desktop(server: str, browser: Br
     assert after_groups.last.locator(".card").first.get_attribute("data-card") == moved
     assert hand_cards(page) == cards and set(labels(page)) <= KINDS
     shoot(page, "rummy-table-desktop")
-    turns = play_the_deal(page, drop_after=12)
+    turns = play_the_deal(page, end_after=10, end="drop")
+    assert turns >= 1  # seat 0 moves first
     check_result(page)
+    # The replay: every turn of the deal, every hand shown, and the record to download.
+    tid(page, "replay-link").click()
+    page.wait_for_url("**/r/*")
+    _expect(tid(page, "replay-said")).to_contain_text("Deal 1")
+    _expect(tid(page, "replay-hand-0")).to_contain_text("Ravi")
+    assert page.locator("[data-testid='replay-hand-1'] .card[data-card]").count() == 13  # the bot's hand, shown
+    tid(page, "replay-next").click()
+    _expect(tid(page, "replay-step")).to_contain_text("turn 1/")
+    tid(page, "replay-last").click()
+    _expect(tid(page, "replay-result")).to_contain_text("Deal 1 over")
+    shoot(page, "rummy-replay")
+    record = page.request.get(server + (tid(page, "download").get_attribute("href") or ""))
+    assert record.ok and record.json()["deals"]
     ctx.close()
     assert not errors, errors
     assert time.monotonic() - started < 60, f"{turns} turns took too long"
@@ -194,7 +215,8 @@ def test_a_person_plays_a_whole_rummy_deal_on_a_phone_by_taps(server: str, brows
     # Nothing is wider than the phone.
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     shoot(page, "rummy-table-phone")
-    turns = play_the_deal(page, drop_after=4)
+    turns = play_the_deal(page, end_after=3, end="declare")
+    assert turns >= 1
     check_result(page)
     ctx.close()
     assert not errors, errors
@@ -209,7 +231,7 @@ def test_a_reload_mid_deal_resumes_with_the_groups_as_they_were(server: str, bro
     watch_errors(page, errors, "reload")
     new_rummy_table(page, server, "Meena")
     wait_my_turn(page)
-    play_turn(page, drop=False)
+    play_turn(page)
     wait_my_turn(page)
     if page.evaluate("() => document.body.dataset.status") == "finished":  # a bot declared at once: rare
         return
@@ -225,6 +247,6 @@ def test_a_reload_mid_deal_resumes_with_the_groups_as_they_were(server: str, bro
                                       "es => es.map(g => [...g.querySelectorAll('.card')].map(c => c.dataset.card))")
     assert again == shape
     wait_my_turn(page)
-    play_turn(page, drop=False)  # and the deal goes on
+    play_turn(page)  # and the deal goes on
     ctx.close()
     assert not errors, errors

@@ -4,6 +4,7 @@
 
 import { api, h, ruleLabel, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
+import { renderStep as rummyStep } from "/static/rummy/replay.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -64,6 +65,12 @@ function render() {
   $("replay-first").disabled = R.step === 0;
   $("replay-next").disabled = R.step === last;
   $("replay-last").disabled = R.step === last;
+  if (r.game === "rummy") {
+    $("replay-step").textContent = (r.deals.length > 1 ? `deal ${step.deal + 1} · ` : "") + `turn ${step.index}/${plays}`;
+    $("floor-title").textContent = "Stock and discard pile";
+    rummyStep($, r, deal, step, plays);
+    return;
+  }
   $("said").textContent = `Deal ${deal.number} (${r.names[deal.dealer]} deals, ${r.names[deal.bidder]} bids ` +
     `${deal.bid}): ${words(step.said)}`;
   renderFloor(step);
@@ -133,10 +140,12 @@ async function main() {
   R.replay = replay;
   R.steps = flatten(replay);
   setStatus("");
-  $("info").textContent = `${replay.players} players · ${ruleLabel(replay.rules)} · ${replay.names.join(", ")}`;
+  const game = replay.game === "rummy" ? `13-card Rummy · ${replay.format} · ` : "";
+  $("info").textContent = `${game}${replay.players} players · ${ruleLabel(replay.rules)} · ${replay.names.join(", ")}`;
+  document.querySelector(".brand span").textContent = replay.game === "rummy" ? "Rummy" : "Seep";
   const dl = $("download");
   dl.href = url;
-  dl.setAttribute("download", `seep-${TABLE_ID}.json`);
+  dl.setAttribute("download", `${replay.game || "seep"}-${TABLE_ID}.json`);
   const range = $("replay-range");
   range.max = String(R.steps.length - 1);
   range.addEventListener("input", () => go(Number(range.value)));

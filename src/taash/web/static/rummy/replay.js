@@ -1,0 +1,48 @@
+// A finished Rummy match step by step (/r/{id}): the server plays the record again with the engine and sends
+// every step (every hand, the discard pile's top, the stock's size, what happened in words); this only shows it.
+
+import { h, words } from "/static/common.js";
+import { cardElement } from "/static/cards.js";
+
+const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared: "declared" };
+
+/** Draw `step` of `deal` (the deal's `plays` turns in all) of the replay `r` into the page's boxes. */
+export function renderStep($, r, deal, step, plays) {
+  $("said").textContent = `Deal ${deal.number} (${r.names[deal.dealer]} deals; jokers: ${deal.wild}s and JK): ` +
+    words(step.said);
+  const floor = $("replay-floor");
+  floor.replaceChildren(h("div", { class: "rummy-floor" },
+    h("div", { class: "pile-button" }, cardElement(null), h("span", { class: "pile-label", testid: "replay-stock" },
+      `Stock ${step.stock}`)),
+    h("div", { class: "wild" }, cardElement(deal.wild_card, { small: true }),
+      h("span", { class: "pile-label" }, "Wild joker")),
+    h("div", { class: "pile-button", testid: "replay-top" },
+      step.top ? cardElement(step.top) : h("span", { class: "card empty-pile" }),
+      h("span", { class: "pile-label" }, "Discard pile"))));
+  const hands = $("hands");
+  hands.replaceChildren();
+  step.hands.forEach((hand, seat) => {
+    const row = h("div", { class: "replay-hand" });
+    for (const c of hand) row.appendChild(cardElement(c, { small: true }));
+    const marks = [];
+    if (seat === deal.dealer) marks.push(h("span", { class: "mark dealer" }, "dealer"));
+    const status = step.status[seat];
+    if (status && STATUS_LABEL[status]) marks.push(h("span", { class: `mark ${status}` }, STATUS_LABEL[status]));
+    if (status === null) marks.push(h("span", { class: "mark out" }, "out"));
+    hands.appendChild(h("div", { class: "panel seat-box" + (seat === step.seat ? " turn" : ""),
+      testid: `replay-hand-${seat}` },
+      h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, r.names[seat]),
+        h("span", { class: "count" }, `${hand.length} card${hand.length === 1 ? "" : "s"}`)),
+      h("div", { class: "marks" }, marks), row));
+  });
+  const score = $("deal-score");
+  score.replaceChildren();
+  const result = deal.result;
+  if (step.index !== plays || !result) return;
+  score.appendChild(h("h3", { testid: "replay-result" }, `Deal ${deal.number} over: ${result.said}`));
+  score.appendChild(h("table", { class: "score-table" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "points"), h("th", {}, "total"), h("th", {}, ""))),
+    h("tbody", {}, result.seats.map((s) => h("tr", {}, h("th", { scope: "row" }, r.names[s]),
+      h("td", {}, result.points[s] === null ? "" : String(result.points[s])), h("td", {}, String(result.totals[s])),
+      h("td", {}, result.eliminated.includes(s) ? "out of the pool" : ""))))));
+}
