@@ -121,3 +121,23 @@ def test_the_seat_to_move_is_shown_its_moves_and_the_solvers_arrangement() -> No
     assert deal["arrangement"]["discard"] in deal["hand"]
     table.apply({"type": "discard", "card": deal["arrangement"]["discard"]}, "g0")
     assert "Anil discards" in table.state_for(0)["log"][-1]
+
+
+def test_the_arrangements_discard_is_never_the_card_just_taken_from_the_discard_pile() -> None:
+    """Regression: the solver's discard was chosen among all 14 cards, and could be the card just taken from the
+    discard pile, which rule R3 keeps in the hand (the browser's "arrange for me" then offered an illegal move)."""
+    refused = 0
+    for seed in range(12):
+        table = started("rummy", 2, "points", seed=seed)
+        for _ in range(6):
+            while table.status == "playing" and table.to_move() != 0:
+                table.apply(table.bot_action(), None)
+            if table.status != "playing":
+                break
+            table.apply({"type": "take", "from": "discard"}, "g0")
+            deal = table.state_for(0)["deal"]
+            legal = {m["card"] for m in deal["legal"] if m["type"] == "discard"}
+            refused += len(legal) < len(set(deal["hand"]))
+            assert deal["arrangement"]["discard"] in legal
+            table.apply({"type": "discard", "card": deal["arrangement"]["discard"]}, "g0")
+    assert refused  # some turns did forbid a card

@@ -189,7 +189,7 @@ class RummyTables:
         hand = list(view.hand)
         deal["hand"] = [face_name(f) for f in hand]
         if hand:
-            deal["arrangement"] = arrangement(hand, view.rules, view.wild)
+            deal["arrangement"] = arrangement(hand, view.rules, view.wild, view.taken_from_pile)
         if deal["to_move"] == seat:
             legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
             deal["legal"] = [self.action_to(a) for a in legal]
@@ -247,14 +247,15 @@ class RummyTables:
                 "format": m.format.name, "names": list(names), "deals": deals}
 
 
-def arrangement(hand: Sequence[int], rules: Rules, wild: int) -> dict[str, JSON]:
+def arrangement(hand: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> dict[str, JSON]:
     """The solver's best arrangement of a hand of 13 (of 14: of the 13 left after the best discard, which is
-    named): its groups, each with its kind (``pure``, ``impure``, ``set``; None for the cards left over), the
-    points if the hand were scored now, and whether it could be declared."""
+    named, and is never ``keep``, the card just taken from the discard pile, unless the hand holds its twin): its
+    groups, each with its kind (``pure``, ``impure``, ``set``; None for the cards left over), the points if the
+    hand were scored now, and whether it could be declared."""
     faces = list(hand)
     finish = None
     if len(faces) == 14:
-        finish, solution = best_discard(faces, rules, wild)
+        finish, solution = best_discard(faces, rules, wild, keep)
     else:
         solution = solve(faces, rules, wild)
     groups: list[dict[str, JSON]] = [{"kind": kind, "cards": [face_name(f) for f in cards]}
