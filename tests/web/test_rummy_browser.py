@@ -28,7 +28,8 @@ try:
 except ImportError:  # pragma: no cover - skipped by pytestmark
     pass
 
-KINDS = {"pure", "impure", "set", "free", "invalid"}
+#: The engine's kinds of a group, and "apart": a group of only the card chosen to discard or lay down.
+KINDS = {"pure", "impure", "set", "free", "invalid", "apart"}
 
 
 def new_rummy_table(page: Page, server: str, name: str, players: str = "2") -> None:
@@ -60,7 +61,7 @@ def labels(page: Page) -> list[str | None]:
     page.wait_for_function("() => ![...document.querySelectorAll(\"[data-testid^='group-label-']\")]"
                            ".some(e => e.textContent === '…')")
     kinds: list[str | None] = page.eval_on_selector_all("[data-testid='hand'] .group[data-kind]",
-                                                        "es => es.map(e => e.dataset.kind || null)")
+                                                        "es => es.map(e => e.dataset.kind)")
     return kinds
 
 

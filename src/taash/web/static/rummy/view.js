@@ -157,15 +157,17 @@ async function judge() {
   const d = deal();
   if (!d || !R.groups.length) return;
   const { without, groups } = judgedGroups();
-  const body = { rules: d.rules, wild: d.wild, groups };
-  const key = JSON.stringify(body);
+  const key = JSON.stringify({ rules: d.rules, wild: d.wild, groups });
   if (key === R.judged) return;
   R.judged = key;
   const seq = ++R.seq;
+  // A group emptied by setting its card apart is no group: it is not sent, and has no kind.
+  const sent = groups.filter((g) => g.length);
   try {
-    const out = await T.api("POST", "/api/rummy/groups", body);
+    const out = await T.api("POST", "/api/rummy/groups", { rules: d.rules, wild: d.wild, groups: sent });
     if (seq !== R.seq) return;
-    R.kinds = out.kinds;
+    let k = 0;
+    R.kinds = groups.map((g) => (g.length ? out.kinds[k++] : null));
     R.valid = out.valid;
     R.points = out.points;
     R.judgedWithout = without;
@@ -419,10 +421,11 @@ function renderHand(st) {
   const judgedNow = R.judged === JSON.stringify({ rules: d.rules, wild: d.wild, groups: judgedGroups().groups });
   const cards = R.groups.flat().length;
   R.groups.forEach((group, g) => {
-    const kind = judgedNow ? R.kinds[g] : null;
-    const label = kind && judgedNow ? KIND_LABEL[kind] || kind : "…";
-    const box = T.h("div", { class: `group kind-${judgedNow ? kind : "unknown"}`, testid: `group-${g}`,
-      dataset: { kind: judgedNow ? kind || "" : "" }, role: "group", "aria-label": `group ${g + 1}: ${label}` });
+    // A group holding only the card set apart (to discard, or to lay down in a declaration) is judged as none.
+    const kind = judgedNow ? R.kinds[g] || "apart" : "unknown";
+    const label = kind === "unknown" ? "…" : kind === "apart" ? "set apart" : KIND_LABEL[kind] || kind;
+    const box = T.h("div", { class: `group kind-${kind}`, testid: `group-${g}`,
+      dataset: { kind }, role: "group", "aria-label": `group ${g + 1}: ${label}` });
     box.appendChild(T.h("div", { class: "group-label", testid: `group-label-${g}` }, label));
     const row = T.h("div", { class: "group-cards" });
     group.forEach((c, i) => {
