@@ -26,3 +26,15 @@ def test_the_load_test_refuses_other_hosts_and_bad_numbers() -> None:
                           (["--players", "100000"], "--players"), (["--duration", "0"], "--duration")]:
         proc = subprocess.run([*TAASH, "web", "loadtest", *args], capture_output=True, text=True, timeout=60)
         assert message in one_line_error(proc, 2)
+
+
+def test_a_small_rummy_load_test_plays_six_seat_tables() -> None:
+    proc = subprocess.run([*TAASH, "web", "loadtest", "--game", "rummy", "--players", "24", "--duration", "4",
+                           "--interval", "1", "--json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    figures = json.loads(proc.stdout)
+    assert figures["players"] == 24 and figures["tables"] == 4
+    assert figures["plays"] > 10 and figures["errors"] == {} and figures["disconnects"] == 0
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"] < 5000
+    proc = subprocess.run([*TAASH, "web", "loadtest", "--game", "chess"], capture_output=True, text=True, timeout=60)
+    assert "seep or rummy" in one_line_error(proc, 2)

@@ -122,7 +122,8 @@ def serve(
 
 @web_app.command()
 def loadtest(
-    players: Annotated[int, typer.Option(help="Simulated people (four to a table).")] = 1000,
+    players: Annotated[int, typer.Option(help="Simulated people (four to a Seep table, six to a Rummy one).")] = 1000,
+    game: Annotated[str, typer.Option(help="The game: seep or rummy.")] = "seep",
     duration: Annotated[float, typer.Option(help="Seconds of play to measure.")] = 60.0,
     interval: Annotated[float, typer.Option(help="Seconds between one person's plays, on average.")] = 2.0,
     seed: Annotated[int, typer.Option(help="Seed of the simulated people's choices.")] = 0,
@@ -148,14 +149,14 @@ def loadtest(
     with progress_bar("load test", counts=False) as bar:
         task = bar.add_task("run", total=duration)
         try:
-            results = lt.run(players, duration, interval, seed, url, lambda t: bar.update(task, completed=t))
+            results = lt.run(players, duration, interval, seed, url, lambda t: bar.update(task, completed=t), game)
         except (ValueError, RuntimeError, OSError) as e:
             fail(str(e))
     figures = results.to_json()
     if json_out:
         print(json.dumps(figures))
         return
-    table = Table(title=f"{figures['players']} people at {figures['tables']} tables, {figures['seconds']} s")
+    table = Table(title=f"{figures['players']} people at {figures['tables']} {game} tables, {figures['seconds']} s")
     table.add_column("figure")
     table.add_column("value", justify="right")
     for key in ("plays", "plays_per_sec", "p50_ms", "p99_ms", "max_ms", "mean_ms", "disconnects"):

@@ -1,7 +1,10 @@
-"""``taash web loadtest``: simulated people at four-player tables, over real websockets on loopback.
+"""``taash web loadtest``: simulated people at tables of a game (Seep: four seats; 13-card Rummy: six), over real
+websockets on loopback.
 
-Each simulated person waits for his turn, thinks for a random while (so that on average he plays every
-``interval`` seconds), sends his play and measures the time until its acknowledgement arrives. The server is
+Each simulated person waits for his turn, thinks for a random while (so that on average he acts every
+``interval`` seconds), sends his move and measures the time until its acknowledgement arrives. At Rummy a person
+takes (from the stock or the discard pile) and discards, at random among the legal moves; he never drops or
+declares, so that every table plays on for the whole test (the stock is made again from the discard pile). The server is
 started by the load test itself (a fresh SQLite file) unless ``url`` names one already running on loopback.
 """
 
@@ -28,6 +31,11 @@ import httpx
 import websockets
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: Each game's seats at a load test's table, and the table it asks for (a long match: it plays on to the end).
+GAMES: dict[str, tuple[int, dict[str, Any]]] = {
+    "seep": (4, {"players": 4, "baazis": 20}),
+    "rummy": (6, {"game": "rummy", "players": 6, "format": "pool201"}),
+}
 
 
 @dataclass
@@ -116,10 +124,13 @@ class Person:
                 await asyncio.sleep(self.rng.expovariate(1 / self.think) if self.think else 0)
                 count += 1
                 mid = f"{self.name}-{count}"
-                if offered["bids"]:
+                if offered.get("bids"):
                     message = {"type": "bid", "value": self.rng.choice(offered["bids"])}
-                else:
+                elif "play" in offered["legal"][0]:
                     message = {"type": "play", "play": self.rng.choice(offered["legal"])["play"]}
+                else:  # Rummy: the legal moves are messages; take and discard, never drop or declare
+                    moves = [m for m in offered["legal"] if m["type"] in ("take", "discard")]
+                    message = self.rng.choice(moves or offered["legal"])
                 pending[mid] = time.perf_counter()
                 with contextlib.suppress(websockets.ConnectionClosed):
                     await ws.send(json.dumps({**message, "version": seen, "id": mid}))
@@ -142,32 +153,34 @@ class Person:
                 if "state" in m:
                     state, version = m["state"], m["version"]
                     deal = state.get("deal")
-                    if deal and (deal["bids"] or deal["legal"]) and (turn_task is None or turn_task.done()):
+                    if deal and (deal.get("bids") or deal["legal"]) and (turn_task is None or turn_task.done()):
                         turn_task = asyncio.create_task(move(version, deal))
             if turn_task is not None:
                 turn_task.cancel()
 
 
 async def run_async(url: str, players: int, duration: float, interval: float, seed: int,
-                    on_tick: Callable[[float], None] | None = None) -> Results:
-    tables = players // 4
-    think = interval / 4  # a table of four moves in turn: each person every four thinks
-    results = Results(tables * 4, tables)
+                    on_tick: Callable[[float], None] | None = None, game: str = "seep") -> Results:
+    seats, settings = GAMES[game]
+    tables = players // seats
+    # The seats move in turn, each his share of the moves (Seep: one play a turn; Rummy: a take and a discard):
+    # each person acts every ``seats`` thinks.
+    think = interval / seats
+    results = Results(tables * seats, tables)
     rng = random.Random(seed)
-    people = [Person(url, f"p{i}", random.Random(rng.random()), think, results) for i in range(tables * 4)]
+    people = [Person(url, f"p{i}", random.Random(rng.random()), think, results) for i in range(tables * seats)]
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         await asyncio.gather(*(p.sign_in(http) for p in people))
         table_ids = []
         for t in range(tables):
-            owner = people[4 * t]
+            owner = people[seats * t]
             cookies = {"taash_guest": owner.cookie}
-            r = await http.post(f"{url}/api/tables", json={"players": 4, "baazis": 20, "public": False},
-                                cookies=cookies)
+            r = await http.post(f"{url}/api/tables", json={**settings, "public": False}, cookies=cookies)
             r.raise_for_status()
             tid, code = r.json()["id"], r.json()["code"]  # its owner sits in seat 0
-            for seat in range(1, 4):
-                p = people[4 * t + seat]
+            for seat in range(1, seats):
+                p = people[seats * t + seat]
                 (await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
                                  cookies={"taash_guest": p.cookie})).raise_for_status()
             table_ids.append(tid)
@@ -186,12 +199,12 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
         except (OSError, websockets.ConnectionClosed):
             results.disconnects += 1
 
-    tasks = [asyncio.create_task(person_task(p, table_ids[i // 4])) for i, p in enumerate(people)]
+    tasks = [asyncio.create_task(person_task(p, table_ids[i // seats])) for i, p in enumerate(people)]
     await asyncio.sleep(1.0)  # everyone connected before the tables start
     async with httpx.AsyncClient(timeout=60) as http:
         for t, tid in enumerate(table_ids):
             (await http.post(f"{url}/api/tables/{tid}/start",
-                             cookies={"taash_guest": people[4 * t].cookie})).raise_for_status()
+                             cookies={"taash_guest": people[seats * t].cookie})).raise_for_status()
     tick = asyncio.create_task(ticker())
     await asyncio.gather(*tasks)
     tick.cancel()
@@ -200,8 +213,12 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
 
 
 def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url: str | None = None,
-        on_tick: Callable[[float], None] | None = None) -> Results:
-    """Run a load test; starts (and stops) a server unless ``url`` names one on loopback."""
+        on_tick: Callable[[float], None] | None = None, game: str = "seep") -> Results:
+    """Run a load test of ``game``'s tables; starts (and stops) a server unless ``url`` names one on loopback."""
+    if game not in GAMES:
+        raise ValueError(f"the load test plays {' or '.join(GAMES)}, not {game[:40]!r}")
+    if players < GAMES[game][0]:
+        raise ValueError(f"--players must be at least {GAMES[game][0]} at {game} (a table's seats)")
     if url is not None and urlsplit(url).hostname not in LOOPBACK:
         raise ValueError("the load test only runs against a server on loopback (127.0.0.1)")
     with tempfile.TemporaryDirectory(prefix="taash-loadtest-") as tmp:
@@ -209,7 +226,7 @@ def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url
         if url is None:
             proc, url = start_server(Path(tmp))
         try:
-            return asyncio.run(run_async(url, players, duration, interval, seed, on_tick))
+            return asyncio.run(run_async(url, players, duration, interval, seed, on_tick, game))
         finally:
             if proc is not None:
                 proc.terminate()
