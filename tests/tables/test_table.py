@@ -141,3 +141,21 @@ def test_the_arrangements_discard_is_never_the_card_just_taken_from_the_discard_
             assert deal["arrangement"]["discard"] in legal
             table.apply({"type": "discard", "card": deal["arrangement"]["discard"]}, "g0")
     assert refused  # some turns did forbid a card
+
+
+def test_every_seat_is_shown_the_arrangement_of_its_own_hand_remembered_or_not() -> None:
+    from taash.packs import parse_face
+    from taash.rummy.rules import PRESETS
+    from taash.tables.rummy import arrangement
+
+    table = started("rummy", 6, "points", seed=11)
+    for _ in range(20):
+        for seat in range(6):
+            deal = table.state_for(seat)["deal"]
+            if deal["hand"] and deal["to_move"] != seat:
+                wild = "A23456789TJQK".index(deal["wild"])
+                fresh = arrangement([parse_face(c) for c in deal["hand"]], PRESETS["octro"], wild)
+                assert deal["arrangement"] == fresh
+        if table.status != "playing":
+            break
+        table.apply(table.bot_action(), None)

@@ -185,14 +185,18 @@ class RummyTables:
         match = _match(state)
         if seat is None or seat not in match.deal.hands:
             return deal
+        if deal["to_move"] != seat:  # his hand alone (a whole view of each seat at every version costs)
+            hand = tuple(sorted(match.deal.hands[seat]))
+            deal["hand"] = [face_name(f) for f in hand]
+            if hand:
+                deal["arrangement"] = arrangement_of(hand, match.rules, match.deal.wild, None)
+            return deal
         view = match.view(seat)
-        hand = list(view.hand)
-        deal["hand"] = [face_name(f) for f in hand]
-        if hand:
-            deal["arrangement"] = arrangement(hand, view.rules, view.wild, view.taken_from_pile)
-        if deal["to_move"] == seat:
-            legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
-            deal["legal"] = [self.action_to(a) for a in legal]
+        deal["hand"] = [face_name(f) for f in view.hand]
+        if view.hand:
+            deal["arrangement"] = arrangement_of(tuple(view.hand), view.rules, view.wild, view.taken_from_pile)
+        legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
+        deal["legal"] = [self.action_to(a) for a in legal]
         return deal
 
     def seat_results(self, state: State) -> list[SeatResult]:
@@ -245,6 +249,26 @@ class RummyTables:
         rules = m.rules.to_json()
         return {"game": "rummy", "players": m.players, "rules": rules if isinstance(rules, str) else "custom",
                 "format": m.format.name, "names": list(names), "deals": deals}
+
+
+#: Arrangements already found: ``(hand, wild, keep, id(rules)) -> (rules, arrangement)`` (rules are not hashable;
+#: the rules object is kept, so that its id cannot be another's). Emptied when full.
+_ARRANGEMENTS: dict[tuple[tuple[int, ...], int, int | None, int], tuple[Rules, dict[str, JSON]]] = {}
+ARRANGEMENTS_KEPT = 8192
+
+
+def arrangement_of(hand: tuple[int, ...], rules: Rules, wild: int, keep: int | None) -> dict[str, JSON]:
+    """:func:`arrangement`, remembered: a seat's hand changes only with his own moves, and every other version
+    of the table asks again for the same (the answer is shared: never to be changed)."""
+    key = (hand, wild, keep, id(rules))
+    found = _ARRANGEMENTS.get(key)
+    if found is not None and found[0] is rules:
+        return found[1]
+    if len(_ARRANGEMENTS) >= ARRANGEMENTS_KEPT:
+        _ARRANGEMENTS.clear()
+    out = arrangement(hand, rules, wild, keep)
+    _ARRANGEMENTS[key] = (rules, out)
+    return out
 
 
 def arrangement(hand: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> dict[str, JSON]:
