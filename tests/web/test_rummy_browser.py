@@ -13,8 +13,10 @@ import re
 import time
 from typing import Any
 
+from tests.web.server import Server
 from tests.web.test_browser import (  # noqa: F401 - the fixtures
     browser,
+    killable,
     pytestmark,
     server,
     shoot,
@@ -65,11 +67,12 @@ def labels(page: Page) -> list[str | None]:
     return kinds
 
 
+MY_TURN = ("() => document.body.dataset.pending !== '1' &&"
+           " document.querySelector(\"[data-testid='turn-banner']\").textContent.startsWith('Your turn')")
+
+
 def wait_my_turn(page: Page, timeout: float = 30000) -> None:
-    page.wait_for_function(
-        "() => document.body.dataset.status === 'finished' || (document.body.dataset.pending !== '1' &&"
-        " document.querySelector(\"[data-testid='turn-banner']\").textContent.startsWith('Your turn'))",
-        timeout=timeout)
+    page.wait_for_function(f"() => document.body.dataset.status === 'finished' || ({MY_TURN})()", timeout=timeout)
 
 
 def version(page: Page) -> int:
@@ -269,4 +272,86 @@ def test_a_reload_mid_deal_resumes_with_the_groups_as_they_were(server: str, bro
     wait_my_turn(page)
     play_turn(page)  # and the deal goes on
     ctx.close()
+    assert not errors, errors
+
+
+def test_a_server_killed_mid_deal_comes_back_with_the_deal_as_it_was(killable: Server, browser: Browser) -> None:
+    """``kill -9`` of the server mid-deal and a restart: the page reconnects by itself, the hand and the discard
+    pile are as they were, and the deal goes on."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(10000)
+    watch_errors(page, errors, "killed")
+    new_rummy_table(page, killable.url, "Kiran")
+    for _ in range(2):
+        wait_my_turn(page)
+        play_turn(page)
+    wait_my_turn(page)
+    if page.evaluate("() => document.body.dataset.status") == "finished":  # a bot declared: nothing to resume
+        return
+    cards = hand_cards(page)
+    top = tid(page, "pile-top").get_attribute("data-card")
+    v = version(page)
+    killable.kill()
+    _expect(tid(page, "reconnecting")).to_be_visible()
+    killable.start()
+    _expect(tid(page, "reconnecting")).to_be_hidden(timeout=20000)
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v)
+    assert hand_cards(page) == cards and tid(page, "pile-top").get_attribute("data-card") == top
+    wait_my_turn(page)
+    play_turn(page)
+    ctx.close()
+    # While the server was down, the browser logged its refused reconnection attempts: expected.
+    assert not [e for e in errors if "ERR_CONNECTION_REFUSED" not in e], errors
+
+
+def test_two_people_at_one_private_rummy_table(server: str, browser: Browser) -> None:
+    """One creates a private table of three, the other joins by its code; a bot fills the third seat; each of
+    the two sees his own thirteen cards, never the other's, and plays his turn."""
+    errors: list[str] = []
+    a_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    b_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    a, b = a_ctx.new_page(), b_ctx.new_page()
+    for page, who in ((a, "a"), (b, "b")):
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, who)
+    a.goto(f"{server}/")
+    tid(a, "name-input").fill("Anil")
+    tid(a, "name-submit").click()
+    tid(a, "game").select_option("rummy")
+    tid(a, "players").select_option("3")
+    tid(a, "level").select_option("medium")
+    tid(a, "public").uncheck()
+    tid(a, "create-table").click()
+    a.wait_for_url("**/t/*")
+    code = tid(a, "invite-code").inner_text()
+    b.goto(f"{server}/")
+    tid(b, "name-input").fill("Bina")
+    tid(b, "name-submit").click()
+    tid(b, "join-code").fill(code)
+    tid(b, "join-submit").click()
+    b.wait_for_url("**/t/*")
+    tid(b, "sit-1").click()
+    _expect(tid(a, "seat-1")).to_contain_text("Bina")
+    tid(a, "fill-bots").click()
+    tid(a, "start").click()
+    for page in (a, b):
+        _expect(tid(page, "hand")).to_be_visible()
+        assert len(hand_cards(page)) == 13
+    assert hand_cards(a) != hand_cards(b)
+    assert b.locator("[data-testid='seat-box-0'] .card[data-card]").count() == 0  # Anil's cards: never
+    played = {"a": 0, "b": 0}
+    deadline = time.monotonic() + 40
+    while min(played.values()) < 2 and time.monotonic() < deadline:
+        for who, page in (("a", a), ("b", b)):
+            if page.evaluate("() => document.body.dataset.status") == "finished":
+                played[who] = 2  # a bot declared: the match is over
+            elif page.evaluate(MY_TURN):
+                play_turn(page)
+                played[who] += 1
+        a.wait_for_timeout(50)
+    assert min(played.values()) >= 2, played
+    a_ctx.close()
+    b_ctx.close()
     assert not errors, errors
