@@ -325,6 +325,7 @@ def test_two_people_at_one_private_rummy_table(server: str, browser: Browser) ->
     tid(a, "public").uncheck()
     tid(a, "create-table").click()
     a.wait_for_url("**/t/*")
+    _expect(tid(a, "invite-code")).to_have_text(re.compile(r"\w{4,}"))  # once the table's state has come
     code = tid(a, "invite-code").inner_text()
     b.goto(f"{server}/")
     tid(b, "name-input").fill("Bina")
