@@ -137,6 +137,10 @@ def test_the_arrangements_discard_is_never_the_card_just_taken_from_the_discard_
             table.apply({"type": "take", "from": "discard"}, "g0")
             deal = table.state_for(0)["deal"]
             legal = {m["card"] for m in deal["legal"] if m["type"] == "discard"}
+            assert table.session is not None
+            engine = table.session.state.legal_actions()  # the engine's own list (with a declaration, if any)
+            assert legal == {adapter("rummy").action_to(a).get("card") for a in engine} - {None}
+            assert {m["type"] for m in deal["legal"]} == {"discard"}
             refused += len(legal) < len(set(deal["hand"]))
             assert deal["arrangement"]["discard"] in legal
             table.apply({"type": "discard", "card": deal["arrangement"]["discard"]}, "g0")

@@ -8,7 +8,7 @@ from typing import Any
 from taash.cards import CardError
 from taash.games.api import Action, State
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
-from taash.rummy.deal import Declare, Discard, Drop, Take
+from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, discardable
 from taash.rummy.errors import BadRulesError
 from taash.rummy.game import RummyCodec, RummyState
 from taash.rummy.match import FORMATS, DealResult, Match, get_format
@@ -193,9 +193,14 @@ class RummyTables:
             return deal
         view = match.view(seat)
         deal["hand"] = [face_name(f) for f in view.hand]
+        keep = view.taken_from_pile if view.rules.keep_taken_discard else None
         if view.hand:
-            deal["arrangement"] = arrangement_of(tuple(view.hand), view.rules, view.wild, view.taken_from_pile)
-        legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
+            deal["arrangement"] = arrangement_of(tuple(view.hand), view.rules, view.wild, keep)
+        legal: list[Action]
+        if view.phase is Phase.DISCARD:  # the discards (a declaration is always his to try: not searched for)
+            legal = [Discard(f) for f in discardable(view.hand, view.taken_from_pile, view.rules)]
+        else:
+            legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
         deal["legal"] = [self.action_to(a) for a in legal]
         return deal
 
