@@ -163,3 +163,27 @@ def test_every_seat_is_shown_the_arrangement_of_its_own_hand_remembered_or_not()
         if table.status != "playing":
             break
         table.apply(table.bot_action(), None)
+
+
+def test_a_finished_deal_shows_the_declarers_groups_and_every_hand_still_in_never_a_dropped_one() -> None:
+    from taash.tables.rummy import judge_groups
+
+    shown_once = False
+    for seed in range(30):
+        table = started("rummy", 4, "points", seed=seed)
+        while table.status == "playing":
+            table.apply(table.bot_action(), None)
+        last = table.state_for(None)["score"]["last"]
+        if not last["declared"]:
+            assert last["shown"] == []
+            continue
+        shown = {x["seat"]: x for x in last["shown"]}
+        winner = shown.pop(last["winner"])
+        melds = [g["cards"] for g in winner["groups"]]
+        assert judge_groups("octro", table.state_for(None)["deal"]["wild"], melds)["valid"]
+        assert set(shown) == {s for s in range(4) if s != last["winner"] and s not in last["dropped"]}
+        for seat, x in shown.items():
+            assert x["points"] == last["points"][seat]
+        shown_once = True
+        break
+    assert shown_once
