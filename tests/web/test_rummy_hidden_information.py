@@ -174,7 +174,9 @@ def play_out(socks: dict[int, list[Socket]], observers: list[Socket], late: Pers
                         "version": mover.version, "id": mover.person.next_id()})
             assert mover.recv_until("error")["code"] in ("illegal", "malformed")
         mover.send({**choose(mover, moves), "version": mover.version, "id": mover.person.next_id()})
-        mover.recv_until("ack")
+        made = mover.recv_until("ack")["version"]
+        while mover.version < made:  # the state after the move (it may come after the ack): not a stale turn
+            mover.recv()
         if moves % 9 == 4:  # gone for a moment; back from the version last seen
             seen = mover.version
             mover.close()
