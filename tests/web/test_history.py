@@ -92,3 +92,26 @@ def test_unknown_people_and_games_are_one_line_404s(server: Server) -> None:
         r = httpx.get(f"{server.url}{path}")
         assert r.status_code == 404 and r.json()["code"] == "not_found" and "\n" not in r.json()["detail"]
     assert httpx.get(f"{server.url}/api/leaderboard/seep").json() == {"game": "seep", "players": []}
+
+
+def test_the_lobby_links_a_person_to_his_matches_and_the_leaderboards(tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    from tests.web.test_browser import CHROMIUM
+
+    if not CHROMIUM.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium (apt-get install chromium)")
+    with running_server(tmp_path) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(server.url)
+            page.get_by_test_id("name-input").fill("Kavya")
+            page.get_by_test_id("name-submit").click()
+            page.get_by_test_id("my-matches").click()
+            expect(page.get_by_test_id("person-name")).to_have_text("Kavya")
+            expect(page.get_by_test_id("person-matches")).to_contain_text("No finished match yet")
+            page.goto(f"{server.url}/leaderboard")
+            expect(page.get_by_test_id("board-rummy")).to_contain_text("No finished match yet")
+        finally:
+            browser.close()

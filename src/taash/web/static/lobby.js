@@ -103,7 +103,9 @@ async function refreshTables() {
 }
 
 function showReady(guest) {
-  $("who").textContent = `Playing as ${guest.name}`;
+  $("who").replaceChildren(`Playing as ${guest.name} · `,
+    h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
+    h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"));
   $("guest").hidden = true;
   $("ready").hidden = false;
   setStatus(`Welcome, ${guest.name}.`);
