@@ -23,6 +23,28 @@ from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.view import PlayerView
 
 
+def action_from_json(data: Any) -> Action:
+    """The action a record's JSON names (its context is not needed: a Rummy action names its cards)."""
+    try:
+        if data == {"drop": True}:
+            return Drop()
+        if isinstance(data, dict) and set(data) == {"take"} and data["take"] in ("stock", "discard"):
+            return Take(data["take"])
+        if isinstance(data, dict) and set(data) == {"discard"}:
+            return Discard(parse_face(data["discard"]))
+        if isinstance(data, dict) and set(data) == {"declare"} and isinstance(data["declare"], dict):
+            declare = data["declare"]
+            melds = declare.get("melds")
+            if set(declare) == {"discard", "melds"} and isinstance(melds, list) and all(
+                    isinstance(g, list) and g for g in melds):
+                return Declare(parse_face(declare["discard"]),
+                               tuple(tuple(parse_face(c) for c in g) for g in melds))
+    except ValueError as e:
+        raise BadHandError(str(e)) from None
+    raise BadHandError("a Rummy action is {\"drop\": true}, {\"take\": \"stock\"|\"discard\"}, "
+                       "{\"discard\": CARD} or {\"declare\": {\"discard\": CARD, \"melds\": [[CARD, ...]]}}")
+
+
 class RummyCodec:
     """Rummy's actions in the record's words: ``{"drop": true}``, ``{"take": "stock"}``, ``{"discard": "Kd"}``,
     ``{"declare": {"discard": "9h", "melds": [["4s", "5s", "6s"], ...]}}``."""
@@ -40,24 +62,7 @@ class RummyCodec:
         raise BadHandError(f"not a Rummy action: {str(action)[:40]}")
 
     def from_json(self, view: PlayerView, data: Any) -> Action:
-        try:
-            if data == {"drop": True}:
-                return Drop()
-            if isinstance(data, dict) and set(data) == {"take"} and data["take"] in ("stock", "discard"):
-                return Take(data["take"])
-            if isinstance(data, dict) and set(data) == {"discard"}:
-                return Discard(parse_face(data["discard"]))
-            if isinstance(data, dict) and set(data) == {"declare"} and isinstance(data["declare"], dict):
-                declare = data["declare"]
-                melds = declare.get("melds")
-                if set(declare) == {"discard", "melds"} and isinstance(melds, list) and all(
-                        isinstance(g, list) and g for g in melds):
-                    return Declare(parse_face(declare["discard"]),
-                                   tuple(tuple(parse_face(c) for c in g) for g in melds))
-        except ValueError as e:
-            raise BadHandError(str(e)) from None
-        raise BadHandError("a Rummy action is {\"drop\": true}, {\"take\": \"stock\"|\"discard\"}, "
-                           "{\"discard\": CARD} or {\"declare\": {\"discard\": CARD, \"melds\": [[CARD, ...]]}}")
+        return action_from_json(data)
 
     def describe(self, view: PlayerView, action: Hashable) -> str:
         if isinstance(action, Drop):

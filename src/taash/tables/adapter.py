@@ -96,7 +96,8 @@ class TableGame(Protocol):
         """How each deal of the match so far was dealt (empty for a game whose seed is enough)."""
 
     def action_from(self, state: State, seat: int, message: Mapping[str, JSON]) -> Action:
-        """The action a client's message names (``TableError`` with code ``malformed`` or ``illegal``)."""
+        """The action a client's message names, checked legal now by the engine, without changing anything
+        (``TableError`` with code ``malformed`` or ``illegal``)."""
 
     def action_to(self, action: Action) -> dict[str, JSON]:
         """The message naming ``action`` (what :meth:`action_from` reads)."""

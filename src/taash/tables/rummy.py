@@ -10,7 +10,7 @@ from taash.games.api import Action, State
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, discardable
 from taash.rummy.errors import BadRulesError
-from taash.rummy.game import RummyCodec, RummyState
+from taash.rummy.game import RummyState, action_from_json
 from taash.rummy.match import FORMATS, DealResult, Match, get_format
 from taash.rummy.melds import MeldKind, group_kind, hand_points, meets_requirement
 from taash.rummy.record import record_of, replay_json
@@ -20,7 +20,6 @@ from taash.rummy.view import view_of, view_to_json
 from taash.tables.adapter import Dealt, Remembered, SeatResult, Settings, TableError
 
 JSON = Any
-_CODEC = RummyCodec()
 #: Turns of the deal every state carries (the last ones; the log tells the rest).
 TURNS_SHOWN = 12
 
@@ -95,9 +94,14 @@ class RummyTables:
         else:
             raise TableError(f"unknown action {str(kind)[:40]!r}")
         try:
-            return _CODEC.from_json(_match(state).view(seat), data)
+            action = action_from_json(data)
         except ValueError as e:
             raise TableError(f"malformed {kind}: {e}", "malformed") from None
+        try:
+            _match(state).deal.check(action)
+        except ValueError as e:
+            raise TableError(f"that is not legal here: {e}", "illegal") from None
+        return action
 
     def action_to(self, action: Action) -> dict[str, JSON]:
         if isinstance(action, Take):

@@ -77,13 +77,7 @@ class Session:
         to_move = self.state.current_player
         if seat is not None and seat != to_move:
             raise TableError("it is not your turn", "not_your_turn")
-        action = self.game.action_from(self.state, to_move, message)
-        trial = self.state.clone()
-        try:
-            trial.apply(action)
-        except ValueError as e:
-            raise TableError(f"that is not legal here: {e}", "illegal") from None
-        return action
+        return self.game.action_from(self.state, to_move, message)
 
     def move(self, seat: int | None, message: Mapping[str, JSON]) -> list[str]:
         """Make the move ``message`` names for the seat to move (``seat`` None: whoever it is, for a bot or the
