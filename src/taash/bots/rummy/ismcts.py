@@ -82,8 +82,8 @@ class IsmctsBot:
 
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 48, seconds: float | None = None, candidates: int = 4,
-                 depth: int = 2, prune: float = 2.5):
+    def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
+                 depth: int = 1, prune: float = 2.5):
         check_settings(iterations, seconds, candidates, depth, prune)
         self.rng = random.Random(seed)
         #: Guessed deals per decision (each plays out every candidate still in the race).

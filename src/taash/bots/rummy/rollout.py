@@ -1,13 +1,16 @@
-"""Fast play-outs of a guessed Rummy deal, for the search: every seat plays the exact solver's greedy choices.
+"""Fast play-outs of a guessed Rummy deal, for the search: the searching seat and the next player play the exact
+solver's greedy choices, the others a quick stand-in.
 
 A play-out starts at the searching seat's turn with one of its actions, then every seat still in the deal plays
-in turn: it takes the open card when it is a joker or lowers the hand's least points (asked of the solver only
-when the card can meld with the hand), else the stock's top card; it discards the card that leaves the fewest
-points (then the card of most points), and declares when that leaves a valid hand. No one drops. The play-out
-ends at a valid declaration, which pays as the points format does (the declarer takes every other hand's points,
-capped at ``max_points``), or after the searching seat's ``depth``-th turn, where the leaf estimate stands in for
-the rest of the deal: each seat's chance to declare first falls off with the heuristic's measure of its hand, and
-the seat's expected return is its chance times the others' points less the rest times its own.
+in turn. The searching seat and the player after it (the one its discards may feed) take the open card when it is
+a joker or lowers the hand's least points (asked of the solver only when the card can meld with the hand), else
+the stock's top card; they discard the card that leaves the fewest points (then the card of most points; a card
+that cannot meld is swapped without asking the solver), and declare when that leaves a valid hand. The other
+opponents (at three players or more) only take the stock's card and throw it, or a card of theirs that cannot
+meld and is worth more: their hands hardly change over a few turns, and the solver's time goes where the choice
+is. No one drops. The play-out ends at a valid declaration, which pays as the points format does (the declarer
+takes every other hand's points, capped at ``max_points``), or after the searching seat's ``depth``-th turn, where
+the heuristic's measure of the hands stands in for the rest of the deal (:meth:`Playout.leaf`).
 
 It works on plain lists (no engine checks, no view per turn): the play-out only ever makes legal moves.
 """
@@ -151,7 +154,8 @@ class Playout:
                 card, points = other, worth
         hand.remove(card)
         table.pile.append(card)
-        value[seat] = hand_value(hand, rules, wild)  # the points change by the difference, up to the cap
+        if seat in value:
+            value[seat] = hand_value(hand, rules, wild)  # the points change by the difference, up to the cap
 
     # -- the outcome ----------------------------------------------------------------------------------------
 
@@ -166,9 +170,11 @@ class Playout:
 
     def leaf(self, table: Table) -> float:
         """The searching seat's estimate when the play-out stops before a declaration: the heuristic's measure of
-        the opponents' hands (their mean, weighted by :data:`OPPONENTS_WEIGHT`) less its own."""
-        others = [self.measure(table.hands[s]) for s in table.order if s != self.me]
-        return OPPONENTS_WEIGHT * sum(others) / max(1, len(others)) - self.measure(table.hands[self.me])
+        the next player's hand (his share of the opponents', weighted by :data:`OPPONENTS_WEIGHT`: the others'
+        hardly differ from one candidate to the next) less its own."""
+        opponents = len(table.order) - 1
+        feeds = self.measure(table.hands[table.order[1]]) / opponents if opponents else 0.0
+        return OPPONENTS_WEIGHT * feeds - self.measure(table.hands[self.me])
 
     def finish(self, table: Table, value: dict[int, int], rng: random.Random, after: int) -> float:
         """Play on from the seat after ``after`` (the seat that has just discarded) until a declaration or the
@@ -180,8 +186,11 @@ class Playout:
             if mine >= self.depth:
                 break
             seat = order[(k + step) % len(order)]
-            if self.turn(table, seat, value, rng):
-                return self.declared(table, seat)
+            if seat in order[:2]:
+                if self.turn(table, seat, value, rng):
+                    return self.declared(table, seat)
+            elif self.take_stock(table, seat, rng):
+                self._swap_isolated(table, seat, value)
             mine += seat == self.me
         return self.leaf(table)
 
