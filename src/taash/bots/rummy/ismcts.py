@@ -2,10 +2,12 @@
 
 Each iteration deals the unseen cards at random to the opponents' hands, the stock and out of play, every
 opponent keeping the cards he is known to hold (:mod:`taash.bots.rummy.inference`), and plays each candidate
-action out on that same guessed deal (:mod:`taash.bots.rummy.rollout`: every seat plays the exact solver's greedy
-choices, to a valid declaration or to the seat's ``depth``-th turn after this one, where the hands' measures give
-the expected points). The candidate with the best mean return wins; candidates clearly beaten on the same deals
-are dropped as the search goes (``prune``).
+action out on that same guessed deal (:mod:`taash.bots.rummy.rollout`: the seat and the next player play the exact
+solver's greedy choices, to a valid declaration, which pays its points, or to the seat's ``depth``-th turn after
+this one, where the heuristic's measure of the hands stands in for the rest of the deal). The candidate with the
+best mean outcome wins; candidates clearly beaten on the same deals are dropped as the search goes (``prune``).
+The same guessed deal for every candidate (the same stock, the same hands) makes their differences, not their
+luck, decide.
 
 The candidates: at a turn's start, taking the stock's card and taking the open card (a joker on the pile is taken
 at once; a hopeless first hand is dropped as the heuristic drops it); after taking, the heuristic's best
@@ -99,7 +101,8 @@ class IsmctsBot:
         #: Drop a candidate once it trails the leader by this many standard errors (0: never).
         self.prune = prune
         self.heuristic = HeuristicBot(seed)
-        #: After a search: each candidate's guessed deals played and mean return in points.
+        #: After a search: each candidate's guessed deals played and mean outcome (points won or lost at a
+        #: declaration in the play-out, else the leaf's estimate from the measures of the hands).
         self.last_stats: dict[Action, tuple[int, float]] = {}
 
     # -- choosing -------------------------------------------------------------------------------------------
@@ -191,7 +194,7 @@ class IsmctsBot:
         if not visits:
             return reason
         others = [m for a, (v, m) in self.last_stats.items() if a != action and v]
-        words = f"{reason}; over {visits} guessed deals it comes to {mean:+.0f} points"
+        words = f"{reason}; over {visits} guessed deals it scores {mean:+.0f} on average"
         if others:
             ahead = mean - max(others)
             words += f", {ahead:.0f} more than the next best" if ahead >= 0.5 else ", as good as the next best"
