@@ -26,7 +26,7 @@ from collections.abc import Hashable, Sequence
 
 from taash.bots.rummy.heuristic import HeuristicBot
 from taash.bots.rummy.inference import determinise, knowledge
-from taash.bots.rummy.rollout import Playout, Table
+from taash.bots.rummy.rollout import MOST_TURNS, Playout, Table
 from taash.packs import face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
 from taash.rummy.game import RummyCodec
@@ -39,6 +39,10 @@ MAX_SECONDS = 600.0
 #: Iterations before candidates may be pruned, and how often after.
 PRUNE_FROM = 8
 PRUNE_EVERY = 4
+#: A drop is weighed for a hand the heuristic measures at this or more, and made when playing on is expected to
+#: cost this many points more than the drop.
+DROP_FROM = 40.0
+DROP_MARGIN = 3.0
 
 Action = Drop | Take | Discard | Declare
 
@@ -79,14 +83,22 @@ def _survivors(outcomes: list[list[float]], alive: list[int], width: float) -> l
     return kept
 
 
+def _order(view: PlayerView) -> tuple[int, ...]:
+    """The seats still in the deal in playing order, the seat of ``view`` first."""
+    k = view.seats.index(view.seat)
+    return tuple(s for s in (view.seats[(k + i) % len(view.seats)] for i in range(len(view.seats)))
+                 if view.status[s] == "in")
+
+
 class IsmctsBot:
     """Determinised play-outs of each candidate action (see the module's docstring)."""
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
-                 depth: int = 1, prune: float = 2.5):
+                 depth: int = 1, prune: float = 2.5, drops: int = 12):
         check_settings(iterations, seconds, candidates, depth, prune)
+        _whole(drops, "drops", 0, 1_000_000)
         self.rng = random.Random(seed)
         #: Guessed deals per decision (each plays out every candidate still in the race).
         self.iterations = iterations
@@ -101,6 +113,11 @@ class IsmctsBot:
         #: Drop a candidate once it trails the leader by this many standard errors (0: never).
         self.prune = prune
         self.heuristic = HeuristicBot(seed)
+        #: Guessed deals, played to their end, that weigh a drop against playing on (0: drop only as the
+        #: heuristic does, a hopeless first hand).
+        self.drops = drops
+        #: After weighing a drop: deals played, mean outcome of playing on, the drop's cost.
+        self.drop_stats: tuple[int, float, int] = (0, 0.0, 0)
         #: After a search: each candidate's guessed deals played and mean outcome (points won or lost at a
         #: declaration in the play-out, else the leaf's estimate from the measures of the hands).
         self.last_stats: dict[Action, tuple[int, float]] = {}
@@ -110,6 +127,7 @@ class IsmctsBot:
     def choose(self, view: PlayerView) -> Action:
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
         self.last_stats = {}
+        self.drop_stats = (0, 0.0, 0)
         legal = view.legal_actions()
         declaration = next((a for a in legal if isinstance(a, Declare)), None)
         if declaration is not None:
@@ -120,11 +138,13 @@ class IsmctsBot:
             fallback = self.heuristic.choose(view)
             if isinstance(fallback, Drop):
                 return fallback
+            if view.pile and is_joker(view.pile[-1][0], view.wild) and Take("discard") in legal:
+                return Take("discard")
+            if Drop() in legal and self.drops and self._drop_pays(view, fallback, deadline):
+                return Drop()
             takes = [a for a in legal if isinstance(a, Take)]
             if len(takes) == 1:
                 return takes[0]
-            if is_joker(view.pile[-1][0], view.wild):
-                return Take("discard")
             candidates: list[Action] = [fallback, *(t for t in takes if t != fallback)]
         else:
             ranked = [Discard(card) for card, _ in self.heuristic.discard_order(view)]
@@ -133,14 +153,34 @@ class IsmctsBot:
                 return candidates[0]
         return self.search(view, candidates, deadline)
 
+    def _drop_pays(self, view: PlayerView, take: Action, deadline: float) -> bool:
+        """Whether dropping now costs less than playing on with ``take``, over ``drops`` guessed deals played to
+        their end by every seat's greedy choices (weighed only for a hand measuring :data:`DROP_FROM` or more)."""
+        rules, wild = view.rules, view.wild
+        late = HeuristicBot.lateness(view)
+        if self.heuristic.measure(view.hand, rules, wild, late) < DROP_FROM or not isinstance(take, Take):
+            return False
+        cost = view.middle_drop if view.has_taken[view.seat] else view.first_drop
+        known = knowledge(view)
+        order = _order(view)
+        playout = Playout(rules, wild, view.seat, MOST_TURNS, lambda hand: self.heuristic.measure(hand, rules, wild,
+                                                                                                   late),
+                          everyone=True)
+        pile = [face for face, _ in view.pile]
+        outcomes: list[float] = []
+        while len(outcomes) < self.drops and time.perf_counter() < deadline:
+            world = determinise(view, known, self.rng)
+            table = Table({s: list(h) for s, h in world.hands.items()}, list(world.stock), list(pile), order)
+            outcomes.append(playout.after_take(table, take.source, random.Random(self.rng.getrandbits(32))))
+        self.drop_stats = (len(outcomes), statistics.fmean(outcomes) if outcomes else 0.0, cost)
+        return bool(outcomes) and statistics.fmean(outcomes) < -cost - DROP_MARGIN
+
     def search(self, view: PlayerView, candidates: Sequence[Action], deadline: float = math.inf) -> Action:
         """The candidate with the best mean return over guessed deals (the first, the heuristic's choice, when no
         iteration could be made in time)."""
         known = knowledge(view)
         me = view.seat
-        k = view.seats.index(me)
-        order = tuple(s for s in (view.seats[(k + i) % len(view.seats)] for i in range(len(view.seats)))
-                      if view.status[s] == "in")
+        order = _order(view)
         late = HeuristicBot.lateness(view)
         rules, wild = view.rules, view.wild
         playout = Playout(rules, wild, me, self.depth,
@@ -186,6 +226,10 @@ class IsmctsBot:
         if isinstance(action, Take) and action.source == "discard" and view.pile \
                 and is_joker(view.pile[-1][0], view.wild):
             return f"Take {face_name(view.pile[-1][0])} from the discard pile: a joker"
+        visits, mean, cost = self.drop_stats
+        if isinstance(action, Drop) and visits:
+            return (f"Drop ({cost} points): over {visits} guessed deals played to the end, playing on costs "
+                    f"{-mean:.0f} points on average")
         if action == self.heuristic.choose(view):
             reason = self.heuristic.explain(view, action)
         else:

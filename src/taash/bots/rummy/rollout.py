@@ -78,12 +78,14 @@ Measure = Callable[[Sequence[int]], float]
 class Playout:
     """Play-outs from one decision: the rules, the wild rank, the searching seat and how deep to go."""
 
-    def __init__(self, rules: Rules, wild: int, me: int, depth: int, measure: Measure):
+    def __init__(self, rules: Rules, wild: int, me: int, depth: int, measure: Measure, everyone: bool = False):
         self.rules = rules
         self.wild = wild
         self.me = me
         self.depth = depth
         self.measure = measure
+        #: Every seat plays the solver's greedy choices (to weigh a drop: the deal played to its end).
+        self.everyone = everyone
 
     # -- one seat's greedy choices ----------------------------------------------------------------------------
 
@@ -186,7 +188,7 @@ class Playout:
             if mine >= self.depth:
                 break
             seat = order[(k + step) % len(order)]
-            if seat in order[:2]:
+            if self.everyone or seat in order[:2]:
                 if self.turn(table, seat, value, rng):
                     return self.declared(table, seat)
             elif self.take_stock(table, seat, rng):
