@@ -17,7 +17,7 @@ from taash.bots.rummy.ismcts import IsmctsBot
 from taash.bots.rummy.rollout import can_meld_with
 from taash.games import make_game
 from taash.packs import parse_face
-from taash.rummy.deal import Declare, Discard, Phase, Take
+from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, sorted_pack
 from taash.rummy.game import RummyState
 from taash.rummy.rules import PRESETS
 from taash.rummy.view import PlayerView
@@ -162,6 +162,7 @@ def test_the_expert_level_is_this_search_with_a_time_budget() -> None:
     ("ismcts:depth=deep", "depth must be a whole number"),
     ("ismcts:candidates=99", "candidates must be a whole number from 1 to 14"),
     ("ismcts:prune=-1", "prune must be a number from 0"),
+    ("ismcts:drops=1.5", "drops must be a whole number from 0"),
     ("ismcts:nosuch=1", "unknown setting 'nosuch'"),
     ("expert:iterations=3", "a level (expert) takes no settings"),
 ])
@@ -186,3 +187,25 @@ def test_the_time_budget_cuts_the_search_short() -> None:
 def test_it_beats_random_in_duplicate_deals() -> None:
     summary, _ = run_duplicate(QUICK, "random", make_game("rummy", players=2), pairs=4, seed=3)
     assert summary.mean_margin - summary.ci95 > 0
+
+
+def _six_player_view(hand: str, *, has_taken: bool, wild: int = 0) -> PlayerView:
+    """Seat 0's view of a 6-player deal at its turn to take (the pile's cards and the stock add up)."""
+    octro = PRESETS["octro"]
+    cards = tuple(sorted(parse_face(t) for t in hand.split()))
+    pile = ((parse_face("5h"), 5),)
+    stock = len(sorted_pack(octro, 6)) - 6 * 13 - len(pile) - 1
+    return PlayerView(rules=octro, players=6, seats=tuple(range(6)), seat=0, dealer=5, to_move=0, phase=Phase.TAKE,
+                      wild_card=wild, wild=wild, hand=cards, hand_sizes=(13,) * 6, stock_size=stock, pile=pile,
+                      turns=(), status=("in",) * 6, has_taken=(has_taken,) + (True,) * 5, timeouts=(0,) * 6,
+                      first_drop=20, middle_drop=40, points=(None,) * 6, winner=None)
+
+
+def test_it_drops_midway_a_hand_that_would_cost_more_than_the_drop_and_keeps_a_good_one() -> None:
+    poor = _six_player_view("Ks 9s 5s Qh 8h 4h Jd 7d 3d Tc 6c 2c Kh", has_taken=True)
+    bot = IsmctsBot(3, iterations=4, drops=12)
+    assert bot.choose(poor) == Drop() and bot.drop_stats[0] == 12 and bot.drop_stats[1] < -43
+    assert bot.explain(poor, Drop()).startswith("Drop (40 points): over 12 guessed deals played to the end")
+    good = _six_player_view("4s 6s 7s 8s 9s Th Jh Qh Qc Qd 2c 3c Ks", has_taken=True)
+    assert bot.choose(good) != Drop()
+    assert IsmctsBot(3, iterations=4, drops=0).choose(poor) != Drop()
