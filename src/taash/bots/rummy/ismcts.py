@@ -96,9 +96,13 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
-                 depth: int = 1, prune: float = 2.5, drops: int = 12):
+                 depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0):
         check_settings(iterations, seconds, candidates, depth, prune)
         _whole(drops, "drops", 0, 1_000_000)
+        _whole(measured, "measured", 0, 14)
+        #: In its own play-out turns the seat discards, of this many discards leaving the fewest points, the one
+        #: the heuristic's measure prefers (0: the fewest points).
+        self.measured = measured
         self.rng = random.Random(seed)
         #: Guessed deals per decision (each plays out every candidate still in the race).
         self.iterations = iterations
@@ -184,7 +188,7 @@ class IsmctsBot:
         late = HeuristicBot.lateness(view)
         rules, wild = view.rules, view.wild
         playout = Playout(rules, wild, me, self.depth,
-                          lambda hand: self.heuristic.measure(hand, rules, wild, late))
+                          lambda hand: self.heuristic.measure(hand, rules, wild, late), measured=self.measured)
         left: dict[int, int] = {}
         if view.phase is Phase.DISCARD:
             keep = view.taken_from_pile if rules.keep_taken_discard else None

@@ -78,7 +78,8 @@ Measure = Callable[[Sequence[int]], float]
 class Playout:
     """Play-outs from one decision: the rules, the wild rank, the searching seat and how deep to go."""
 
-    def __init__(self, rules: Rules, wild: int, me: int, depth: int, measure: Measure, everyone: bool = False):
+    def __init__(self, rules: Rules, wild: int, me: int, depth: int, measure: Measure, everyone: bool = False,
+                 measured: int = 0):
         self.rules = rules
         self.wild = wild
         self.me = me
@@ -86,6 +87,9 @@ class Playout:
         self.measure = measure
         #: Every seat plays the solver's greedy choices (to weigh a drop: the deal played to its end).
         self.everyone = everyone
+        #: The searching seat discards, of this many discards leaving the fewest points, the one the measure
+        #: prefers (0 or 1: the fewest points alone).
+        self.measured = measured
 
     # -- one seat's greedy choices ----------------------------------------------------------------------------
 
@@ -93,10 +97,24 @@ class Playout:
         rules, wild = self.rules, self.wild
         return min(values, key=lambda c: (values[c], -card_points(c, rules, wild), c))
 
+    def _measured(self, hand: list[int], values: dict[int, int]) -> int:
+        """Of the :attr:`measured` discards leaving the fewest points, the one whose hand left measures least."""
+        rules, wild = self.rules, self.wild
+        ranked = sorted(values, key=lambda c: (values[c], -card_points(c, rules, wild), c))[: self.measured]
+
+        def measure_without(card: int) -> float:
+            rest = list(hand)
+            rest.remove(card)
+            return self.measure(rest)
+
+        return min(ranked, key=measure_without)
+
     def _discard(self, table: Table, seat: int, values: dict[int, int], value: dict[int, int]) -> bool:
         """Discard the best card of the seat's 14 (``values``: points left by each); True when it declares."""
         hand = table.hands[seat]
         card = self._best(values)
+        if seat == self.me and self.measured > 1 and values[card]:
+            card = self._measured(hand, values)
         hand.remove(card)
         if values[card] == 0 and solve(hand, self.rules, self.wild).valid:
             return True
