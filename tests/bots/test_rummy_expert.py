@@ -7,6 +7,7 @@ import random
 import re
 import time
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 
@@ -14,7 +15,7 @@ from taash.arena.duplicate import play_state, run_duplicate
 from taash.bots import make_bot
 from taash.bots.rummy.inference import determinise, knowledge, known_holdings
 from taash.bots.rummy.ismcts import IsmctsBot
-from taash.bots.rummy.rollout import can_meld_with
+from taash.bots.rummy.rollout import Playout, Table, can_meld_with
 from taash.games import make_game
 from taash.packs import parse_face
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, sorted_pack
@@ -163,6 +164,7 @@ def test_the_expert_level_is_this_search_with_a_time_budget() -> None:
     ("ismcts:candidates=99", "candidates must be a whole number from 1 to 14"),
     ("ismcts:prune=-1", "prune must be a number from 0"),
     ("ismcts:drops=1.5", "drops must be a whole number from 0"),
+    ("ismcts:measured=15", "measured must be a whole number from 0 to 14"),
     ("ismcts:nosuch=1", "unknown setting 'nosuch'"),
     ("expert:iterations=3", "a level (expert) takes no settings"),
 ])
@@ -209,3 +211,23 @@ def test_it_drops_midway_a_hand_that_would_cost_more_than_the_drop_and_keeps_a_g
     good = _six_player_view("4s 6s 7s 8s 9s Th Jh Qh Qc Qd 2c 3c Ks", has_taken=True)
     assert bot.choose(good) != Drop()
     assert IsmctsBot(3, iterations=4, drops=0).choose(poor) != Drop()
+
+
+def test_its_own_play_out_discards_may_follow_the_measure_among_the_fewest_points() -> None:
+    octro = PRESETS["octro"]
+    hand = [parse_face(t) for t in ["Ks", "Qh", "Jd", "Tc", "9s", "8h", "7d", "6c", "5s", "4h", "3d", "2c", "Ah", "Kd"]]
+    values = {card: 50 + i for i, card in enumerate(hand)}  # Ks leaves the fewest points, then Qh, then Jd
+
+    def measure(rest: Sequence[int]) -> float:
+        return 0.0 if parse_face("Jd") not in rest else 10.0  # the measure wants the jack of diamonds gone
+
+    table = Table({0: list(hand), 1: []}, [], [], (0, 1))
+    by_points = Playout(octro, 4, 0, 1, measure)
+    by_points._discard(table, 0, values, {})
+    assert table.pile == [parse_face("Ks")]
+    table = Table({0: list(hand), 1: []}, [], [], (0, 1))
+    Playout(octro, 4, 0, 1, measure, measured=3)._discard(table, 0, values, {})
+    assert table.pile == [parse_face("Jd")]
+    table = Table({0: list(hand), 1: []}, [], [], (0, 1))
+    Playout(octro, 4, 0, 1, measure, measured=2)._discard(table, 0, values, {})  # the jack is not among the two
+    assert table.pile == [parse_face("Ks")]
