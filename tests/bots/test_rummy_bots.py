@@ -83,9 +83,8 @@ def test_the_duplicate_arena_rotates_the_seats_of_more_than_two_players() -> Non
     assert len(pair.a_game_margins) == 6
 
 
-def test_rummy_has_no_bot_for_the_expert_level_yet() -> None:
+def test_every_level_has_a_rummy_bot() -> None:
     assert make_bot("easy", 1, game="rummy").name == "random"
     assert make_bot("medium", 1, game="rummy").name == "greedy"
     assert make_bot("hard", 1, game="rummy").name == "heuristic"
-    with pytest.raises(ValueError, match="unknown bot"):
-        make_bot("expert", 1, game="rummy")
+    assert make_bot("expert", 1, game="rummy").name == "ismcts"

@@ -231,11 +231,18 @@ class HeuristicBot:
             return True
         return after <= now - TAKE_GAIN
 
-    def _discard(self, view: PlayerView) -> int:
+    def discard_order(self, view: PlayerView) -> list[tuple[int, float]]:
+        """Every card the seat to move may discard with its score (the hand left's measure plus the danger of
+        feeding the next player), best first: the order this bot prefers them in."""
         rules, wild = view.rules, view.wild
         keep = view.taken_from_pile if rules.keep_taken_discard else None
         values = self._after_discards(view.hand, rules, wild, keep, self.lateness(view))
-        return min(values, key=lambda c: (values[c] + self.danger(view, c), -card_points(c, rules, wild), c))
+        scores = {c: values[c] + self.danger(view, c) for c in values}
+        ranked = sorted(scores, key=lambda c: (scores[c], -card_points(c, rules, wild), c))
+        return [(c, scores[c]) for c in ranked]
+
+    def _discard(self, view: PlayerView) -> int:
+        return self.discard_order(view)[0][0]
 
     def choose(self, view: PlayerView) -> Drop | Take | Discard | Declare:
         legal = view.legal_actions()

@@ -1,0 +1,249 @@
+"""Rummy's ``ismcts`` bot (the level ``expert``): a search over deals consistent with what its seat knows.
+
+Each iteration deals the unseen cards at random to the opponents' hands, the stock and out of play, every
+opponent keeping the cards he is known to hold (:mod:`taash.bots.rummy.inference`), and plays each candidate
+action out on that same guessed deal (:mod:`taash.bots.rummy.rollout`: the seat and the next player play the exact
+solver's greedy choices, to a valid declaration, which pays its points, or to the seat's ``depth``-th turn after
+this one, where the heuristic's measure of the hands stands in for the rest of the deal). The candidate with the
+best mean outcome wins; candidates clearly beaten on the same deals are dropped as the search goes (``prune``).
+The same guessed deal for every candidate (the same stock, the same hands) makes their differences, not their
+luck, decide.
+
+The candidates: at a turn's start, taking the stock's card and taking the open card (a joker on the pile is taken
+at once; a hopeless first hand is dropped as the heuristic drops it); after taking, the heuristic's best
+``candidates`` discards (a valid declaration is made at once: it scores 0 and wins the deal). This is the flat
+(one level) form of single-observer ISMCTS, as Seep's expert: the seat's actions are the same in every
+determinisation, since they depend only on what it sees. It has an iteration budget, a time budget, or both.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Hashable, Sequence
+
+from taash.bots.rummy.heuristic import HeuristicBot
+from taash.bots.rummy.inference import determinise, knowledge
+from taash.bots.rummy.rollout import MOST_TURNS, Playout, Table
+from taash.packs import face_name
+from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
+from taash.rummy.game import RummyCodec
+from taash.rummy.melds import is_joker
+from taash.rummy.solver import discard_values
+from taash.rummy.view import PlayerView
+
+#: The longest time budget a decision may be given (``seconds=``).
+MAX_SECONDS = 600.0
+#: Iterations before candidates may be pruned, and how often after.
+PRUNE_FROM = 8
+PRUNE_EVERY = 4
+#: A drop is weighed for a hand the heuristic measures at this or more, and made when playing on is expected to
+#: cost this many points more than the drop.
+DROP_FROM = 40.0
+DROP_MARGIN = 3.0
+
+Action = Drop | Take | Discard | Declare
+
+
+def _whole(value: object, name: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def _number(value: object, name: str, low: float, high: float, *, above_low: bool = False) -> None:
+    if (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
+            or not low <= value <= high or (above_low and value == low)):
+        bounds = f"above {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
+        raise ValueError(f"{name} must be a number {bounds}, not {value!r}")
+
+
+def check_settings(iterations: object, seconds: object, candidates: object, depth: object, prune: object) -> None:
+    """Refuse search settings out of their bounds (a setting from the command line may be any word)."""
+    _whole(iterations, "iterations", 1, 1_000_000)
+    if seconds is not None:
+        _number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
+    _whole(candidates, "candidates", 1, 14)
+    _whole(depth, "depth", 1, 100)
+    _number(prune, "prune", 0, 100)
+
+
+def _survivors(outcomes: list[list[float]], alive: list[int], width: float) -> list[int]:
+    """The candidates not clearly beaten: each is compared with the leader on the same guessed deals and dropped
+    when its mean difference is more than ``width`` standard errors below zero."""
+    n = min(len(outcomes[j]) for j in alive)
+    leader = max(alive, key=lambda j: statistics.fmean(outcomes[j][:n]))
+    kept = []
+    for j in alive:
+        diffs = [a - b for a, b in zip(outcomes[j][:n], outcomes[leader][:n], strict=True)]
+        spread = statistics.stdev(diffs) / math.sqrt(n) if n > 1 else math.inf
+        if j == leader or statistics.fmean(diffs) + width * spread >= 0:
+            kept.append(j)
+    return kept
+
+
+def _order(view: PlayerView) -> tuple[int, ...]:
+    """The seats still in the deal in playing order, the seat of ``view`` first."""
+    k = view.seats.index(view.seat)
+    return tuple(s for s in (view.seats[(k + i) % len(view.seats)] for i in range(len(view.seats)))
+                 if view.status[s] == "in")
+
+
+class IsmctsBot:
+    """Determinised play-outs of each candidate action (see the module's docstring)."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
+                 depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0):
+        check_settings(iterations, seconds, candidates, depth, prune)
+        _whole(drops, "drops", 0, 1_000_000)
+        _whole(measured, "measured", 0, 14)
+        #: In its own play-out turns the seat discards, of this many discards leaving the fewest points, the one
+        #: the heuristic's measure prefers (0: the fewest points).
+        self.measured = measured
+        self.rng = random.Random(seed)
+        #: Guessed deals per decision (each plays out every candidate still in the race).
+        self.iterations = iterations
+        #: Wall-clock seconds a decision may take; None: no limit, and the bot is deterministic for its seed. When
+        #: the time runs out the search answers after the iteration in progress; with none done, the heuristic's
+        #: choice.
+        self.seconds = seconds
+        #: Discards searched: the heuristic's best few.
+        self.candidates = candidates
+        #: The seat's own turns each play-out goes on for after this one (unless someone declares first).
+        self.depth = depth
+        #: Drop a candidate once it trails the leader by this many standard errors (0: never).
+        self.prune = prune
+        self.heuristic = HeuristicBot(seed)
+        #: Guessed deals, played to their end, that weigh a drop against playing on (0: drop only as the
+        #: heuristic does, a hopeless first hand).
+        self.drops = drops
+        #: After weighing a drop: deals played, mean outcome of playing on, the drop's cost.
+        self.drop_stats: tuple[int, float, int] = (0, 0.0, 0)
+        #: After a search: each candidate's guessed deals played and mean outcome (points won or lost at a
+        #: declaration in the play-out, else the leaf's estimate from the measures of the hands).
+        self.last_stats: dict[Action, tuple[int, float]] = {}
+
+    # -- choosing -------------------------------------------------------------------------------------------
+
+    def choose(self, view: PlayerView) -> Action:
+        deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        self.last_stats = {}
+        self.drop_stats = (0, 0.0, 0)
+        legal = view.legal_actions()
+        declaration = next((a for a in legal if isinstance(a, Declare)), None)
+        if declaration is not None:
+            return declaration
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase is Phase.TAKE:
+            fallback = self.heuristic.choose(view)
+            if isinstance(fallback, Drop):
+                return fallback
+            if view.pile and is_joker(view.pile[-1][0], view.wild) and Take("discard") in legal:
+                return Take("discard")
+            if Drop() in legal and self.drops and self._drop_pays(view, fallback, deadline):
+                return Drop()
+            takes = [a for a in legal if isinstance(a, Take)]
+            if len(takes) == 1:
+                return takes[0]
+            candidates: list[Action] = [fallback, *(t for t in takes if t != fallback)]
+        else:
+            ranked = [Discard(card) for card, _ in self.heuristic.discard_order(view)]
+            candidates = list(ranked[: self.candidates])
+            if len(candidates) == 1:
+                return candidates[0]
+        return self.search(view, candidates, deadline)
+
+    def _drop_pays(self, view: PlayerView, take: Action, deadline: float) -> bool:
+        """Whether dropping now costs less than playing on with ``take``, over ``drops`` guessed deals played to
+        their end by every seat's greedy choices (weighed only for a hand measuring :data:`DROP_FROM` or more)."""
+        rules, wild = view.rules, view.wild
+        late = HeuristicBot.lateness(view)
+        if self.heuristic.measure(view.hand, rules, wild, late) < DROP_FROM or not isinstance(take, Take):
+            return False
+        cost = view.middle_drop if view.has_taken[view.seat] else view.first_drop
+        known = knowledge(view)
+        order = _order(view)
+        playout = Playout(rules, wild, view.seat, MOST_TURNS, lambda hand: self.heuristic.measure(hand, rules, wild,
+                                                                                                   late),
+                          everyone=True)
+        pile = [face for face, _ in view.pile]
+        outcomes: list[float] = []
+        while len(outcomes) < self.drops and time.perf_counter() < deadline:
+            world = determinise(view, known, self.rng)
+            table = Table({s: list(h) for s, h in world.hands.items()}, list(world.stock), list(pile), order)
+            outcomes.append(playout.after_take(table, take.source, random.Random(self.rng.getrandbits(32))))
+        self.drop_stats = (len(outcomes), statistics.fmean(outcomes) if outcomes else 0.0, cost)
+        return bool(outcomes) and statistics.fmean(outcomes) < -cost - DROP_MARGIN
+
+    def search(self, view: PlayerView, candidates: Sequence[Action], deadline: float = math.inf) -> Action:
+        """The candidate with the best mean return over guessed deals (the first, the heuristic's choice, when no
+        iteration could be made in time)."""
+        known = knowledge(view)
+        me = view.seat
+        order = _order(view)
+        late = HeuristicBot.lateness(view)
+        rules, wild = view.rules, view.wild
+        playout = Playout(rules, wild, me, self.depth,
+                          lambda hand: self.heuristic.measure(hand, rules, wild, late), measured=self.measured)
+        left: dict[int, int] = {}
+        if view.phase is Phase.DISCARD:
+            keep = view.taken_from_pile if rules.keep_taken_discard else None
+            left = discard_values(view.hand, rules, wild, keep)
+        pile = [face for face, _ in view.pile]
+        outcomes: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        n = 0
+        while n < self.iterations and len(alive) > 1 and time.perf_counter() < deadline:
+            n += 1
+            world = determinise(view, known, self.rng)
+            luck = self.rng.getrandbits(32)
+            for j in alive:
+                table = Table({s: list(h) for s, h in world.hands.items()}, list(world.stock), list(pile), order)
+                action = candidates[j]
+                rng = random.Random(luck)
+                if isinstance(action, Take):
+                    outcome = playout.after_take(table, action.source, rng)
+                else:
+                    assert isinstance(action, Discard)
+                    table.hands[me].remove(action.card)
+                    table.pile.append(action.card)
+                    outcome = playout.after_discard(table, left[action.card], rng)
+                outcomes[j].append(outcome)
+            if self.prune and n >= PRUNE_FROM and n % PRUNE_EVERY == 0:
+                alive = _survivors(outcomes, alive, self.prune)
+        means = [statistics.fmean(o) if o else -math.inf for o in outcomes]
+        self.last_stats = {a: (len(outcomes[j]), means[j] if outcomes[j] else 0.0)
+                           for j, a in enumerate(candidates)}
+        if n == 0:
+            return candidates[0]
+        return candidates[max(alive, key=lambda j: (means[j], -j))]
+
+    # -- saying why -----------------------------------------------------------------------------------------
+
+    def explain(self, view: PlayerView, action: Hashable) -> str:
+        """The heuristic's reason when it would do the same, else the action in words; and what the guessed deals
+        said of it when it was searched."""
+        if isinstance(action, Take) and action.source == "discard" and view.pile \
+                and is_joker(view.pile[-1][0], view.wild):
+            return f"Take {face_name(view.pile[-1][0])} from the discard pile: a joker"
+        visits, mean, cost = self.drop_stats
+        if isinstance(action, Drop) and visits:
+            return (f"Drop ({cost} points): over {visits} guessed deals played to the end, playing on costs "
+                    f"{-mean:.0f} points on average")
+        if action == self.heuristic.choose(view):
+            reason = self.heuristic.explain(view, action)
+        else:
+            reason = RummyCodec().describe(view, action)
+        visits, mean = self.last_stats.get(action, (0, 0.0))  # type: ignore[call-overload]
+        if not visits:
+            return reason
+        others = [m for a, (v, m) in self.last_stats.items() if a != action and v]
+        words = f"{reason}; over {visits} guessed deals it scores {mean:+.0f} on average"
+        if others:
+            ahead = mean - max(others)
+            words += f", {ahead:.0f} more than the next best" if ahead >= 0.5 else ", as good as the next best"
+        return words
