@@ -61,7 +61,7 @@ def test_a_finished_match_resumes_to_its_score_sheet(tmp_path: Path) -> None:
     (["rummy", "play", "--players", "7"], "--players must be 2 to 6"),
     (["rummy", "play", "--players", "1"], "--players must be 2 to 6"),
     (["rummy", "play", "--format", "pool7"], "--format must be one of points, pool101"),
-    (["rummy", "play", "--level", "expert"], "--level must be one of easy, medium, hard"),
+    (["rummy", "play", "--level", "grandmaster"], "--level must be one of easy, medium, hard, expert"),
     (["rummy", "play", "--level", "godlike"], "--level must be one of"),
     (["rummy", "play", "--rules", "nope"], "unknown rules preset 'nope'"),
     (["rummy", "play", "--delay", "99"], "--delay"),
