@@ -17,7 +17,7 @@ import statistics
 import time
 
 from taash.bots.base import make_bot
-from taash.play.session import Session
+from taash.play.seep import Session
 from taash.seep.deal import Phase
 from taash.seep.rules import PRESETS
 
