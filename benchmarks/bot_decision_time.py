@@ -21,7 +21,7 @@ import time
 
 from taash.bots.base import make_bot
 from taash.games import make_game
-from taash.play.session import Session
+from taash.play.seep import Session
 from taash.seep.deal import Phase
 from taash.seep.rules import PRESETS
 

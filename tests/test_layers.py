@@ -16,10 +16,9 @@ ABOVE_ENGINES = ("taash.games", "taash.bots", "taash.arena", "taash.tables", "ta
 INTERFACES = ("taash.cli", "taash.tui", "taash.web", "taash.play")
 #: Modules above the games layer that may import a game's engine: each game's own bots, screens and adapters.
 GAME_FOLDERS = ("taash.bots.seep", "taash.bots.rummy", "taash.tables.seep", "taash.tables.rummy", "taash.cli.seep",
-                "taash.cli.rummy", "taash.cli.rummy_hands", "taash.benchmarks.seep", "taash.benchmarks.rummy")
-#: Interfaces still written for Seep alone, to be moved onto the games layer (the issue of the games layer lists
-#: them); the test fails if one of them stops importing Seep, so that it is taken off this list.
-NOT_YET_GENERIC = ("taash.tui", "taash.play", "taash.cli")
+                "taash.cli.seep_play", "taash.cli.seep_sheets", "taash.cli.rummy", "taash.cli.rummy_hands",
+                "taash.cli.rummy_play", "taash.tui.seep", "taash.tui.rummy", "taash.play.seep",
+                "taash.benchmarks.seep", "taash.benchmarks.rummy")
 
 
 def modules() -> dict[str, Path]:
@@ -63,12 +62,14 @@ def test_engines_import_nothing_above_them() -> None:
 def test_generic_layers_import_no_game_engine() -> None:
     checked = 0
     for name, path in modules().items():
-        if not within(name, ABOVE_ENGINES) or within(name, GAME_FOLDERS) or within(name, NOT_YET_GENERIC):
+        if not within(name, ABOVE_ENGINES) or within(name, GAME_FOLDERS):
             continue
         wrong = sorted(i for i in imports_of(name, path) if within(i, GAME_ENGINES))
         assert not wrong, f"{name} imports a game's engine {wrong}: go through the games layer or a game folder"
         checked += 1
-    assert checked >= 16  # games.*, bots.base, bots.random_bot, arena.*, tables.*, web.*
+    assert checked >= 16  # games.*, bots.base, bots.random_bot, arena.*, tables.*, web.*, cli.*, tui.*, play
+    interfaces = [n for n in modules() if within(n, INTERFACES) and not within(n, GAME_FOLDERS)]
+    assert {"taash.cli.common", "taash.cli.play", "taash.tui.widgets", "taash.play"} <= set(interfaces)
 
 
 def test_the_chips_ledger_imports_no_interface() -> None:
@@ -79,11 +80,15 @@ def test_the_chips_ledger_imports_no_interface() -> None:
         assert not wrong, f"{name} imports {wrong}: the ledger sits below the web server"
 
 
-def test_the_list_of_interfaces_not_yet_generic_is_up_to_date() -> None:
-    for prefix in NOT_YET_GENERIC:
-        uses = [n for n, p in modules().items() if within(n, (prefix,))
-                and any(within(i, GAME_ENGINES) for i in imports_of(n, p))]
-        assert uses, f"{prefix} imports no game engine any more: take it off NOT_YET_GENERIC"
+def test_each_game_folder_imports_no_other_game_engine() -> None:
+    for name, path in modules().items():
+        if not within(name, GAME_FOLDERS):
+            continue
+        # The game a folder is named for: taash.tui.seep.app is Seep's, taash.cli.rummy_play Rummy's.
+        game = next(g for g in GAME_ENGINES
+                    if any(part.split("_")[0] == g.rpartition(".")[2] for part in name.split(".")[2:]))
+        wrong = sorted(i for i in imports_of(name, path) if within(i, GAME_ENGINES) and not within(i, (game,)))
+        assert not wrong, f"{name} is {game}'s and imports another game's engine {wrong}"
 
 
 def test_no_import_circles() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from taash.cards import card_symbol
-from taash.play.session import Session
+from taash.play.seep import Session
 from taash.seep.rules import PRESETS
 from tests.cli.test_seep_cli import one_line_error, run
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from taash.cards import cards_of
-from taash.play.session import Session
+from taash.play.seep import Session
 from taash.seep.deal import Phase
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.match import Match

@@ -14,10 +14,11 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from taash.cards import cards_of
-from taash.play.session import Session
+from taash.play.seep import Session
 from taash.seep.deal import Phase
 from taash.seep.plays import CAPTURE, ESTABLISH, Play
-from taash.tui.app import SeepApp, SheetScreen
+from taash.tui.seep.app import SeepApp
+from taash.tui.widgets import SheetScreen
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 

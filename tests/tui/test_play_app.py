@@ -15,15 +15,16 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from taash.cards import card_symbol, cards_of
-from taash.play.session import Event, Session
+from taash.play.seep import Event, Session
 from taash.seep.deal import Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, describe_outcome, no_play_reason
 from taash.seep.plays import ESTABLISH, Play
 from taash.seep.record import record_of
 from taash.seep.rules import PRESETS
 from taash.seep.view import PlayerView
-from taash.tui.app import LOG_LINES, SeepApp, SheetScreen
-from taash.tui.render import floor_lines
+from taash.tui.seep.app import LOG_LINES, SeepApp
+from taash.tui.seep.render import floor_lines
+from taash.tui.widgets import SheetScreen
 from tests.tui.driver import (
     assert_fits,
     choose,
@@ -497,7 +498,7 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
     meanwhile (a save, an undo whose stale answer is dropped), and the deal is played to its end."""
     import time
 
-    import taash.play.session
+    import taash.play.seep
     from taash.bots.base import make_bot
 
     class Slow:
@@ -520,7 +521,7 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
         def explain(self, view: PlayerView, play: Play) -> str:
             return self.bot.explain(view, play)
 
-    monkeypatch.setattr(taash.play.session, "make_bot",
+    monkeypatch.setattr(taash.play.seep, "make_bot",
                         lambda level, seed: Slow(seed) if level == "expert" else make_bot(level, seed))
     save = tmp_path / "expert.json"
 
@@ -564,7 +565,7 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
 def test_a_whole_deal_at_the_smallest_terminal_that_works(tmp_path: Path, players: int, ascii_only: bool) -> None:
     """At MIN_SIZE every line of the play screen and of the score sheet has room, wrapped where it must be, from
     the bid to the sheet; the log gives way first and still shows the newest play."""
-    from taash.tui.app import MIN_SIZE
+    from taash.tui.widgets import MIN_SIZE
 
     async def run() -> list[str]:
         session = Session(STANDARD, players, "medium", 1, seed=a_seed(), ascii_only=ascii_only)
@@ -586,7 +587,7 @@ def test_a_whole_deal_at_the_smallest_terminal_that_works(tmp_path: Path, player
 
 
 def plain_log(text: str, ascii_only: bool) -> str:
-    from taash.tui.app import plain
+    from taash.tui.widgets import plain
 
     return plain(text, ascii_only)
 
@@ -596,7 +597,7 @@ def test_a_terminal_too_small_is_asked_to_grow_and_the_game_comes_back(tmp_path:
                                                                       size: tuple[int, int]) -> None:
     """Below MIN_SIZE the screen says what size is needed and nothing is played unseen; grown, the game is back
     where it was; q still saves and quits."""
-    from taash.tui.app import MIN_SIZE, TooSmallScreen
+    from taash.tui.widgets import MIN_SIZE, TooSmallScreen
 
     async def run() -> tuple[list[str], list[str], str | None]:
         app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=a_seed()), tmp_path / "grow.json", delay=0)

@@ -6,7 +6,7 @@ from rich.text import Text
 
 from taash.cards import mask_of, parse_card
 from taash.seep.rules import PRESETS
-from taash.tui.render import pile_line
+from taash.tui.seep.render import pile_line
 
 
 def test_a_pile_of_one_card_of_one_point_is_said_in_the_singular() -> None:

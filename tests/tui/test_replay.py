@@ -7,12 +7,12 @@ import asyncio
 import pytest
 
 from taash.cards import card_symbol, cards_of
-from taash.play.session import Session
+from taash.play.seep import Session
 from taash.seep.deal import Deal
 from taash.seep.notation import play_from_json
 from taash.seep.record import GameRecord, record_from_json
 from taash.seep.rules import PRESETS
-from taash.tui.replay import ReplayApp, Timeline
+from taash.tui.seep.replay import ReplayApp, Timeline
 from tests.tui.driver import assert_fits, screen_text, screenshot
 
 
@@ -145,7 +145,7 @@ def a_punjab_match() -> Session:
 
 def test_the_replay_tells_redeals_the_second_half_satthi_majority_and_the_match_so_far() -> None:
     from taash.seep.describe import redeal_reason
-    from taash.tui.replay import redeals_of
+    from taash.tui.seep.replay import redeals_of
 
     s = a_punjab_match()
     data = s.to_json()
@@ -195,7 +195,7 @@ def test_the_replay_tells_redeals_the_second_half_satthi_majority_and_the_match_
 
 
 def test_the_replay_fits_the_smallest_terminal_and_asks_a_smaller_one_to_grow() -> None:
-    from taash.tui.app import MIN_SIZE, TooSmallScreen
+    from taash.tui.widgets import MIN_SIZE, TooSmallScreen
 
     record = a_record()
     timeline = Timeline(record)

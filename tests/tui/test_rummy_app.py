@@ -18,9 +18,9 @@ from taash.packs import face_symbol
 from taash.rummy.deal import Discard, Drop, Phase, Take
 from taash.tables.adapter import adapter
 from taash.tables.session import Session
-from taash.tui.app import SheetScreen
 from taash.tui.rummy.app import DeclareScreen, RummyApp
 from taash.tui.rummy.text import CARD_LETTERS, with_symbols
+from taash.tui.widgets import SheetScreen
 from tests.tui.driver import assert_fits, screen_text, screenshot, text
 
 SIZE = (80, 24)

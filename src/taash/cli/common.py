@@ -23,9 +23,7 @@ from rich.progress import (
 )
 
 from taash.cards import CardError
-from taash.rummy.errors import RecordError as RummyRecordError
-from taash.rummy.errors import RummyError
-from taash.seep.errors import RecordError, SeepError
+from taash.games.registry import game_errors
 
 #: Exit status for bad input: not JSON, an unknown or repeated card, an impossible position, an unknown preset.
 BAD_INPUT = 2
@@ -68,14 +66,14 @@ def user_errors(where: str = "") -> Iterator[None]:
     prefix = f"{where}: " if where else ""
     try:
         yield
-    except (RecordError, RummyRecordError) as e:  # a record that breaks the rules (1) or is malformed (2)
-        fail(prefix + str(e), ILLEGAL if e.illegal else BAD_INPUT)
     except json.JSONDecodeError as e:
         at = f"column {e.colno}" if where else f"line {e.lineno}, column {e.colno}"
         fail(f"{prefix}not valid JSON: {e.msg} ({at})")
     except UnicodeDecodeError:
         fail(f"{prefix}input is not UTF-8 text")
-    except (SeepError, RummyError, CardError) as e:
+    except game_errors() as e:  # a game's sentence; a record that breaks the rules (1) or is malformed (2)
+        fail(prefix + str(e), ILLEGAL if getattr(e, "illegal", False) is True else BAD_INPUT)
+    except CardError as e:
         fail(prefix + str(e))
     except ValueError as e:  # what json refuses beyond syntax, e.g. a number of thousands of digits
         fail(f"{prefix}bad input: {e}")

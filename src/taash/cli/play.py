@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Annotated
@@ -9,14 +10,17 @@ from typing import Annotated
 import typer
 
 from taash.bots.base import EXPERT_SECONDS, LEVELS
-from taash.cli.common import fail, out, user_errors
-from taash.cli.seep import check_players, get_rules
-from taash.cli.terminal import need_terminal, unicode_ok
+from taash.cli.common import fail, user_errors
+from taash.cli.play_options import PlayOptions, Screens
+from taash.cli.seep_play import DEFAULT_SAVE  # the default game's, for the help
+from taash.cli.terminal import unicode_ok
 
-DEFAULT_SAVE = Path("taash-seep-match.json")
-#: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
-KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("level", "--level"), ("baazis", "--baazis"),
-                    ("seed", "--seed"), ("name", "--name"))
+#: Each game's terminal game, by the game's name: a module with its :class:`Screens` (loaded only when played).
+GAME_SCREENS = {"seep": "taash.cli.seep_play", "rummy": "taash.cli.rummy_play"}
+#: The game of a record that names none (Seep's records came first).
+DEFAULT_GAME = "seep"
+#: The parameters of ``taash play`` a game may refuse, or take from a save, when they are given.
+PARAMETERS = ("players", "rules", "fmt", "level", "baazis", "seed", "name")
 
 
 #: What each level's bots do, for ``taash play --help``.
@@ -42,16 +46,6 @@ REPLAY_HELP = "\n\n".join([
 ])
 
 
-def given_with_resume(ctx: typer.Context) -> list[str]:
-    """The options given on the command line that a resumed match takes from its save file instead."""
-    given = []
-    for param, option in KEPT_BY_THE_SAVE:
-        source = ctx.get_parameter_source(param)
-        if source is not None and source.name != "DEFAULT":  # by name: typer brings a click of its own
-            given.append(option)
-    return given
-
-
 def saved_game(path: Path) -> str | None:
     """The game of a save file of the tables' sessions (``taash rummy play`` writes them), or None for any other
     file (Seep's saves are game records; a broken file is for the Seep path to refuse)."""
@@ -64,22 +58,10 @@ def saved_game(path: Path) -> str | None:
     return None
 
 
-def play_another_game(ctx: typer.Context, players: int, rules: str, fmt: str | None, level: str,
-                      seed: int | None, name: str, resume: Path | None, save: Path | None, ascii_only: bool,
-                      delay: float) -> None:
-    """``taash play --game rummy`` (or the resume of a Rummy save): Rummy's own command with these options."""
-    from taash.cli.rummy_play import play_rummy
-
-    def given(param: str) -> bool:
-        source = ctx.get_parameter_source(param)
-        return source is not None and source.name != "DEFAULT"
-
-    if given("baazis"):
-        fail("--baazis is Seep's; a Rummy match's length is its --format")
-    ignored = [option for param, option in (*KEPT_BY_THE_SAVE, ("fmt", "--format"))
-               if param != "baazis" and given(param)] if resume is not None else []
-    play_rummy(players, rules if given("rules") else "octro", fmt or "points", level, seed, name, resume, save,
-               ascii_only, delay, ignored)
+def screens(game: str) -> Screens:
+    """The terminal game of ``game`` (a name of :data:`GAME_SCREENS`)."""
+    found: Screens = importlib.import_module(GAME_SCREENS[game]).SCREENS
+    return found
 
 
 def play(
@@ -103,51 +85,17 @@ def play(
     old_name: Annotated[str | None, typer.Option("-n", hidden=True)] = None,
 ) -> None:
     """Play a match of Seep against the computer (the help's text is PLAY_HELP)."""
-    from taash.play.session import Session  # the interface loads only when it is used
-    from taash.tui.app import SeepApp, match_summary
-
-    if game not in ("seep", "rummy"):
-        fail(f"--game must be seep or rummy, not {game[:40]!r}")
+    if game not in GAME_SCREENS:
+        fail(f"--game must be {' or '.join(GAME_SCREENS)}, not {game[:40]!r}")
     if old_name is not None:  # -n was --name here, and is --deals in every other command
         fail("-n is not short for --name (in the other commands it is --deals): write --name NAME")
-    if game == "rummy" or (resume is not None and saved_game(resume) == "rummy"):  # a Rummy save goes on as one
-        play_another_game(ctx, players, rules, fmt, level, seed, name, resume, save, ascii_only, delay)
-        return
-    if fmt is not None:
-        fail("--format is Rummy's (taash play --game rummy); a Seep match's length is its --baazis")
-    ignored = given_with_resume(ctx) if resume is not None else []
-    if ignored:
-        fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
-    ascii_only = ascii_only or not unicode_ok()
-    if level not in LEVELS:
-        fail(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
-    if baazis < 0:
-        fail(f"--baazis must be 0 (a single deal) or more, not {baazis}")
-    if not 0 <= delay <= 10:
-        fail(f"--delay must be from 0 to 10 seconds, not {delay}")
-    if not name.strip() or len(name) > 40:
-        fail("--name must be 1 to 40 characters")
-    if resume is not None:
-        with user_errors(str(resume)):
-            session = Session.load(resume, ascii_only)
-    else:
-        check_players(players)
-        session = Session(get_rules(rules), players, level, baazis, seed, name.strip(), 0, ascii_only)
-    if session.over:  # a finished match: its summary, nothing to play
-        out.print(match_summary(session, ascii_only))
-        out.print(f"This match is over; taash replay {resume} steps through it.")
-        return
-    path = save or resume or DEFAULT_SAVE
-    if not path.parent.is_dir():
-        fail(f"--save: there is no folder {path.parent} to save the match in")
-    if path.is_dir():
-        fail(f"--save: {path} is a folder; name a file to save the match in")
-    need_terminal()
-    message = SeepApp(session, path, delay).run()
-    if session.over:  # the summary stays on the terminal after the full screen goes
-        out.print(match_summary(session, ascii_only))
-    if message:
-        print(message)
+    saved = saved_game(resume) if resume is not None else None
+    if saved in GAME_SCREENS and saved != DEFAULT_GAME:  # a save of another game goes on as one (the default
+        game = saved                                      # game's saves are its records, not tables' saves)
+    given = frozenset(p for p in PARAMETERS
+                      if (source := ctx.get_parameter_source(p)) is not None and source.name != "DEFAULT")
+    screens(game).play(PlayOptions(players, rules, fmt, level, baazis, seed, name, resume, save, ascii_only, delay,
+                                   given))
 
 
 def replay_record(
@@ -155,38 +103,14 @@ def replay_record(
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards instead of suit symbols.")] = False,
 ) -> None:
     """Step through a game record (the help's text is REPLAY_HELP)."""
-    from taash.seep.record import record_from_json, replay
-    from taash.tui.replay import ReplayApp, Timeline, redeals_of
-
     ascii_only = ascii_only or not unicode_ok()
     with user_errors(str(file)):
         data = json.loads(file.read_text(encoding="utf-8-sig"))
     if isinstance(data, dict) and data.get("kind") == "taash-session" and isinstance(data.get("record"), dict):
-        data = data["record"]  # a save of taash rummy play: its record is inside
-    if isinstance(data, dict) and data.get("game") == "rummy":
-        replay_rummy(file, data, ascii_only)
-        return
-    with user_errors(str(file)):
-        record = record_from_json(data)
-        replay(record)
-        timeline = Timeline(record, ascii_only, redeals_of(data))
-    if not timeline.deals:
-        fail(f"{file}: the record has no deal with a bid to show")
-    need_terminal()
-    ReplayApp(timeline, str(file), ascii_only).run()
-
-
-def replay_rummy(file: Path, data: object, ascii_only: bool) -> None:
-    """``taash replay`` of a 13-card Rummy record (``rummy-protocol.md``)."""
-    from taash.rummy.record import record_from_json
-    from taash.tui.rummy.replay import RummyReplayApp, Timeline
-
-    with user_errors(str(file)):
-        timeline = Timeline(record_from_json(data), ascii_only)
-    if not timeline.deals:
-        fail(f"{file}: the record has no deal to show")
-    need_terminal()
-    RummyReplayApp(timeline, str(file), ascii_only).run()
+        data = data["record"]  # a save of a tables' session (taash rummy play): its record is inside
+    game = data.get("game") if isinstance(data, dict) else None
+    # A record of no game (or of one without a terminal game) is the default game's to read or refuse.
+    screens(game if isinstance(game, str) and game in GAME_SCREENS else DEFAULT_GAME).replay(file, data, ascii_only)
 
 
 play.__doc__ = PLAY_HELP

@@ -10,6 +10,7 @@ import typer
 
 from taash.bots.base import LEVELS, bot_kinds
 from taash.cli.common import fail, out, user_errors
+from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.terminal import need_terminal, unicode_ok
 from taash.rummy.match import FORMATS
 from taash.rummy.rules import PLAYER_COUNTS, load_rules
@@ -20,6 +21,9 @@ BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir")
 #: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
 KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("fmt", "--format"), ("level", "--level"),
                     ("seed", "--seed"), ("name", "--name"))
+#: The same, in the order ``taash play --game rummy`` names them.
+KEPT_BY_A_PLAY_SAVE = (("players", "--players"), ("rules", "--rules"), ("level", "--level"), ("seed", "--seed"),
+                       ("name", "--name"), ("fmt", "--format"))
 #: ``taash rummy play --help``: paragraphs, each one line.
 PLAY_HELP = "\n\n".join([
     "Play a match of 13-card Indian Rummy against the computer: you and 1 to 5 bots, in points, pool or deals "
@@ -140,4 +144,28 @@ def play(
                given_with_resume(ctx) if resume is not None else [])
 
 
+def play_shared(options: PlayOptions) -> None:
+    """``taash play --game rummy`` (or the resume of a Rummy save): Rummy's own command with these options."""
+    o = options
+    if "baazis" in o.given:
+        fail("--baazis is Seep's; a Rummy match's length is its --format")
+    ignored = [option for param, option in KEPT_BY_A_PLAY_SAVE if param in o.given] if o.resume is not None else []
+    play_rummy(o.players, o.rules if "rules" in o.given else "octro", o.fmt or "points", o.level, o.seed, o.name,
+               o.resume, o.save, o.ascii_only, o.delay, ignored)
+
+
+def replay_rummy(file: Path, data: object, ascii_only: bool) -> None:
+    """``taash replay`` of a 13-card Rummy record (``rummy-protocol.md``)."""
+    from taash.rummy.record import record_from_json
+    from taash.tui.rummy.replay import RummyReplayApp, Timeline
+
+    with user_errors(str(file)):
+        timeline = Timeline(record_from_json(data), ascii_only)
+    if not timeline.deals:
+        fail(f"{file}: the record has no deal to show")
+    need_terminal()
+    RummyReplayApp(timeline, str(file), ascii_only).run()
+
+
 play.__doc__ = PLAY_HELP
+SCREENS = Screens(play=play_shared, replay=replay_rummy)

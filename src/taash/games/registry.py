@@ -21,11 +21,31 @@ _KNOWN: dict[str, str] = {
     "rummy": "taash.rummy.game:make_game",
 }
 _FACTORIES: dict[str, Callable[..., Game]] = {}
+#: ``name -> "module:class"``: the one family of exceptions each game's engine raises for what a person can get wrong
+#: (each says what in a sentence; one with ``illegal`` true is a record that breaks the rules, not a malformed one).
+_KNOWN_ERRORS: dict[str, str] = {
+    "seep": "taash.seep.errors:SeepError",
+    "rummy": "taash.rummy.errors:RummyError",
+}
+_ERRORS: dict[str, type[ValueError]] = {}
 
 
-def register(name: str, factory: Callable[..., Game]) -> None:
-    """Make a game known under ``name`` (replacing any other of that name)."""
+def register(name: str, factory: Callable[..., Game], errors: type[ValueError] | None = None) -> None:
+    """Make a game known under ``name`` (replacing any other of that name), with its family of errors if it has
+    one of its own."""
     _FACTORIES[name] = factory
+    if errors is not None:
+        _ERRORS[name] = errors
+
+
+def game_errors() -> tuple[type[ValueError], ...]:
+    """Every registered game's family of errors (their engines are imported only now: the interfaces ask when one
+    has been raised)."""
+    for name, where in _KNOWN_ERRORS.items():
+        if name not in _ERRORS:
+            module, _, attribute = where.partition(":")
+            _ERRORS[name] = getattr(importlib.import_module(module), attribute)
+    return tuple(_ERRORS.values())
 
 
 def game_names() -> list[str]:

@@ -69,8 +69,9 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
     nxt = deal.hands[(seat + 1) % deal.players]
     nxt_values = _values_held(nxt) if nxt and not last else 0
     by_value = rules.sweep_scores_card_value
-    sweep_now = rules.bid_sweep_points if index == 0 else rules.sweep_points
-    sweep_next = 0 if index >= 46 or by_value else rules.sweep_points
+    # A sweep the next player makes on the last play is not held against this one; what the others score is the
+    # rules' (a sweep by value scores the card: the value the next player sweeps with, below).
+    sweep_next = 0 if by_value or index + 1 >= LAST_PLAY else rules.sweep_value(0, index + 1)
     best = -1e9
     chosen: list[Play] = []
     for play in legal:
@@ -91,7 +92,7 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
                      + 0.1 * taken.bit_count())
             if not left and not houses_left:
                 if not last:
-                    score += v if by_value else sweep_now
+                    score += rules.sweep_value(c, index)
                 continue_check = False
             else:
                 continue_check = True

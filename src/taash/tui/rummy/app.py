@@ -36,7 +36,6 @@ from taash.rummy.view import PlayerView
 from taash.tables.adapter import TableError
 from taash.tables.rummy import arrangement
 from taash.tables.session import Session
-from taash.tui.app import ASCII_KEYS, SheetScreen, TooSmallScreen, fit_terminal, plain
 from taash.tui.rummy.text import (
     CARD_LETTERS,
     KIND_WORDS,
@@ -56,6 +55,7 @@ from taash.tui.rummy.text import (
     with_symbols,
     words,
 )
+from taash.tui.widgets import ASCII_KEYS, SheetScreen, TooSmallScreen, fit_terminal, plain
 
 W = TypeVar("W", bound=Widget)
 #: The bot that gives hints, whatever the opponents' level.

@@ -18,8 +18,8 @@ from taash.packs import JOKER, face_symbol, rank_name
 from taash.rummy.deal import Deal, Status
 from taash.rummy.match import DealResult
 from taash.rummy.record import GameRecord, positions, replay
-from taash.tui.app import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
 from taash.tui.rummy.text import NAME_WIDTH, card_markup, short_name
+from taash.tui.widgets import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
 
 
 @dataclass(slots=True)

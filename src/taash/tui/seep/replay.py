@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.events import Resize
 from textual.widgets import Footer, Static
 
-from taash.cli.sheets import SEATS
+from taash.cli.seep_sheets import SEATS
 from taash.seep.deal import Deal, card_points
 from taash.seep.describe import (
     HOUSE_NAMES,
@@ -32,8 +32,8 @@ from taash.seep.match import DealResult
 from taash.seep.notation import play_from_json
 from taash.seep.plays import apply_play
 from taash.seep.record import GameRecord, replay
-from taash.tui.app import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
-from taash.tui.render import cards_markup, floor_lines
+from taash.tui.seep.render import cards_markup, floor_lines
+from taash.tui.widgets import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
 
 #: Longest seat name shown (names in a record may be longer).
 NAME_WIDTH = 14
@@ -50,7 +50,7 @@ class Step:
 def redeals_of(data: Any) -> list[tuple[str, ...]]:
     """Why each deal's pack was dealt again, for a save file of ``taash play`` (its seed shuffles the match
     again); none for another record, or one whose packs its seed does not give."""
-    from taash.play.session import Session
+    from taash.play.seep import Session
 
     if not isinstance(data, dict) or not isinstance(data.get("taash"), dict) or data["taash"].get("seed") is None:
         return []

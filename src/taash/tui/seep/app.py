@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -20,40 +20,33 @@ from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from taash.cards import card_symbol, cards_of
-from taash.cli.sheets import score_sheet
-from taash.play.session import Event, Session
+from taash.cli.seep_sheets import score_sheet
+from taash.play.seep import Event, Session
 from taash.seep.deal import Phase
 from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
 from taash.seep.plays import Play
-from taash.tui.render import card_markup, floor_lines, pile_line
+from taash.tui.seep.render import card_markup, floor_lines, pile_line
+from taash.tui.widgets import (
+    ASCII_KEYS,
+    FULL_SIZE,
+    SheetScreen,
+    TooSmallScreen,
+    fit_terminal,
+    plain,
+)
 
 W = TypeVar("W", bound=Widget)
 
 #: Lines of the log of plays kept in sight (on a terminal of :data:`FULL_SIZE`; fewer on a smaller one).
 LOG_LINES = 5
-#: The terminal the screen is made for (columns, lines).
-FULL_SIZE = (80, 24)
-#: The smallest terminal the game is played in: every line of the play screen and its score sheets fit, wrapped.
-MIN_SIZE = (60, 18)
-#: What the key names of the footer become on a terminal without those symbols.
-ASCII_KEYS = {"←→": "Left/Right", "↑↓": "Up/Down", "⏎ 1-9": "Enter/1-9", "⏎": "Enter"}
 #: Cards that make up a deal: the pack less the four first floor cards (the stock is what is not yet dealt).
 DEALT_CARDS = 48
-
-
-def plain(text: str, ascii_only: bool) -> str:
-    """``text`` with its few non-ASCII signs replaced when the terminal cannot show them."""
-    if not ascii_only:
-        return text
-    return text.replace("·", "|").replace("…", "...").replace("▶", ">")
 
 
 def match_summary(session: Session, ascii_only: bool = False) -> Group:
@@ -75,49 +68,6 @@ def match_summary(session: Session, ascii_only: bool = False) -> Group:
         verdict = "A draw." if winner is None else (f"You win the {what}!" if winner == us else f"They win the {what}.")
         parts.append(Text(verdict, style="bold"))
     return Group(*parts)
-
-
-def too_small(width: int, height: int) -> bool:
-    return width < MIN_SIZE[0] or height < MIN_SIZE[1]
-
-
-class TooSmallScreen(ModalScreen[None]):
-    """Said instead of the game while the terminal is smaller than :data:`MIN_SIZE`; gone once it is large enough
-    (q still leaves: the app's ``quit_match``, which saves a match first)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_match", "save & quit")]
-    DEFAULT_CSS = """
-    TooSmallScreen { align: center middle; background: $background; }
-    TooSmallScreen > Static { width: 100%; height: auto; content-align: center middle; text-align: center; }
-    """
-
-    def __init__(self, leaving: str = "q saves and quits") -> None:
-        super().__init__()
-        self.leaving = leaving
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="too-small")
-
-    def on_mount(self) -> None:
-        self.show(*self.app.size)
-
-    def show(self, width: int, height: int) -> None:
-        self.query_one("#too-small", Static).update(
-            f"This terminal is {width}x{height}: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]} "
-            f"({FULL_SIZE[0]}x{FULL_SIZE[1]} shows it all at once). {self.leaving}.")
-
-
-def fit_terminal(app: App[Any], width: int, height: int, leaving: str = "q saves and quits") -> None:
-    """Show :class:`TooSmallScreen` over ``app`` while its terminal is smaller than :data:`MIN_SIZE`, with the size
-    now; take it away once the terminal is large enough."""
-    shown = app.screen if isinstance(app.screen, TooSmallScreen) else None
-    if too_small(width, height):
-        if shown is None:
-            app.push_screen(TooSmallScreen(leaving))
-        else:
-            shown.show(width, height)
-    elif shown is not None:
-        app.pop_screen()
 
 
 class PlayLog(Static):
@@ -142,51 +92,6 @@ class PlayLog(Static):
             text = Text(plain(event.text, self.ascii_only), style="bold yellow" if event.sweep else "")
             lines.extend(text.wrap(self.app.console, max(20, width)))
         self.update(Text("\n").join(lines[-min(height, LOG_LINES):]))
-
-
-class SheetScreen(ModalScreen[None]):
-    """The score sheet after a deal (how it ended, then every deal so far), or the match summary at the end."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close", "continue", key_display="⏎"),
-        Binding("escape", "close", "Continue", show=False),
-        Binding("space", "close", "Continue", show=False),
-        Binding("q", "app.quit_match", "save & quit"),
-        Binding("up", "scroll(-1)", "scroll the deals", key_display="↑↓"),
-        Binding("down", "scroll(1)", show=False),
-    ]
-    DEFAULT_CSS = """
-    SheetScreen { align: center top; background: $background; }
-    SheetScreen > Vertical { width: 100%; max-width: 80; height: 1fr; background: $panel; padding: 0 1; }
-    SheetScreen #sheet-head { height: auto; }
-    SheetScreen #sheet-scroll { height: 1fr; }
-    SheetScreen #sheet-foot { height: auto; }
-    SheetScreen.ascii #sheet-scroll { scrollbar-size-vertical: 0; }
-    """
-
-    def __init__(self, head: RenderableType, table: RenderableType, foot: RenderableType, ascii_only: bool) -> None:
-        super().__init__(classes="ascii" if ascii_only else "")
-        self.head, self.table, self.foot = head, table, foot
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(self.head, id="sheet-head")
-            with VerticalScroll(id="sheet-scroll"):
-                yield Static(self.table, id="sheet")
-            yield Static(self.foot, id="sheet-foot")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        scroll = self.query_one("#sheet-scroll", VerticalScroll)
-        self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-    def action_scroll(self, step: int) -> None:
-        """Up and down through the deals, when there are more than the screen holds."""
-        scroll = self.query_one("#sheet-scroll", VerticalScroll)
-        scroll.scroll_relative(y=step, animate=False)
 
 
 class SeepApp(App[str]):

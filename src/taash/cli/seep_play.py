@@ -1,0 +1,77 @@
+"""Seep's part of ``taash play`` (a match against bots in the terminal) and ``taash replay`` (its records)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from taash.bots.base import LEVELS
+from taash.cli.common import fail, out, user_errors
+from taash.cli.play_options import PlayOptions, Screens
+from taash.cli.seep import check_players, get_rules
+from taash.cli.terminal import need_terminal, unicode_ok
+
+DEFAULT_SAVE = Path("taash-seep-match.json")
+#: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
+KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("level", "--level"), ("baazis", "--baazis"),
+                    ("seed", "--seed"), ("name", "--name"))
+
+
+def play_seep(options: PlayOptions) -> None:
+    """Check the options, start or resume the match, and run the screen."""
+    from taash.play.seep import Session  # the interface loads only when it is used
+    from taash.tui.seep.app import SeepApp, match_summary
+
+    o = options
+    if o.fmt is not None:
+        fail("--format is Rummy's (taash play --game rummy); a Seep match's length is its --baazis")
+    ignored = [option for param, option in KEPT_BY_THE_SAVE if param in o.given] if o.resume is not None else []
+    if ignored:
+        fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
+    ascii_only = o.ascii_only or not unicode_ok()
+    if o.level not in LEVELS:
+        fail(f"--level must be one of {', '.join(LEVELS)}, not {o.level!r}")
+    if o.baazis < 0:
+        fail(f"--baazis must be 0 (a single deal) or more, not {o.baazis}")
+    if not 0 <= o.delay <= 10:
+        fail(f"--delay must be from 0 to 10 seconds, not {o.delay}")
+    if not o.name.strip() or len(o.name) > 40:
+        fail("--name must be 1 to 40 characters")
+    if o.resume is not None:
+        with user_errors(str(o.resume)):
+            session = Session.load(o.resume, ascii_only)
+    else:
+        check_players(o.players)
+        session = Session(get_rules(o.rules), o.players, o.level, o.baazis, o.seed, o.name.strip(), 0, ascii_only)
+    if session.over:  # a finished match: its summary, nothing to play
+        out.print(match_summary(session, ascii_only))
+        out.print(f"This match is over; taash replay {o.resume} steps through it.")
+        return
+    path = o.save or o.resume or DEFAULT_SAVE
+    if not path.parent.is_dir():
+        fail(f"--save: there is no folder {path.parent} to save the match in")
+    if path.is_dir():
+        fail(f"--save: {path} is a folder; name a file to save the match in")
+    need_terminal()
+    message = SeepApp(session, path, o.delay).run()
+    if session.over:  # the summary stays on the terminal after the full screen goes
+        out.print(match_summary(session, ascii_only))
+    if message:
+        print(message)
+
+
+def replay_seep(file: Path, data: object, ascii_only: bool) -> None:
+    """``taash replay`` of a Seep game record (``seep-protocol.md``)."""
+    from taash.seep.record import record_from_json, replay
+    from taash.tui.seep.replay import ReplayApp, Timeline, redeals_of
+
+    with user_errors(str(file)):
+        record = record_from_json(data)
+        replay(record)
+        timeline = Timeline(record, ascii_only, redeals_of(data))
+    if not timeline.deals:
+        fail(f"{file}: the record has no deal with a bid to show")
+    need_terminal()
+    ReplayApp(timeline, str(file), ascii_only).run()
+
+
+SCREENS = Screens(play=play_seep, replay=replay_seep)

@@ -1,0 +1,117 @@
+"""What every game's terminal screens share: the terminal they are made for, the screen said while the terminal is
+too small, the score sheet between deals, and plain ASCII for terminals without symbols. Each game's screens live
+under its own name (:mod:`taash.tui.seep`, :mod:`taash.tui.rummy`), found by the game's name
+(:data:`taash.cli.play.GAME_SCREENS`)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+#: The terminal the screen is made for (columns, lines).
+FULL_SIZE = (80, 24)
+#: The smallest terminal the game is played in: every line of the play screen and its score sheets fit, wrapped.
+MIN_SIZE = (60, 18)
+#: What the key names of the footer become on a terminal without those symbols.
+ASCII_KEYS = {"←→": "Left/Right", "↑↓": "Up/Down", "⏎ 1-9": "Enter/1-9", "⏎": "Enter"}
+
+
+def plain(text: str, ascii_only: bool) -> str:
+    """``text`` with its few non-ASCII signs replaced when the terminal cannot show them."""
+    if not ascii_only:
+        return text
+    return text.replace("·", "|").replace("…", "...").replace("▶", ">")
+
+
+def too_small(width: int, height: int) -> bool:
+    return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Said instead of the game while the terminal is smaller than :data:`MIN_SIZE`; gone once it is large enough
+    (q still leaves: the app's ``quit_match``, which saves a match first)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_match", "save & quit")]
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; background: $background; }
+    TooSmallScreen > Static { width: 100%; height: auto; content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, leaving: str = "q saves and quits") -> None:
+        super().__init__()
+        self.leaving = leaving
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.show(*self.app.size)
+
+    def show(self, width: int, height: int) -> None:
+        self.query_one("#too-small", Static).update(
+            f"This terminal is {width}x{height}: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+            f"({FULL_SIZE[0]}x{FULL_SIZE[1]} shows it all at once). {self.leaving}.")
+
+
+def fit_terminal(app: App[Any], width: int, height: int, leaving: str = "q saves and quits") -> None:
+    """Show :class:`TooSmallScreen` over ``app`` while its terminal is smaller than :data:`MIN_SIZE`, with the size
+    now; take it away once the terminal is large enough."""
+    shown = app.screen if isinstance(app.screen, TooSmallScreen) else None
+    if too_small(width, height):
+        if shown is None:
+            app.push_screen(TooSmallScreen(leaving))
+        else:
+            shown.show(width, height)
+    elif shown is not None:
+        app.pop_screen()
+
+
+class SheetScreen(ModalScreen[None]):
+    """The score sheet after a deal (how it ended, then every deal so far), or the match summary at the end."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "continue", key_display="⏎"),
+        Binding("escape", "close", "Continue", show=False),
+        Binding("space", "close", "Continue", show=False),
+        Binding("q", "app.quit_match", "save & quit"),
+        Binding("up", "scroll(-1)", "scroll the deals", key_display="↑↓"),
+        Binding("down", "scroll(1)", show=False),
+    ]
+    DEFAULT_CSS = """
+    SheetScreen { align: center top; background: $background; }
+    SheetScreen > Vertical { width: 100%; max-width: 80; height: 1fr; background: $panel; padding: 0 1; }
+    SheetScreen #sheet-head { height: auto; }
+    SheetScreen #sheet-scroll { height: 1fr; }
+    SheetScreen #sheet-foot { height: auto; }
+    SheetScreen.ascii #sheet-scroll { scrollbar-size-vertical: 0; }
+    """
+
+    def __init__(self, head: RenderableType, table: RenderableType, foot: RenderableType, ascii_only: bool) -> None:
+        super().__init__(classes="ascii" if ascii_only else "")
+        self.head, self.table, self.foot = head, table, foot
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.head, id="sheet-head")
+            with VerticalScroll(id="sheet-scroll"):
+                yield Static(self.table, id="sheet")
+            yield Static(self.foot, id="sheet-foot")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        scroll = self.query_one("#sheet-scroll", VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll(self, step: int) -> None:
+        """Up and down through the deals, when there are more than the screen holds."""
+        scroll = self.query_one("#sheet-scroll", VerticalScroll)
+        scroll.scroll_relative(y=step, animate=False)
