@@ -328,6 +328,12 @@ def test_openapi_schema_and_pages(server: Server) -> None:
     for page in ("/", "/t/0123456789abcdef", "/join/ABCDEF", "/r/0123456789abcdef"):
         r = httpx.get(server.url + page)
         assert r.status_code == 200 and r.text.lower().startswith("<!doctype html")
+    # The table and replay pages draw each game with its own modules (static/{game}/view.js and replay.js).
+    for game in models["TableIn"]["properties"]["game"]["enum"]:
+        for module in ("view", "replay"):
+            r = httpx.get(f"{server.url}/static/{game}/{module}.js")
+            assert r.status_code == 200 and "javascript" in r.headers["content-type"], (game, module)
+            assert "export function" in r.text
 
 
 # -- more of the protocol, the limits, and the lobby's corners ---------------------------------------------------

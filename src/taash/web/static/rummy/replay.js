@@ -8,6 +8,8 @@ const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared:
 
 /** Draw `step` of `deal` (the deal's `plays` turns in all) of the replay `r` into the page's boxes. */
 export function renderStep($, r, deal, step, plays) {
+  $("replay-step").textContent = (r.deals.length > 1 ? `deal ${step.deal + 1} · ` : "") + `turn ${step.index}/${plays}`;
+  $("floor-title").textContent = "Stock and discard pile";
   $("said").textContent = `Deal ${deal.number} (${r.names[deal.dealer]} deals; jokers: ${deal.wild}s and JK): ` +
     words(step.said);
   const floor = $("replay-floor");

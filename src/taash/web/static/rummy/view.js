@@ -29,6 +29,8 @@ const R = {
   verdict: "",
 };
 
+export const brand = "Rummy";
+
 export function init(table) { T = table; }
 
 function deal() { return T.S.state && T.S.state.deal; }
@@ -52,6 +54,9 @@ export function info(st) {
     deals6: "6 deals" }[st.format] || st.format;
   return `13-card Rummy · ${st.players} players · ${st.rules} · ${fmt} · ${st.level} bots`;
 }
+
+/** The line under the seats before the start. */
+export function seatsNote() { return "13-card Rummy: each player on his own."; }
 
 export function statusText(st) {
   const d = st.deal;

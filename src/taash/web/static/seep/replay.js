@@ -1,0 +1,79 @@
+// A finished Seep match step by step (/r/{id}): the server plays the record again with the engine and sends every
+// step (every hand, the floor, what was captured, what happened in words); this only shows it.
+
+import { h, words } from "/static/common.js";
+import { cardElement } from "/static/cards.js";
+
+const HOUSE_NAMES = { 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king" };
+
+function teamName(r, t) {
+  return r.players === 4 ? r.names.filter((_, i) => i % 2 === t).join(" & ") : r.names[t];
+}
+
+function renderFloor($, r, step) {
+  const floor = $("replay-floor");
+  floor.replaceChildren();
+  if (step.houses.length) {
+    const houses = h("div", { class: "houses" });
+    for (const house of step.houses) {
+      const row = h("div", { class: "house-cards" });
+      for (const c of house.cards) row.appendChild(cardElement(c, { small: true }));
+      houses.appendChild(h("div", { class: "house" + (house.cemented ? " cemented" : ""), testid: `replay-house-${house.value}` },
+        h("div", { class: "house-title" }, h("strong", {}, `House ${house.value}`),
+          ` ${HOUSE_NAMES[house.value] || ""} · ${house.cemented ? "cemented" : "not cemented"}`),
+        h("div", { class: "house-owners" }, house.owners.map((s) => r.names[s]).join(", ")),
+        row));
+    }
+    floor.appendChild(houses);
+  }
+  const loose = h("div", { class: "loose" });
+  for (const c of step.loose) loose.appendChild(cardElement(c));
+  if (!step.loose.length && !step.houses.length) floor.appendChild(h("div", { class: "floor-note" }, "The floor is empty."));
+  floor.appendChild(loose);
+}
+
+/** Draw `step` of `deal` (the deal's `plays` plays in all) of the replay `r` into the page's boxes. */
+export function renderStep($, r, deal, step, plays) {
+  $("said").textContent = `Deal ${deal.number} (${r.names[deal.dealer]} deals, ${r.names[deal.bidder]} bids ` +
+    `${deal.bid}): ${words(step.said)}`;
+  renderFloor($, r, step);
+
+  const hands = $("hands");
+  hands.replaceChildren();
+  step.hands.forEach((hand, seat) => {
+    const row = h("div", { class: "replay-hand" });
+    for (const c of hand) row.appendChild(cardElement(c, { small: true }));
+    const mark = [];
+    if (seat === deal.dealer) mark.push(h("span", { class: "mark dealer" }, "dealer"));
+    if (seat === deal.bidder) mark.push(h("span", { class: "mark bid" }, `bid ${deal.bid}`));
+    const justPlayed = seat === step.seat && step.card;
+    hands.appendChild(h("div", { class: `panel seat-box team-${seat % 2}` + (seat === step.seat ? " turn" : ""),
+      testid: `replay-hand-${seat}` },
+      h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, r.names[seat]),
+        h("span", { class: "count" }, `${hand.length} card${hand.length === 1 ? "" : "s"}`),
+        justPlayed ? h("span", { class: "played" }, "played ", cardElement(step.card, { small: true })) : null),
+      h("div", { class: "marks" }, mark), row));
+  });
+
+  const score = $("deal-score");
+  score.replaceChildren();
+  const captured = h("table", { class: "score-table", testid: "replay-captured" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "cards"), h("th", {}, "points"), h("th", {}, "sweeps"))),
+    h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t)),
+      h("td", {}, String(step.captured[t].cards)), h("td", {}, String(step.captured[t].points)),
+      h("td", {}, `${step.captured[t].sweeps}${step.captured[t].sweep_points ? ` (+${step.captured[t].sweep_points})` : ""}`)))));
+  score.appendChild(h("h3", {}, "Captured"));
+  score.appendChild(captured);
+  const result = deal.result;
+  if (step.index === plays && result) {
+    score.appendChild(h("h3", { testid: "replay-result" }, `Deal ${deal.number} over`));
+    score.appendChild(h("table", { class: "score-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "card points"), h("th", {}, "sweep points"), h("th", {}, "score"))),
+      h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t)),
+        h("td", {}, String(result.card_points[t])), h("td", {}, String(result.sweep_points[t])),
+        h("td", { class: "total" }, String(result.score[t])))))));
+    const diff = result.difference;
+    score.appendChild(h("p", {}, `Running difference: ${diff === 0 ? "0" : `${Math.abs(diff)} to ${teamName(r, diff > 0 ? 0 : 1)}`}` +
+      (result.baazi !== null && result.baazi !== undefined ? ` · a baazi to ${teamName(r, result.baazi)}` : "")));
+  }
+}
