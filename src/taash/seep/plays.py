@@ -19,6 +19,8 @@ from typing import Final, TypeVar
 from taash.cards import cards_of
 from taash.seep.core import compiled
 from taash.seep.groups import (
+    ADD_OPTIONS,
+    ESTABLISH_OPTIONS,
     MAXIMAL,
     OPTIONAL,
     FloorInfo,
@@ -30,7 +32,15 @@ from taash.seep.groups import (
     subsets_adding_up,
     subsets_summing,
 )
-from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
+from taash.seep.values import (
+    ALL_VALUES,
+    HOUSE_VALUE_BITS,
+    SUMS_TO_13,
+    TWO_SUITS,
+    VALUE,
+    VALUE_MASK,
+    mask_value_sum,
+)
 
 CAPTURE: Final = 0
 THROW: Final = 1
@@ -142,7 +152,7 @@ def plays_of(
     # ``either`` has the values of spades or diamonds in its first row, of hearts or clubs in its second;
     # ``both`` the values of spades and diamonds, of hearts and clubs. Both masks keep some meaningless bits
     # above bit 13: every use below meets a mask of values (takers, house values, builders) that drops them.
-    lo = hand & 0x3FFFFFF
+    lo = hand & TWO_SUITS
     hi = hand >> 26
     either = lo | hi
     both = lo & hi
@@ -157,7 +167,7 @@ def plays_of(
         partners = owned_by[seat ^ 2] & not_owned
         breakable = uncemented & not_owned  # values of the ordinary houses this seat may break
         # A new house of this value may be made (unless another player must build the first: rule 7.2).
-        new_ok = present & (0x3E00 ^ house_bits)
+        new_ok = present & (HOUSE_VALUE_BITS ^ house_bits)
         if restricted:
             new_ok &= ~_locked(restricted & ~hand)
         est_ok = new_ok if not max_houses or house_bits.bit_count() < max_houses else 0
@@ -169,11 +179,13 @@ def plays_of(
             for h in _BITS_OF[breakable]:
                 build_vals |= merge_or_new >> h
                 if break_with_loose:
-                    build_vals |= 0x3FFF << (h + 1) & 0x3E00
+                    build_vals |= SUMS_TO_13 << (h + 1) & HOUSE_VALUE_BITS
         build_vals &= present & (not_owned | twice)  # R4: an owner keeps a card of his house
     elif reach:
         add_ok = add_same_ok = breakable = 0
-        new_ok = est_ok = present & 0x3E00 & ~_locked(restricted & ~hand) if restricted else present & 0x3E00
+        new_ok = est_ok = present & HOUSE_VALUE_BITS
+        if restricted:
+            new_ok = est_ok = new_ok & ~_locked(restricted & ~hand)
         build_vals = (builders[est_ok >> 9] | est_ok & twice) & present
     else:
         build_vals = est_ok = 0
@@ -187,10 +199,10 @@ def plays_of(
                 out.append((CAPTURE, c, 0, 0, loose & u))
     # The throws a suit at a time, from tables of the throws of each set of cards of one suit (the suits of the
     # hand two at a time as above: small integers, quicker to work with than the whole hand).
-    x = (~takers & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
+    x = (~takers & ALL_VALUES) >> 1  # the values that take nothing, as a row of one suit
     free_lo, free_hi = lo, hi
     if restricted:
-        free_lo, free_hi = free & 0x3FFFFFF, free >> 26
+        free_lo, free_hi = free & TWO_SUITS, free >> 26
     out += _SPADE_THROWS[free_lo & x]
     out += _HEART_THROWS[free_lo >> 13 & x]
     out += _DIAMOND_THROWS[free_hi & x]
@@ -207,7 +219,7 @@ def plays_of(
     # Establish a new house of value t: a card plus loose cards adding up to t, then auto-cement (R2).
     for t in _BITS_OF[est_ok]:
         for v in _BITS_OF[builders[_TARGET[t]] & build_vals]:
-            options = options_of[v << 4 | t]  # establish_key(v, t)
+            options = options_of[ESTABLISH_OPTIONS, v, t]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     out.append((ESTABLISH, c, t, 0, loose & m))
@@ -226,7 +238,7 @@ def plays_of(
     for w in _BITS_OF[add_ok]:  # add_same_ok is part of add_ok (who holds two of a value holds one)
         vals = builders[_TARGET[w]] | add_same_ok & 1 << w
         for v in _BITS_OF[vals & build_vals]:
-            options = options_of[w << 4 | v]  # add_key(v, w)
+            options = options_of[ADD_OPTIONS, v, w]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     out.append((ADD, c, w, 0, loose & m))
@@ -237,12 +249,12 @@ def plays_of(
         for v in _BITS_OF[merge_or_new >> h & build_vals]:
             n = h + v
             what = OPTIONAL if house_bits >> n & 1 else MAXIMAL
-            options = options_of[what << 8 | n]  # group_key(what, n)
+            options = options_of[what, 0, n]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     out.append((BREAK, c, n, h, loose & m))
         if break_with_loose:
-            for v in _BITS_OF[present & build_vals & (0x3FFF << (h + 1)) & 0x3E00]:
+            for v in _BITS_OF[present & build_vals & (SUMS_TO_13 << (h + 1)) & HOUSE_VALUE_BITS]:
                 for c in _CARDS_IN[free & VALUE_MASK[v]]:
                     out.extend(_break_with_loose(c, v, h, loose, house_bits, add_same_ok, new_ok, twice))
     return out
@@ -306,7 +318,7 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
             else:
                 out.append((THROW, c, 0, 0, 0))
         elif v < bid and reach >> (bid - v) & 1:
-            out.extend([(ESTABLISH, c, bid, 0, loose & m) for m in options_of[v << 4 | bid]])
+            out.extend([(ESTABLISH, c, bid, 0, loose & m) for m in options_of[ESTABLISH_OPTIONS, v, bid]])
     return out
 
 
