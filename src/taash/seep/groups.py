@@ -16,6 +16,8 @@ only while their sum stays at most 13.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from taash.seep.values import ALL_VALUES, SUMS_TO_13, VALUE, mask_value_sum, suit_rows, values_row
 
 Groups = tuple[int, ...]
@@ -331,12 +333,6 @@ class _DupFloorOptions(dict[tuple[int, int, int], Groups]):
         return found
 
 
-def fill_caps(caps: list[Groups | None] | _DupCaps, spades: int, value: int) -> Groups:
-    """Work out the capture groups of ``value`` of the value floor ``spades`` into its FloorInfo's ``caps``."""
-    found = caps[value] = _spread_caps(spades & ((1 << value) - 1), value)
-    return found
-
-
 _spread_caps_cache: dict[tuple[int, int], Groups] = {}
 
 
@@ -349,20 +345,42 @@ def _spread_caps(spades: int, value: int) -> Groups:
     return found
 
 
-#: What the hot path needs of a floor:
-#:
-#: * for a value floor, its values as a row of one suit (bit ``v - 1`` for value ``v``); for any other floor, -1,
-#:   so that ``values & bit`` is 0 only when a card of that value thrown onto a value floor makes another value
-#:   floor, whose facts are then ``_value_info[values | bit]`` (what :class:`taash.seep.deal.Deal` does on a throw);
-#: * the mask of sums reached (bit ``s`` when some loose cards add up to ``s``);
-#: * for each set ``T`` of house values (bit ``t - 9`` for value ``t``), the values ``v`` of cards that, with
-#:   some loose cards, add up to a value in ``T``;
-#: * the capture groups of each value, such that ``loose & group`` is the real loose cards taken (for a value
-#:   floor, None until first asked for: ``caps[v] or fill_caps(caps, spades, v)``);
-#: * the floor's :func:`build_options` answers, keyed by ``(what, v, t)``.
-#:
-#: The mask of sums reached is also the mask of values whose cards capture loose cards.
-FloorInfo = tuple[int, int, tuple[int, ...], "list[Groups | None] | _DupCaps", dict[tuple[int, int, int], Groups]]
+class FloorInfo(NamedTuple):
+    """What generating plays needs of a floor of loose cards, worked out once for every floor of the same values
+    (for a floor with two cards of one value: of the same repeated cards and the same single values).
+
+    Every answer in ``caps`` and ``options`` is a mask spread over every suit where the floor's cards may lie:
+    ``loose & answer`` is the real loose cards.
+    """
+
+    #: For a value floor (no two loose cards of one value), its values as a row of one suit (bit ``v - 1`` for
+    #: value ``v``); -1 for any other floor.
+    values: int
+    #: The sums reached: bit ``s`` when some loose cards add up to ``s``. These are also the values whose cards
+    #: capture loose cards.
+    sums: int
+    #: ``builders[T]``, for each set ``T`` of house values (bit ``t - 9`` for value ``t``): the values ``v`` of
+    #: cards that, with some loose cards, add up to a value in ``T``.
+    builders: tuple[int, ...]
+    #: ``caps[v]``: the groups a card of value ``v`` may capture (:func:`maximal_groups`), worked out when first
+    #: asked for; ``(0,)`` when it captures nothing.
+    caps: dict[int, Groups]
+    #: ``options[what, v, t]``: the floor's :func:`build_options` answers, worked out when first asked for.
+    options: dict[tuple[int, int, int], Groups]
+
+
+class _ValueCaps(dict[int, Groups]):
+    """The capture groups of a value floor, per value, worked out when first asked for."""
+
+    __slots__ = ("spades",)
+
+    def __init__(self, spades: int):
+        super().__init__()
+        self.spades = spades
+
+    def __missing__(self, value: int) -> Groups:
+        found = self[value] = _spread_caps(self.spades & _SPADES_UP_TO[value], value)
+        return found
 
 
 class _EmptyFloorOptions(dict[tuple[int, int, int], Groups]):
@@ -372,13 +390,12 @@ class _EmptyFloorOptions(dict[tuple[int, int, int], Groups]):
         return _ONLY_EMPTY
 
 
-_EMPTY_FLOOR: FloorInfo = (0, 0, (0,) * 32, [_ONLY_EMPTY] * 14, _EmptyFloorOptions())
+_EMPTY_FLOOR = FloorInfo(0, 0, (0,) * 32, _ValueCaps(0), _EmptyFloorOptions())
 
 
 #: The FloorInfo of each value floor seen, by its values (the empty floor's from the start).
 _value_info: dict[int, FloorInfo] = {0: _EMPTY_FLOOR}
 _dup_info: dict[tuple[int, int], FloorInfo] = {}
-_canon_sums: dict[int, int] = {}
 
 
 def _sums_reached(loose: int) -> int:
@@ -392,14 +409,8 @@ def _sums_reached(loose: int) -> int:
     return reached & ALL_VALUES
 
 
-_builders_by_sums: dict[int, tuple[int, ...]] = {}
-
-
 def _builders(bits: int) -> tuple[int, ...]:
     """For the sums reached ``bits``: the builder values per set of target house values (see FloorInfo)."""
-    found = _builders_by_sums.get(bits)
-    if found is not None:
-        return found
     per_target = []  # for t = 9..13: values v with t - v a sum reached
     for t in range(9, 14):
         vals = 0
@@ -411,8 +422,7 @@ def _builders(bits: int) -> tuple[int, ...]:
     for targets in range(1, 32):
         low = targets & -targets
         builders[targets] = builders[targets ^ low] | per_target[low.bit_length() - 1]
-    found = _builders_by_sums[bits] = tuple(builders)
-    return found
+    return tuple(builders)
 
 
 def floor_info(loose: int) -> FloorInfo:
@@ -422,11 +432,8 @@ def floor_info(loose: int) -> FloorInfo:
     if fold.bit_count() == loose.bit_count():
         found = _value_info.get(fold)
         if found is None:
-            bits = _sums_reached(fold)
-            # A plain list (the fastest to index on the hot path); the groups of a sum reached are worked out
-            # when first asked for (None until then: see fill_caps).
-            caps: list[Groups | None] = [None if bits >> v & 1 else _ONLY_EMPTY for v in range(14)]
-            found = _value_info[fold] = (fold, bits, _builders(bits), caps, _FloorOptions(fold))
+            sums = _sums_reached(fold)
+            found = _value_info[fold] = FloorInfo(fold, sums, _builders(sums), _ValueCaps(fold), _FloorOptions(fold))
         return found
     # A floor with two loose cards of one value: its facts are shared by every floor with the same cards of the
     # values it holds more than once and the same values it holds once, whatever their suits (their answers are
@@ -441,14 +448,12 @@ def floor_info(loose: int) -> FloorInfo:
         f = _RealFloor(loose)
         first, second, third, fourth = f.copies
         f.copies = (first | once * _SPREAD, second, third, fourth)  # a single value's card: spread over the suits
-        sums = _canon_sums.get(f.canon)  # the sums reached depend on the values alone
-        if sums is None:
-            sums = _canon_sums[f.canon] = _sums_reached(f.canon)
+        sums = _sums_reached(f.canon)
         dup_caps = _DupCaps()
         dup_caps.floor = f
         dup_options = _DupFloorOptions()
         dup_options.floor = f
-        found = _dup_info[key] = (-1, sums, _builders(sums), dup_caps, dup_options)
+        found = _dup_info[key] = FloorInfo(-1, sums, _builders(sums), dup_caps, dup_options)
     return found
 
 
@@ -497,30 +502,18 @@ def _value_floor_options(spades: int, what: int, v: int, t: int) -> Groups:
     return found
 
 
-_sweep_by_fold: dict[int, int] = {}
-
-
 def sweep_values(loose: int) -> int:
     """The values whose card, capturing, would take every one of these loose cards: bit ``v`` for value ``v``.
 
-    With no house on the floor, a card of such a value sweeps it. Value floors are answered once per set of
-    values; other floors are worked out each time.
+    With no house on the floor, a card of such a value sweeps it.
     """
     if not loose:
         return 0
-    fold = values_row(loose)
-    value_floor = fold.bit_count() == loose.bit_count()
-    if value_floor:
-        found = _sweep_by_fold.get(fold)
-        if found is not None:
-            return found
     total = mask_value_sum(loose)
     found = 0
-    for v in range(fold.bit_length(), 14):
+    for v in range(values_row(loose).bit_length(), 14):
         if total % v == 0 and loose in maximal_groups(loose, v):
             found |= 1 << v
-    if value_floor:
-        _sweep_by_fold[fold] = found
     return found
 
 

@@ -25,7 +25,6 @@ from taash.seep.groups import (
     OPTIONAL,
     FloorInfo,
     _sums_reached,
-    fill_caps,
     floor_info,
     maximal_groups,
     optional_groups,
@@ -158,7 +157,7 @@ def plays_of(
     both = lo & hi
     present = (either | either >> 13) << 1
     twice = (both | both >> 13 | either & either >> 13) << 1
-    floor, reach, builders, caps_of, options_of = floor_facts
+    _, reach, builders, caps_of, options_of = floor_facts  # FloorInfo: values, sums, builders, caps, options
     free = hand & ~restricted if restricted else hand
     if house_bits:
         owned = owned_by[seat]  # values of the houses this seat owns
@@ -193,7 +192,7 @@ def plays_of(
     # Capture, else throw (5.1, 5.2): every card has one or the other.
     takers = reach | house_bits  # the values whose cards capture: every other card is thrown
     for v in _BITS_OF[present & takers]:
-        caps = caps_of[v] or fill_caps(caps_of, floor, v)
+        caps = caps_of[v]
         for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
                 out.append((CAPTURE, c, 0, 0, loose & u))
@@ -226,7 +225,7 @@ def plays_of(
     # A house cemented at once: a card onto loose groups of its own value, holding another.
     if est_ok & twice and loose:
         for v in _BITS_OF[est_ok & twice & build_vals]:
-            caps = caps_of[v] or fill_caps(caps_of, floor, v)
+            caps = caps_of[v]
             if not caps[0]:
                 continue
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
@@ -304,8 +303,9 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
     """
     if restricted or not loose:
         return _restricted_bid_plays(hand, loose, bid, restricted)
-    floor, reach, _, caps_of, options_of = floor_info(loose)
-    caps = caps_of[bid] or fill_caps(caps_of, floor, bid)
+    facts = floor_info(loose)
+    reach, caps_of, options_of = facts.sums, facts.caps, facts.options
+    caps = caps_of[bid]
     holds_two = (hand & VALUE_MASK[bid]).bit_count() > 1
     out: list[Play] = []
     for c in cards_of(hand):
