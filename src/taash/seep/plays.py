@@ -35,10 +35,10 @@ from taash.seep.values import (
     ALL_VALUES,
     HOUSE_VALUE_BITS,
     SUMS_TO_13,
-    TWO_SUITS,
     VALUE,
     VALUE_MASK,
     mask_value_sum,
+    suit_rows,
 )
 
 CAPTURE: Final = 0
@@ -55,8 +55,6 @@ House = tuple[int, bool, int]
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
 #: ``_TARGET[t]``: the set of house values (bit ``t - 9``) holding only ``t``, an index of a floor's builders.
 _TARGET: Final[tuple[int, ...]] = (0,) * 9 + (1, 2, 4, 8, 16)
-#: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
-_THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
 
 
 def _subsets_table(items: tuple[T, ...]) -> tuple[tuple[T, ...], ...]:
@@ -147,16 +145,10 @@ def plays_of(
     can build anything at all are found with a few integer operations before any loop, and a card that can
     only capture or be thrown costs one table look-up.
     """
-    # Bit v of ``present``: a card of value v is in hand; of ``twice``: two or more are. Two suits at a time:
-    # ``either`` has the values of spades or diamonds in its first row, of hearts or clubs in its second;
-    # ``both`` the values of spades and diamonds, of hearts and clubs. Both masks keep some meaningless bits
-    # above bit 13: every use below meets a mask of values (takers, house values, builders) that drops them.
-    lo = hand & TWO_SUITS
-    hi = hand >> 26
-    either = lo | hi
-    both = lo & hi
-    present = (either | either >> 13) << 1
-    twice = (both | both >> 13 | either & either >> 13) << 1
+    # Bit v of ``present``: a card of value v is in hand; of ``twice``: two or more are.
+    spades, hearts, diamonds, clubs = suit_rows(hand)
+    present = (spades | hearts | diamonds | clubs) << 1
+    twice = (spades & hearts | (spades | hearts) & (diamonds | clubs) | diamonds & clubs) << 1
     _, reach, builders, caps_of, options_of = floor_facts  # FloorInfo: values, sums, builders, caps, options
     free = hand & ~restricted if restricted else hand
     if house_bits:
@@ -196,16 +188,10 @@ def plays_of(
         for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
                 out.append((CAPTURE, c, 0, 0, loose & u))
-    # The throws a suit at a time, from tables of the throws of each set of cards of one suit (the suits of the
-    # hand two at a time as above: small integers, quicker to work with than the whole hand).
-    x = (~takers & ALL_VALUES) >> 1  # the values that take nothing, as a row of one suit
-    free_lo, free_hi = lo, hi
-    if restricted:
-        free_lo, free_hi = free & TWO_SUITS, free >> 26
-    out += _SPADE_THROWS[free_lo & x]
-    out += _HEART_THROWS[free_lo >> 13 & x]
-    out += _DIAMOND_THROWS[free_hi & x]
-    out += _CLUB_THROWS[free_hi >> 13 & x]
+    # The throws, a suit at a time, from a table of the throws of each set of cards of one suit.
+    thrown = (~takers & ALL_VALUES) >> 1  # the values that take nothing, as a row of one suit
+    for suit, row in enumerate(suit_rows(free)):
+        out += _THROWS[suit][row & thrown]
     if restricted and hand & restricted:
         for c in cards_of(hand & restricted):
             v = VALUE[c]
@@ -259,9 +245,8 @@ def plays_of(
     return out
 
 
-#: ``_SPADE_THROWS[row]`` (and the others): the throws of the cards ``row`` (a 13-bit mask) of one suit, in order.
-_SPADE_THROWS, _HEART_THROWS, _DIAMOND_THROWS, _CLUB_THROWS = (
-    _subsets_table(_THROW_AT[13 * s + 1: 13 * s + 14]) for s in range(4))
+#: ``_THROWS[suit][row]``: the throws of the cards ``row`` (a 13-bit mask) of ``suit``, in order.
+_THROWS: Final = tuple(_subsets_table(tuple((THROW, 13 * suit + r, 0, 0, 0) for r in range(13))) for suit in range(4))
 
 
 def _locked(others: int) -> int:
