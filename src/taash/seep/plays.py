@@ -190,8 +190,12 @@ def plays_of(
                 out.append((CAPTURE, c, 0, 0, loose & u))
     # The throws, a suit at a time, from a table of the throws of each set of cards of one suit.
     thrown = (~takers & ALL_VALUES) >> 1  # the values that take nothing, as a row of one suit
-    for suit, row in enumerate(suit_rows(free)):
-        out += _THROWS[suit][row & thrown]
+    if restricted:
+        spades, hearts, diamonds, clubs = suit_rows(free)
+    out += _SPADE_THROWS[spades & thrown]
+    out += _HEART_THROWS[hearts & thrown]
+    out += _DIAMOND_THROWS[diamonds & thrown]
+    out += _CLUB_THROWS[clubs & thrown]
     if restricted and hand & restricted:
         for c in cards_of(hand & restricted):
             v = VALUE[c]
@@ -245,8 +249,9 @@ def plays_of(
     return out
 
 
-#: ``_THROWS[suit][row]``: the throws of the cards ``row`` (a 13-bit mask) of ``suit``, in order.
-_THROWS: Final = tuple(_subsets_table(tuple((THROW, 13 * suit + r, 0, 0, 0) for r in range(13))) for suit in range(4))
+#: ``_SPADE_THROWS[row]`` (and the others): the throws of the cards ``row`` (a 13-bit mask) of one suit, in order.
+_SPADE_THROWS, _HEART_THROWS, _DIAMOND_THROWS, _CLUB_THROWS = (
+    _subsets_table(tuple((THROW, 13 * suit + rank, 0, 0, 0) for rank in range(13))) for suit in range(4))
 
 
 def _locked(others: int) -> int:
