@@ -240,16 +240,6 @@ def _real_floor(loose: int) -> _RealFloor:
     return found
 
 
-def _is_value_floor(loose: int) -> bool:
-    return canonical(loose) == values_row(loose)
-
-
-def floor_sums(loose: int) -> tuple[dict[int, Groups], int]:
-    """Every non-empty subset of ``loose`` adding up to at most 13, keyed by its sum; and the mask of the sums
-    reached (bit ``s`` set when some subset adds up to ``s``). Not cached: for checks, not for the hot path."""
-    return _subsets(loose)
-
-
 def subsets_by_sum(loose: int) -> dict[int, Groups]:
     """Every non-empty subset of ``loose`` whose values add up to at most 13, keyed by that sum."""
     return _subsets(loose)[0]
@@ -292,7 +282,10 @@ class _DupCaps(dict[int, Groups]):
     from the canonical floor's (which every floor with the same values shares)."""
 
     __slots__ = ("floor",)
-    floor: _RealFloor  # set by floor_info (no __init__ of its own: quicker to make)
+
+    def __init__(self, floor: _RealFloor):
+        super().__init__()
+        self.floor = floor
 
     def __missing__(self, value: int) -> Groups:
         f = self.floor
@@ -325,7 +318,10 @@ class _DupFloorOptions(dict[tuple[int, int, int], Groups]):
     from the canonical floor's answers (:func:`_real_floor_options`)."""
 
     __slots__ = ("floor",)
-    floor: _RealFloor  # set by floor_info, as for _DupCaps
+
+    def __init__(self, floor: _RealFloor):
+        super().__init__()
+        self.floor = floor
 
     def __missing__(self, key: tuple[int, int, int]) -> Groups:
         what, v, t = key
@@ -449,11 +445,7 @@ def floor_info(loose: int) -> FloorInfo:
         first, second, third, fourth = f.copies
         f.copies = (first | once * _SPREAD, second, third, fourth)  # a single value's card: spread over the suits
         sums = _sums_reached(f.canon)
-        dup_caps = _DupCaps()
-        dup_caps.floor = f
-        dup_options = _DupFloorOptions()
-        dup_options.floor = f
-        found = _dup_info[key] = FloorInfo(-1, sums, _builders(sums), dup_caps, dup_options)
+        found = _dup_info[key] = FloorInfo(-1, sums, _builders(sums), _DupCaps(f), _DupFloorOptions(f))
     return found
 
 
@@ -540,7 +532,6 @@ __all__ = [
     "build_options",
     "canonical",
     "floor_info",
-    "floor_sums",
     "maximal_groups",
     "optional_groups",
     "splits_into",
