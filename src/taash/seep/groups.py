@@ -228,18 +228,6 @@ class _RealFloor:
         return tuple(out)
 
 
-_real_floors: dict[int, _RealFloor] = {}
-
-
-def _real_floor(loose: int) -> _RealFloor:
-    found = _real_floors.get(loose)
-    if found is None:
-        if len(_real_floors) > _CACHE_LIMIT:
-            _real_floors.clear()
-        found = _real_floors[loose] = _RealFloor(loose)
-    return found
-
-
 def subsets_by_sum(loose: int) -> dict[int, Groups]:
     """Every non-empty subset of ``loose`` whose values add up to at most 13, keyed by that sum."""
     return _subsets(loose)[0]
@@ -247,7 +235,7 @@ def subsets_by_sum(loose: int) -> dict[int, Groups]:
 
 def subsets_summing(loose: int, total: int) -> Groups:
     """Every non-empty subset of ``loose`` adding up to ``total`` (at most 13)."""
-    f = _real_floor(loose)
+    f = _RealFloor(loose)
     return f.real(_summing(f.canon, total))
 
 
@@ -261,7 +249,7 @@ def maximal_groups(loose: int, value: int) -> Groups:
     if fold.bit_count() == loose.bit_count():  # a value floor: its canonical floor is its spades
         return tuple([loose & g * _SPREAD
                       for g in _canonical_unions(fold & ((1 << value) - 1), value, True)])
-    f = _real_floor(loose)
+    f = _RealFloor(loose)
     return f.real(_canonical_unions(f.canon, value, True))
 
 
@@ -270,7 +258,7 @@ def optional_groups(loose: int, value: int) -> Groups:
 
     These are the extra groups a player may put onto a house he adds to (R3).
     """
-    f = _real_floor(loose)
+    f = _RealFloor(loose)
     return f.real(_canonical_unions(f.canon, value, False))
 
 
@@ -469,7 +457,7 @@ def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Grou
     """
     if by_value:
         return _value_floor_options(floor & _SPADES_UP_TO[t], what, v, t)
-    return _real_floor_options(_real_floor(floor), what, v, t)
+    return _real_floor_options(_RealFloor(floor), what, v, t)
 
 
 def _real_floor_options(f: _RealFloor, what: int, v: int, t: int) -> Groups:
