@@ -40,11 +40,6 @@ class Phase(Enum):
     OVER = "over"
 
 
-# The phases as plain module constants: reading an enum member off its class is slow in Python 3.11, and the
-# deal reads them on every play.
-_BID = Phase.BID
-_PLAY = Phase.PLAY
-_OVER = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +213,7 @@ class Deal:
         self.sweeps: list[tuple[int, int, int]] = []
         self.plays: list[Play] = []
         self.bid = 0
-        self.phase = _BID
+        self.phase = Phase.BID
         self.to_move = bidder
         self.last_capturer = -1
         self._use_rules(rules, players)
@@ -268,7 +263,7 @@ class Deal:
         deal.sweeps = []
         deal.plays = plays
         deal.bid = bid
-        deal.phase = _PLAY
+        deal.phase = Phase.PLAY
         deal.to_move = to_move
         deal.last_capturer = last_capturer
         deal.restricted = restricted
@@ -316,24 +311,24 @@ class Deal:
 
     def legal_bids(self) -> list[int]:
         """The values the bidder may bid: 9 to 13, of cards he holds."""
-        if self.phase is not _BID:
+        if self.phase is not Phase.BID:
             return []
         return bids_in(self.hands[self.to_move])
 
     def make_bid(self, value: int) -> None:
         """The bidder bids ``value``; the floor is turned face up and the bid play is due."""
-        if self.phase is not _BID:
+        if self.phase is not Phase.BID:
             raise IllegalPlayError("there is no bid to make now")
         if value not in self.legal_bids():
             raise IllegalPlayError(f"cannot bid {value}: a bid is 9 to 13 and the bidder must hold a card of it")
         self.bid = value
-        self.phase = _PLAY
+        self.phase = Phase.PLAY
 
     # -- playing -------------------------------------------------------------------------------------------
 
     def legal_plays(self) -> list[Play]:
         """Every legal play of the player to move (empty unless a play is due)."""
-        if self.phase is not _PLAY:
+        if self.phase is not Phase.PLAY:
             return []
         p = self.to_move
         if compiled is not None:  # the same plays in the same order, worked out in C
@@ -346,7 +341,7 @@ class Deal:
 
     def pure_legal_plays(self) -> list[Play]:
         """:meth:`legal_plays` worked out by the pure core, whichever core is in use (the reference)."""
-        if self.phase is not _PLAY:
+        if self.phase is not Phase.PLAY:
             return []
         p = self.to_move
         if self.plays:
@@ -360,10 +355,10 @@ class Deal:
 
         ``check=False`` skips the legality check, for plays taken from :meth:`legal_plays` itself.
         """
-        if check and (self.phase is not _PLAY or play not in self.legal_plays()):
-            if self.phase is _BID:
+        if check and (self.phase is not Phase.PLAY or play not in self.legal_plays()):
+            if self.phase is Phase.BID:
                 raise IllegalPlayError("the bid must be made before the first play")
-            if self.phase is _OVER:
+            if self.phase is Phase.OVER:
                 raise IllegalPlayError("the deal is over")
             try:
                 what = describe_play_short(play)
@@ -420,7 +415,7 @@ class Deal:
         self.hands = list(hands)
         self.restricted = restricted
         self.to_move = to_move
-        self.phase = _OVER
+        self.phase = Phase.OVER
 
     def _turn(self, index: int) -> None:
         """After the play of ``index``, one of :data:`_TURNING_POINTS`: deal, or end the deal, and pass the turn."""
@@ -449,17 +444,17 @@ class Deal:
             self.piles[self.last_capturer] |= self.loose
             self.loose = 0
             self.floor = floor_info(0)
-        self.phase = _OVER
+        self.phase = Phase.OVER
 
     # -- the end -------------------------------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.phase is _OVER
+        return self.phase is Phase.OVER
 
     def score(self) -> DealScore:
         """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
-        if self.phase is not _OVER:
+        if self.phase is not Phase.OVER:
             raise IllegalPlayError("the deal is not over yet")
         rules = self.rules
         taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
@@ -506,7 +501,7 @@ class Deal:
     def _undealt_mask(self) -> int:
         """Cards not yet in anyone's hand or on the floor (still to be dealt)."""
         index = len(self.plays)
-        if self.phase is _BID or index == 0:
+        if self.phase is Phase.BID or index == 0:
             return mask_of(self.deck[8:])
         if self.players == 2 and index < FIRST_HALF_PLAYS:
             return mask_of(self.deck[28:])
