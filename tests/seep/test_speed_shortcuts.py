@@ -90,34 +90,31 @@ def test_maximal_and_optional_groups_match_the_canonical_floor() -> None:
             assert optional_groups(loose, value) == plain_unions(loose, value, False)
 
 
-def test_the_floor_option_keys_are_small_distinct_and_read_back() -> None:
+def test_a_floors_options_are_build_options_answers() -> None:
     asked = [(ESTABLISH_OPTIONS, v, t) for t in range(9, 14) for v in range(1, t)]
     asked += [(ADD_OPTIONS, v, w) for w in range(9, 14) for v in range(1, w + 1)]
-    keys = [groups.establish_key(v, t) if what == ESTABLISH_OPTIONS else groups.add_key(v, t) for what, v, t in asked]
-    assert all(0 <= k < 256 for k in keys)
     asked += [(what, 0, t) for what in (MAXIMAL, OPTIONAL) for t in range(9, 14)]
-    keys += [groups.group_key(what, t) for what, _, t in asked[len(keys):]]
-    assert len(set(keys)) == len(keys)
-    # A floor's options read through these keys are build_options' answers (once taken from the loose cards).
+    # A floor's options are build_options' answers (once taken from the loose cards).
     loose = mask_of([2, 15, 4, 8])  # 3, 3, 5 and 9 of different suits: not a value floor
     options = groups.floor_info(loose)[4]
-    for (what, v, t), k in zip(asked, keys, strict=True):
-        assert tuple(loose & m for m in options[k]) == build_options(loose, what, v, t, False)
+    for what, v, t in asked:
+        assert tuple(loose & m for m in options[what, v, t]) == build_options(loose, what, v, t, False)
 
 
 def test_every_floor_answers_its_options_as_the_whole_floor_does() -> None:
     """The options a deal reads from a floor's facts, by key, on value floors and on floors with two loose cards of
     one value alike (these answer from their canonical floor, or from a value floor's spread answers when the cards
     up to the house value hold no two of one value)."""
-    asked = [(ESTABLISH_OPTIONS, v, t, groups.establish_key(v, t)) for t in range(9, 14) for v in range(1, t)]
-    asked += [(ADD_OPTIONS, v, w, groups.add_key(v, w)) for w in range(9, 14) for v in range(1, w + 1)]
-    asked += [(what, 0, t, groups.group_key(what, t)) for what in (MAXIMAL, OPTIONAL) for t in range(9, 14)]
+    asked = [(ESTABLISH_OPTIONS, v, t) for t in range(9, 14) for v in range(1, t)]
+    asked += [(ADD_OPTIONS, v, w) for w in range(9, 14) for v in range(1, w + 1)]
+    asked += [(what, 0, t) for what in (MAXIMAL, OPTIONAL) for t in range(9, 14)]
     floors = random_floors(11, 120, most=10)
     assert sum(groups.floor_info(loose)[0] == -1 for loose in floors) > 30  # both kinds of floor are asked
     for loose in floors:
         options = groups.floor_info(loose)[4]
-        for what, v, t, key in asked:
-            assert tuple(loose & m for m in options[key]) == plain_options(loose, what, v, t), (loose, what, v, t)
+        for what, v, t in asked:
+            got = tuple(loose & m for m in options[what, v, t])
+            assert got == plain_options(loose, what, v, t), (loose, what, v, t)
 
 
 def suits_moved(loose: int, rng: random.Random) -> int:
@@ -149,7 +146,7 @@ def test_floors_with_two_cards_of_one_value_share_their_facts_whatever_the_suits
             assert tuple(other & u for u in caps[value]) == maximal_groups(other, value)
         for t in range(9, 14):
             for v in range(1, t):
-                key = groups.establish_key(v, t)
+                key = (ESTABLISH_OPTIONS, v, t)
                 assert tuple(loose & m for m in options[key]) == plain_options(loose, ESTABLISH_OPTIONS, v, t)
                 assert tuple(other & m for m in options[key]) == plain_options(other, ESTABLISH_OPTIONS, v, t)
     assert shared > 40
@@ -171,9 +168,8 @@ def test_floor_info_matches_the_subset_table() -> None:
         _, reach, builders, caps, _ = groups.floor_info(loose)
         bits = groups._subsets(loose)[1]
         assert reach == bits & 0x3FFE
-        fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
         for value in range(1, 14):
-            found = caps[value] or groups.fill_caps(caps, fold, value)
+            found = caps[value]
             assert tuple(loose & u for u in found) == maximal_groups(loose, value)
         for t in range(9, 14):
             expected = 0

@@ -10,28 +10,26 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import Enum
-from itertools import starmap
 from typing import Any
 
 from taash.cards import FULL_PACK, card_name, cards_of, mask_of, parse_card
 from taash.seep.core import compiled, core_rules
 from taash.seep.errors import IllegalPlayError, RecordError
-from taash.seep.groups import FloorInfo, _value_info, floor_info
+from taash.seep.groups import FloorInfo, floor_info
 from taash.seep.plays import (
     ADD,
     BREAK,
     CAPTURE,
-    ESTABLISH,
     THROW,
     House,
     Play,
+    apply_play,
     house_summary,
-    joined_owners,
     plays_of,
     pure_legal_plays,
 )
 from taash.seep.rules import FIRST_HALF_PLAYS, HOUSE_VALUES, LAST_PLAY, Rules
-from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
+from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum, suit_rows
 
 
 class Phase(Enum):
@@ -42,11 +40,6 @@ class Phase(Enum):
     OVER = "over"
 
 
-# The phases as plain module constants: reading an enum member off its class is slow in Python 3.11, and the
-# deal reads them on every play.
-_BID = Phase.BID
-_PLAY = Phase.PLAY
-_OVER = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +84,21 @@ def _rules_tables(rules: Rules) -> _RulesTables:
 
 def point_rows(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """For each suit, the card points of each 13-bit row of that suit's cards (index: the row's mask), so that
-    the points of a card mask are ``rows[0][m & 0x1FFF] + rows[1][m >> 13 & 0x1FFF] + ...``."""
+    the points of a card mask are ``sum(points[row] for points, row in zip(rows, suit_rows(m)))``."""
     return _rules_tables(rules).point_rows
 
 
 def card_points(rules: Rules, cards: int) -> int:
     """The card points of some cards under ``rules`` (no majority, no Satthi)."""
-    s, h, d, c = _rules_tables(rules).point_rows
-    return s[cards & 0x1FFF] + h[cards >> 13 & 0x1FFF] + d[cards >> 26 & 0x1FFF] + c[cards >> 39]
+    return _points(_rules_tables(rules).point_rows, cards)
+
+
+def _points(point_rows: tuple[tuple[int, ...], ...], cards: int) -> int:
+    """The card points of ``cards`` from the points of each suit's rows (:func:`point_rows`)."""
+    return sum(points[row] for points, row in zip(point_rows, suit_rows(cards), strict=True))
 
 
 _PACK = range(52)
-_NO_ARGUMENTS = ((),) * 52
 
 
 def bids_in(hand: int) -> list[int]:
@@ -113,7 +109,7 @@ def bids_in(hand: int) -> list[int]:
 def shuffled_pack(rng: random.Random) -> list[int]:
     """The 52 cards in a random order drawn from ``rng``: every card gets a random key and the pack is sorted by
     the keys. Every order is equally likely, as with ``rng.shuffle``, at a fraction of its cost in Python."""
-    keys = list(starmap(rng.random, _NO_ARGUMENTS))  # 52 draws, without a Python loop
+    keys = [rng.random() for _ in range(52)]
     return sorted(_PACK, key=keys.__getitem__)
 
 
@@ -147,17 +143,9 @@ _REST_ORDER: dict[int, tuple[tuple[int, ...], ...]] = {
     2: tuple((dealer, 1 - dealer, dealer, 1 - dealer, dealer) for dealer in range(2)),
 }
 
-#: ``_ROW_BIT[c]``: the value of card ``c`` as a row of one suit (``1 << (value - 1)``).
-_ROW_BIT: tuple[int, ...] = tuple(1 << (c % 13) for c in range(52))
-
 #: The compiled core's plays of a position after the bid play and of the bid play (unused on the pure core).
 _compiled_plays_of: Any = getattr(compiled, "plays_of", None)
 _compiled_bid_plays: Any = getattr(compiled, "bid_plays", None)
-
-#: The FloorInfo of a value floor already seen, by its values, or None (``groups._value_info.get``, bound once:
-#: Python 3.11 calls a method of an imported name through a new bound method each time, as for a module).
-_value_floor_info = _value_info.get
-
 
 
 class Deal:
@@ -225,7 +213,7 @@ class Deal:
         self.sweeps: list[tuple[int, int, int]] = []
         self.plays: list[Play] = []
         self.bid = 0
-        self.phase = _BID
+        self.phase = Phase.BID
         self.to_move = bidder
         self.last_capturer = -1
         self._use_rules(rules, players)
@@ -275,7 +263,7 @@ class Deal:
         deal.sweeps = []
         deal.plays = plays
         deal.bid = bid
-        deal.phase = _PLAY
+        deal.phase = Phase.PLAY
         deal.to_move = to_move
         deal.last_capturer = last_capturer
         deal.restricted = restricted
@@ -284,8 +272,7 @@ class Deal:
 
     def card_points_of(self, cards: int) -> int:
         """The card points of some cards under this deal's rules (no majority, no Satthi)."""
-        s, h, d, c = self._tables.point_rows
-        return s[cards & 0x1FFF] + h[cards >> 13 & 0x1FFF] + d[cards >> 26 & 0x1FFF] + c[cards >> 39]
+        return _points(self._tables.point_rows, cards)
 
     @property
     def bidder(self) -> int:
@@ -324,24 +311,24 @@ class Deal:
 
     def legal_bids(self) -> list[int]:
         """The values the bidder may bid: 9 to 13, of cards he holds."""
-        if self.phase is not _BID:
+        if self.phase is not Phase.BID:
             return []
         return bids_in(self.hands[self.to_move])
 
     def make_bid(self, value: int) -> None:
         """The bidder bids ``value``; the floor is turned face up and the bid play is due."""
-        if self.phase is not _BID:
+        if self.phase is not Phase.BID:
             raise IllegalPlayError("there is no bid to make now")
         if value not in self.legal_bids():
             raise IllegalPlayError(f"cannot bid {value}: a bid is 9 to 13 and the bidder must hold a card of it")
         self.bid = value
-        self.phase = _PLAY
+        self.phase = Phase.PLAY
 
     # -- playing -------------------------------------------------------------------------------------------
 
     def legal_plays(self) -> list[Play]:
         """Every legal play of the player to move (empty unless a play is due)."""
-        if self.phase is not _PLAY:
+        if self.phase is not Phase.PLAY:
             return []
         p = self.to_move
         if compiled is not None:  # the same plays in the same order, worked out in C
@@ -354,7 +341,7 @@ class Deal:
 
     def pure_legal_plays(self) -> list[Play]:
         """:meth:`legal_plays` worked out by the pure core, whichever core is in use (the reference)."""
-        if self.phase is not _PLAY:
+        if self.phase is not Phase.PLAY:
             return []
         p = self.to_move
         if self.plays:
@@ -368,81 +355,37 @@ class Deal:
 
         ``check=False`` skips the legality check, for plays taken from :meth:`legal_plays` itself.
         """
-        if check and (self.phase is not _PLAY or play not in self.legal_plays()):
-            if self.phase is _BID:
+        if check and (self.phase is not Phase.PLAY or play not in self.legal_plays()):
+            if self.phase is Phase.BID:
                 raise IllegalPlayError("the bid must be made before the first play")
-            if self.phase is _OVER:
+            if self.phase is Phase.OVER:
                 raise IllegalPlayError("the deal is over")
             try:
                 what = describe_play_short(play)
             except (TypeError, ValueError, IndexError):
                 what = repr(play)
             raise IllegalPlayError(f"illegal play for seat {self.to_move}: {what}")
-        # What apply_play does, written out here: this runs on every play of every deal.
         p = self.to_move
-        kind, c, value, broken, m = play
-        bit = 1 << c
-        self.hands[p] ^= bit
-        plays = self.plays
-        index = len(plays)
-        plays.append(play)
-        if kind == THROW:  # the commonest play first
-            self.loose = loose = self.loose | bit
-            # A card of a new value thrown onto a value floor makes another value floor (see FloorInfo).
-            values = self.floor[0]
-            row_bit = _ROW_BIT[c]
-            self.floor = (not values & row_bit and _value_floor_info(values | row_bit)) or floor_info(loose)
-            if self.restricted:
-                self.restricted &= ~bit
-            if index in _TURNING_POINTS:
-                self._turn(index)
-            else:
-                self.to_move = self._next_seat[p]
-            return
-        # Loose cards leave the floor: floor_info(loose), with its commonest case (a value floor seen before)
-        # written out. The four suit rows of a value floor share no bit, so their sum is their union, the floor's
-        # values; and as 2**13 leaves 1 over 8191, ``loose % 8191`` is that sum folded into 13 bits. It has as many
-        # bits as the floor has cards only for a value floor (carries lose bits), and then it is its values (but
-        # for all 13 values, 0: floor_info answers that one).
-        self.loose = loose = self.loose ^ m
-        values = loose % 8191
-        self.floor = (values.bit_count() == loose.bit_count() and _value_floor_info(values)) or floor_info(loose)
-        if kind == CAPTURE:
-            houses = self.houses
-            taken = m | bit
-            if houses:
-                house = houses.pop(VALUE[c], None)
-                if house is not None:
-                    taken |= house[0]
-                    self._drop_house(VALUE[c])
+        kind, c, value, _, _ = play
+        index = len(self.plays)
+        self.plays.append(play)
+        self.hands[p] &= ~(1 << c)
+        # The floor changes as apply_play says (the one place a play's outcome is worked out); the deal keeps the
+        # floor's facts and the houses' summary that generating plays reads.
+        self.loose, taken = apply_play(play, p, self.players, self.loose, self.houses)
+        self.floor = floor_info(self.loose)
+        if kind != THROW:
+            self.house_bits, self.uncemented, self.owned_by = house_summary(self.houses)
+        if taken:
             team = p & 1
             self.piles[team] |= taken
             self.last_capturer = team
-            if not loose and not houses:
-                self.sweeps.append((p, index, self._sweep_value(c, index)))
-        else:
-            houses = self.houses
-            if kind == ADD:
-                cards, _, owners = houses[value]
-                self._join_house(value, cards | m | bit, owners, p)
-            else:
-                if kind == ESTABLISH:
-                    cards = m | bit
-                    target = None
-                else:
-                    cards = houses.pop(broken)[0] | m | bit
-                    self._drop_house(broken)
-                    target = houses.get(value)
-                if target is None:
-                    cemented = mask_value_sum(cards) != value
-                    houses[value] = (cards, cemented, 1 << p)
-                    self.house_bits |= 1 << value
-                    if not cemented:
-                        self.uncemented |= 1 << value
-                    self.owned_by[p] |= 1 << value
-                else:
-                    self._join_house(value, target[0] | cards, target[2], p)
-            if self.restricted and kind != ADD:
+            if not self.loose and not self.houses:
+                self.sweeps.append((p, index, self.rules.sweep_value(c, index)))
+        if self.restricted:  # Qasim's restricted cards: released by their throw or by a house of their value (7.2)
+            if kind == THROW:
+                self.restricted &= ~(1 << c)
+            elif kind != CAPTURE and kind != ADD:
                 self.restricted &= ~VALUE_MASK[value]
         if index in _TURNING_POINTS:
             self._turn(index)
@@ -472,7 +415,7 @@ class Deal:
         self.hands = list(hands)
         self.restricted = restricted
         self.to_move = to_move
-        self.phase = _OVER
+        self.phase = Phase.OVER
 
     def _turn(self, index: int) -> None:
         """After the play of ``index``, one of :data:`_TURNING_POINTS`: deal, or end the deal, and pass the turn."""
@@ -486,29 +429,6 @@ class Deal:
             self.hands[bidder] = mask_of(self.deck[28:40])
             self.hands[1 - bidder] = mask_of(self.deck[40:52])
         self.to_move = self._next_seat[self.to_move]
-
-    def _join_house(self, value: int, cards: int, owners: int, seat: int) -> None:
-        """``seat`` puts ``cards`` together as the house of ``value`` that ``owners`` own: it is cemented, and he
-        joins its owners unless his partner is one."""
-        owners = joined_owners(owners, seat, self.players)
-        self.houses[value] = (cards, True, owners)
-        self.uncemented &= ~(1 << value)
-        if owners >> seat & 1:
-            self.owned_by[seat] |= 1 << value
-
-    def _drop_house(self, value: int) -> None:
-        """The house of ``value`` has left the floor: drop it from the summary."""
-        keep = ~(1 << value)
-        self.house_bits &= keep
-        self.uncemented &= keep
-        owned_by = self.owned_by
-        owned_by[0] &= keep
-        owned_by[1] &= keep
-        owned_by[2] &= keep
-        owned_by[3] &= keep
-
-    def _sweep_value(self, c: int, index: int) -> int:
-        return self.rules.sweep_value(c, index)
 
     def _deal_rest(self) -> None:
         """After the bid play: the rest of the first hands in groups of four (protocol, game record)."""
@@ -524,17 +444,17 @@ class Deal:
             self.piles[self.last_capturer] |= self.loose
             self.loose = 0
             self.floor = floor_info(0)
-        self.phase = _OVER
+        self.phase = Phase.OVER
 
     # -- the end -------------------------------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.phase is _OVER
+        return self.phase is Phase.OVER
 
     def score(self) -> DealScore:
         """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
-        if self.phase is not _OVER:
+        if self.phase is not Phase.OVER:
             raise IllegalPlayError("the deal is not over yet")
         rules = self.rules
         taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
@@ -581,7 +501,7 @@ class Deal:
     def _undealt_mask(self) -> int:
         """Cards not yet in anyone's hand or on the floor (still to be dealt)."""
         index = len(self.plays)
-        if self.phase is _BID or index == 0:
+        if self.phase is Phase.BID or index == 0:
             return mask_of(self.deck[8:])
         if self.players == 2 and index < FIRST_HALF_PLAYS:
             return mask_of(self.deck[28:])

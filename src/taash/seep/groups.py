@@ -16,7 +16,9 @@ only while their sum stays at most 13.
 
 from __future__ import annotations
 
-from taash.seep.values import VALUE, mask_value_sum
+from typing import NamedTuple
+
+from taash.seep.values import ALL_VALUES, SUMS_TO_13, VALUE, mask_value_sum, suit_rows, values_row
 
 Groups = tuple[int, ...]
 
@@ -89,7 +91,7 @@ def _options(floor: int, what: int, v: int, t: int) -> Groups:
     rest = floor & _UP_TO[t]
     seen: dict[int, None] = {}
     for sub in subs:
-        key = ((rest & ~sub) << 4 | t) << 1 | maximal
+        key = (rest & ~sub, t, maximal)
         unions = _canon_unions.get(key)
         if unions is None:  # the groups of the rest are those of the floor that miss ``sub``
             groups = _summing(rest, t)
@@ -107,8 +109,8 @@ def _options(floor: int, what: int, v: int, t: int) -> Groups:
 _UP_TO: tuple[int, ...] = tuple(sum(1 << (13 * s + r) for s in range(4) for r in range(v)) for v in range(14))
 #: ``_SPADES_UP_TO[v]``: the spades of values 1 to ``v`` (the first row of ``_UP_TO[v]``).
 _SPADES_UP_TO: tuple[int, ...] = tuple((1 << v) - 1 for v in range(14))
-_canon_summing: dict[int, Groups] = {}
-_canon_unions: dict[int, Groups] = {}
+_canon_summing: dict[tuple[int, int], Groups] = {}
+_canon_unions: dict[tuple[int, int, bool], Groups] = {}
 
 
 def _summing(floor: int, total: int) -> Groups:
@@ -117,7 +119,7 @@ def _summing(floor: int, total: int) -> Groups:
     The same as ``_subsets(floor)[0][total]``, grown only from the cards of values up to ``total`` and only
     while the sum stays at most ``total``.
     """
-    key = floor << 4 | total
+    key = (floor, total)
     found = _canon_summing.get(key)
     if found is None:
         found = _canon_summing[key] = subsets_adding_up(floor, total)
@@ -139,7 +141,7 @@ def subsets_adding_up(loose: int, total: int) -> Groups:
 def _canonical_unions(floor: int, value: int, maximal_only: bool) -> Groups:
     """:func:`_unions` of the groups of ``floor`` (any loose cards, most often a canonical floor) adding up to
     ``value``."""
-    key = (floor << 4 | value) << 1 | maximal_only
+    key = (floor, value, maximal_only)
     found = _canon_unions.get(key)
     if found is None:
         found = _canon_unions[key] = _unions(_summing(floor, value), maximal_only)
@@ -148,10 +150,7 @@ def _canonical_unions(floor: int, value: int, maximal_only: bool) -> Groups:
 
 def canonical(loose: int) -> int:
     """The canonical floor of ``loose``: the same values, the cards of each value in the first suits."""
-    a = loose & 0x1FFF
-    b = loose >> 13 & 0x1FFF
-    c = loose >> 26 & 0x1FFF
-    d = loose >> 39
+    a, b, c, d = suit_rows(loose)
     once = a | b | c | d
     twice = a & b | a & c | a & d | b & c | b & d | c & d
     thrice = a & b & c | a & b & d | a & c & d | b & c & d
@@ -207,10 +206,7 @@ class _RealFloor:
     def __init__(self, loose: int):
         self.loose = loose
         self.canon = canonical(loose)
-        a = loose & 0x1FFF
-        b = loose >> 13 & 0x1FFF
-        c = loose >> 26 & 0x1FFF
-        d = loose >> 39
+        a, b, c, d = suit_rows(loose)
         ab = a | b
         abc = ab | c
         two = a & b | ab & c  # ranks with at least two cards in the first three suits
@@ -226,39 +222,10 @@ class _RealFloor:
         first, second, third, fourth = self.copies
         out = []
         for g in groups:
-            x = g & 0x1FFF
-            real = first & x * _SPREAD
-            if g >> 13:
-                x = g >> 13 & 0x1FFF
-                real |= second & x * _SPREAD
-                x = g >> 26 & 0x1FFF
-                real |= third & x * _SPREAD
-                x = g >> 39
-                real |= fourth & x * _SPREAD
-            out.append(real)
+            row1, row2, row3, row4 = suit_rows(g)
+            out.append(first & _spread(row1) | second & _spread(row2) | third & _spread(row3)
+                       | fourth & _spread(row4))
         return tuple(out)
-
-
-_real_floors: dict[int, _RealFloor] = {}
-
-
-def _real_floor(loose: int) -> _RealFloor:
-    found = _real_floors.get(loose)
-    if found is None:
-        if len(_real_floors) > _CACHE_LIMIT:
-            _real_floors.clear()
-        found = _real_floors[loose] = _RealFloor(loose)
-    return found
-
-
-def _is_value_floor(loose: int) -> bool:
-    return canonical(loose) == (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
-
-
-def floor_sums(loose: int) -> tuple[dict[int, Groups], int]:
-    """Every non-empty subset of ``loose`` adding up to at most 13, keyed by its sum; and the mask of the sums
-    reached (bit ``s`` set when some subset adds up to ``s``). Not cached: for checks, not for the hot path."""
-    return _subsets(loose)
 
 
 def subsets_by_sum(loose: int) -> dict[int, Groups]:
@@ -268,7 +235,7 @@ def subsets_by_sum(loose: int) -> dict[int, Groups]:
 
 def subsets_summing(loose: int, total: int) -> Groups:
     """Every non-empty subset of ``loose`` adding up to ``total`` (at most 13)."""
-    f = _real_floor(loose)
+    f = _RealFloor(loose)
     return f.real(_summing(f.canon, total))
 
 
@@ -278,11 +245,11 @@ def maximal_groups(loose: int, value: int) -> Groups:
     These are the loose cards a capture with a card of ``value`` may take (rule 5.1) and the auto-cementing
     choices of a new house (R2). ``(0,)`` when no group adds up to ``value``; otherwise 0 is never among them.
     """
-    fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+    fold = values_row(loose)
     if fold.bit_count() == loose.bit_count():  # a value floor: its canonical floor is its spades
         return tuple([loose & g * _SPREAD
                       for g in _canonical_unions(fold & ((1 << value) - 1), value, True)])
-    f = _real_floor(loose)
+    f = _RealFloor(loose)
     return f.real(_canonical_unions(f.canon, value, True))
 
 
@@ -291,7 +258,7 @@ def optional_groups(loose: int, value: int) -> Groups:
 
     These are the extra groups a player may put onto a house he adds to (R3).
     """
-    f = _real_floor(loose)
+    f = _RealFloor(loose)
     return f.real(_canonical_unions(f.canon, value, False))
 
 
@@ -303,59 +270,24 @@ class _DupCaps(dict[int, Groups]):
     from the canonical floor's (which every floor with the same values shares)."""
 
     __slots__ = ("floor",)
-    floor: _RealFloor  # set by floor_info (no __init__ of its own: quicker to make)
+
+    def __init__(self, floor: _RealFloor):
+        super().__init__()
+        self.floor = floor
 
     def __missing__(self, value: int) -> Groups:
         f = self.floor
         low = f.canon & _UP_TO[value]  # only cards up to ``value`` can be in a group of it
-        key = low << 4 | value
-        if low >> 13:
-            found = _canon_unions.get(key << 1 | 1)  # _canonical_unions(low, value, True), its hit written out
-            groups = f.real(found if found is not None else _canonical_unions(low, value, True))
-        else:
-            # The cards up to ``value`` are most often a value floor (its canonical floor has one row) even when
-            # the whole floor is not: then the spread groups serve (never empty: _spread_caps' hit written out).
-            groups = _spread_caps_cache.get(key) or _spread_caps(low, value)
+        # The cards up to ``value`` are most often a value floor (its canonical floor has one row) even when the
+        # whole floor is not: then the spread groups serve.
+        groups = f.real(_canonical_unions(low, value, True)) if low >> 13 else _spread_caps(low, value)
         self[value] = groups
         return groups
 
 
-def establish_key(v: int, t: int) -> int:
-    """The key in a floor's options (:data:`FloorInfo`) of :func:`build_options` ``(ESTABLISH_OPTIONS, v, t)``."""
-    return v << 4 | t
-
-
-def add_key(v: int, w: int) -> int:
-    """The key in a floor's options of :func:`build_options` ``(ADD_OPTIONS, v, w)``: ``w << 4 | v``.
-
-    Both keys are below 256 (Python's shared small integers, the cheapest to make on the hot path) and never
-    meet: a card builds a new house only of a higher value (``v < t``), and adds only to a house of its own
-    value or a higher one (``v <= w``), so the first half of a key is below its second half exactly when it
-    asks for a new house.
-    """
-    return w << 4 | v
-
-
-def group_key(what: int, t: int) -> int:
-    """The key in a floor's options of :func:`build_options` ``(what, 0, t)`` for ``what`` :data:`MAXIMAL` or
-    :data:`OPTIONAL` (groups of ``t`` alone)."""
-    return what << 8 | t
-
-
-def _read_key(key: int) -> tuple[int, int, int]:
-    """``(what, v, t)`` of a key of a floor's options: see :func:`establish_key`, :func:`add_key` and
-    :func:`group_key`."""
-    if key >> 8:
-        return key >> 8, 0, key & 15
-    if key >> 4 < key & 15:
-        return ESTABLISH_OPTIONS, key >> 4, key & 15
-    return ADD_OPTIONS, key & 15, key >> 4
-
-
-class _FloorOptions(dict[int, Groups]):
-    """The :func:`build_options` answers of one value floor, keyed as :func:`establish_key`, :func:`add_key` and
-    :func:`group_key` say: a small table next to the floor's other facts, quicker to reach on the hot path than
-    the one table of every floor."""
+class _FloorOptions(dict[tuple[int, int, int], Groups]):
+    """The :func:`build_options` answers of one value floor, keyed by ``(what, v, t)`` as :func:`build_options`
+    is asked (``v`` 0 for :data:`MAXIMAL` and :data:`OPTIONAL`), worked out when first asked."""
 
     __slots__ = ("spades",)
 
@@ -363,93 +295,91 @@ class _FloorOptions(dict[int, Groups]):
         super().__init__()
         self.spades = spades
 
-    def __missing__(self, key: int) -> Groups:
-        what, v, t = _read_key(key)
+    def __missing__(self, key: tuple[int, int, int]) -> Groups:
+        what, v, t = key
         found = self[key] = _value_floor_options(self.spades & _SPADES_UP_TO[t], what, v, t)
         return found
 
 
-class _DupFloorOptions(dict[int, Groups]):
+class _DupFloorOptions(dict[tuple[int, int, int], Groups]):
     """:class:`_FloorOptions` of a floor with two loose cards of one value: the real loose cards, worked out
     from the canonical floor's answers (:func:`_real_floor_options`)."""
 
     __slots__ = ("floor",)
-    floor: _RealFloor  # set by floor_info, as for _DupCaps
 
-    def __missing__(self, key: int) -> Groups:
-        # _read_key and _real_floor_options written out: such floors are few (a card of a value already loose
-        # is thrown only when Qasim's rules restrict it, so they come from the first floor), but each is most
-        # often asked something new at its turn, and every such question comes here.
-        if key >> 8:
-            what, v, t = key >> 8, 0, key & 15
-        elif key >> 4 < key & 15:
-            what, v, t = ESTABLISH_OPTIONS, key >> 4, key & 15
-        else:
-            what, v, t = ADD_OPTIONS, key & 15, key >> 4
-        f = self.floor
-        low = f.canon & _UP_TO[t]
-        cache_key = ((low << 2 | what) << 4 | v) << 4 | t  # option_key(low, what, v, t)
-        if low >> 13:
-            canon = _canon_options.get(cache_key)
-            if canon is None:
-                canon = _canon_options[cache_key] = _options(low, what, v, t)
-            found = f.real(canon)
-        else:
-            value_found = _value_options.get(cache_key)
-            found = value_found if value_found is not None else _value_floor_options(low, what, v, t)
-        self[key] = found
+    def __init__(self, floor: _RealFloor):
+        super().__init__()
+        self.floor = floor
+
+    def __missing__(self, key: tuple[int, int, int]) -> Groups:
+        what, v, t = key
+        found = self[key] = _real_floor_options(self.floor, what, v, t)
         return found
 
 
-def fill_caps(caps: list[Groups | None] | _DupCaps, spades: int, value: int) -> Groups:
-    """Work out the capture groups of ``value`` of the value floor ``spades`` into its FloorInfo's ``caps``."""
-    found = caps[value] = _spread_caps(spades & ((1 << value) - 1), value)
-    return found
-
-
-_spread_caps_cache: dict[int, Groups] = {}
+_spread_caps_cache: dict[tuple[int, int], Groups] = {}
 
 
 def _spread_caps(spades: int, value: int) -> Groups:
     """Maximal groups of ``value`` of the value floor ``spades``, spread over every suit."""
-    key = spades << 4 | value
+    key = (spades, value)
     found = _spread_caps_cache.get(key)
     if found is None:
         found = _spread_caps_cache[key] = tuple([_spread(g) for g in _canonical_unions(spades, value, True)])
     return found
 
 
-#: What the hot path needs of a floor:
-#:
-#: * for a value floor, its values as a row of one suit (bit ``v - 1`` for value ``v``); for any other floor, -1,
-#:   so that ``values & bit`` is 0 only when a card of that value thrown onto a value floor makes another value
-#:   floor, whose facts are then ``_value_info[values | bit]`` (what :class:`taash.seep.deal.Deal` does on a throw);
-#: * the mask of sums reached (bit ``s`` when some loose cards add up to ``s``);
-#: * for each set ``T`` of house values (bit ``t - 9`` for value ``t``), the values ``v`` of cards that, with
-#:   some loose cards, add up to a value in ``T``;
-#: * the capture groups of each value, such that ``loose & group`` is the real loose cards taken (for a value
-#:   floor, None until first asked for: ``caps[v] or fill_caps(caps, spades, v)``);
-#: * the floor's :func:`build_options` answers, keyed as :func:`establish_key`, :func:`add_key` and
-#:   :func:`group_key` say.
-#:
-#: The mask of sums reached is also the mask of values whose cards capture loose cards.
-FloorInfo = tuple[int, int, tuple[int, ...], "list[Groups | None] | _DupCaps", dict[int, Groups]]
+class FloorInfo(NamedTuple):
+    """What generating plays needs of a floor of loose cards, worked out once for every floor of the same values
+    (for a floor with two cards of one value: of the same repeated cards and the same single values).
+
+    Every answer in ``caps`` and ``options`` is a mask spread over every suit where the floor's cards may lie:
+    ``loose & answer`` is the real loose cards.
+    """
+
+    #: For a value floor (no two loose cards of one value), its values as a row of one suit (bit ``v - 1`` for
+    #: value ``v``); -1 for any other floor.
+    values: int
+    #: The sums reached: bit ``s`` when some loose cards add up to ``s``. These are also the values whose cards
+    #: capture loose cards.
+    sums: int
+    #: ``builders[T]``, for each set ``T`` of house values (bit ``t - 9`` for value ``t``): the values ``v`` of
+    #: cards that, with some loose cards, add up to a value in ``T``.
+    builders: tuple[int, ...]
+    #: ``caps[v]``: the groups a card of value ``v`` may capture (:func:`maximal_groups`), worked out when first
+    #: asked for; ``(0,)`` when it captures nothing.
+    caps: dict[int, Groups]
+    #: ``options[what, v, t]``: the floor's :func:`build_options` answers, worked out when first asked for.
+    options: dict[tuple[int, int, int], Groups]
 
 
-class _EmptyFloorOptions(dict[int, Groups]):
+class _ValueCaps(dict[int, Groups]):
+    """The capture groups of a value floor, per value, worked out when first asked for."""
+
+    __slots__ = ("spades",)
+
+    def __init__(self, spades: int):
+        super().__init__()
+        self.spades = spades
+
+    def __missing__(self, value: int) -> Groups:
+        found = self[value] = _spread_caps(self.spades & _SPADES_UP_TO[value], value)
+        return found
+
+
+class _EmptyFloorOptions(dict[tuple[int, int, int], Groups]):
     """The build options of an empty floor: only the card alone, whatever is asked."""
 
-    def __missing__(self, key: int) -> Groups:
+    def __missing__(self, key: tuple[int, int, int]) -> Groups:
         return _ONLY_EMPTY
 
 
-_EMPTY_FLOOR: FloorInfo = (0, 0, (0,) * 32, [_ONLY_EMPTY] * 14, _EmptyFloorOptions())
+_EMPTY_FLOOR = FloorInfo(0, 0, (0,) * 32, _ValueCaps(0), _EmptyFloorOptions())
 
 
 #: The FloorInfo of each value floor seen, by its values (the empty floor's from the start).
 _value_info: dict[int, FloorInfo] = {0: _EMPTY_FLOOR}
-_dup_info: dict[int, FloorInfo] = {}
-_canon_sums: dict[int, int] = {}
+_dup_info: dict[tuple[int, int], FloorInfo] = {}
 
 
 def _sums_reached(loose: int) -> int:
@@ -459,18 +389,12 @@ def _sums_reached(loose: int) -> int:
     while m:
         low = m & -m
         m ^= low
-        reached |= reached << VALUE[low.bit_length() - 1] & 0x3FFF
-    return reached & 0x3FFE
-
-
-_builders_by_sums: dict[int, tuple[int, ...]] = {}
+        reached |= reached << VALUE[low.bit_length() - 1] & SUMS_TO_13
+    return reached & ALL_VALUES
 
 
 def _builders(bits: int) -> tuple[int, ...]:
     """For the sums reached ``bits``: the builder values per set of target house values (see FloorInfo)."""
-    found = _builders_by_sums.get(bits)
-    if found is not None:
-        return found
     per_target = []  # for t = 9..13: values v with t - v a sum reached
     for t in range(9, 14):
         vals = 0
@@ -482,32 +406,25 @@ def _builders(bits: int) -> tuple[int, ...]:
     for targets in range(1, 32):
         low = targets & -targets
         builders[targets] = builders[targets ^ low] | per_target[low.bit_length() - 1]
-    found = _builders_by_sums[bits] = tuple(builders)
-    return found
+    return tuple(builders)
 
 
 def floor_info(loose: int) -> FloorInfo:
     """The :data:`FloorInfo` of a floor; value floors are keyed by their values, so that every floor of the
     same values shares one (a deal reads ``_value_info`` itself after a throw)."""
-    fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
+    fold = values_row(loose)
     if fold.bit_count() == loose.bit_count():
         found = _value_info.get(fold)
         if found is None:
-            bits = _sums_reached(fold)
-            # A plain list (the fastest to index on the hot path); the groups of a sum reached are worked out
-            # when first asked for (None until then: see fill_caps).
-            caps: list[Groups | None] = [None if bits >> v & 1 else _ONLY_EMPTY for v in range(14)]
-            found = _value_info[fold] = (fold, bits, _builders(bits), caps, _FloorOptions(fold))
+            sums = _sums_reached(fold)
+            found = _value_info[fold] = FloorInfo(fold, sums, _builders(sums), _ValueCaps(fold), _FloorOptions(fold))
         return found
     # A floor with two loose cards of one value: its facts are shared by every floor with the same cards of the
     # values it holds more than once and the same values it holds once, whatever their suits (their answers are
     # spread over every suit, as a value floor's are, and ``loose & answer`` picks the one real card).
-    a = loose & 0x1FFF
-    b = loose >> 13 & 0x1FFF
-    c = loose >> 26 & 0x1FFF
-    d = loose >> 39
+    a, b, c, d = suit_rows(loose)
     once = fold & ~(a & b | (a | b) & (c | d) | c & d)  # the values of one loose card
-    key = loose & ~(once * _SPREAD) | once << 52
+    key = (loose & ~_spread(once), once)
     found = _dup_info.get(key)
     if found is None:
         if len(_dup_info) > _CACHE_LIMIT:
@@ -515,24 +432,14 @@ def floor_info(loose: int) -> FloorInfo:
         f = _RealFloor(loose)
         first, second, third, fourth = f.copies
         f.copies = (first | once * _SPREAD, second, third, fourth)  # a single value's card: spread over the suits
-        sums = _canon_sums.get(f.canon)  # the sums reached depend on the values alone
-        if sums is None:
-            sums = _canon_sums[f.canon] = _sums_reached(f.canon)
-        dup_caps = _DupCaps()
-        dup_caps.floor = f
-        dup_options = _DupFloorOptions()
-        dup_options.floor = f
-        found = _dup_info[key] = (-1, sums, _builders(sums), dup_caps, dup_options)
+        sums = _sums_reached(f.canon)
+        found = _dup_info[key] = FloorInfo(-1, sums, _builders(sums), _DupCaps(f), _DupFloorOptions(f))
     return found
 
 
-def option_key(floor: int, what: int, v: int, t: int) -> int:
-    """The cache key of :func:`build_options` (``floor`` already cut down to the cards of values up to ``t``)."""
-    return ((floor << 2 | what) << 4 | v) << 4 | t
-
-
-_value_options: dict[int, Groups] = {}
-_canon_options: dict[int, Groups] = {}
+#: :func:`build_options`' answers by ``(floor, what, v, t)`` (``floor`` cut down to the cards of values up to ``t``).
+_value_options: dict[tuple[int, int, int, int], Groups] = {}
+_canon_options: dict[tuple[int, int, int, int], Groups] = {}
 
 
 def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Groups:
@@ -550,7 +457,7 @@ def build_options(floor: int, what: int, v: int, t: int, by_value: bool) -> Grou
     """
     if by_value:
         return _value_floor_options(floor & _SPADES_UP_TO[t], what, v, t)
-    return _real_floor_options(_real_floor(floor), what, v, t)
+    return _real_floor_options(_RealFloor(floor), what, v, t)
 
 
 def _real_floor_options(f: _RealFloor, what: int, v: int, t: int) -> Groups:
@@ -559,7 +466,7 @@ def _real_floor_options(f: _RealFloor, what: int, v: int, t: int) -> Groups:
     low = f.canon & _UP_TO[t]
     if not low >> 13:  # the cards up to t are a value floor (most often so): the spread answers serve
         return _value_floor_options(low, what, v, t)
-    key = option_key(low, what, v, t)
+    key = (low, what, v, t)
     found = _canon_options.get(key)
     if found is None:
         found = _canon_options[key] = _options(low, what, v, t)
@@ -568,37 +475,25 @@ def _real_floor_options(f: _RealFloor, what: int, v: int, t: int) -> Groups:
 
 def _value_floor_options(spades: int, what: int, v: int, t: int) -> Groups:
     """:func:`build_options` of the value floor ``spades`` (of values up to ``t`` only), spread."""
-    key = ((spades << 2 | what) << 4 | v) << 4 | t  # option_key(spades, what, v, t), written out: runs on each miss
+    key = (spades, what, v, t)
     found = _value_options.get(key)
     if found is None:
         found = _value_options[key] = tuple([g * _SPREAD for g in _options(spades, what, v, t)])
     return found
 
 
-_sweep_by_fold: dict[int, int] = {}
-
-
 def sweep_values(loose: int) -> int:
     """The values whose card, capturing, would take every one of these loose cards: bit ``v`` for value ``v``.
 
-    With no house on the floor, a card of such a value sweeps it. Value floors are answered once per set of
-    values; other floors are worked out each time.
+    With no house on the floor, a card of such a value sweeps it.
     """
     if not loose:
         return 0
-    fold = (loose | loose >> 13 | loose >> 26 | loose >> 39) & 0x1FFF
-    value_floor = fold.bit_count() == loose.bit_count()
-    if value_floor:
-        found = _sweep_by_fold.get(fold)
-        if found is not None:
-            return found
     total = mask_value_sum(loose)
     found = 0
-    for v in range(fold.bit_length(), 14):
+    for v in range(values_row(loose).bit_length(), 14):
         if total % v == 0 and loose in maximal_groups(loose, v):
             found |= 1 << v
-    if value_floor:
-        _sweep_by_fold[fold] = found
     return found
 
 
@@ -622,13 +517,9 @@ __all__ = [
     "OPTIONAL",
     "FloorInfo",
     "Groups",
-    "add_key",
     "build_options",
     "canonical",
-    "establish_key",
     "floor_info",
-    "floor_sums",
-    "group_key",
     "maximal_groups",
     "optional_groups",
     "splits_into",

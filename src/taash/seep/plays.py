@@ -19,18 +19,27 @@ from typing import Final, TypeVar
 from taash.cards import cards_of
 from taash.seep.core import compiled
 from taash.seep.groups import (
+    ADD_OPTIONS,
+    ESTABLISH_OPTIONS,
     MAXIMAL,
     OPTIONAL,
     FloorInfo,
     _sums_reached,
-    fill_caps,
     floor_info,
     maximal_groups,
     optional_groups,
     subsets_adding_up,
     subsets_summing,
 )
-from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum
+from taash.seep.values import (
+    ALL_VALUES,
+    HOUSE_VALUE_BITS,
+    SUMS_TO_13,
+    VALUE,
+    VALUE_MASK,
+    mask_value_sum,
+    suit_rows,
+)
 
 CAPTURE: Final = 0
 THROW: Final = 1
@@ -46,8 +55,6 @@ House = tuple[int, bool, int]
 _ONLY_EMPTY: Final[tuple[int, ...]] = (0,)
 #: ``_TARGET[t]``: the set of house values (bit ``t - 9``) holding only ``t``, an index of a floor's builders.
 _TARGET: Final[tuple[int, ...]] = (0,) * 9 + (1, 2, 4, 8, 16)
-#: ``_THROW_AT[c + 1]``: the throw of card ``c`` (plays are values: one tuple serves every throw of it).
-_THROW_AT: Final[tuple[Play, ...]] = ((THROW, -1, 0, 0, 0), *((THROW, c, 0, 0, 0) for c in range(52)))
 
 
 def _subsets_table(items: tuple[T, ...]) -> tuple[tuple[T, ...], ...]:
@@ -138,17 +145,11 @@ def plays_of(
     can build anything at all are found with a few integer operations before any loop, and a card that can
     only capture or be thrown costs one table look-up.
     """
-    # Bit v of ``present``: a card of value v is in hand; of ``twice``: two or more are. Two suits at a time:
-    # ``either`` has the values of spades or diamonds in its first row, of hearts or clubs in its second;
-    # ``both`` the values of spades and diamonds, of hearts and clubs. Both masks keep some meaningless bits
-    # above bit 13: every use below meets a mask of values (takers, house values, builders) that drops them.
-    lo = hand & 0x3FFFFFF
-    hi = hand >> 26
-    either = lo | hi
-    both = lo & hi
-    present = (either | either >> 13) << 1
-    twice = (both | both >> 13 | either & either >> 13) << 1
-    floor, reach, builders, caps_of, options_of = floor_facts
+    # Bit v of ``present``: a card of value v is in hand; of ``twice``: two or more are.
+    spades, hearts, diamonds, clubs = suit_rows(hand)
+    present = (spades | hearts | diamonds | clubs) << 1
+    twice = (spades & hearts | (spades | hearts) & (diamonds | clubs) | diamonds & clubs) << 1
+    _, reach, builders, caps_of, options_of = floor_facts  # FloorInfo: values, sums, builders, caps, options
     free = hand & ~restricted if restricted else hand
     if house_bits:
         owned = owned_by[seat]  # values of the houses this seat owns
@@ -157,7 +158,7 @@ def plays_of(
         partners = owned_by[seat ^ 2] & not_owned
         breakable = uncemented & not_owned  # values of the ordinary houses this seat may break
         # A new house of this value may be made (unless another player must build the first: rule 7.2).
-        new_ok = present & (0x3E00 ^ house_bits)
+        new_ok = present & (HOUSE_VALUE_BITS ^ house_bits)
         if restricted:
             new_ok &= ~_locked(restricted & ~hand)
         est_ok = new_ok if not max_houses or house_bits.bit_count() < max_houses else 0
@@ -169,11 +170,13 @@ def plays_of(
             for h in _BITS_OF[breakable]:
                 build_vals |= merge_or_new >> h
                 if break_with_loose:
-                    build_vals |= 0x3FFF << (h + 1) & 0x3E00
+                    build_vals |= SUMS_TO_13 << (h + 1) & HOUSE_VALUE_BITS
         build_vals &= present & (not_owned | twice)  # R4: an owner keeps a card of his house
     elif reach:
         add_ok = add_same_ok = breakable = 0
-        new_ok = est_ok = present & 0x3E00 & ~_locked(restricted & ~hand) if restricted else present & 0x3E00
+        new_ok = est_ok = present & HOUSE_VALUE_BITS
+        if restricted:
+            new_ok = est_ok = new_ok & ~_locked(restricted & ~hand)
         build_vals = (builders[est_ok >> 9] | est_ok & twice) & present
     else:
         build_vals = est_ok = 0
@@ -181,20 +184,18 @@ def plays_of(
     # Capture, else throw (5.1, 5.2): every card has one or the other.
     takers = reach | house_bits  # the values whose cards capture: every other card is thrown
     for v in _BITS_OF[present & takers]:
-        caps = caps_of[v] or fill_caps(caps_of, floor, v)
+        caps = caps_of[v]
         for c in _CARDS_IN[free & VALUE_MASK[v]]:
             for u in caps:
                 out.append((CAPTURE, c, 0, 0, loose & u))
-    # The throws a suit at a time, from tables of the throws of each set of cards of one suit (the suits of the
-    # hand two at a time as above: small integers, quicker to work with than the whole hand).
-    x = (~takers & 0x3FFE) >> 1  # the values that take nothing, as a row of one suit
-    free_lo, free_hi = lo, hi
+    # The throws, a suit at a time, from a table of the throws of each set of cards of one suit.
+    thrown = (~takers & ALL_VALUES) >> 1  # the values that take nothing, as a row of one suit
     if restricted:
-        free_lo, free_hi = free & 0x3FFFFFF, free >> 26
-    out += _SPADE_THROWS[free_lo & x]
-    out += _HEART_THROWS[free_lo >> 13 & x]
-    out += _DIAMOND_THROWS[free_hi & x]
-    out += _CLUB_THROWS[free_hi >> 13 & x]
+        spades, hearts, diamonds, clubs = suit_rows(free)
+    out += _SPADE_THROWS[spades & thrown]
+    out += _HEART_THROWS[hearts & thrown]
+    out += _DIAMOND_THROWS[diamonds & thrown]
+    out += _CLUB_THROWS[clubs & thrown]
     if restricted and hand & restricted:
         for c in cards_of(hand & restricted):
             v = VALUE[c]
@@ -207,14 +208,14 @@ def plays_of(
     # Establish a new house of value t: a card plus loose cards adding up to t, then auto-cement (R2).
     for t in _BITS_OF[est_ok]:
         for v in _BITS_OF[builders[_TARGET[t]] & build_vals]:
-            options = options_of[v << 4 | t]  # establish_key(v, t)
+            options = options_of[ESTABLISH_OPTIONS, v, t]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     out.append((ESTABLISH, c, t, 0, loose & m))
     # A house cemented at once: a card onto loose groups of its own value, holding another.
     if est_ok & twice and loose:
         for v in _BITS_OF[est_ok & twice & build_vals]:
-            caps = caps_of[v] or fill_caps(caps_of, floor, v)
+            caps = caps_of[v]
             if not caps[0]:
                 continue
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
@@ -226,7 +227,7 @@ def plays_of(
     for w in _BITS_OF[add_ok]:  # add_same_ok is part of add_ok (who holds two of a value holds one)
         vals = builders[_TARGET[w]] | add_same_ok & 1 << w
         for v in _BITS_OF[vals & build_vals]:
-            options = options_of[w << 4 | v]  # add_key(v, w)
+            options = options_of[ADD_OPTIONS, v, w]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     out.append((ADD, c, w, 0, loose & m))
@@ -237,12 +238,12 @@ def plays_of(
         for v in _BITS_OF[merge_or_new >> h & build_vals]:
             n = h + v
             what = OPTIONAL if house_bits >> n & 1 else MAXIMAL
-            options = options_of[what << 8 | n]  # group_key(what, n)
+            options = options_of[what, 0, n]
             for c in _CARDS_IN[free & VALUE_MASK[v]]:
                 for m in options:
                     out.append((BREAK, c, n, h, loose & m))
         if break_with_loose:
-            for v in _BITS_OF[present & build_vals & (0x3FFF << (h + 1)) & 0x3E00]:
+            for v in _BITS_OF[present & build_vals & (SUMS_TO_13 << (h + 1)) & HOUSE_VALUE_BITS]:
                 for c in _CARDS_IN[free & VALUE_MASK[v]]:
                     out.extend(_break_with_loose(c, v, h, loose, house_bits, add_same_ok, new_ok, twice))
     return out
@@ -250,7 +251,7 @@ def plays_of(
 
 #: ``_SPADE_THROWS[row]`` (and the others): the throws of the cards ``row`` (a 13-bit mask) of one suit, in order.
 _SPADE_THROWS, _HEART_THROWS, _DIAMOND_THROWS, _CLUB_THROWS = (
-    _subsets_table(_THROW_AT[13 * s + 1: 13 * s + 14]) for s in range(4))
+    _subsets_table(tuple((THROW, 13 * suit + rank, 0, 0, 0) for rank in range(13))) for suit in range(4))
 
 
 def _locked(others: int) -> int:
@@ -292,8 +293,9 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
     """
     if restricted or not loose:
         return _restricted_bid_plays(hand, loose, bid, restricted)
-    floor, reach, _, caps_of, options_of = floor_info(loose)
-    caps = caps_of[bid] or fill_caps(caps_of, floor, bid)
+    facts = floor_info(loose)
+    reach, caps_of, options_of = facts.sums, facts.caps, facts.options
+    caps = caps_of[bid]
     holds_two = (hand & VALUE_MASK[bid]).bit_count() > 1
     out: list[Play] = []
     for c in cards_of(hand):
@@ -306,7 +308,7 @@ def _bid_plays(hand: int, loose: int, bid: int, restricted: int) -> list[Play]:
             else:
                 out.append((THROW, c, 0, 0, 0))
         elif v < bid and reach >> (bid - v) & 1:
-            out.extend([(ESTABLISH, c, bid, 0, loose & m) for m in options_of[v << 4 | bid]])
+            out.extend([(ESTABLISH, c, bid, 0, loose & m) for m in options_of[ESTABLISH_OPTIONS, v, bid]])
     return out
 
 
