@@ -47,8 +47,8 @@ def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, prese
     assert checked > 100
 
 
-SEARCH_SPECS = ["ismcts:iterations=6,candidates=3", "ismcts:iterations=6,candidates=3,guesses=4",
-                "ismcts:iterations=4,candidates=2,guesses=3,rollout=heuristic"]
+SEARCH_SPECS = ["ismcts:iterations=6,candidates=3", "ismcts:iterations=6,candidates=3,guesses=2",
+                "ismcts:iterations=4,candidates=2,guesses=1,rollout=heuristic"]
 
 
 @pytest.mark.parametrize("spec", SEARCH_SPECS)

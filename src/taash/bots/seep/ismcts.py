@@ -33,7 +33,7 @@ from taash.seep.view import PlayerView, view_of
 REJECTION_TRIES = 64
 #: Steps the constrained assignment may take before it settles for the best it found.
 ASSIGNMENT_STEPS = 2000
-#: The most guessed deals an iteration may weigh against each other (``guesses=``).
+#: The most guessed deals an iteration may add to the pool of guesses (``guesses=``).
 MAX_GUESSES = 256
 #: The longest time budget a decision may be given (``seconds=``).
 MAX_SECONDS = 600.0
@@ -172,10 +172,10 @@ def _number(value: object, name: str, low: float, high: float, *, above_low: boo
 
 
 def check_settings(iterations: object, seconds: object, candidates: object, prune: object,
-                   guesses: object = 1) -> None:
+                   guesses: object = 0) -> None:
     """Refuse search settings out of their bounds (a setting from the command line may be any word)."""
     _whole(iterations, "iterations", 1, 1_000_000)
-    _whole(guesses, "guesses", 1, MAX_GUESSES)
+    _whole(guesses, "guesses", 0, MAX_GUESSES)
     if seconds is not None:
         _number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
     _whole(candidates, "candidates", 0, 1000)
@@ -188,7 +188,7 @@ class IsmctsBot(SeepBot):
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: str = "greedy", candidates: int = 8, prune: float = 2.5, guesses: int = 1):
+                 rollout: str = "greedy", candidates: int = 8, prune: float = 2.5, guesses: int = 0):
         check_settings(iterations, seconds, candidates, prune, guesses)
         self.rng = random.Random(seed)
         #: Determinisations per decision (each plays out every candidate still in the race).
@@ -209,9 +209,10 @@ class IsmctsBot(SeepBot):
         self.candidates = candidates
         #: Drop a candidate once it trails the leader by this many standard errors (0: never).
         self.prune = prune
-        #: Guessed deals drawn for each iteration; the one played out is picked among them in proportion to how
-        #: likely the other seats' past plays were under the opponent model (:mod:`opponent_model`). 1: every
-        #: deal that fits the hard facts is as likely as any other.
+        #: Guessed deals added to the decision's pool of guesses at each iteration; the one played out is drawn
+        #: from the whole pool in proportion to how likely the other seats' past plays were under the opponent
+        #: model (:mod:`opponent_model`). 0 (the default): no pool, every deal that fits the hard facts is as
+        #: likely as any other.
         self.guesses = guesses
         #: After a search: each candidate's determinisations played and mean gain in points (its team's minus
         #: the other team's, from now on).
@@ -244,24 +245,29 @@ class IsmctsBot(SeepBot):
             self.last_stats = {}
             return legal[0]
         requirements = hand_requirements(view)
-        pasts = past_plays(view) if self.guesses > 1 else []
+        pasts = past_plays(view) if self.guesses else []
         if not pasts:
             return self.search(view, lambda: determinise(view, self.rng, requirements), deadline)
-        return self.search(view, lambda: self.likely_deal(view, requirements, pasts), deadline)
+        pool: list[tuple[list[int], list[int], float]] = []
+        return self.search(view, lambda: self.likely_deal(view, requirements, pasts, pool), deadline)
 
-    def likely_deal(self, view: PlayerView, requirements: list[tuple[int, int]], pasts: list[PastPlay]) -> Deal:
-        """One of :attr:`guesses` deals that fit ``view``, picked in proportion to the likelihood of the other
-        seats' past plays ``pasts`` under the opponent model (sampling-importance-resampling)."""
-        drawn = [deal_hidden(view, self.rng, requirements) for _ in range(self.guesses)]
-        logs = [log_likelihood(view, pasts, hands) for hands, _ in drawn]
-        top = max(logs)
-        weights = [math.exp(x - top) for x in logs]
+    def likely_deal(self, view: PlayerView, requirements: list[tuple[int, int]], pasts: list[PastPlay],
+                    pool: list[tuple[list[int], list[int], float]]) -> Deal:
+        """A deal that fits ``view``, drawn from ``pool`` (the guesses of this decision so far, each with the log
+        of the likelihood of the other seats' past plays ``pasts`` under the opponent model) in proportion to
+        that likelihood, once :attr:`guesses` new guesses have joined the pool (importance resampling from a
+        pool that grows with every iteration)."""
+        for _ in range(self.guesses):
+            hands, rest = deal_hidden(view, self.rng, requirements)
+            pool.append((hands, rest, log_likelihood(view, pasts, hands)))
+        top = max(x for _, _, x in pool)
+        weights = [math.exp(x - top) for _, _, x in pool]
         pick = self.rng.random() * sum(weights)
-        for (hands, rest), w in zip(drawn, weights, strict=True):
+        for (hands, rest, _), w in zip(pool, weights, strict=True):
             pick -= w
             if pick < 0:
                 return deal_of(view, hands, rest)
-        return deal_of(view, *drawn[-1])
+        return deal_of(view, pool[-1][0], pool[-1][1])
 
     def search(self, view: PlayerView, world: Callable[[], Deal], deadline: float | None = None) -> Play:
         """The search from ``view``; ``world()`` gives each iteration a full deal to play out (a fresh one).

@@ -26,7 +26,7 @@ from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView
 
 #: Points of greedy score that make a play e (2.72) times likelier than another.
-TEMPERATURE = 2.0
+TEMPERATURE = 1.0
 #: The share of a player's choices the model leaves to chance (any legal play alike).
 EPSILON = 0.25
 
