@@ -47,6 +47,33 @@ def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, prese
     assert checked > 100
 
 
+SEARCH_SPECS = ["ismcts:iterations=6,candidates=3", "ismcts:iterations=6,candidates=3,guesses=2",
+                "ismcts:iterations=4,candidates=2,guesses=1,rollout=heuristic"]
+
+
+@pytest.mark.parametrize("spec", SEARCH_SPECS)
+@pytest.mark.parametrize(("players", "preset"), [(4, "standard"), (2, "standard"), (4, "punjab_30_qasim")])
+def test_hidden_cards_never_change_a_search(spec: str, players: int, preset: str) -> None:
+    """The search bot with each of its settings (the opponent model's weighting of guesses included): its
+    guesses come from the view and its seed alone, so another deal of the hidden cards changes nothing."""
+    rng = random.Random(hash((spec, players, preset)) % 10_000)
+    checked = 0
+    for d in range(2):
+        deal = Deal.shuffled(PRESETS[preset], players, d % players, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            seat = deal.to_move
+            if len(deal.legal_plays()) > 1 and len(deal.plays) % 3 == 1:
+                other = reshuffle_hidden(deal, seat, rng)
+                first = make_bot(spec, 99)
+                second = make_bot(spec, 99)
+                assert first.choose_play(view_of(deal, seat)) == second.choose_play(view_of(other, seat))
+                assert first.last_stats == second.last_stats  # type: ignore[attr-defined]
+                checked += 1
+            deal.play(rng.choice(deal.legal_plays()))
+    assert checked > 10
+
+
 def test_bots_are_deterministic_for_a_seed() -> None:
     deal = Deal.shuffled(PRESETS["standard"], 4, 0, random.Random(5))
     for name in ("random", "greedy", "heuristic"):

@@ -151,3 +151,33 @@ def test_a_time_budget_must_be_positive_and_sane(seconds: object) -> None:
         IsmctsBot(1, seconds=seconds)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seconds must be a number above 0"):
         make_bot(f"ismcts:seconds={seconds}", 1)
+
+
+def test_weighing_guesses_is_deterministic_for_a_seed_and_changes_the_search() -> None:
+    """With ``guesses`` the search plays out deals drawn from its pool of guesses by the opponent model: the same
+    seed gives the same search, and the weighting does change which deals are played out (so the statistics
+    differ)."""
+    from taash.bots.seep.heuristic import HeuristicBot as Heuristic
+
+    rng = random.Random(21)
+    deal = Deal.shuffled(PRESETS["standard"], 4, 0, rng)
+    bots = [Heuristic(s) for s in range(4)]
+    deal.make_bid(bots[deal.to_move].choose_bid(view_of(deal, deal.to_move)))
+    while len(deal.plays) < 18 or len(deal.legal_plays()) < 3:
+        deal.play(bots[deal.to_move].choose_play(view_of(deal, deal.to_move)))
+    view = view_of(deal, deal.to_move)
+    a, b = IsmctsBot(3, iterations=20, guesses=2, prune=0), IsmctsBot(3, iterations=20, guesses=2, prune=0)
+    assert a.choose_play(view) == b.choose_play(view) and a.last_stats == b.last_stats
+    plain = IsmctsBot(3, iterations=20, prune=0)
+    plain.choose_play(view)
+    assert plain.last_stats != a.last_stats
+
+
+@pytest.mark.parametrize("guesses", [-2, 1.5, "x", 10**4])
+def test_guesses_must_be_a_sane_whole_number(guesses: object) -> None:
+    from taash.bots.base import make_bot
+
+    with pytest.raises(ValueError, match="guesses must be a whole number from 0 to 256"):
+        IsmctsBot(1, guesses=guesses)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="guesses must be a whole number from 0 to 256"):
+        make_bot(f"ismcts:guesses={guesses}", 1)

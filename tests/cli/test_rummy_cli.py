@@ -161,7 +161,7 @@ def test_arena_of_a_pool_match_counts_matches(taash: Runner, monkeypatch: pytest
     (["greedy"], "at least two bots"),
     (["greedy", "greedy"], "each bot once"),
     (["greedy", "nosuch"], "nosuch"),
-    (["greedy", "expert"], "expert"),
+    (["greedy", "grandmaster"], "grandmaster"),
     (["greedy", "random", "--players", "7"], "2 to 6"),
     (["greedy", "random", "--format", "pool7"], "pool7"),
     (["greedy", "random", "--rules", "bogus"], "bogus"),

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.inference import hand_requirements
+from taash.bots.seep.opponent_model import PastPlay, log_likelihood, past_plays
 from taash.bots.seep.rollout import Policy, greedy_play, play_out
 from taash.cards import cards_of, mask_of
 from taash.seep.deal import Deal
@@ -32,6 +33,8 @@ from taash.seep.view import PlayerView, view_of
 REJECTION_TRIES = 64
 #: Steps the constrained assignment may take before it settles for the best it found.
 ASSIGNMENT_STEPS = 2000
+#: The most guessed deals an iteration may add to the pool of guesses (``guesses=``).
+MAX_GUESSES = 256
 #: The longest time budget a decision may be given (``seconds=``).
 MAX_SECONDS = 600.0
 
@@ -133,8 +136,14 @@ def determinise(view: PlayerView, rng: random.Random, requirements: list[tuple[i
 
     ``requirements`` (from :func:`hand_requirements`, worked out once per decision by the search) may be given.
     """
-    players = view.players
     hands, rest = deal_hidden(view, rng, requirements)
+    return deal_of(view, hands, rest)
+
+
+def deal_of(view: PlayerView, hands: list[int], rest: list[int]) -> Deal:
+    """The full deal of ``view`` where the hidden hands are ``hands`` and the cards still to be dealt ``rest``
+    (as :func:`deal_hidden` gives them)."""
+    players = view.players
     # Cards still to be dealt go where the deal reads them later (right after the floor at the bid play, at the
     # end for the 2-player second half); the floor turned up after the bid stays at its place.
     floor4 = cards_of(view.initial_floor)
@@ -162,9 +171,11 @@ def _number(value: object, name: str, low: float, high: float, *, above_low: boo
         raise ValueError(f"{name} must be a number {bounds}, not {value!r}")
 
 
-def check_settings(iterations: object, seconds: object, candidates: object, prune: object) -> None:
+def check_settings(iterations: object, seconds: object, candidates: object, prune: object,
+                   guesses: object = 0) -> None:
     """Refuse search settings out of their bounds (a setting from the command line may be any word)."""
     _whole(iterations, "iterations", 1, 1_000_000)
+    _whole(guesses, "guesses", 0, MAX_GUESSES)
     if seconds is not None:
         _number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
     _whole(candidates, "candidates", 0, 1000)
@@ -177,8 +188,8 @@ class IsmctsBot(SeepBot):
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: str = "greedy", candidates: int = 8, prune: float = 2.5):
-        check_settings(iterations, seconds, candidates, prune)
+                 rollout: str = "greedy", candidates: int = 8, prune: float = 2.5, guesses: int = 0):
+        check_settings(iterations, seconds, candidates, prune, guesses)
         self.rng = random.Random(seed)
         #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
@@ -198,6 +209,11 @@ class IsmctsBot(SeepBot):
         self.candidates = candidates
         #: Drop a candidate once it trails the leader by this many standard errors (0: never).
         self.prune = prune
+        #: Guessed deals added to the decision's pool of guesses at each iteration; the one played out is drawn
+        #: from the whole pool in proportion to how likely the other seats' past plays were under the opponent
+        #: model (:mod:`opponent_model`). 0 (the default): no pool, every deal that fits the hard facts is as
+        #: likely as any other.
+        self.guesses = guesses
         #: After a search: each candidate's determinisations played and mean gain in points (its team's minus
         #: the other team's, from now on).
         self.last_stats: dict[Play, tuple[int, float]] = {}
@@ -229,7 +245,29 @@ class IsmctsBot(SeepBot):
             self.last_stats = {}
             return legal[0]
         requirements = hand_requirements(view)
-        return self.search(view, lambda: determinise(view, self.rng, requirements), deadline)
+        pasts = past_plays(view) if self.guesses else []
+        if not pasts:
+            return self.search(view, lambda: determinise(view, self.rng, requirements), deadline)
+        pool: list[tuple[list[int], list[int], float]] = []
+        return self.search(view, lambda: self.likely_deal(view, requirements, pasts, pool), deadline)
+
+    def likely_deal(self, view: PlayerView, requirements: list[tuple[int, int]], pasts: list[PastPlay],
+                    pool: list[tuple[list[int], list[int], float]]) -> Deal:
+        """A deal that fits ``view``, drawn from ``pool`` (the guesses of this decision so far, each with the log
+        of the likelihood of the other seats' past plays ``pasts`` under the opponent model) in proportion to
+        that likelihood, once :attr:`guesses` new guesses have joined the pool (importance resampling from a
+        pool that grows with every iteration)."""
+        for _ in range(self.guesses):
+            hands, rest = deal_hidden(view, self.rng, requirements)
+            pool.append((hands, rest, log_likelihood(view, pasts, hands)))
+        top = max(x for _, _, x in pool)
+        weights = [math.exp(x - top) for _, _, x in pool]
+        pick = self.rng.random() * sum(weights)
+        for (hands, rest, _), w in zip(pool, weights, strict=True):
+            pick -= w
+            if pick < 0:
+                return deal_of(view, hands, rest)
+        return deal_of(view, pool[-1][0], pool[-1][1])
 
     def search(self, view: PlayerView, world: Callable[[], Deal], deadline: float | None = None) -> Play:
         """The search from ``view``; ``world()`` gives each iteration a full deal to play out (a fresh one).

@@ -56,24 +56,37 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
     Ties are broken by ``random`` (a ``random.Random().random``), so two play-outs given the same sequence of
     random numbers make the same choices.
     """
-    rules = deal.rules
+    scores = greedy_scores(deal.rules, len(deal.plays), deal.loose, deal.houses,
+                           deal.hands[(deal.to_move + 1) % deal.players], legal)
+    best = -1e9
+    chosen: list[Play] = []
+    for play, score in zip(legal, scores, strict=True):
+        if score > best + 1e-9:
+            best = score
+            chosen = [play]
+        elif score > best - 1e-9:
+            chosen.append(play)
+    if len(chosen) == 1:
+        return chosen[0]
+    return chosen[int(random() * len(chosen))]
+
+
+def greedy_scores(rules: Rules, index: int, loose: int, houses: dict[int, tuple[int, bool, int]], nxt: int,
+                  legal: list[Play]) -> list[float]:
+    """What the greedy play-out makes of each of ``legal``, made as play ``index`` on the floor ``loose`` and
+    ``houses`` while the next player holds ``nxt``: the points it takes now (a sweep counts its points), less
+    what the next player could then sweep. :func:`greedy_play` makes the best of them."""
     tables = _tables_of(rules)
     ps, ph, pd, pc = tables.rows
     card_pts = tables.card_points
-    index = len(deal.plays)
     last = index == LAST_PLAY
-    loose = deal.loose
-    houses = deal.houses
     n_houses = len(houses)
-    seat = deal.to_move
-    nxt = deal.hands[(seat + 1) % deal.players]
     nxt_values = _values_held(nxt) if nxt and not last else 0
     by_value = rules.sweep_scores_card_value
     # A sweep the next player makes on the last play is not held against this one; what the others score is the
     # rules' (a sweep by value scores the card: the value the next player sweeps with, below).
     sweep_next = 0 if by_value or index + 1 >= LAST_PLAY else rules.sweep_value(0, index + 1)
-    best = -1e9
-    chosen: list[Play] = []
+    scores: list[float] = []
     for play in legal:
         kind, c, value, _, m = play
         bit = 1 << c
@@ -131,14 +144,8 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
                 points_left = (ps[on_floor & 0x1FFF] + ph[on_floor >> 13 & 0x1FFF] + pd[on_floor >> 26 & 0x1FFF]
                                + pc[on_floor >> 39])
                 score -= points_left + (values.bit_length() - 1 if by_value else sweep_next)
-        if score > best + 1e-9:
-            best = score
-            chosen = [play]
-        elif score > best - 1e-9:
-            chosen.append(play)
-    if len(chosen) == 1:
-        return chosen[0]
-    return chosen[int(random() * len(chosen))]
+        scores.append(score)
+    return scores
 
 
 def _house_left(kind: int, c: int, value: int, houses: dict[int, tuple[int, bool, int]]) -> int:
