@@ -130,6 +130,8 @@ class Hub:
             table = rebuild_or_log(stored)
             if table is None:
                 continue
+            if table.status == "waiting" and stored.row.stake > 0 and self.ledger is not None:
+                self._start_held(table)
             if table.status != stored.row.status:  # the status is written after the action that changed it
                 self.store.set_status_now(table.id, table.status, result_rows(table))
             if table.status != "finished":
@@ -137,6 +139,23 @@ class Hub:
         if self.ledger is not None:
             self.close_held_matches()
         return len(self.live)
+
+    def _start_held(self, table: Table) -> None:
+        """A crash between holding the stakes and writing the start: the start is written now (the hold and the
+        start happen both, never one alone); its seats are the hold's, as nothing can change between the two."""
+        assert self.ledger is not None
+        held = self.ledger.match(match_id(table.id))
+        if held is None or held.state != "pending" or table.owner is None:
+            return
+        start = {"type": "start"}
+        try:
+            table.check(start, table.owner)
+        except TableError:
+            log.exception("table %s holds stakes but cannot start", table.id)
+            return
+        self.store.add_action_now(table.id, table.version + 1, table.owner, start)
+        table.apply(start, table.owner)
+        log.info("table %s: its held stakes' start is written after a restart", table.id)
 
     def close_held_matches(self) -> int:
         """Settle the held match of every finished table and refund that of every abandoned one (after a crash

@@ -156,6 +156,11 @@ class Store:
                          body: dict[str, Any]) -> None:
         await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":"))))
 
+    def add_action_now(self, table_id: str, version: int, guest: str | None, body: dict[str, Any]) -> None:
+        """An action written at once (on a restart, before the server runs)."""
+        with Session(self.engine) as s, s.begin():
+            NewAction(table_id, version, guest, None, json.dumps(body, separators=(",", ":")))(s)
+
     async def add_deals(self, table_id: str, first: int, dealt: list[Dealt]) -> None:
         """Deals ``first``, ``first + 1``, ... of a table, as they were dealt."""
         await self.write(lambda s: s.add_all(deal_row(table_id, first + i, d) for i, d in enumerate(dealt)))
