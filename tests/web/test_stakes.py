@@ -5,6 +5,8 @@ refund when a table is abandoned; the audit is clean after each."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +163,35 @@ def test_an_abandoned_staked_match_is_refunded_even_after_a_crash(tmp_path: Path
     again.restore()
     assert live.table.id not in again.live and ledger.balance(wallet_of("g0")) == GRANT
     store.close()
+
+
+def test_wallets_and_stakes_over_http(tmp_path: Path) -> None:
+    from tests.web.server import Person, running_server
+
+    with running_server(tmp_path, extra=("--starting-chips", "500", "--rake", "2.5")) as server:
+        anil = Person(server, "Anil")
+        wallet = anil.http.get("/api/chips").json()
+        assert wallet["balance"] == 500 and wallet["rake_percent"] == 2.5
+        assert [t["kind"] for t in wallet["recent"]] == ["grant"] and wallet["recent"][0]["amount"] == 500
+        assert Person(server).http.get("/api/chips").status_code == 401
+        bonus = anil.post("/api/chips/bonus")
+        assert bonus.status_code == 200 and bonus.json()["balance"] == 1500  # below the floor of 1,000
+        again = anil.post("/api/chips/bonus")
+        assert again.status_code == 409 and again.json()["code"] == "no_bonus"
+        table = anil.post("/api/tables", {"players": 2, "baazis": 0, "stake": 20}).json()
+        assert table["stake"] == 20 and table["hold"] == 2000
+        assert anil.post(f"/api/tables/{table['id']}/bots").status_code == 200
+        short = anil.post(f"/api/tables/{table['id']}/start")
+        assert short.status_code == 409 and short.json()["code"] == "short" and "\n" not in short.json()["detail"]
+        assert anil.http.get(f"/api/tables/{table['id']}").json()["status"] == "waiting"
+        assert anil.http.get("/api/chips").json()["balance"] == 1500
+        assert anil.post("/api/tables", {"players": 2, "stake": -1}).status_code == 422
+        started = anil.post("/api/quick", {"players": 2, "baazis": 3, "stake": 100, "level": "easy"}).json()
+        assert started["status"] == "playing" and started["hold"] == 300
+        assert anil.http.get("/api/chips").json()["recent"][0] == {
+            "id": f"{started['id']}:1:0:hold", "kind": "hold", "amount": -300, "match_id": f"{started['id']}:1"}
+        early = anil.post(f"/api/tables/{started['id']}/abandon")
+        assert early.status_code == 409 and early.json()["code"] == "playing"
+    bad = subprocess.run([sys.executable, "-m", "taash.cli.main", "serve", "--rake", "200"], capture_output=True,
+                         text=True)
+    assert bad.returncode != 0 and "--rake must be" in bad.stderr + bad.stdout
