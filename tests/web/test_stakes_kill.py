@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 
 from taash.chips.ledger import Ledger, wallet_of
 from taash.web.db import make_engine
@@ -63,6 +63,12 @@ def test_kill_9_during_staked_matches_loses_no_chip(tmp_path: Path, database: st
                 break
             assert time.monotonic() < deadline, f"{playing} matches still playing"
             time.sleep(0.2)
+        server.stop()
+        books_are_right(url, engine)  # inside: a PostgreSQL test database is dropped when the server's block ends
+
+
+def books_are_right(url: str, engine: Engine) -> None:
+    """``taash chips audit`` is clean and each wallet holds its grant plus its finished matches' chips."""
     audited = subprocess.run([sys.executable, "-m", "taash.cli.main", "chips", "audit", "--database-url", url],
                              capture_output=True, text=True)
     assert audited.returncode == 0, audited.stdout + audited.stderr
