@@ -195,3 +195,29 @@ def test_wallets_and_stakes_over_http(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "taash.cli.main", "serve", "--rake", "200"], capture_output=True,
                          text=True)
     assert bad.returncode != 0 and "--rake must be" in bad.stderr + bad.stdout
+
+
+def test_a_crash_between_the_hold_and_the_start_writes_the_start_on_restart(tmp_path: Path) -> None:
+    store, ledger, hub = books(tmp_path)
+
+    async def scenario() -> Live:
+        ledger.open_wallet("g0")
+        live = await staked_table(hub, "seep", 2, 0, 5, people=1)
+
+        async def crash(*_: Any) -> None:
+            raise RuntimeError("killed")
+
+        store.add_action = crash  # type: ignore[method-assign]  # the start's write never happens
+        with pytest.raises(TableError):
+            await hub.act(live, {"type": "start"}, "g0")
+        return live
+
+    live = asyncio.run(scenario())
+    assert live.table.status == "waiting" and ledger.balance(wallet_of("g0")) == GRANT - 500
+    again = Hub(Store(store.engine), bot_delay=0, ledger=ledger)
+    again.restore()
+    assert again.live[live.table.id].table.status == "playing"
+    assert store.table(live.table.id).row.status == "playing"  # type: ignore[union-attr]
+    assert ledger.match(match_id(live.table.id)).state == "pending"  # type: ignore[union-attr]
+    assert audit(store.engine).faults == []
+    store.close()
