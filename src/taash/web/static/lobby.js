@@ -14,7 +14,9 @@ function setStatus(text, error = false) {
 function tableOptions() {
   const form = $("table-form");
   const baazis = parseInt(form.baazis.value, 10);
+  const stake = parseInt(form.stake.value, 10);
   return {
+    stake: Number.isFinite(stake) ? Math.max(0, stake) : 0,
     players: parseInt(form.players.value, 10),
     rules: form.rules.value,
     baazis: Number.isFinite(baazis) ? Math.min(20, Math.max(0, baazis)) : 1,
@@ -54,7 +56,8 @@ function describe(t) {
   const free = t.seats.length - seated.length;
   const names = seated.map((s) => s.name).join(", ") || "nobody yet";
   const match = t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
-  return { free, text: `${t.players} players · ${ruleLabel(t.rules)} · ${match} · ${names}` };
+  const stake = t.stake ? ` · stake ${t.stake} (holds ${t.hold} chips)` : "";
+  return { free, text: `${t.players} players · ${ruleLabel(t.rules)} · ${match}${stake} · ${names}` };
 }
 
 async function refreshTables() {
@@ -91,6 +94,9 @@ function showReady(guest) {
   $("ready").hidden = false;
   setStatus(`Welcome, ${guest.name}.`);
   accountPanel($("account"), guest, showReady);
+  api("GET", "/api/chips").then((w) => {
+    $("who").textContent = `Playing as ${guest.name} · ${w.balance.toLocaleString("en-IN")} chips`;
+  }).catch(() => {});
 }
 
 async function main() {
