@@ -482,3 +482,24 @@ def test_the_score_sheet_says_when_a_lead_won_a_baazi(server: str, browser: Brow
         ["minimum rule: a baazi, back to 0",
          "Team B won the baazi by the minimum rule; the running difference starts again from 0"],
     ]
+
+
+def test_the_lobby_shows_the_wallet_and_a_tables_stake(server: str, browser: Browser) -> None:
+    """A new guest sees his starting chips beside his name; a table made with a stake is listed with its stake
+    and what it holds from each seat."""
+    errors: list[str] = []
+    page = browser.new_context().new_page()
+    page.set_default_timeout(10000)
+    watch_errors(page, errors, "staker")
+    page.goto(f"{server}/")
+    tid(page, "name-input").fill("Staker")
+    tid(page, "name-submit").click()
+    _expect(page.locator("#who")).to_contain_text("10,000 chips")
+    tid(page, "players").select_option("2")
+    tid(page, "baazis").fill("0")
+    tid(page, "stake").fill("7")
+    tid(page, "create-table").click()
+    page.wait_for_url("**/t/*")
+    page.goto(f"{server}/")
+    _expect(tid(page, "table-item").first).to_contain_text("stake 7 (holds 700 chips)")
+    assert errors == []

@@ -42,6 +42,9 @@ def serve(
     turn_seconds: Annotated[float, typer.Option(
         help="Seconds a person has for a bid or a play before a bot makes it for him; after three such turns in "
              "a row a bot plays his seat until he acts again (0: no limit).")] = 60.0,
+    starting_chips: Annotated[int, typer.Option(help="Chips a new guest's wallet opens with (0: none).")] = 10_000,
+    rake: Annotated[float, typer.Option(
+        help="The house's share of each winner's winnings at staked tables, in percent (0 to 100).")] = 0.0,
     rate: Annotated[float, typer.Option(help="Messages a connection may send per second (bursts of twice).")]
     = 10.0,
     creations: Annotated[float, typer.Option(
@@ -72,6 +75,10 @@ def serve(
         fail(f"--away-seconds must be from 0 to 3600, not {away_seconds}")
     if not (turn_seconds == 0 or 0.5 <= turn_seconds <= 3600):
         fail(f"--turn-seconds must be 0 (no limit) or from 0.5 to 3600, not {turn_seconds}")
+    if not 0 <= starting_chips <= 10**12:
+        fail(f"--starting-chips must be from 0 to 1,000,000,000,000, not {starting_chips}")
+    if not 0 <= rake <= 100 or round(rake, 2) != rake:
+        fail(f"--rake must be a percentage from 0 to 100 in hundredths at most, not {rake}")
     if not database_url.startswith(("sqlite://", "postgresql")):
         fail(f"--database-url must be sqlite:///FILE or postgresql+psycopg://..., not {database_url!r}")
     if in_memory(database_url):
@@ -104,7 +111,7 @@ def serve(
     except UnicodeError:
         fail(f"--host is not a host name or address: {host!r}")
     config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds,
-                          turn_seconds=turn_seconds, rate=rate,
+                          turn_seconds=turn_seconds, rate=rate, starting_chips=starting_chips, rake=rake,
                           creations=creations, max_tables=max_tables, max_connections=max_connections,
                           allowed_origins=origins,
                           secure_cookies=secure_cookies)

@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -33,9 +34,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
+from taash.chips.ledger import Ledger
 from taash.tables.adapter import TableError, adapter, game_names
 from taash.tables.rummy import judge_groups
 from taash.web.accounts import accounts_router
+from taash.web.chips_routes import chips_router
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.history import add_history
 from taash.web.http import (
@@ -49,6 +52,7 @@ from taash.web.http import (
     guest_from_token,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
+from taash.web.stakes import hold_per_seat
 from taash.web.store import Store
 
 log = logging.getLogger("taash.web")
@@ -102,6 +106,8 @@ class TableIn(BaseModel):
                                            "it starts, by whoever holds its invite code)")
     seat: int | None = Field(0, ge=0, le=5, description="The seat its creator takes at once (null: none, he "
                                                         "only manages the table)")
+    stake: int = Field(0, ge=0, le=10**9, description="Chips the match is played for (0: none); see README's "
+                                                     "'Playing for chips' for each game's rule and hold")
 
     @model_validator(mode="after")
     def _seat(self) -> TableIn:
@@ -145,6 +151,8 @@ class TableOut(BaseModel):
     version: int
     seats: list[SeatOut]
     invite: str | None = Field(None, description="The invite link's path; null where the code is not shown")
+    stake: int = Field(0, description="Chips the match is played for (0: none)")
+    hold: int = Field(0, description="Chips held from each seat when the match starts (the most it can lose)")
 
 
 class GroupsIn(BaseModel):
@@ -268,7 +276,8 @@ class AddressBucket:
 
 def table_out(live: Live, shown: bool) -> TableOut:
     """The lobby's view of a table; its invite code only where ``shown`` (see :func:`code_shown`)."""
-    summary = live.table.summary()
+    summary = {**live.table.summary(), "stake": live.stake,
+               "hold": hold_per_seat(live.table, live.stake) if live.stake else 0}
     if not shown:
         return TableOut(**{**summary, "code": None}, invite=None)
     return TableOut(**summary, invite=f"/join/{live.table.code}")
@@ -292,11 +301,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         engine = make_engine(config.database_url)
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
+        ledger = Ledger(engine, starting_grant=config.starting_chips, rake_percent=Decimal(str(config.rake)))
         hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
-                  config.turn_seconds)
+                  config.turn_seconds, ledger)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        state.update(store=store, hub=hub, signer=signer)
+        state.update(store=store, hub=hub, signer=signer, ledger=ledger)
         app.state.signer = signer
         for live in hub.live.values():
             hub.schedule_bots(live)
@@ -387,11 +397,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         creating(request)
         guest = secrets.token_hex(16)
         await state["store"].add_guest(guest, body.name)
+        await asyncio.to_thread(state["ledger"].open_wallet, guest)
         response.set_cookie(COOKIE, state["signer"].dumps(guest), httponly=True, samesite="lax",
                             secure=config.secure_cookies, max_age=60 * 60 * 24 * 365)
         return GuestOut(id=guest, name=body.name)
 
 
+    app.include_router(chips_router(lambda: state["ledger"]))  # /api/chips, /api/chips/bonus
     app.include_router(accounts_router(config, state))  # /api/me, and claiming a name, login, logout, password
 
     # -- tables -----------------------------------------------------------------------------------------------
@@ -417,7 +429,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if body.format is not None and not game.formats:
                 raise TableError(f"{game.title} takes no format (it plays to baazis)")
             settings = game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
-            live = await hub().create(settings, guest)
+            live = await hub().create(settings, guest, body.stake)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
         if body.seat is not None:
@@ -498,6 +510,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         live = live_table(table_id)
         await act(live, {"type": "start"}, guest)
         return table_out(live, True)
+
+    @app.post("/api/tables/{table_id}/abandon", response_model=TableOut, responses=ERRORS)
+    async def abandon(table_id: str, guest: Guest) -> TableOut:
+        """Abandon a table that has not finished (its creator only: 403): every stake held is refunded."""
+        live = live_table(table_id)
+        if guest != live.table.owner:
+            raise ApiError("forbidden", "only the table's creator may abandon it")
+        idle = time.monotonic() - live.last_active
+        if live.table.status == "playing" and live.stake > 0 and idle < config.abandon_minutes * 60:
+            raise ApiError("playing", f"a staked match may be abandoned only after {config.abandon_minutes:g} "
+                                      "minutes without a move")
+        try:
+            await hub().abandon(live)
+        except TableError as e:
+            raise ApiError(e.code, str(e)) from None
+        return TableOut(**{**table_out(live, True).model_dump(), "status": "abandoned"})
 
     @app.post("/api/quick", response_model=TableOut, responses=ERRORS)
     async def play_the_computer(body: TableIn, guest: Guest, request: Request) -> TableOut:

@@ -66,6 +66,8 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    #: Chips the match is played for (see taash.web.stakes; 0: no stakes).
+    stake: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class ActionRow(Base):

@@ -44,6 +44,12 @@ class ServerConfig:
     #: Origins allowed on the websocket besides the server's own address.
     allowed_origins: list[str] = field(default_factory=list)
     secure_cookies: bool = False
+    #: Chips a new guest's wallet opens with (taash serve --starting-chips).
+    starting_chips: int = 10_000
+    #: The house's share of each winner's winnings, in percent (taash serve --rake).
+    rake: float = 0.0
+    #: Minutes without a move after which a staked match's creator may abandon it (its stakes refunded).
+    abandon_minutes: float = 30.0
 
 
 # -- names -----------------------------------------------------------------------------------------------------

@@ -22,9 +22,12 @@ from typing import Any
 
 import orjson
 
+from taash.chips.errors import ChipsError, InsufficientChips
+from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.db import ResultRow, TableRow, now
+from taash.web.stakes import chips_won, match_id, stakes_of
 from taash.web.store import Store, StoredTable
 
 log = logging.getLogger("taash.web")
@@ -90,6 +93,8 @@ class Live:
     timeouts: dict[int, int] = field(default_factory=dict)
     #: Seats a bot plays at once, their person having let IDLE_AFTER turns in a row run out, until he acts again.
     idle: set[int] = field(default_factory=set)
+    #: Chips the match is played for (0: no stakes).
+    stake: int = 0
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -99,8 +104,10 @@ class Hub:
     """Every live table of the server."""
 
     def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000,
-                 max_tables_per_guest: int = 10, turn_seconds: float = 60.0):
+                 max_tables_per_guest: int = 10, turn_seconds: float = 60.0, ledger: Ledger | None = None):
         self.store = store
+        #: The books of the server's chips (None: no table may have stakes).
+        self.ledger = ledger
         self.bot_delay = bot_delay
         self.away_seconds = away_seconds
         #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit).
@@ -115,19 +122,89 @@ class Hub:
     # -- tables -------------------------------------------------------------------------------------------------
 
     def restore(self) -> int:
-        """Load every unfinished table from the database (after a restart); returns how many."""
+        """Load every unfinished table from the database (after a restart); returns how many. Every staked
+        match still held is closed as its table says: settled once finished, refunded once abandoned."""
         for stored in self.store.tables(unfinished_only=True):
+            if stored.row.status == "abandoned":
+                continue
             table = rebuild_or_log(stored)
             if table is None:
                 continue
+            if table.status == "waiting" and stored.row.stake > 0 and self.ledger is not None:
+                self._start_held(table)
             if table.status != stored.row.status:  # the status is written after the action that changed it
                 self.store.set_status_now(table.id, table.status, result_rows(table))
             if table.status != "finished":
                 self._add(table, stored)
+        if self.ledger is not None:
+            self.close_held_matches()
         return len(self.live)
 
+    def _start_held(self, table: Table) -> None:
+        """A crash between holding the stakes and writing the start: the start is written now (the hold and the
+        start happen both, never one alone); its seats are the hold's, as nothing can change between the two."""
+        assert self.ledger is not None
+        held = self.ledger.match(match_id(table.id))
+        if held is None or held.state != "pending" or table.owner is None:
+            return
+        start = {"type": "start"}
+        try:
+            table.check(start, table.owner)
+        except TableError:
+            log.exception("table %s holds stakes but cannot start", table.id)
+            return
+        self.store.add_action_now(table.id, table.version + 1, table.owner, start)
+        table.apply(start, table.owner)
+        log.info("table %s: its held stakes' start is written after a restart", table.id)
+
+    def close_held_matches(self) -> int:
+        """Settle the held match of every finished table and refund that of every abandoned one (after a crash
+        between a match's end and its settlement); the ledger's ids make a repeat harmless. Returns how many."""
+        assert self.ledger is not None
+        closed = 0
+        for table_id, status in self.store.held_tables():
+            try:
+                if status == "abandoned":
+                    self.ledger.refund(match_id(table_id))
+                elif status == "finished":
+                    stored = self.store.table(table_id)
+                    table = None if stored is None else rebuild_or_log(stored)
+                    if table is None or stored is None:
+                        continue
+                    self.ledger.settle(match_id(table_id), chips_won(table, stored.row.stake))
+                else:
+                    continue
+                closed += 1
+            except ChipsError:
+                log.exception("the match of table %s could not be closed", table_id)
+        return closed
+
+    def settle(self, live: Live) -> None:
+        """Pay out a finished staked match (a worker thread's call: the ledger writes synchronously)."""
+        if self.ledger is not None and live.stake > 0:
+            self.ledger.settle(match_id(live.table.id), chips_won(live.table, live.stake))
+
+    async def abandon(self, live: Live) -> None:
+        """Abandon a table that has not finished: its status becomes ``abandoned`` (it leaves memory and is not
+        restored) and its staked match, if one was held, is refunded to every payer."""
+        async with live.lock:
+            if live.table.status == "finished":
+                raise TableError("the match has finished: it cannot be abandoned", "finished")
+            held = live.table.status == "playing" and live.stake > 0 and self.ledger is not None
+            await self.store.set_status(live.table.id, "abandoned")
+            if held:
+                assert self.ledger is not None
+                await asyncio.to_thread(self.ledger.refund, match_id(live.table.id))
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+            for conn in list(live.connections):
+                conn.close_code, conn.close_reason = 1001, "the table was abandoned"
+                conn.send(None)
+            self.live.pop(live.table.id, None)
+            self.codes.pop(live.table.code, None)
+
     def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
-        live = Live(table, deals_stored=len(stored.deals) if stored else 0)
+        live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0)
         for action in stored.actions if stored else []:
             if action.client_id is not None:
                 live.seen[(action.guest, action.client_id)] = (action.version, fingerprint(json.loads(action.body)))
@@ -147,8 +224,8 @@ class Hub:
             table = None if stored is None else rebuild_or_log(stored)
             if stored is None or table is None:
                 return None
-            if table.status == "finished":
-                return Live(table)
+            if table.status == "finished" or stored.row.status == "abandoned":
+                return Live(table, stake=stored.row.stake)
             live = self._add(table, stored)
         return live
 
@@ -175,7 +252,7 @@ class Hub:
             self.codes.pop(lv.table.code, None)
         return len(gone)
 
-    async def create(self, settings: Settings, owner: str | None) -> Live:
+    async def create(self, settings: Settings, owner: str | None, stake: int = 0) -> Live:
         unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
         if len(unfinished) >= self.max_tables and self.forget_abandoned():
             unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
@@ -185,6 +262,8 @@ class Hub:
             raise TableError(f"you have {self.max_tables_per_guest} unfinished tables already: finish or use those "
                              "first", "too_many")
         check_settings(settings)
+        if stake and self.ledger is None:
+            raise TableError("this server keeps no chips: its tables have no stakes", "bad")
         table_id = secrets.token_hex(8)
         code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
         while code in self.codes:
@@ -197,8 +276,10 @@ class Hub:
             id=table_id, game=settings.game, code=code, owner=owner, players=settings.players,
             rules=json.dumps(rules), baazis=length if isinstance(length, int) else 0,
             format=length if isinstance(length, str) else None, level=settings.level, public=settings.public,
-            seed=seed, status="waiting", version=0))
-        return self._add(table)
+            seed=seed, status="waiting", version=0, stake=stake))
+        live = self._add(table)
+        live.stake = stake
+        return live
 
     def public_tables(self) -> list[dict[str, JSON]]:
         return [lv.table.summary() for lv in self.live.values()
@@ -233,6 +314,8 @@ class Hub:
             table.check(action, guest)
             new_version = table.version + 1
             status_before = table.status
+            if action.get("type") == "start" and live.stake > 0 and self.ledger is not None:
+                await self._hold(live)
             try:
                 await self.store.add_action(table.id, new_version, guest, client_id, action)
             except Exception:
@@ -265,10 +348,24 @@ class Hub:
                 log.info("table %s is %s", table.id, table.status)
                 try:
                     await self.store.set_status(table.id, table.status, result_rows(table))
+                    if table.status == "finished":
+                        await asyncio.to_thread(self.settle, live)
                 except Exception:  # derived from the actions, and put right on the next restart
-                    log.exception("could not store the status of table %s", table.id)
+                    log.exception("could not store the status (or settle the stakes) of table %s", table.id)
         self.schedule_bots(live)
         return new_version
+
+    async def _hold(self, live: Live) -> None:
+        """Hold every seat's stake before the start is written (a short wallet refuses the start, and nothing
+        changes). Should the start's write then fail, the hold stays and a start again finds it."""
+        assert self.ledger is not None
+        try:
+            await asyncio.to_thread(self.ledger.hold, match_id(live.table.id), stakes_of(live.table, live.stake),
+                                    live.table.id)
+        except InsufficientChips as e:
+            raise TableError(f"not enough chips to start: {e}", "short") from None
+        except ChipsError as e:
+            raise TableError(f"the stakes could not be held: {e}", "stakes") from None
 
     async def store_deals(self, live: Live) -> None:
         """Write the deals dealt since the last write, before anyone sees them. Should that fail, the table's

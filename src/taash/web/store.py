@@ -15,10 +15,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from taash.chips.books import ESCROW, PENDING
 from taash.tables.adapter import Dealt
 from taash.web.db import ActionRow, DealRow, GuestRow, ResultRow, TableRow, now
 
@@ -155,6 +156,11 @@ class Store:
                          body: dict[str, Any]) -> None:
         await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":"))))
 
+    def add_action_now(self, table_id: str, version: int, guest: str | None, body: dict[str, Any]) -> None:
+        """An action written at once (on a restart, before the server runs)."""
+        with Session(self.engine) as s, s.begin():
+            NewAction(table_id, version, guest, None, json.dumps(body, separators=(",", ":")))(s)
+
     async def add_deals(self, table_id: str, first: int, dealt: list[Dealt]) -> None:
         """Deals ``first``, ``first + 1``, ... of a table, as they were dealt."""
         await self.write(lambda s: s.add_all(deal_row(table_id, first + i, d) for i, d in enumerate(dealt)))
@@ -212,6 +218,14 @@ class Store:
         with Session(self.engine, expire_on_commit=False) as s:
             row = s.get(TableRow, table_id)
             return None if row is None else StoredTable(row, self._actions(s, table_id), self._deals(s, table_id))
+
+    def held_tables(self) -> list[tuple[str, str]]:
+        """(table id, status) of every table whose staked match the ledger still holds (pending)."""
+        with self.engine.connect() as c:
+            rows = c.execute(text(
+                "SELECT t.id, t.status FROM chips_accounts a JOIN tables t ON t.id = a.table_id "
+                "WHERE a.kind = :escrow AND a.state = :pending ORDER BY t.id"), {"escrow": ESCROW, "pending": PENDING})
+            return [(row[0], row[1]) for row in rows]
 
     def table_id_of_code(self, code: str) -> str | None:
         with Session(self.engine) as s:

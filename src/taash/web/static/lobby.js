@@ -14,8 +14,10 @@ function setStatus(text, error = false) {
 function tableOptions() {
   const form = $("table-form");
   const baazis = parseInt(form.baazis.value, 10);
+  const stake = parseInt(form.stake.value, 10);
   const options = {
     game: form.game.value,
+    stake: Number.isFinite(stake) ? Math.max(0, stake) : 0,
     players: parseInt(form.players.value, 10),
     rules: form.rules.value,
     level: form.level.value,
@@ -71,7 +73,8 @@ function describe(t) {
   const match = t.format ? formatLabel(t.format)
     : t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
   const game = (GAMES[t.game] || { title: t.game }).title;
-  return { free, text: `${game} · ${t.players} players · ${ruleLabel(t.rules)} · ${match} · ${names}` };
+  const stake = t.stake ? ` · stake ${t.stake} (holds ${t.hold} chips)` : "";
+  return { free, text: `${game} · ${t.players} players · ${ruleLabel(t.rules)} · ${match}${stake} · ${names}` };
 }
 
 async function refreshTables() {
@@ -110,6 +113,9 @@ function showReady(guest) {
   $("ready").hidden = false;
   setStatus(`Welcome, ${guest.name}.`);
   accountPanel($("account"), guest, showReady);
+  api("GET", "/api/chips").then((w) => {
+    $("who").textContent = `Playing as ${guest.name} · ${w.balance.toLocaleString("en-IN")} chips`;
+  }).catch(() => {});
 }
 
 async function main() {

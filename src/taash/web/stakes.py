@@ -1,0 +1,73 @@
+"""Stakes: what a table's match is played for, in chips, and what each seat wins or loses when it ends.
+
+The rules (``stake`` is the table's, in chips; each seat's hold is the most it can lose):
+
+- Seep played to baazis: chips per baazi of the final lead. Each seat of the winning side wins
+  ``stake x (its baazis - the other side's)`` and each seat of the losing side loses as much; the hold per seat is
+  ``stake x baazis to win`` (the largest lead a match can end with).
+- Seep, a single deal: chips per point of the final lead, capped by the hold: each seat of the side ahead wins
+  ``stake x min(lead, 100)`` and each seat of the other side loses as much; the hold per seat is ``stake x 100``.
+- Rummy points: chips per point: each loser pays ``stake x min(his points, 80)`` to the winner; the hold per seat
+  is ``stake x 80`` (the most points a deal costs).
+- Rummy pool and deals: an entry fee of ``stake`` from every seat into a prize pool paid to the winner; the hold
+  per seat is the fee.
+
+People pay from their wallets, bots from the house. The house's rake (a server option) is taken from each
+winner's winnings by the ledger.
+"""
+
+from __future__ import annotations
+
+from taash.chips.books import HOUSE_ACCOUNT
+from taash.chips.ledger import Stake, wallet_of
+from taash.tables.table import Table
+
+#: The largest lead a single deal of Seep is settled for, in points.
+SEEP_DEAL_CAP = 100
+#: The most points a loser pays in Rummy points.
+RUMMY_POINTS_CAP = 80
+
+
+def match_id(table_id: str) -> str:
+    """The ledger's id of the (one) match of a table."""
+    return f"{table_id}:1"
+
+
+def hold_per_seat(table: Table, stake: int) -> int:
+    """The most one seat can lose at ``table`` played for ``stake``."""
+    length = table.settings.length
+    if table.settings.game == "seep":
+        return stake * (length if isinstance(length, int) and length > 0 else SEEP_DEAL_CAP)
+    return stake * RUMMY_POINTS_CAP if length == "points" else stake
+
+
+def stakes_of(table: Table, stake: int) -> list[Stake]:
+    """Each seat's stake as the ledger holds it: from its person's wallet, a bot's from the house."""
+    amount = hold_per_seat(table, stake)
+    return [Stake(i, HOUSE_ACCOUNT if s.guest is None else wallet_of(s.guest), amount)
+            for i, s in enumerate(table.seats)]
+
+
+def chips_won(table: Table, stake: int) -> dict[int, int]:
+    """Each seat's chips won (or, negative, lost) at a finished table; they add up to 0."""
+    results = table.results()
+    if not results:
+        raise ValueError(f"table {table.id} has not finished")
+    cap = hold_per_seat(table, stake)
+    length = table.settings.length
+    if table.settings.game == "seep":
+        if isinstance(length, int) and length > 0:
+            lead = {r.team: r.stats.get("baazis", 0) for _, _, r in results}
+        else:
+            lead = {r.team: r.points for _, _, r in results}
+        return {i: max(-cap, min(cap, stake * (lead[r.team] - lead[1 - r.team]))) for i, _, r in results}
+    winners = [i for i, _, r in results if r.won]
+    won = dict.fromkeys((i for i, _, _ in results), 0)
+    if len(winners) != 1:
+        return won  # nobody won alone: everyone keeps his stake
+    winner = winners[0]
+    for i, _, r in results:
+        if i != winner:
+            won[i] = -(min(cap, stake * max(0, r.points)) if length == "points" else stake)
+    won[winner] = -sum(won.values())
+    return won
