@@ -105,17 +105,20 @@ async function refreshTables() {
   box.replaceChildren(list);
 }
 
-function showReady(guest) {
-  $("who").replaceChildren(`Playing as ${guest.name} · `,
+function showWho(guest, chips = null) {
+  $("who").replaceChildren(`Playing as ${guest.name}`,
+    chips === null ? "" : ` · ${chips.toLocaleString("en-IN")} chips`, " · ",
     h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
     h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"));
+}
+
+function showReady(guest) {
+  showWho(guest);
   $("guest").hidden = true;
   $("ready").hidden = false;
   setStatus(`Welcome, ${guest.name}.`);
   accountPanel($("account"), guest, showReady);
-  api("GET", "/api/chips").then((w) => {
-    $("who").textContent = `Playing as ${guest.name} · ${w.balance.toLocaleString("en-IN")} chips`;
-  }).catch(() => {});
+  api("GET", "/api/chips").then((w) => showWho(guest, w.balance)).catch(() => {});
 }
 
 async function main() {
