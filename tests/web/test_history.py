@@ -23,7 +23,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
 
 
 def play_to_the_end(sock: Socket, pick: int = 0) -> dict[str, Any]:
-    """Make the first offered move at each turn (Rummy's first is a drop) until the match is over."""
+    """Make the first offered move at each turn (at Rummy, a drop) until the match is over."""
     sock.recv()
     deadline = time.monotonic() + 60
     while sock.state["status"] != "finished":  # type: ignore[index]
@@ -33,7 +33,8 @@ def play_to_the_end(sock: Socket, pick: int = 0) -> dict[str, Any]:
             sock.move(pick)
             sock.recv_until("ack")
         elif deal and deal.get("legal"):
-            move = deal["legal"][pick % len(deal["legal"])]
+            drops = [m for m in deal["legal"] if m.get("type") == "drop"]
+            move = drops[0] if drops else deal["legal"][pick % len(deal["legal"])]
             message = move if "type" in move else {"type": "play", "play": move["play"]}
             sock.send({**message, "version": sock.version, "id": sock.person.next_id()})
             sock.recv_until("ack")
@@ -48,7 +49,8 @@ def test_finished_matches_make_a_history_statistics_and_leaderboards(server: Ser
     my_id = me.http.get("/api/me").json()["id"]
     seep = me.post("/api/quick", {"players": 2, "baazis": 0, "level": "easy"}).json()
     play_to_the_end(me.socket(seep["id"]))
-    rummy = me.post("/api/tables", {"game": "rummy", "players": 2, "level": "easy", "public": True, "seat": 0})
+    # A medium bot never drops (an easy one may, at random, before the person's first turn).
+    rummy = me.post("/api/tables", {"game": "rummy", "players": 2, "level": "medium", "public": True, "seat": 0})
     assert rummy.status_code == 200, rummy.text
     rid = rummy.json()["id"]
     assert me.post(f"/api/tables/{rid}/bots").status_code == 200
@@ -73,8 +75,8 @@ def test_finished_matches_make_a_history_statistics_and_leaderboards(server: Ser
 
     board = httpx.get(f"{server.url}/api/leaderboard/rummy").json()
     players = {p["player"]: p for p in board["players"]}
-    assert set(players) == {my_id, "bot:easy"} and players["bot:easy"]["bot"]
-    assert players["bot:easy"]["rating"] > players[my_id]["rating"]  # the bot won
+    assert set(players) == {my_id, "bot:medium"} and players["bot:medium"]["bot"]
+    assert players["bot:medium"]["rating"] > players[my_id]["rating"]  # the bot won
     assert players[my_id]["matches"] == 1 and players[my_id]["wins"] == 0
 
     for path in (f"/p/{my_id}", "/leaderboard"):
