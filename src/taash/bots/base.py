@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 from typing import Any, Protocol
 
 from taash.games.api import Action
@@ -36,6 +37,20 @@ class Bot(Protocol):
 
     def explain(self, view: Any, action: Action) -> str:
         """One line on why this action (for hints)."""
+
+
+def check_whole(value: object, name: str, low: int, high: int) -> None:
+    """Refuse a bot setting that is not a whole number from ``low`` to ``high``, in one sentence."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def check_number(value: object, name: str, low: float, high: float, *, above_low: bool = False) -> None:
+    """Refuse a bot setting that is not a finite number in bounds, in one sentence."""
+    if (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
+            or not low <= value <= high or (above_low and value == low)):
+        bounds = f"above {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
+        raise ValueError(f"{name} must be a number {bounds}, not {value!r}")
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, int | float | str]]:

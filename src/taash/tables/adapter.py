@@ -108,10 +108,6 @@ class TableGame(Protocol):
     def clears_score(self, message: Mapping[str, JSON]) -> bool:
         """Whether this move takes the last finished deal's score off the table (Seep: the first play)."""
 
-    def lapsed(self, state: State) -> dict[str, JSON] | None:
-        """The move the rules make for a turn that ran out (Rummy: take from the stock and discard it), or None
-        where a bot plays the turn instead."""
-
     def remember(self, state: State) -> Remembered:
         """What :meth:`said` needs of the state before an action."""
 

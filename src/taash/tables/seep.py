@@ -131,9 +131,6 @@ class SeepTables:
         """The last deal's score stays up through the next deal's bid, until its first play."""
         return message.get("type") == "play"
 
-    def lapsed(self, state: State) -> dict[str, JSON] | None:
-        return None
-
     def remember(self, state: State) -> Remembered:
         match = _match(state)
         return Remembered((dict(match.deal.houses), len(match.deal.sweeps), len(match.results)))

@@ -212,12 +212,6 @@ class Table:
         assert self.session is not None
         return self.session.first_legal()
 
-    def lapsed_action(self) -> dict[str, JSON] | None:
-        """What the rules make of a turn that ran out, where they say (Rummy: take from the stock and discard
-        it); None where a bot plays it instead."""
-        assert self.session is not None
-        return self.game.lapsed(self.session.state)
-
     def bot_action(self, level: str | None = None) -> dict[str, JSON]:
         """The action of a bot for the seat to move."""
         return self.bot_turn(level).action()

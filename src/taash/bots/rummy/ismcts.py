@@ -24,6 +24,7 @@ import statistics
 import time
 from collections.abc import Hashable, Sequence
 
+from taash.bots.base import check_number, check_whole
 from taash.bots.rummy.heuristic import HeuristicBot
 from taash.bots.rummy.inference import determinise, knowledge
 from taash.bots.rummy.rollout import MOST_TURNS, Playout, Table
@@ -47,26 +48,16 @@ DROP_MARGIN = 3.0
 Action = Drop | Take | Discard | Declare
 
 
-def _whole(value: object, name: str, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
-
-
-def _number(value: object, name: str, low: float, high: float, *, above_low: bool = False) -> None:
-    if (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
-            or not low <= value <= high or (above_low and value == low)):
-        bounds = f"above {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
-        raise ValueError(f"{name} must be a number {bounds}, not {value!r}")
 
 
 def check_settings(iterations: object, seconds: object, candidates: object, depth: object, prune: object) -> None:
     """Refuse search settings out of their bounds (a setting from the command line may be any word)."""
-    _whole(iterations, "iterations", 1, 1_000_000)
+    check_whole(iterations, "iterations", 1, 1_000_000)
     if seconds is not None:
-        _number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
-    _whole(candidates, "candidates", 1, 14)
-    _whole(depth, "depth", 1, 100)
-    _number(prune, "prune", 0, 100)
+        check_number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
+    check_whole(candidates, "candidates", 1, 14)
+    check_whole(depth, "depth", 1, 100)
+    check_number(prune, "prune", 0, 100)
 
 
 def _survivors(outcomes: list[list[float]], alive: list[int], width: float) -> list[int]:
@@ -98,8 +89,8 @@ class IsmctsBot:
     def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
                  depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0):
         check_settings(iterations, seconds, candidates, depth, prune)
-        _whole(drops, "drops", 0, 1_000_000)
-        _whole(measured, "measured", 0, 14)
+        check_whole(drops, "drops", 0, 1_000_000)
+        check_whole(measured, "measured", 0, 14)
         #: In its own play-out turns the seat discards, of this many discards leaving the fewest points, the one
         #: the heuristic's measure prefers (0: the fewest points).
         self.measured = measured

@@ -19,6 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from taash.bots.base import check_number, check_whole
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.inference import hand_requirements
@@ -159,27 +160,17 @@ def deal_of(view: PlayerView, hands: list[int], rest: list[int]) -> Deal:
                            last, view.restricted)
 
 
-def _whole(value: object, name: str, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
-
-
-def _number(value: object, name: str, low: float, high: float, *, above_low: bool = False) -> None:
-    if (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
-            or not low <= value <= high or (above_low and value == low)):
-        bounds = f"above {low:g} and at most {high:g}" if above_low else f"from {low:g} to {high:g}"
-        raise ValueError(f"{name} must be a number {bounds}, not {value!r}")
 
 
 def check_settings(iterations: object, seconds: object, candidates: object, prune: object,
                    guesses: object = 0) -> None:
     """Refuse search settings out of their bounds (a setting from the command line may be any word)."""
-    _whole(iterations, "iterations", 1, 1_000_000)
-    _whole(guesses, "guesses", 0, MAX_GUESSES)
+    check_whole(iterations, "iterations", 1, 1_000_000)
+    check_whole(guesses, "guesses", 0, MAX_GUESSES)
     if seconds is not None:
-        _number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
-    _whole(candidates, "candidates", 0, 1000)
-    _number(prune, "prune", 0, 100)
+        check_number(seconds, "seconds", 0, MAX_SECONDS, above_low=True)
+    check_whole(candidates, "candidates", 0, 1000)
+    check_number(prune, "prune", 0, 100)
 
 
 class IsmctsBot(SeepBot):
