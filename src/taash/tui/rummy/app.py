@@ -10,20 +10,19 @@ s save, q save and quit. The bots think on a thread, so the screen answers keys 
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from rich.console import Group as RichGroup
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.events import Resize
 from textual.screen import ModalScreen
-from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -55,9 +54,9 @@ from taash.tui.rummy.text import (
     with_symbols,
     words,
 )
-from taash.tui.widgets import ASCII_KEYS, SheetScreen, TooSmallScreen, fit_terminal, plain
+from taash.tui.shell import MatchShell
+from taash.tui.widgets import SheetScreen, TooSmallScreen, plain
 
-W = TypeVar("W", bound=Widget)
 #: The bot that gives hints, whatever the opponents' level.
 HINT_LEVEL = "hard"
 #: Lines of the log kept in sight.
@@ -118,11 +117,11 @@ class DeclareScreen(ModalScreen[bool]):
         self.dismiss(declare)
 
 
-class RummyApp(App[str]):
+class RummyApp(MatchShell):
     """A match of 13-card Rummy: one person (seat ``human``) against bots."""
 
     TITLE = "taash: 13-card Rummy"
-    ENABLE_COMMAND_PALETTE = False
+    RESUME = "taash rummy play --resume"
     CSS = """
     Screen { layout: vertical; }
     #status { height: auto; background: $primary-background; }
@@ -148,20 +147,12 @@ class RummyApp(App[str]):
 
     def __init__(self, session: Session, save_path: Path, delay: float = 0.5, human: int = 0,
                  ascii_only: bool = False) -> None:
-        super().__init__()
+        super().__init__(save_path, delay, ascii_only)
         self.session = session
-        self.save_path = save_path
-        self.delay = delay
         self.human = human
-        self.ascii_only = ascii_only
-        self.cursor = 0
         self.choices: list[Choice | None] = []
-        self.message = ""
-        self._generation = 0  # bumped on undo, so a bot's answer that comes after it is dropped
-        self.thinking: int | None = None  # the seat of a bot thinking on a thread
         #: Finished deals whose score sheet the person has seen.
         self.seen = session.finished_deals()
-        self._sheet_open = False
 
     # -- the match ---------------------------------------------------------------------------------------------
 
@@ -184,6 +175,9 @@ class RummyApp(App[str]):
     def sheet_due(self) -> bool:
         return self.session.finished_deals() > self.seen
 
+    def match_over(self) -> bool:
+        return self.session.over
+
     def seat_name(self, seat: int) -> str:
         return self.session.names[seat]
 
@@ -198,27 +192,6 @@ class RummyApp(App[str]):
         yield Static(id="message")
         yield OptionList(id="options")
         yield Footer()
-
-    def on_mount(self) -> None:
-        if self.ascii_only:
-            self.screen.add_class("ascii")
-        self.part("#options", OptionList).focus()
-        self.redraw()
-        self.after_move()
-        fit_terminal(self, *self.size)
-
-    def on_resize(self, event: Resize) -> None:
-        self.redraw()
-        fit_terminal(self, event.size.width, event.size.height)
-
-    def part(self, selector: str, kind: type[W]) -> W:
-        return self.screen_stack[0].query_one(selector, kind)
-
-    def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
-        if self.ascii_only:
-            shown = ASCII_KEYS.get(shown, shown).replace("←→", "Left/Right").replace("⏎", "Enter")
-        return shown
 
     def line(self, markup: str) -> Text:
         return Text.from_markup(self.words(markup))
@@ -343,48 +316,28 @@ class RummyApp(App[str]):
 
     # -- the flow of the game ----------------------------------------------------------------------------------
 
-    def after_move(self) -> None:
-        """After any move: the score sheet when a deal is over, else the bots' turn, else the person's."""
-        if self.sheet_due():
-            self.show_sheet()
-        elif self.bots_turn():
-            generation = self._generation
-            if self.delay > 0:
-                self.set_timer(self.delay, lambda: self.bot_move(generation))
-            else:
-                self.call_later(self.bot_move, generation)
-
-    def bot_move(self, generation: int) -> None:
-        """The bot to move thinks on a thread (the screen keeps answering keys); its answer comes back to
-        :meth:`bot_decided`, and is dropped if an undo came first."""
-        if generation != self._generation or not self.bots_turn():
-            return
+    def bot_seat(self) -> int:
         seat = self.session.to_move()
         assert seat is not None
+        return seat
+
+    def bot_thinks(self) -> Callable[[], Choice | None]:
         bot, view = self.session.bot_choice(self.session.settings.level)
-        self.thinking = seat
-        self.fill_options()
+        game = self.session.game
 
-        def think() -> None:
+        def decide() -> Choice | None:
             try:
-                message: Choice | None = self.session.game.action_to(bot.choose(view))
+                return game.action_to(bot.choose(view))
             except Exception:  # a bot that fails: the engine's first legal move is made instead
-                message = None
-            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
-                self.call_from_thread(self.bot_decided, generation, seat, message)
+                return None
 
-        self.run_worker(think, thread=True, exit_on_error=False, group="bot")
+        return decide
 
-    def bot_decided(self, generation: int, seat: int, message: Choice | None) -> None:
-        if generation != self._generation or not self.bots_turn() or self.session.to_move() != seat:
-            return
-        self.thinking = None
+    def bot_moves(self, seat: int, decision: Choice | None) -> None:
         try:
-            self.session.move(seat, message if message is not None else self.session.first_legal())
+            self.session.move(seat, decision if decision is not None else self.session.first_legal())
         except TableError:  # a bot's mistake: the engine's first legal move instead
             self.session.move(seat, self.session.first_legal())
-        self.redraw()
-        self.after_move()
 
     def make(self, message: Choice) -> None:
         """The person's move."""
@@ -448,24 +401,12 @@ class RummyApp(App[str]):
         done = "Enter: leave (the record is saved)" if m.over else "Enter: the next deal · q: save and quit"
         return self.line("\n".join(lines)), RichGroup(*parts), Text(self.words(done), style="bold")
 
-    def show_sheet(self) -> None:
-        if self._sheet_open:
-            return
-        self._sheet_open = True
-        self.push_screen(SheetScreen(*self.sheet_parts(), self.ascii_only), self.sheet_closed)
-        fit_terminal(self, *self.size)
-
-    def sheet_closed(self, _: None) -> None:
-        self._sheet_open = False
-        fit_terminal(self, *self.size)
-        if self.session.over:
-            self.action_quit_match()
-            return
+    def next_deal(self) -> None:
         self.seen = self.session.finished_deals()
-        self.message = ""
-        self.cursor = 0
-        self.redraw()
-        self.after_move()
+
+    def over_words(self) -> str:
+        return (f"Match over. The match is saved in {self.save_path} (its record inside: taash replay "
+                f"{self.save_path} shows it)")
 
     # -- key actions -------------------------------------------------------------------------------------------
 
@@ -479,17 +420,6 @@ class RummyApp(App[str]):
         if self.humans_turn() and self.view().phase is Phase.DISCARD and index < len(self.shown_cards()):
             self.cursor = index
             self.redraw()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.make_choice(event.option_index)
-
-    def action_choose(self) -> None:
-        highlighted = self.part("#options", OptionList).highlighted
-        if highlighted is not None:
-            self.make_choice(highlighted)
-
-    def action_pick(self, number: int) -> None:
-        self.make_choice(number - 1)
 
     def action_hint(self) -> None:
         if not self.humans_turn():
@@ -510,44 +440,13 @@ class RummyApp(App[str]):
         self.redraw()
         self.part("#options", OptionList).highlighted = index
 
-    def action_undo(self) -> None:
-        self._generation += 1
-        self.thinking = None
+    def undone(self) -> bool:
         undone = self.session.undo(self.human)
         self.seen = self.session.finished_deals()
-        self.message = "Undone: back to your last move (u again goes further back)" if undone else \
-            "Nothing to undo yet"
-        self.cursor = 0
-        self.redraw()
-        self.after_move()
+        return undone
 
     def save_quietly(self) -> None:
         self.session.save(self.save_path, [self.human])
-
-    def action_save(self) -> None:
-        try:
-            self.save_quietly()
-        except OSError as e:
-            self.message = f"Could not save to {self.save_path}: {e.strerror or e}"
-        else:
-            self.message = f"Saved to {self.save_path} (resume: taash rummy play --resume {self.save_path})"
-        self.redraw()
-
-    def action_quit_match(self) -> None:
-        try:
-            self.save_quietly()
-        except OSError as e:
-            self.exit(f"Could not save to {self.save_path}: {e.strerror or e}")
-            return
-        if self.session.over:
-            self.exit(f"Match over. The match is saved in {self.save_path} (its record inside: taash replay "
-                      f"{self.save_path} shows it)")
-        else:
-            self.exit(f"Saved to {self.save_path}. Resume with: taash rummy play --resume {self.save_path}")
-
-    async def action_quit(self) -> None:
-        """Ctrl+Q saves too: a match is never lost by leaving."""
-        self.action_quit_match()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """While the terminal is too small, keys play nothing unseen: only quitting works; over a declaration's

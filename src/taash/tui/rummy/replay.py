@@ -9,17 +9,16 @@ from typing import ClassVar
 
 from rich.markup import escape
 from rich.text import Text
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.events import Resize
-from textual.widgets import Footer, Static
+from textual.binding import BindingType
+from textual.widgets import Static
 
 from taash.packs import JOKER, face_symbol, rank_name
 from taash.rummy.deal import Deal, Status
 from taash.rummy.match import DealResult
 from taash.rummy.record import GameRecord, positions, replay
 from taash.tui.rummy.text import NAME_WIDTH, card_markup, short_name
-from taash.tui.widgets import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
+from taash.tui.shell import ReplayShell
+from taash.tui.widgets import plain
 
 
 @dataclass(slots=True)
@@ -90,11 +89,10 @@ class Timeline:
                 self.deals[-1].append(Step(deal, said(deal, self.names, ascii_only)))
 
 
-class RummyReplayApp(App[None]):
+class RummyReplayApp(ReplayShell):
     """Forwards and backwards through a Rummy record: ←/→ a turn, ↑/↓ a deal, Home/End the ends of a deal."""
 
-    TITLE = "taash: replay"
-    ENABLE_COMMAND_PALETTE = False
+    PARTS = ("where", "table", "said", "hands", "match")
     CSS = """
     #where { height: auto; background: $primary-background; }
     #table { height: auto; background: $surface; }
@@ -102,58 +100,11 @@ class RummyReplayApp(App[None]):
     #hands { height: auto; }
     #match { height: auto; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "turn", key_display="←→"),
-        Binding("left", "step(-1)", "back", show=False),
-        Binding("down", "deal(1)", "deal", key_display="↑↓"),
-        Binding("up", "deal(-1)", "previous deal", show=False),
-        Binding("pagedown", "deal(1)", show=False),
-        Binding("pageup", "deal(-1)", show=False),
-        Binding("home", "end(0)", "start"),
-        Binding("end", "end(1)", "end"),
-        Binding("q", "quit", "quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings("turn")
 
     def __init__(self, timeline: Timeline, title: str = "", ascii_only: bool = False):
-        super().__init__()
+        super().__init__(timeline, title, ascii_only)
         self.timeline = timeline
-        self.title_text = title
-        self.ascii_only = ascii_only
-        self.deal_index = 0
-        self.step_index = 0
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="where")
-        yield Static(id="table")
-        yield Static(id="said")
-        yield Static(id="hands")
-        yield Static(id="match")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.redraw()
-        fit_terminal(self, *self.size, leaving="q leaves")
-
-    def on_resize(self, event: Resize) -> None:
-        fit_terminal(self, event.size.width, event.size.height, leaving="q leaves")
-
-    def part(self, selector: str) -> Static:
-        return self.screen_stack[0].query_one(selector, Static)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the terminal is too small, only q works."""
-        return not isinstance(self.screen, TooSmallScreen) or action in ("quit", "quit_match")
-
-    def action_quit_match(self) -> None:
-        """q on the screen that asks for a larger terminal."""
-        self.exit()
-
-    def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
-        return ASCII_KEYS.get(shown, shown) if self.ascii_only else shown
-
-    def line(self, markup: str) -> Text:
-        return Text.from_markup(plain(markup, self.ascii_only))
 
     def redraw(self) -> None:
         t = self.timeline
@@ -162,18 +113,18 @@ class RummyReplayApp(App[None]):
         names = [escape(n) for n in t.names]
         record = t.record
         rules = record.rules.to_json()
-        self.part("#where").update(self.line(
+        self.part("#where", Static).update(self.line(
             f" {escape(self.title_text)} · {rules if isinstance(rules, str) else 'custom'} · {record.format.name} · "
             f"deal {self.deal_index + 1}/{len(t.deals)} · turn {self.step_index}/{len(steps) - 1}"
             f"{'' if steps[-1].deal.over else ' (unfinished)'}"))
         top = card_markup(deal.pile[-1][0], deal.wild, self.ascii_only) if deal.pile else "[dim]empty[/]"
-        self.part("#table").update(self.line(
+        self.part("#table", Static).update(self.line(
             f" [b]Discard[/] {top} · [b]Stock[/] {deal.stock_size} · [b]Wild joker[/] "
             f"{wild_text(deal, self.ascii_only)}"))
-        self.part("#said").update(Text(" " + plain(steps[self.step_index].said, self.ascii_only)))
-        self.part("#hands").update(self.line("\n".join(self.hand_line(deal, seat, names[seat])
+        self.part("#said", Static).update(Text(" " + plain(steps[self.step_index].said, self.ascii_only)))
+        self.part("#hands", Static).update(self.line("\n".join(self.hand_line(deal, seat, names[seat])
                                                       for seat in range(record.players))))
-        self.part("#match").update(self.line(self.match_text(deal.over)))
+        self.part("#match", Static).update(self.line(self.match_text(deal.over)))
 
     def hand_line(self, deal: Deal, seat: int, name: str) -> str:
         """A seat's hand, by suit, or how it left the deal (a declarer's shown groups)."""
@@ -211,18 +162,3 @@ class RummyReplayApp(App[None]):
             if self.deal_index == len(t.results) - 1 and t.winner is not None:
                 text += f"\n [b]{names[t.winner]} wins the match[/]"
         return text
-
-    def action_step(self, step: int) -> None:
-        last = len(self.timeline.deals[self.deal_index]) - 1
-        self.step_index = max(0, min(last, self.step_index + step))
-        self.redraw()
-
-    def action_deal(self, step: int) -> None:
-        index = max(0, min(len(self.timeline.deals) - 1, self.deal_index + step))
-        if index != self.deal_index:
-            self.deal_index, self.step_index = index, 0
-            self.redraw()
-
-    def action_end(self, end: int) -> None:
-        self.step_index = end * (len(self.timeline.deals[self.deal_index]) - 1)
-        self.redraw()

@@ -10,18 +10,17 @@ smaller still is asked to grow, and the game comes back as soon as it has.
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.events import Resize
-from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -32,16 +31,8 @@ from taash.seep.deal import Phase
 from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
 from taash.seep.plays import Play
 from taash.tui.seep.render import card_markup, floor_lines, pile_line
-from taash.tui.widgets import (
-    ASCII_KEYS,
-    FULL_SIZE,
-    SheetScreen,
-    TooSmallScreen,
-    fit_terminal,
-    plain,
-)
-
-W = TypeVar("W", bound=Widget)
+from taash.tui.shell import MatchShell
+from taash.tui.widgets import FULL_SIZE, plain
 
 #: Lines of the log of plays kept in sight (on a terminal of :data:`FULL_SIZE`; fewer on a smaller one).
 LOG_LINES = 5
@@ -94,11 +85,10 @@ class PlayLog(Static):
         self.update(Text("\n").join(lines[-min(height, LOG_LINES):]))
 
 
-class SeepApp(App[str]):
+class SeepApp(MatchShell):
     """A match of one person against bots."""
 
     TITLE = "taash: Seep"
-    ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
     #status { height: auto; background: $primary-background; }
@@ -124,17 +114,9 @@ class SeepApp(App[str]):
     ]
 
     def __init__(self, session: Session, save_path: Path, delay: float = 0.5) -> None:
-        super().__init__()
+        super().__init__(save_path, delay, session.ascii_only)
         self.session = session
-        self.save_path = save_path
-        self.delay = delay
-        self.ascii_only = session.ascii_only
-        self.cursor = 0
         self.choices: list[Play | int | None] = []
-        self.message = ""
-        self._generation = 0  # bumped on undo and resume, so a pending bot move is dropped
-        self.thinking: int | None = None  # the seat of a bot thinking on a thread
-        self._sheet_open = False
 
     # -- layout -----------------------------------------------------------------------------------------------
 
@@ -150,38 +132,10 @@ class SeepApp(App[str]):
         yield OptionList(id="options")
         yield Footer()
 
-    def on_mount(self) -> None:
-        if self.ascii_only:
-            self.screen.add_class("ascii")
-        self.part("#options", OptionList).focus()
-        self.redraw()
-        self.after_move()
-        self.fit(*self.size)
-
-    def on_resize(self, event: Resize) -> None:
-        self.redraw()
-        self.fit(event.size.width, event.size.height)
-
-    def part(self, selector: str, kind: type[W]) -> W:
-        """A widget of the play screen (the bottom of the stack), whatever screen is shown over it."""
-        return self.screen_stack[0].query_one(selector, kind)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the terminal is too small, keys play nothing unseen: only quitting works."""
-        return not isinstance(self.screen, TooSmallScreen) or action in ("quit_match", "quit")
-
     @property
     def narrow(self) -> bool:
         """Narrower than the screen is made for: shorter words where there are shorter ones."""
         return self.size.width < FULL_SIZE[0]
-
-    def fit(self, width: int, height: int) -> None:
-        """Ask for a larger terminal while this one is too small for the game, and give the game back after."""
-        fit_terminal(self, width, height)
-
-    def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
-        return ASCII_KEYS.get(shown, shown) if self.ascii_only else shown
 
     # -- drawing ----------------------------------------------------------------------------------------------
 
@@ -191,10 +145,6 @@ class SeepApp(App[str]):
     def who(self, seat: int) -> str:
         """A seat's name, safe inside Rich markup."""
         return escape(self.session.who(seat))
-
-    def line(self, markup: str) -> Text:
-        """One line of Rich markup, in ASCII where it must be."""
-        return Text.from_markup(plain(markup, self.ascii_only))
 
     def status_text(self) -> str:
         s = self.session
@@ -319,47 +269,32 @@ class SeepApp(App[str]):
 
     # -- the flow of the game ---------------------------------------------------------------------------------
 
-    def after_move(self) -> None:
-        """After any move: let the bots play, or show the score sheet, or wait for the person."""
-        s = self.session
-        if s.deal_over:
-            self.show_sheet()
-        elif s.bots_turn():
-            generation = self._generation
-            if self.delay > 0:
-                self.set_timer(self.delay, lambda: self.bot_move(generation))
-            else:
-                self.call_later(self.bot_move, generation)
+    def sheet_due(self) -> bool:
+        return self.session.deal_over
+
+    def bots_turn(self) -> bool:
+        return self.session.bots_turn()
+
+    def match_over(self) -> bool:
+        return self.session.over
 
     def bot_move(self, generation: int) -> None:
-        if generation != self._generation or not self.session.bots_turn():
-            return
-        if not self.session.bots_think:
+        """A quick bot plays at once; the search bot thinks on a thread (:meth:`MatchShell.bot_move`)."""
+        if generation == self._generation and self.session.bots_turn() and not self.session.bots_think:
             self.session.bot_step()
             self.redraw()
             self.after_move()
             return
-        # The search bot thinks for up to a second or so: on a thread, so the screen keeps answering keys
-        # (quit, save, undo); an answer that arrives after an undo or a resume is dropped.
-        seat, decide = self.session.bot_task()
-        self.thinking = seat
-        self.fill_options()
+        super().bot_move(generation)
 
-        def think() -> None:
-            choice = decide()
-            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
-                self.call_from_thread(self.bot_decided, generation, seat, choice)
+    def bot_seat(self) -> int:
+        return self.session.deal.to_move
 
-        self.run_worker(think, thread=True, exit_on_error=False, group="bot")
+    def bot_thinks(self) -> Callable[[], int | Play]:
+        return self.session.bot_task()[1]
 
-    def bot_decided(self, generation: int, seat: int, choice: int | Play) -> None:
-        s = self.session
-        if generation != self._generation or not s.bots_turn() or s.deal.to_move != seat:
-            return
-        self.thinking = None
-        s.bot_move(seat, choice)
-        self.redraw()
-        self.after_move()
+    def bot_moves(self, seat: int, decision: int | Play) -> None:
+        self.session.bot_move(seat, decision)
 
     def sheet_parts(self) -> tuple[Text, Group, Text]:
         """The score sheet's heading (the deal's result and its last plays), its table, and what Enter does."""
@@ -376,30 +311,14 @@ class SeepApp(App[str]):
         done = "Enter: leave (the record is saved)" if s.over else "Enter: the next deal · q: save and quit"
         return head, match_summary(s, self.ascii_only), Text(plain(done, self.ascii_only), style="bold")
 
-    def show_sheet(self) -> None:
-        if self._sheet_open:
-            return
-        self._sheet_open = True
-        self.push_screen(SheetScreen(*self.sheet_parts(), self.ascii_only), self.sheet_closed)
-        self.fit(*self.size)  # a terminal too small is asked to grow before the sheet shows
+    def next_deal(self) -> None:
+        self.session.next_deal()
 
-    def sheet_closed(self, _: None) -> None:
-        self._sheet_open = False
-        self.fit(*self.size)
-        s = self.session
-        if s.over:
-            try:
-                self.save_quietly()
-            except OSError as e:
-                self.exit(f"Match over. Could not save the record to {self.save_path}: {e.strerror or e}")
-                return
-            self.exit(f"Match over. The record is in {self.save_path} (taash replay {self.save_path} shows it)")
-            return
-        s.next_deal()
-        self.message = ""
-        self.cursor = 0
-        self.redraw()
-        self.after_move()
+    def undone(self) -> bool:
+        return self.session.undo()
+
+    def save_quietly(self) -> None:
+        self.session.save(self.save_path)
 
     def make_choice(self, index: int) -> None:
         s = self.session
@@ -424,17 +343,6 @@ class SeepApp(App[str]):
             self.cursor = (self.cursor + step) % n if n else 0
             self.redraw()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.make_choice(event.option_index)
-
-    def action_choose(self) -> None:
-        highlighted = self.part("#options", OptionList).highlighted
-        if highlighted is not None:
-            self.make_choice(highlighted)
-
-    def action_pick(self, number: int) -> None:
-        self.make_choice(number - 1)
-
     def action_hint(self) -> None:
         s = self.session
         if not s.humans_turn():
@@ -448,39 +356,3 @@ class SeepApp(App[str]):
         self.redraw()
         if choice in self.choices:
             self.part("#options", OptionList).highlighted = self.choices.index(choice)
-
-    def action_undo(self) -> None:
-        self._generation += 1
-        self.thinking = None
-        undone = self.session.undo()
-        self.message = "Undone: back to your last move (u again goes further back)" if undone else \
-            "Nothing to undo yet"
-        self.redraw()
-        self.after_move()
-
-    def save_quietly(self) -> None:
-        self.session.save(self.save_path)
-
-    def action_save(self) -> None:
-        try:
-            self.save_quietly()
-        except OSError as e:
-            self.message = f"Could not save to {self.save_path}: {e.strerror or e}"
-        else:
-            self.message = f"Saved to {self.save_path} (resume: taash play --resume {self.save_path})"
-        self.redraw()
-
-    def action_quit_match(self) -> None:
-        try:
-            self.save_quietly()
-        except OSError as e:
-            self.exit(f"Could not save to {self.save_path}: {e.strerror or e}")
-            return
-        if self.session.over:
-            self.exit(f"Match over. The record is in {self.save_path} (taash replay {self.save_path} shows it)")
-        else:
-            self.exit(f"Saved to {self.save_path}. Resume with: taash play --resume {self.save_path}")
-
-    async def action_quit(self) -> None:
-        """Ctrl+Q saves too: a match is never lost by leaving."""
-        self.action_quit_match()

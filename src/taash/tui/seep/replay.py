@@ -11,10 +11,8 @@ from typing import Any, ClassVar
 
 from rich.markup import escape
 from rich.text import Text
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.events import Resize
-from textual.widgets import Footer, Static
+from textual.binding import BindingType
+from textual.widgets import Static
 
 from taash.cli.seep_sheets import SEATS
 from taash.seep.deal import Deal, card_points
@@ -33,7 +31,8 @@ from taash.seep.notation import play_from_json
 from taash.seep.plays import apply_play
 from taash.seep.record import GameRecord, replay
 from taash.tui.seep.render import cards_markup, floor_lines
-from taash.tui.widgets import ASCII_KEYS, TooSmallScreen, fit_terminal, plain
+from taash.tui.shell import ReplayShell
+from taash.tui.widgets import plain
 
 #: Longest seat name shown (names in a record may be longer).
 NAME_WIDTH = 14
@@ -115,11 +114,10 @@ class Timeline:
             self.deals.append(steps)
 
 
-class ReplayApp(App[None]):
+class ReplayApp(ReplayShell):
     """Forwards and backwards through a record: ←/→ a play, ↑/↓ a deal, Home/End the ends of a deal."""
 
-    TITLE = "taash: replay"
-    ENABLE_COMMAND_PALETTE = False
+    PARTS = ("where", "hands", "floor", "said", "piles", "match")
     CSS = """
     #where { height: auto; background: $primary-background; }
     #hands { height: auto; }
@@ -128,60 +126,11 @@ class ReplayApp(App[None]):
     #piles { height: auto; }
     #match { height: auto; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", "play", key_display="←→"),
-        Binding("left", "step(-1)", "back", show=False),
-        Binding("down", "deal(1)", "deal", key_display="↑↓"),
-        Binding("up", "deal(-1)", "previous deal", show=False),
-        Binding("pagedown", "deal(1)", show=False),
-        Binding("pageup", "deal(-1)", show=False),
-        Binding("home", "end(0)", "start"),
-        Binding("end", "end(1)", "end"),
-        Binding("q", "quit", "quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings("play")
 
     def __init__(self, timeline: Timeline, title: str = "", ascii_only: bool = False):
-        super().__init__()
+        super().__init__(timeline, title, ascii_only)
         self.timeline = timeline
-        self.title_text = title
-        self.ascii_only = ascii_only
-        self.deal_index = 0
-        self.step_index = 0
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="where")
-        yield Static(id="hands")
-        yield Static(id="floor")
-        yield Static(id="said")
-        yield Static(id="piles")
-        yield Static(id="match")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.redraw()
-        fit_terminal(self, *self.size, leaving="q leaves")
-
-    def on_resize(self, event: Resize) -> None:
-        fit_terminal(self, event.size.width, event.size.height, leaving="q leaves")
-
-    def part(self, selector: str, kind: type[Static]) -> Static:
-        """A line of the replay's screen (the bottom of the stack), whatever screen is shown over it."""
-        return self.screen_stack[0].query_one(selector, kind)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the terminal is too small, only q works."""
-        return not isinstance(self.screen, TooSmallScreen) or action in ("quit", "quit_match")
-
-    def action_quit_match(self) -> None:
-        """q on the screen that asks for a larger terminal."""
-        self.exit()
-
-    def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
-        return ASCII_KEYS.get(shown, shown) if self.ascii_only else shown
-
-    def line(self, markup: str) -> Text:
-        return Text.from_markup(plain(markup, self.ascii_only))
 
     def redraw(self) -> None:
         t = self.timeline
@@ -245,18 +194,3 @@ class ReplayApp(App[None]):
                 text += f"; a baazi to {teams[r.baazi]}" + (" (the minimum rule)" if r.minimum_rule else "") + \
                     ", and the count starts again"
         return text
-
-    def action_step(self, step: int) -> None:
-        last = len(self.timeline.deals[self.deal_index]) - 1
-        self.step_index = max(0, min(last, self.step_index + step))
-        self.redraw()
-
-    def action_deal(self, step: int) -> None:
-        index = max(0, min(len(self.timeline.deals) - 1, self.deal_index + step))
-        if index != self.deal_index:
-            self.deal_index, self.step_index = index, 0
-            self.redraw()
-
-    def action_end(self, end: int) -> None:
-        self.step_index = end * (len(self.timeline.deals[self.deal_index]) - 1)
-        self.redraw()

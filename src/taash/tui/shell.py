@@ -1,0 +1,311 @@
+"""The frame every game's terminal screens stand in: :class:`GameApp` (the parts of the screen, ASCII terminals, a
+terminal too small), :class:`ReplayShell` (stepping through a record turn by turn and deal by deal) and
+:class:`MatchShell` (a match against bots: the bots thinking on a thread, the score sheet between deals, undo,
+save and quit). Each game's screens (:mod:`taash.tui.seep`, :mod:`taash.tui.rummy`) draw the game itself."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.events import Resize
+from textual.widget import Widget
+from textual.widgets import Footer, OptionList, Static
+
+from taash.tui.widgets import ASCII_KEYS, SheetScreen, TooSmallScreen, fit_terminal, plain
+
+W = TypeVar("W", bound=Widget)
+R = TypeVar("R")
+
+
+class GameApp(App[R]):
+    """A Textual app of taash: its parts are found on the bottom screen whatever is shown over it, its key names
+    and signs turn to ASCII where the terminal wants it, and while the terminal is too small only leaving works."""
+
+    ENABLE_COMMAND_PALETTE = False
+    #: What q does, said on the screen that asks for a larger terminal.
+    LEAVING: ClassVar[str] = "q saves and quits"
+
+    def __init__(self, ascii_only: bool = False) -> None:
+        super().__init__()
+        self.ascii_only = ascii_only
+
+    def part(self, selector: str, kind: type[W]) -> W:
+        """A widget of the game's screen (the bottom of the stack), whatever screen is shown over it."""
+        return self.screen_stack[0].query_one(selector, kind)
+
+    def line(self, markup: str) -> Text:
+        """One line of Rich markup, in ASCII where it must be."""
+        return Text.from_markup(plain(markup, self.ascii_only))
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.ascii_only:
+            for symbols, words in ASCII_KEYS.items():
+                shown = shown.replace(symbols, words)
+        return shown
+
+    def fit(self, width: int, height: int) -> None:
+        """Ask for a larger terminal while this one is too small, and give the game back after."""
+        fit_terminal(self, width, height, self.LEAVING)
+
+    def redraw(self) -> None:
+        """Draw every part of the screen again from the game."""
+
+    def on_resize(self, event: Resize) -> None:
+        self.redraw()
+        self.fit(event.size.width, event.size.height)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the terminal is too small, keys play nothing unseen: only leaving works."""
+        return not isinstance(self.screen, TooSmallScreen) or action in ("quit_match", "quit")
+
+
+class Steps(Protocol):
+    """What a replay steps through: each deal's positions, in order."""
+
+    @property
+    def deals(self) -> Sequence[Sequence[object]]: ...
+
+
+class ReplayShell(GameApp[None]):
+    """Forwards and backwards through a record: ←/→ a turn, ↑/↓ a deal, Home/End the ends of a deal. A game's
+    replay names its screen's parts (:attr:`PARTS`) and draws them (:meth:`redraw`) for the step it is at."""
+
+    TITLE = "taash: replay"
+    LEAVING = "q leaves"
+    #: The ids of the screen's lines, top to bottom (each a :class:`Static`).
+    PARTS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, timeline: Steps, title: str = "", ascii_only: bool = False):
+        super().__init__(ascii_only)
+        self.steps = timeline
+        self.title_text = title
+        self.deal_index = 0
+        self.step_index = 0
+
+    @classmethod
+    def bindings(cls, step: str) -> list[BindingType]:
+        return [
+            Binding("right", "step(1)", step, key_display="←→"),
+            Binding("left", "step(-1)", "back", show=False),
+            Binding("down", "deal(1)", "deal", key_display="↑↓"),
+            Binding("up", "deal(-1)", "previous deal", show=False),
+            Binding("pagedown", "deal(1)", show=False),
+            Binding("pageup", "deal(-1)", show=False),
+            Binding("home", "end(0)", "start"),
+            Binding("end", "end(1)", "end"),
+            Binding("q", "quit", "quit"),
+        ]
+
+    def compose(self) -> ComposeResult:
+        for part in self.PARTS:
+            yield Static(id=part)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.fit(*self.size)
+
+    def action_quit_match(self) -> None:
+        """q on the screen that asks for a larger terminal."""
+        self.exit()
+
+    def action_step(self, step: int) -> None:
+        last = len(self.steps.deals[self.deal_index]) - 1
+        self.step_index = max(0, min(last, self.step_index + step))
+        self.redraw()
+
+    def action_deal(self, step: int) -> None:
+        index = max(0, min(len(self.steps.deals) - 1, self.deal_index + step))
+        if index != self.deal_index:
+            self.deal_index, self.step_index = index, 0
+            self.redraw()
+
+    def action_end(self, end: int) -> None:
+        self.step_index = end * (len(self.steps.deals[self.deal_index]) - 1)
+        self.redraw()
+
+
+class MatchShell(GameApp[str]):
+    """A match of one person against bots, whatever the game: after each move the score sheet (when a deal is
+    over), else the bots' turn (each bot thinks on a thread, so the screen keeps answering keys; an answer that
+    comes after an undo is dropped), else the person's; the options of the person's turn; undo, save and quit
+    (a match is never lost by leaving). A game's app draws the screen and says what the moves are."""
+
+    #: The command that resumes a saved match, for the messages.
+    RESUME: ClassVar[str] = "taash play --resume"
+
+    def __init__(self, save_path: Path, delay: float = 0.5, ascii_only: bool = False) -> None:
+        super().__init__(ascii_only)
+        self.save_path = save_path
+        self.delay = delay
+        self.cursor = 0
+        self.message = ""
+        self._generation = 0  # bumped on undo, so a bot's answer that comes after it is dropped
+        self.thinking: int | None = None  # the seat of a bot thinking on a thread
+        self._sheet_open = False
+
+    # -- what a game's app says ------------------------------------------------------------------------------
+
+    def sheet_due(self) -> bool:
+        """A deal is over and its score sheet has not been shown."""
+        raise NotImplementedError
+
+    def bots_turn(self) -> bool:
+        raise NotImplementedError
+
+    def match_over(self) -> bool:
+        raise NotImplementedError
+
+    def bot_seat(self) -> int:
+        """The seat of the bot to move."""
+        raise NotImplementedError
+
+    def bot_thinks(self) -> Callable[[], Any]:
+        """What the bot to move decides, to be called on a thread (on its own copy of its seat's view)."""
+        raise NotImplementedError
+
+    def bot_moves(self, seat: int, decision: Any) -> None:
+        """Make the decision of the bot of ``seat`` (back on the screen's thread)."""
+        raise NotImplementedError
+
+    def sheet_parts(self) -> tuple[RenderableType, RenderableType, RenderableType]:
+        """The score sheet's heading, its table and what Enter does."""
+        raise NotImplementedError
+
+    def next_deal(self) -> None:
+        """The score sheet was closed and the match goes on."""
+
+    def undone(self) -> bool:
+        """Take back the person's last move (and the bots' after it); whether there was one."""
+        raise NotImplementedError
+
+    def save_quietly(self) -> None:
+        raise NotImplementedError
+
+    def make_choice(self, index: int) -> None:
+        raise NotImplementedError
+
+    def fill_options(self) -> None:
+        raise NotImplementedError
+
+    def over_words(self) -> str:
+        """What leaving a finished match says."""
+        return f"Match over. The record is in {self.save_path} (taash replay {self.save_path} shows it)"
+
+    # -- the flow of the game --------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.ascii_only:
+            self.screen.add_class("ascii")
+        self.part("#options", OptionList).focus()
+        self.redraw()
+        self.after_move()
+        self.fit(*self.size)
+
+    def after_move(self) -> None:
+        """After any move: the score sheet when a deal is over, else the bots' turn, else the person's."""
+        if self.sheet_due():
+            self.show_sheet()
+        elif self.bots_turn():
+            generation = self._generation
+            if self.delay > 0:
+                self.set_timer(self.delay, lambda: self.bot_move(generation))
+            else:
+                self.call_later(self.bot_move, generation)
+
+    def bot_move(self, generation: int) -> None:
+        if generation != self._generation or not self.bots_turn():
+            return
+        seat = self.bot_seat()
+        decide = self.bot_thinks()
+        self.thinking = seat
+        self.fill_options()
+
+        def think() -> None:
+            decision = decide()
+            with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+                self.call_from_thread(self.bot_decided, generation, seat, decision)
+
+        self.run_worker(think, thread=True, exit_on_error=False, group="bot")
+
+    def bot_decided(self, generation: int, seat: int, decision: Any) -> None:
+        if generation != self._generation or not self.bots_turn() or self.bot_seat() != seat:
+            return
+        self.thinking = None
+        self.bot_moves(seat, decision)
+        self.redraw()
+        self.after_move()
+
+    def show_sheet(self) -> None:
+        if self._sheet_open:
+            return
+        self._sheet_open = True
+        self.push_screen(SheetScreen(*self.sheet_parts(), self.ascii_only), self.sheet_closed)
+        self.fit(*self.size)  # a terminal too small is asked to grow before the sheet shows
+
+    def sheet_closed(self, _: None) -> None:
+        self._sheet_open = False
+        self.fit(*self.size)
+        if self.match_over():
+            self.action_quit_match()
+            return
+        self.next_deal()
+        self.message = ""
+        self.cursor = 0
+        self.redraw()
+        self.after_move()
+
+    # -- key actions -----------------------------------------------------------------------------------------
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.make_choice(event.option_index)
+
+    def action_choose(self) -> None:
+        highlighted = self.part("#options", OptionList).highlighted
+        if highlighted is not None:
+            self.make_choice(highlighted)
+
+    def action_pick(self, number: int) -> None:
+        self.make_choice(number - 1)
+
+    def action_undo(self) -> None:
+        self._generation += 1
+        self.thinking = None
+        undone = self.undone()
+        self.message = "Undone: back to your last move (u again goes further back)" if undone else \
+            "Nothing to undo yet"
+        self.cursor = 0
+        self.redraw()
+        self.after_move()
+
+    def action_save(self) -> None:
+        try:
+            self.save_quietly()
+        except OSError as e:
+            self.message = f"Could not save to {self.save_path}: {e.strerror or e}"
+        else:
+            self.message = f"Saved to {self.save_path} (resume: {self.RESUME} {self.save_path})"
+        self.redraw()
+
+    def action_quit_match(self) -> None:
+        try:
+            self.save_quietly()
+        except OSError as e:
+            self.exit(f"Could not save to {self.save_path}: {e.strerror or e}")
+            return
+        if self.match_over():
+            self.exit(self.over_words())
+        else:
+            self.exit(f"Saved to {self.save_path}. Resume with: {self.RESUME} {self.save_path}")
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q saves too: a match is never lost by leaving."""
+        self.action_quit_match()
