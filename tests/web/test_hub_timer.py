@@ -111,10 +111,10 @@ def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_an
         await time_out(first=True)
         await time_out(first=False)
         assert live.table.state_for(0)["deal"]["timeouts"][0] == 2 and not live.idle
-        # A restart now: the table rebuilt from the database is the table in memory.
-        stored = store.table(live.table.id)
-        assert stored is not None
-        assert rebuild(stored).state_for(0) == live.table.state_for(0)
+        # A restart now: the table the restarted server restores from the database is the table in memory.
+        restarted = Hub(store, turn_seconds=TURN, extra_seconds=EXTRA)
+        assert restarted.restore() == 1
+        assert restarted.live[live.table.id].table.state_for(0) == live.table.state_for(0)
         await his_turn(live)
         await hub.act(live, {"type": "take", "from": "stock"}, "g0", "m1", live.table.version)
         discard = live.table.state_for(0)["deal"]["arrangement"]["discard"]
