@@ -187,3 +187,61 @@ def test_a_finished_deal_shows_the_declarers_groups_and_every_hand_still_in_neve
         shown_once = True
         break
     assert shown_once
+
+
+def test_a_rummy_timeout_is_the_servers_move_logged_recorded_and_the_third_in_a_row_drops_the_seat() -> None:
+    """Section 2, Time: the stock's card is taken and discarded for a seat out of time (his hand unchanged); his
+    own move in between starts the count again; the third in a row drops him (middle drop). Only the server
+    makes it; the table's actions, the record and the replay all play it again the same way."""
+    from taash.packs import face_name, face_symbol
+    from taash.rummy.record import record_from_json, replay
+
+    table = started("rummy", 2, "points", seed=3)
+    assert table.session is not None
+    match = table.session.state.match  # type: ignore[attr-defined]
+
+    def time_out() -> str:
+        while table.to_move() != 0:
+            table.apply(table.bot_action(), None)
+        with pytest.raises(TableError) as refused:
+            table.check({"type": "timeout"}, "g0")  # a player cannot claim one
+        assert refused.value.code == "forbidden" and "never a player's" in str(refused.value)
+        hand = sorted(table.state_for(0)["deal"]["hand"])
+        stock_card = face_name(match.deal.stock[-1])
+        said = table.apply({"type": "timeout"}, None)
+        deal = table.state_for(0)["deal"]
+        if deal["hand"]:  # still in
+            assert sorted(deal["hand"]) == hand and deal["pile"][-1]["card"] == stock_card
+            assert said == f"Anil ran out of time: {face_symbol(match.deal.pile[-1][0])} is taken from the stock " \
+                           "and discarded for him"
+        return said
+
+    time_out()
+    time_out()
+    assert table.state_for(0)["deal"]["timeouts"][0] == 2
+    while table.to_move() != 0:
+        table.apply(table.bot_action(), None)
+    table.apply({"type": "take", "from": "stock"}, "g0")  # he plays himself: the run is over
+    table.apply({"type": "discard", "card": table.state_for(0)["deal"]["arrangement"]["discard"]}, "g0")
+    assert table.state_for(0)["deal"]["timeouts"][0] == 0
+    time_out()
+    time_out()
+    said = time_out()
+    assert said.endswith(", and he is dropped after three turns out of time (middle drop: 40 points)"), said
+    assert table.status == "finished" and match.results[0].points.points[0] == 40
+    assert "dropped after three turns out of time" in " ".join(table.log)
+    record = table.record()
+    assert record is not None
+    turns = [t for t in record["deals"][0]["turns"] if t.get("timeout")]
+    assert len(turns) == 5 and all(t["seat"] == 0 and t["take"] == "stock" for t in turns)
+    assert tuple(replay(record_from_json(json.loads(json.dumps(record)))).tally.totals) == match.totals
+    steps = table.replay()["deals"][0]["steps"]  # type: ignore[index]
+    assert sum("ran out of time" in s["said"] for s in steps) == 5
+
+
+def test_seep_has_no_timeout_move() -> None:
+    table = started("seep", 2, 0)
+    assert table.timeout_action() is None
+    with pytest.raises(TableError) as refused:
+        table.check({"type": "timeout"}, None)
+    assert refused.value.code == "illegal"

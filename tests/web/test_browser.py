@@ -421,7 +421,7 @@ def test_the_turn_timer_counts_down_and_a_bot_takes_a_seat_left_idle(tmp_path: P
     port = free_port()
     server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
         "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.3",
-        "--turn-seconds", "2", "--log-level", "warning"], log=tmp_path / "server.log")
+        "--turn-seconds", "2", "--extra-seconds", "0", "--log-level", "warning"], log=tmp_path / "server.log")
     server.start()
     errors: list[str] = []
     try:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
-from tests.web.server import Server
+from tests.web.server import Server, free_port
 from tests.web.test_browser import (  # noqa: F401 - the fixtures
     browser,
     killable,
@@ -355,4 +356,32 @@ def test_two_people_at_one_private_rummy_table(server: str, browser: Browser) ->
     assert min(played.values()) >= 2, played
     a_ctx.close()
     b_ctx.close()
+    assert not errors, errors
+
+
+def test_the_turn_timer_shows_the_extra_time_and_a_turn_out_of_time(tmp_path: Path, browser: Browser) -> None:
+    """The countdown shows the turn's seconds and the extra time beside, then the extra time alone; when both run
+    out the page says what was discarded for him, his seat is marked, and the third in a row drops him."""
+    port = free_port()
+    server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
+        "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.3",
+        "--turn-seconds", "2", "--extra-seconds", "2", "--log-level", "warning"], log=tmp_path / "server.log")
+    server.start()
+    errors: list[str] = []
+    try:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.set_default_timeout(15000)
+        watch_errors(page, errors, "timer")
+        new_rummy_table(page, server.url, "Tara")
+        wait_my_turn(page)
+        timer = tid(page, "turn-timer")
+        _expect(timer).to_contain_text("s extra time), then a card is taken from the stock and discarded for you")
+        _expect(timer).to_contain_text("Extra time: ")  # the turn's own seconds are gone: the extra time runs
+        _expect(tid(page, "timed-out")).to_contain_text(re.compile(r"^Your time ran out: \S+ was discarded for you"))
+        _expect(tid(page, "seat-box-0")).to_contain_text("ran out of time")
+        shoot(page, "rummy-timed-out")
+        _expect(tid(page, "log")).to_contain_text("dropped after three turns out of time", timeout=30000)
+        _expect(tid(page, "timed-out")).to_contain_text("you are dropped for running out of time")
+    finally:
+        server.stop()
     assert not errors, errors

@@ -29,6 +29,11 @@ def serve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     (["--away-seconds", "99999"], "--away-seconds"),
     (["--turn-seconds", "-1"], "--turn-seconds"),
     (["--turn-seconds", "0.1"], "--turn-seconds"),
+    (["--turn-seconds", "nan"], "--turn-seconds"),
+    (["--extra-seconds", "-1"], "--extra-seconds"),
+    (["--extra-seconds", "3601"], "--extra-seconds"),
+    (["--extra-seconds", "nan"], "--extra-seconds"),
+    (["--extra-seconds", "soon"], "--extra-seconds"),
     (["--rate", "0"], "--rate"),
     (["--max-tables", "0"], "--max-tables"),
     (["--max-connections", "-5"], "--max-connections"),
@@ -46,6 +51,17 @@ def test_bad_options_are_one_line(tmp_path: Path, args: list[str], message: str)
     assert message in line
     assert "secret" not in line  # a database password is never printed
     assert "Seep at" not in line
+
+
+def test_the_help_tells_the_turn_timers_defaults(tmp_path: Path) -> None:
+    import re
+
+    proc = serve("--help", cwd=tmp_path)
+    assert proc.returncode == 0
+    text = " ".join(proc.stdout.split())
+    assert re.search(r"--turn-seconds \S+ .*?\[default: 30\.0\]", text), text
+    assert re.search(r"--extra-seconds \S+ .*?\[default: 60\.0\]", text), text
+    assert "takes the stock's card and discards it for him" in text
 
 
 def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:

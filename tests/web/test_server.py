@@ -602,7 +602,7 @@ def test_the_turn_timer_plays_a_lapsed_turn_and_after_three_in_a_row_a_bot_takes
     """``--turn-seconds``: a connected person who does not play is played for once his time is up (the state
     tells the deadline); three lapsed turns in a row and a bot plays his seat at once, until he says he is back
     (or plays)."""
-    with running_server(tmp_path, bot_delay=0.2, extra=("--turn-seconds", "1")) as server:
+    with running_server(tmp_path, bot_delay=0.2, extra=("--turn-seconds", "1", "--extra-seconds", "0")) as server:
         a = Person(server, "Anil")
         tid = table_with(server, {0: a}, players=2, baazis=1)
         sock = a.socket(tid)
@@ -647,15 +647,47 @@ def test_the_turn_timer_plays_a_lapsed_turn_and_after_three_in_a_row_a_bot_takes
         assert spectator.recv_until("error")["code"] == "not_seated"
 
 
-def test_the_turn_timer_is_sixty_seconds_unless_told_and_0_turns_it_off(tmp_path: Path) -> None:
-    for extra, seconds in (((), 60), (("--turn-seconds", "0"), None)):
+def test_the_turn_timer_is_thirty_seconds_and_sixty_extra_unless_told_and_0_turns_it_off(tmp_path: Path) -> None:
+    for extra, seconds in (((), 30), (("--turn-seconds", "0"), None)):
         (tmp_path / str(seconds)).mkdir()
         with running_server(tmp_path / str(seconds), extra=extra) as server:
             a = Person(server, "Anil")
             sock = a.socket(table_with(server, {0: a}, players=2))
             wait_for_turn(sock)
             timer = sock.state["timer"]  # type: ignore[index]
-            assert (timer and timer["seconds"]) == seconds and (timer is None or timer["left"] > 50)
+            assert (timer and timer["seconds"]) == seconds and (timer is None or timer["left"] > 20)
+            assert timer is None or (timer["extra"] == timer["bank"] == 60 and timer["then"] == "bot")
+            assert timer is None or 85 < timer["deadline"] - time.time() <= 90
+
+
+def test_a_rummy_player_out_of_time_has_the_stock_card_discarded_and_may_never_send_a_timeout(
+        tmp_path: Path) -> None:
+    """At Rummy a connected person whose turn and extra time run out has the rule book's timeout made for him
+    (told as the update's words and in the timer beforehand); a timeout he sends himself is refused and changes
+    nothing."""
+    with running_server(tmp_path, extra=("--turn-seconds", "0.5", "--extra-seconds", "0.5")) as server:
+        a = Person(server, "Anil")
+        r = a.post("/api/tables", {"game": "rummy", "players": 2, "format": "pool101", "level": "easy", "seat": 0})
+        tid = r.json()["id"]
+        assert a.post(f"/api/tables/{tid}/bots").status_code == 200
+        assert a.post(f"/api/tables/{tid}/start").status_code == 200
+        sock = a.socket(tid)
+        sock.recv_until("snapshot")
+        deadline = time.monotonic() + 20
+        while sock.state["deal"]["to_move"] != 0:  # type: ignore[index]
+            sock.recv(max(0.01, deadline - time.monotonic()))
+        timer = sock.state["timer"]  # type: ignore[index]
+        assert timer["seat"] == 0 and timer["then"] == "timeout" and timer["bank"] == 0.5, timer
+        version = sock.version
+        sock.send({"type": "timeout", "version": version, "id": "t1"})
+        refused = sock.recv_until("error", id="t1")
+        assert refused["code"] == "forbidden" and "never a player's" in refused["message"]
+        update = sock.recv_until("update", version=version + 1)
+        assert update["said"].startswith("Anil ran out of time: "), update["said"]
+        assert "taken from the stock and discarded for him" in update["said"]
+        turn = update["state"]["deal"]["turns"][-1]
+        assert turn["seat"] == 0 and turn["timeout"] is True
+        assert update["state"]["deal"]["pile"][-1]["card"] == turn["discard"]
 
 
 def test_a_person_who_sits_and_never_connects_is_played_for(tmp_path: Path) -> None:

@@ -40,8 +40,12 @@ def serve(
     away_seconds: Annotated[float, typer.Option(
         help="Seconds a person may be disconnected at his turn before a bot plays for him.")] = 30.0,
     turn_seconds: Annotated[float, typer.Option(
-        help="Seconds a person has for a bid or a play before a bot makes it for him; after three such turns in "
-             "a row a bot plays his seat until he acts again (0: no limit).")] = 60.0,
+        help="Seconds a person has for a turn (0: no limit); then his extra time runs, and when that is gone "
+             "too, Rummy takes the stock's card and discards it for him (three in a row drop him), and at Seep a "
+             "bot plays the turn (after three in a row, his seat until he acts again).")] = 30.0,
+    extra_seconds: Annotated[float, typer.Option(
+        help="Extra seconds each player has for the whole match, spent only once a turn's own have run out.")]
+    = 60.0,
     starting_chips: Annotated[int, typer.Option(help="Chips a new guest's wallet opens with (0: none).")] = 10_000,
     rake: Annotated[float, typer.Option(
         help="The house's share of each winner's winnings at staked tables, in percent (0 to 100).")] = 0.0,
@@ -75,6 +79,8 @@ def serve(
         fail(f"--away-seconds must be from 0 to 3600, not {away_seconds}")
     if not (turn_seconds == 0 or 0.5 <= turn_seconds <= 3600):
         fail(f"--turn-seconds must be 0 (no limit) or from 0.5 to 3600, not {turn_seconds}")
+    if not 0 <= extra_seconds <= 3600:
+        fail(f"--extra-seconds must be from 0 to 3600, not {extra_seconds}")
     if not 0 <= starting_chips <= 10**12:
         fail(f"--starting-chips must be from 0 to 1,000,000,000,000, not {starting_chips}")
     if not 0 <= rake <= 100 or round(rake, 2) != rake:
@@ -111,7 +117,8 @@ def serve(
     except UnicodeError:
         fail(f"--host is not a host name or address: {host!r}")
     config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds,
-                          turn_seconds=turn_seconds, rate=rate, starting_chips=starting_chips, rake=rake,
+                          turn_seconds=turn_seconds, extra_seconds=extra_seconds, rate=rate,
+                          starting_chips=starting_chips, rake=rake,
                           creations=creations, max_tables=max_tables, max_connections=max_connections,
                           allowed_origins=origins,
                           secure_cookies=secure_cookies)

@@ -74,6 +74,13 @@ class Declare:
 Action = Drop | Take | Discard | Declare
 
 
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The seat to move ran out of time (section 2, Time): the stock's card is taken and discarded for him, and
+    his ``timeouts_to_drop``-th in a row drops him (:meth:`Deal.timeout`). Never a player's choice, so never among
+    the legal actions: where play is timed, the server makes it."""
+
+
 class Phase(Enum):
     """Where the turn of the seat to move stands."""
 

@@ -1,7 +1,8 @@
 """13-card Rummy behind the games API (:mod:`taash.games.api`, satisfied by shape: the engine does not import it).
 
 A state is a whole match in one of the formats of section 6. Its actions are the engine's: ``Drop()``,
-``Take("stock" | "discard")``, ``Discard(face)`` and ``Declare(finish, groups)``. The legal actions listed are the
+``Take("stock" | "discard")``, ``Discard(face)`` and ``Declare(finish, groups)``; ``Timeout()``, a seat's time running
+out where play is timed, is applied like them but is never legal (nobody chooses it). The legal actions listed are the
 engine's (:func:`taash.rummy.deal.legal_actions`): drops, takes and discards, and one valid declaration when there
 is one; any other declaration of the hand is accepted too when applied, and a wrong one costs what the rules say.
 Each seat plays for itself: returns are zero-sum between seats.
@@ -15,12 +16,15 @@ from collections.abc import Hashable
 from typing import Any
 
 from taash.packs import face_name, parse_face
-from taash.rummy.deal import Action, Declare, Discard, Drop, Status, Take
+from taash.rummy.deal import Action, Declare, Discard, Drop, Status, Take, Timeout
 from taash.rummy.errors import BadHandError, IllegalTurnError
 from taash.rummy.match import FORMATS, Format, Match, get_format
 from taash.rummy.record import record_of
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.view import PlayerView
+
+#: A timed-out turn among a state's actions (read back by :meth:`RummyGame.state_from_json`, never from a player).
+TIMEOUT_JSON = {"timeout": True}
 
 
 def action_from_json(data: Any) -> Action:
@@ -59,6 +63,8 @@ class RummyCodec:
         if isinstance(action, Declare):
             return {"declare": {"discard": face_name(action.finish),
                                 "melds": [[face_name(f) for f in g] for g in action.groups]}}
+        if isinstance(action, Timeout):
+            return dict(TIMEOUT_JSON)
         raise BadHandError(f"not a Rummy action: {str(action)[:40]}")
 
     def from_json(self, view: PlayerView, data: Any) -> Action:
@@ -84,8 +90,9 @@ class RummyState:
 
     def __init__(self, match: Match):
         self.match = match
-        #: Every action applied, in order (the state's JSON; the match itself keeps the record).
-        self.actions: list[Action] = []
+        #: Every action applied, in order, timed-out turns included (the state's JSON; the match itself keeps the
+        #: record).
+        self.actions: list[Action | Timeout] = []
 
     @property
     def current_player(self) -> int:
@@ -101,11 +108,15 @@ class RummyState:
         return self.match.deal.legal_actions()
 
     def apply(self, action: Hashable) -> None:
+        """Make ``action`` for the seat to move; a :class:`~taash.rummy.deal.Timeout` is his time running out."""
         if self.match.over:
             raise IllegalTurnError("the match is over")
-        if not isinstance(action, Drop | Take | Discard | Declare):
+        if isinstance(action, Timeout):
+            self.match.timeout()
+        elif isinstance(action, Drop | Take | Discard | Declare):
+            self.match.act(action)
+        else:
             raise IllegalTurnError(f"not a Rummy action: {str(action)[:40]}")
-        self.match.act(action)
         self.actions.append(action)
         if self.match.deal.over and not self.match.over:
             self.match.next_deal()
@@ -204,7 +215,7 @@ class RummyGame:
         codec = RummyCodec()
         for raw in data["actions"]:
             view = state.view(state.current_player)
-            state.apply(codec.from_json(view, raw))
+            state.apply(Timeout() if raw == TIMEOUT_JSON else codec.from_json(view, raw))
         return state
 
     def max_returns(self) -> float:

@@ -15,6 +15,9 @@ from taash.games.api import Action, State
 
 JSON = Any
 
+#: The type of the server's own action when a person's time for a turn has run out (a game's
+#: :meth:`TableGame.timeout_action`): in a table's log like any action, never a client's to send.
+TIMEOUT = "timeout"
 #: ``game -> module``: each game's adapter (its ``ADAPTER``), imported when first asked for.
 _ADAPTERS = {"seep": "taash.tables.seep", "rummy": "taash.tables.rummy"}
 
@@ -107,6 +110,16 @@ class TableGame(Protocol):
 
     def clears_score(self, message: Mapping[str, JSON]) -> bool:
         """Whether this move takes the last finished deal's score off the table (Seep: the first play)."""
+
+    def ends_turn(self, message: Mapping[str, JSON]) -> bool:
+        """Whether this move ends its maker's turn, so that the turn timer starts again (Seep: every bid and play;
+        Rummy: all but a take, the discard that follows it being the same turn's)."""
+
+    def timeout_action(self, state: State) -> Action | None:
+        """The rule book's move for the seat to move when his time for the turn has run out (Rummy: the stock's
+        card taken and discarded for him, the third in a row a drop), as an action the state applies and
+        :meth:`action_to` names ``{"type": TIMEOUT}``; None where the game has none, or none can be made now (a
+        bot then plays the lapsed turn, as at Seep)."""
 
     def remember(self, state: State) -> Remembered:
         """What :meth:`said` needs of the state before an action."""

@@ -8,7 +8,7 @@ from typing import Any
 from taash.cards import CardError
 from taash.games.api import Action, State
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
-from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, discardable
+from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, Timeout, discardable
 from taash.rummy.errors import BadRulesError
 from taash.rummy.game import RummyState, action_from_json
 from taash.rummy.match import FORMATS, DealResult, Match, get_format
@@ -17,11 +17,12 @@ from taash.rummy.record import record_of, replay_json
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.solver import best_discard, solve
 from taash.rummy.view import view_of, view_to_json
-from taash.tables.adapter import Dealt, Remembered, SeatResult, Settings, TableError
+from taash.tables.adapter import TIMEOUT, Dealt, Remembered, SeatResult, Settings, TableError
 
 JSON = Any
 #: Turns of the deal every state carries (the last ones; the log tells the rest).
 TURNS_SHOWN = 12
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 def _match(state: State) -> Match:
@@ -104,6 +105,8 @@ class RummyTables:
         return action
 
     def action_to(self, action: Action) -> dict[str, JSON]:
+        if isinstance(action, Timeout):
+            return {"type": TIMEOUT}
         if isinstance(action, Take):
             return {"type": "take", "from": action.source}
         if isinstance(action, Discard):
@@ -117,15 +120,27 @@ class RummyTables:
     def clears_score(self, message: Mapping[str, JSON]) -> bool:
         return True
 
+    def ends_turn(self, message: Mapping[str, JSON]) -> bool:
+        return message.get("type") != "take"  # a turn is a take and a discard (or a declaration)
+
+    def timeout_action(self, state: State) -> Action | None:
+        """Section 2, Time: the stock's card taken and discarded for him (None when the stock is empty and the
+        discard pile has no card to refill it: a bot plays that turn)."""
+        match = _match(state)
+        deal = match.deal
+        if match.over or deal.over or (deal.phase is Phase.TAKE and not deal.can_take_stock()):
+            return None
+        return Timeout()
+
     def remember(self, state: State) -> Remembered:
         match = _match(state)
         deal = match.deal
         top = deal.pile[-1][0] if deal.pile else None
-        return Remembered((len(match.results), deal.to_move in deal.has_taken, top))
+        return Remembered((len(match.results), deal.to_move in deal.has_taken, top, deal.phase is Phase.TAKE))
 
     def said(self, state: State, before: Remembered, seat: int, action: Action, names: Sequence[str]) -> list[str]:
         match = _match(state)
-        finished, had_taken, top = before.data
+        finished, had_taken, top, to_take = before.data
         ended = len(match.results) > finished
         deal = match.past[-1] if ended else match.deal
         name = names[seat]
@@ -134,6 +149,8 @@ class RummyTables:
                     else f"{name} takes from the stock")
         elif isinstance(action, Discard):
             line = f"{name} discards {card(action.card)}"
+        elif isinstance(action, Timeout):
+            line = timeout_words(deal, name, to_take)
         elif isinstance(action, Drop):
             line = f"{name} drops ({'middle' if had_taken else 'first'} drop: {deal.points.get(seat, 0)} points)"
         else:
@@ -258,6 +275,22 @@ class RummyTables:
         rules = m.rules.to_json()
         return {"game": "rummy", "players": m.players, "rules": rules if isinstance(rules, str) else "custom",
                 "format": m.format.name, "names": list(names), "deals": deals}
+
+
+def timeout_words(deal: Any, name: str, to_take: bool) -> str:
+    """The log's line for a turn whose time ran out (the deal's last turn): the card discarded for him (public, as
+    every discard is; when it was taken in the same timeout, it is the stock's card, seen by all only now), and
+    the drop when it was his ``timeouts_to_drop``-th in a row."""
+    turn = deal.turns[-1]
+    discarded = card(turn.discard)
+    line = (f"{name} ran out of time: {discarded} is taken from the stock and discarded for him" if to_take
+            else f"{name} ran out of time: {discarded} is discarded for him")
+    if turn.timed_out_drop:
+        n = deal.rules.timeouts_to_drop
+        times = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+        line += (f", and he is dropped after {times} turn{'s' if n != 1 else ''} out of time (middle drop: "
+                 f"{deal.points.get(turn.seat, 0)} points)")
+    return line
 
 
 #: Arrangements already found: ``(hand, wild, keep, id(rules)) -> (rules, arrangement)`` (rules are not hashable;

@@ -131,6 +131,12 @@ class SeepTables:
         """The last deal's score stays up through the next deal's bid, until its first play."""
         return message.get("type") == "play"
 
+    def ends_turn(self, message: Mapping[str, JSON]) -> bool:
+        return True  # a bid and the bidder's first play are timed apart
+
+    def timeout_action(self, state: State) -> Action | None:
+        return None  # the rules say nothing of time: a bot plays a lapsed turn
+
     def remember(self, state: State) -> Remembered:
         match = _match(state)
         return Remembered((dict(match.deal.houses), len(match.deal.sweeps), len(match.results)))

@@ -17,7 +17,7 @@ from typing import Any
 
 from taash.bots.base import LEVELS, Bot, make_bot
 from taash.games.api import Action, State, View
-from taash.tables.adapter import Dealt, Settings, TableError, TableGame, adapter
+from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
 
 JSON = Any
 #: Lines of the log a session keeps.
@@ -27,6 +27,8 @@ SAVE_KIND = "taash-session"
 SAVE_VERSION = 1
 #: The longest save file read (a match's moves are a few hundred short messages).
 SAVE_MOST = 20_000_000
+#: Why a player may not send a timeout.
+TIMEOUT_REFUSED = "a timeout is the server's move when a turn's time runs out, never a player's: make your move"
 
 
 class SaveError(TableError):
@@ -71,10 +73,18 @@ class Session:
 
     def read(self, seat: int | None, message: Mapping[str, JSON]) -> Action:
         """The action ``message`` names for the seat to move (``TableError`` if it is not that seat's turn, or the
-        message names no legal action); changes nothing."""
+        message names no legal action); changes nothing. ``{"type": TIMEOUT}`` (``seat`` None: the server's
+        alone) is the game's move for a seat whose time ran out."""
         if self.state.is_over:
             raise TableError("the match is over", "over")
         to_move = self.state.current_player
+        if message.get("type") == TIMEOUT:
+            if seat is not None:
+                raise TableError(TIMEOUT_REFUSED, "forbidden")
+            timeout = self.game.timeout_action(self.state)
+            if timeout is None:
+                raise TableError(f"{self.game.title} has no move for a turn out of time here", "illegal")
+            return timeout
         if seat is not None and seat != to_move:
             raise TableError("it is not your turn", "not_your_turn")
         return self.game.action_from(self.state, to_move, message)

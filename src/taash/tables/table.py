@@ -1,9 +1,10 @@
 """One table of the web server, with no I/O: its seats, its match, and what each seat may be told.
 
-A table is a list of actions (sit, leave, fill with bots, start, and the game's moves), each numbered by the
-table's version. The match is rebuilt from the table's seed, its actions and how its deals were dealt, so a
-restarted server continues every table where it was. :meth:`Table.state_for` is the only way out of the table for
-game state: it gives a seat its own view (or a spectator the face-up cards) and never the pack or the seed.
+A table is a list of actions (sit, leave, fill with bots, start, the game's moves, and the server's timeouts of
+turns out of time), each numbered by the table's version. The match is rebuilt from the table's seed, its actions
+and how its deals were dealt, so a restarted server continues every table where it was. :meth:`Table.state_for`
+is the only way out of the table for game state: it gives a seat its own view (or a spectator the face-up cards)
+and never the pack or the seed.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from typing import Any
 
 from taash.bots.base import LEVELS, Bot
 from taash.games.api import View
-from taash.tables.adapter import Dealt, SeatResult, Settings, TableError, TableGame, adapter
-from taash.tables.session import Session
+from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
+from taash.tables.session import TIMEOUT_REFUSED, Session
 
 JSON = Any
 BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir", "Tara")
@@ -93,8 +94,20 @@ class Table:
         return None if self.session is None else self.session.to_move()
 
     def is_move(self, action: Mapping[str, JSON]) -> bool:
-        """Whether ``action`` is a move of the game (not a seating action)."""
+        """Whether ``action`` is a move of the game a player makes (not a seating action, nor a timeout)."""
         return action.get("type") in self.game.move_types()
+
+    def ends_turn(self, action: Mapping[str, JSON]) -> bool:
+        """Whether ``action`` ends the turn of the seat that made it (anything but a move that the same seat's
+        next move completes, a Rummy take): the turn timer starts again."""
+        return not self.is_move(action) or self.game.ends_turn(action)
+
+    def timeout_action(self) -> dict[str, JSON] | None:
+        """The server's action for the seat to move whose time ran out, when his game has one now (else a bot
+        plays his turn)."""
+        if self.session is None or self.session.over or self.game.timeout_action(self.session.state) is None:
+            return None
+        return {"type": TIMEOUT}
 
     # -- actions ------------------------------------------------------------------------------------------------
 
@@ -120,6 +133,10 @@ class Table:
             return self._start(guest, dry)
         if self.is_move(action):
             return self._move(action, guest, dry)
+        if kind == TIMEOUT:
+            if guest is not None:
+                raise TableError(TIMEOUT_REFUSED, "forbidden")
+            return self._move({"type": TIMEOUT}, None, dry)
         raise TableError(f"unknown action {str(kind)[:40]!r}")
 
     def _sit(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:

@@ -35,8 +35,9 @@ from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
 from taash.chips.ledger import Ledger
-from taash.tables.adapter import TableError, adapter, game_names
+from taash.tables.adapter import TIMEOUT, TableError, adapter, game_names
 from taash.tables.rummy import judge_groups
+from taash.tables.session import TIMEOUT_REFUSED
 from taash.web.accounts import accounts_router
 from taash.web.chips_routes import chips_router
 from taash.web.db import make_engine, migrate, server_key
@@ -303,7 +304,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = Store(engine)
         ledger = Ledger(engine, starting_grant=config.starting_chips, rake_percent=Decimal(str(config.rake)))
         hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
-                  config.turn_seconds, ledger)
+                  config.turn_seconds, ledger, config.extra_seconds)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         state.update(store=store, hub=hub, signer=signer, ledger=ledger)
@@ -677,6 +678,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             kind = message.get("type")
             if kind == "ping":
                 conn.send(json.dumps({"type": "pong", "version": live.table.version}))
+                continue
+            if kind == TIMEOUT:  # the server's own action, when a turn's time runs out: nobody may send it
+                conn.send(error(mid, "forbidden", TIMEOUT_REFUSED))
                 continue
             is_move = live.table.is_move(message)
             if conn.seat is None and (is_move or kind == "back"):

@@ -24,9 +24,12 @@ class ServerConfig:
     bot_delay: float = 0.8
     #: Seconds a person may be away (no connection) at his turn before a bot plays for him.
     away_seconds: float = 30.0
-    #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit); after IDLE_AFTER
-    #: such turns in a row a bot plays his seat until he acts again.
-    turn_seconds: float = 60.0
+    #: Seconds a person has for a turn (0: no limit); then his extra time (below) runs, and when that is gone too
+    #: the game's move for a turn out of time is made for him (Rummy: the stock's card discarded; the third in a
+    #: row drops him), or a bot plays his turn (Seep: after IDLE_AFTER in a row, his seat until he acts again).
+    turn_seconds: float = 30.0
+    #: Extra seconds each seat has for the whole match, spent only once a turn's own have run out.
+    extra_seconds: float = 60.0
     max_tables: int = 2000
     #: Unfinished tables one guest may have created.
     max_tables_per_guest: int = 10

@@ -40,7 +40,8 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: Seconds after which a table still waiting for players, that nobody touches or watches, may leave memory when
 #: the server is full (so that abandoned tables cannot keep everyone else from starting one).
 ABANDONED_AFTER = 600.0
-#: Turns in a row a person may let run out before a bot takes his seat (until he acts again).
+#: Turns in a row a person may let run out before a bot takes his seat (until he acts again), in a game with no
+#: move of its own for a turn out of time (Seep; at Rummy the rule book's timeout is made instead).
 IDLE_AFTER = 3
 
 
@@ -89,7 +90,9 @@ class Live:
     #: When the seat to move began its turn: monotonic (for the timer) and wall-clock (the deadline told).
     turn_since: float = field(default_factory=time.monotonic)
     turn_since_wall: float = field(default_factory=time.time)
-    #: seat -> turns in a row its person let run out (a bot played them).
+    #: seat -> seconds left of its extra time for the match (absent: all of it), spent once a turn's own run out.
+    bank: dict[int, float] = field(default_factory=dict)
+    #: seat -> turns in a row its person let run out and a bot played (a game with no timeout move: Seep).
     timeouts: dict[int, int] = field(default_factory=dict)
     #: Seats a bot plays at once, their person having let IDLE_AFTER turns in a row run out, until he acts again.
     idle: set[int] = field(default_factory=set)
@@ -104,14 +107,18 @@ class Hub:
     """Every live table of the server."""
 
     def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000,
-                 max_tables_per_guest: int = 10, turn_seconds: float = 60.0, ledger: Ledger | None = None):
+                 max_tables_per_guest: int = 10, turn_seconds: float = 30.0, ledger: Ledger | None = None,
+                 extra_seconds: float = 60.0):
         self.store = store
         #: The books of the server's chips (None: no table may have stakes).
         self.ledger = ledger
         self.bot_delay = bot_delay
         self.away_seconds = away_seconds
-        #: Seconds a person has for a bid or a play before a bot makes it for him (0: no limit).
+        #: Seconds a person has for a turn (0: no limit), and besides, for the whole match, ``extra_seconds``
+        #: spent only once a turn's own have run out; then the game's timeout move is made for him (Rummy), or a
+        #: bot plays his turn (Seep).
         self.turn_seconds = turn_seconds
+        self.extra_seconds = extra_seconds
         self.max_tables = max_tables
         self.max_tables_per_guest = max_tables_per_guest
         self.live: dict[str, Live] = {}
@@ -322,10 +329,12 @@ class Hub:
                 log.exception("could not store an action of table %s", table.id)
                 raise TableError("the server could not store that; please try again", "server") from None
             # Committed: now the table in memory may change and everyone may be told.
+            mover = table.to_move()
             said = table.apply(action, guest)
             await self.store_deals(live)
-            live.last_active = live.turn_since = time.monotonic()
-            live.turn_since_wall = time.time()
+            live.last_active = time.monotonic()
+            if table.ends_turn(action):
+                self.end_turn(live, mover)
             if guest is not None and table.is_move(action):
                 self.acted(live, table.seat_of(guest))
             if lapsed is not None:
@@ -410,16 +419,37 @@ class Hub:
                  "idle": seat in live.idle}
                 for seat in range(len(live.table.seats))]
 
+    def end_turn(self, live: Live, seat: int | None) -> None:
+        """The turn of ``seat`` (None: nobody's) is over: what it took beyond a turn's own seconds comes out of his
+        extra time, and the next turn's clock starts."""
+        now = time.monotonic()
+        if seat is not None and self.turn_seconds > 0:
+            over = now - live.turn_since - self.turn_seconds
+            if over > 0:
+                live.bank[seat] = max(0.0, self.bank_left(live, seat) - over)
+        live.turn_since = now
+        live.turn_since_wall = time.time()
+
+    def bank_left(self, live: Live, seat: int) -> float:
+        """The extra seconds ``seat`` had left when the turn in progress began."""
+        return live.bank.get(seat, self.extra_seconds)
+
     def timer(self, live: Live) -> dict[str, JSON] | None:
-        """The turn timer of the person to move: his seat, the seconds a turn has, the seconds left and the
-        deadline (Unix time); None when no person is to move, a bot plays the seat, or turns are not timed."""
+        """The turn timer of the person to move: his seat, the seconds a turn has and those left of it, his extra
+        seconds for the match and those left of them (spent once the turn's own are), the deadline when both are
+        gone (Unix time), and what happens then (``timeout``: the game's move for a turn out of time; ``bot``: a
+        bot plays the turn); None when no person is to move, a bot plays the seat, or turns are not timed."""
         table = live.table
         seat = table.to_move()
         if self.turn_seconds <= 0 or seat is None or table.seats[seat].bot or seat in live.idle:
             return None
-        left = max(0.0, live.turn_since + self.turn_seconds - time.monotonic())
-        return {"seat": seat, "seconds": self.turn_seconds, "left": round(left, 1),
-                "deadline": round(live.turn_since_wall + self.turn_seconds, 3)}
+        elapsed = time.monotonic() - live.turn_since
+        bank = self.bank_left(live, seat)
+        left = max(0.0, self.turn_seconds - elapsed)
+        bank_now = max(0.0, bank - max(0.0, elapsed - self.turn_seconds))
+        return {"seat": seat, "seconds": self.turn_seconds, "left": round(left, 1), "extra": self.extra_seconds,
+                "bank": round(bank_now, 1), "deadline": round(live.turn_since_wall + self.turn_seconds + bank, 3),
+                "then": "timeout" if table.timeout_action() is not None else "bot"}
 
     def acted(self, live: Live, seat: int | None) -> bool:
         """The person of ``seat`` acted (a bid, a play, or said he is back): his run of lapsed turns is over, and
@@ -542,12 +572,13 @@ class Hub:
         if seat in live.away_since:
             due.append(live.away_since[seat] + self.away_seconds)
         if self.turn_seconds > 0:
-            due.append(live.turn_since + self.turn_seconds)
+            due.append(live.turn_since + self.turn_seconds + self.bank_left(live, seat))
         return max(now + self.bot_delay, min(due)) if due else None
 
     def _bot_reason(self, live: Live, seat: int) -> str | None:
         """Why a bot may move for ``seat`` now: ``bot`` (a bot's seat), ``idle`` (his person let his turns run
-        out), ``away`` (gone long enough), ``lapsed`` (his turn's time is up); None: it may not."""
+        out), ``away`` (gone long enough), ``lapsed`` (his turn's time and his extra time are up); None: it may
+        not."""
         if live.table.seats[seat].bot:
             return "bot"
         if seat in live.idle:
@@ -556,7 +587,7 @@ class Hub:
         since = live.away_since.get(seat)
         if since is not None and now - since >= self.away_seconds:
             return "away"
-        if self.turn_seconds > 0 and now - live.turn_since >= self.turn_seconds:
+        if self.turn_seconds > 0 and now - live.turn_since >= self.turn_seconds + self.bank_left(live, seat):
             return "lapsed"
         return None
 
@@ -567,10 +598,25 @@ class Hub:
         seat = table.to_move()
         if live.bot_task is not me or table.version != version or seat is None:
             return
-        if self._bot_reason(live, seat) is None:
+        reason = self._bot_reason(live, seat)
+        if reason is None:
             live.bot_task = None
             self.schedule_bots(live)  # not away long enough yet (he left again), or back: wait again or not at all
             return
+        timeout = table.timeout_action() if reason == "lapsed" else None
+        if timeout is not None:  # the rule book's move for a turn out of time (Rummy), made by the server
+            live.bot_task = None
+            try:
+                await self.act(live, timeout, None, version=version)
+            except TableError as e:
+                if e.code == "stale" or live.bot_task is not None:
+                    self.schedule_bots(live)
+                    return
+                log.error("a timeout was refused at table %s (%s); a bot plays the turn", table.id, e)
+                live.bot_task = me
+            else:
+                self.schedule_bots(live)
+                return
         # The bot thinks in a worker thread on its own copy of the seat's view: a slow bot never stalls the
         # other tables. Its action is made only if nothing happened meanwhile (say, the person came back).
         try:

@@ -26,7 +26,8 @@ const S = {
   pending: null, // the id of the message sent and not yet answered
   counter: 0,
   timer: null, // the turn timer of the person to move (docs/web-protocol.md), or null
-  timerEnd: 0, // when it runs out, on this page's clock (performance.now(), so the two clocks need not agree)
+  timerEnd: 0, // when the turn's own time runs out, on this page's clock (performance.now(): no clocks to agree)
+  bankEnd: 0, // when the extra time runs out too
   sheet: 0, // the number of deals whose score sheet is shown (0: none)
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
 };
@@ -189,6 +190,7 @@ function onMessage(m) {
 function setTimer(timer) {
   S.timer = timer || null;
   S.timerEnd = timer ? performance.now() + timer.left * 1000 : 0;
+  S.bankEnd = timer ? S.timerEnd + (timer.bank || 0) * 1000 : 0;
 }
 
 /** The countdown of the turn timer, under the turn banner (run four times a second). */
@@ -200,12 +202,21 @@ function tickTimer() {
     box.hidden = true;
     return;
   }
-  const left = Math.max(0, Math.ceil((S.timerEnd - performance.now()) / 1000));
+  const now = performance.now();
+  const left = Math.max(0, Math.ceil((S.timerEnd - now) / 1000));
+  const bank = Math.max(0, Math.ceil((S.bankEnd - Math.max(now, S.timerEnd)) / 1000));
+  const inBank = left === 0 && bank > 0;
   const mine = st.you === t.seat;
+  // What happens when both run out is the server's word (t.then); the view words the game's own timeout.
+  const then = t.then === "timeout" ? view().timeoutWords || "your turn is played for you" : "a bot plays for you";
+  const verb = st.deal && st.deal.phase === "bid" ? "bid" : "play";
+  const extra = bank ? ` (+${bank} s extra time)` : "";
   box.textContent = mine
-    ? `${left} s left to ${st.deal && st.deal.phase === "bid" ? "bid" : "play"}, then a bot plays for you`
-    : `${seatName(t.seat)}: ${left} s left`;
-  box.classList.toggle("low", left <= 10);
+    ? (inBank ? `Extra time: ${bank} s left to ${verb}, then ${then}` : `${left} s left to ${verb}${extra}, then ${then}`)
+    : (inBank ? `${seatName(t.seat)}: extra time, ${bank} s left` : `${seatName(t.seat)}: ${left} s left${extra}`);
+  box.dataset.left = String(left);
+  box.dataset.bank = String(bank);
+  box.classList.toggle("low", left + bank <= 10);
   box.hidden = false;
 }
 

@@ -30,6 +30,8 @@ const R = {
 };
 
 export const brand = "Rummy";
+/** What the turn timer says happens when a player's time and extra time run out (the server makes the move). */
+export const timeoutWords = "a card is taken from the stock and discarded for you";
 
 export function init(table) { T = table; }
 
@@ -329,6 +331,7 @@ function seatBox(st, s) {
   if (d && status === null) marks.push(T.h("span", { class: "mark out" }, "out"));
   if (s.bot) marks.push(T.h("span", { class: "mark bot" }, "bot"));
   else if (p.idle) marks.push(T.h("span", { class: "mark idle" }, "out of time: a bot plays"));
+  else if (lastTurnTimedOut(d, s.seat)) marks.push(T.h("span", { class: "mark idle" }, "ran out of time"));
   else if (p.away) marks.push(T.h("span", { class: "mark away" }, "away: a bot plays"));
   else if (!p.connected) marks.push(T.h("span", { class: "mark off" }, "disconnected"));
   const turn = d && st.status === "playing" && d.to_move === s.seat;
@@ -342,6 +345,11 @@ function seatBox(st, s) {
       T.h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`),
       st.score && st.score.format !== "points" ? T.h("span", { class: "count" }, ` · ${total} pts`) : null),
     T.h("div", { class: "marks" }, marks));
+}
+
+function lastTurnTimedOut(d, seat) {
+  const mine = d && [...(d.turns || [])].reverse().find((t) => t.seat === seat);
+  return Boolean(mine && mine.timeout);
 }
 
 function renderSeats(st) {
@@ -410,6 +418,21 @@ function renderControls(st) {
   row.push(button("arrange", "Arrange for me", arrangeForMe, Boolean(d.arrangement)));
   box.appendChild(T.h("div", { class: "rummy-buttons" }, row));
   if (R.verdict) box.appendChild(T.h("p", { class: "verdict", testid: "verdict" }, R.verdict));
+  const timedOut = timedOutLine(st);
+  if (timedOut) box.appendChild(T.h("p", { class: "timed-out", testid: "timed-out", role: "status" }, timedOut));
+}
+
+/** The player's own last turn of the deal, if his time ran out in it: what the server discarded for him (and
+ * whether that dropped him), until his next turn of his own. */
+function timedOutLine(st) {
+  const d = st.deal;
+  const turns = (d && d.turns) || [];
+  const mine = [...turns].reverse().find((t) => t.seat === st.you);
+  if (!mine || !mine.timeout) return "";
+  const card = mine.discard ? `${cardText(mine.discard)} was discarded for you` : "your turn was played for you";
+  const runs = d.timeouts ? d.timeouts[st.you] : 0;
+  return `Your time ran out: ${card}` + (mine.timed_out_drop ? "; you are dropped for running out of time."
+    : runs > 1 ? ` (${runs} turns in a row).` : ".");
 }
 
 function renderHand(st) {

@@ -1,0 +1,201 @@
+"""The hub's turn timer with short times (a turn of 0.5 s, 0.5 s of extra time a match): at Rummy a connected
+person out of time has the rule book's timeout made for him (the stock's card discarded; the third in a row drops
+him), stored like any action, so that a restart and the record play it again the same way; a person away is
+still played for by a bot; the extra time is spent once a match."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from taash.packs import face_name
+from taash.tables.adapter import adapter
+from taash.web.db import make_engine, migrate
+from taash.web.hub import Connection, Hub, Live, rebuild
+from taash.web.store import Store
+
+TURN = 0.5
+EXTRA = 0.5
+
+
+def drain(conn: Connection) -> list[dict[str, Any]]:
+    out = []
+    while not conn.queue.empty():
+        text = conn.queue.get_nowait()
+        if text is not None:
+            out.append(json.loads(text))
+    return out
+
+
+async def rummy_table(hub: Hub) -> Live:
+    """Anil (g0, seat 0) against a bot, at 13-card Rummy, points."""
+    settings = adapter("rummy").settings(2, "octro", "points", "easy", False)
+    live = await hub.create(settings, "g0")
+    await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+    await hub.act(live, {"type": "bots"}, "g0")
+    await hub.act(live, {"type": "start"}, "g0")
+    return live
+
+
+async def his_turn(live: Live, seat: int = 0, within: float = 20) -> None:
+    deadline = time.monotonic() + within
+    while live.table.to_move() != seat or live.table.status != "playing":
+        assert time.monotonic() < deadline, f"his turn never came: {live.table.status} {live.table.log[-4:]}"
+        await asyncio.sleep(0.01)
+
+
+async def until_moved(live: Live, version: int, within: float = 10) -> float:
+    """Wait for the table to pass ``version``; returns how long it took."""
+    began = time.monotonic()
+    while live.table.version == version:
+        assert time.monotonic() - began < within, "nobody moved"
+        await asyncio.sleep(0.01)
+    return time.monotonic() - began
+
+
+def plain_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots that take from the stock and discard at once, never drop nor declare: the deal lasts, whatever the
+    table's seed."""
+    from taash.rummy.deal import Discard, Take
+    from taash.tables.table import BotTurn
+
+    def action(turn: BotTurn) -> dict[str, Any]:
+        legal = turn.view.legal_actions()
+        move = Take("stock") if Take("stock") in legal else next(a for a in legal if isinstance(a, Discard))
+        return turn.game.action_to(move)
+
+    monkeypatch.setattr(BotTurn, "action", action)
+
+
+def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_and_three_in_a_row_drop_him(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain_bot(monkeypatch)
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+    store = Store(engine)
+
+    async def scenario() -> tuple[str, dict[str, Any]]:
+        hub = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=TURN, extra_seconds=EXTRA)
+        live = await rummy_table(hub)
+        conn = hub.join(live, "g0", None)  # connected throughout: never away
+        hub.schedule_bots(live)
+        match = live.table.session.state.match  # type: ignore[union-attr]
+
+        async def time_out(first: bool) -> dict[str, Any]:
+            await his_turn(live)
+            timer = hub.timer(live)
+            assert timer is not None and timer["seat"] == 0 and timer["then"] == "timeout"
+            assert timer["seconds"] == TURN and timer["extra"] == EXTRA
+            assert timer["bank"] == (EXTRA if first else 0.0), timer  # the extra time is spent once a match
+            hand = sorted(live.table.state_for(0)["deal"]["hand"])
+            stock_card = face_name(match.deal.stock[-1])
+            drain(conn)
+            took = await until_moved(live, live.table.version)
+            # The turn's own time, then the extra time the first time only.
+            assert took >= (TURN + EXTRA if first else TURN) - 0.1, took
+            assert first or took < TURN + EXTRA - 0.05, took
+            update = next(m for m in drain(conn) if m["type"] == "update")
+            assert update["said"].startswith("Anil ran out of time"), update["said"]
+            told = update["state"]["deal"]  # what he was told as the timeout was made
+            if told["hand"]:
+                assert sorted(told["hand"]) == hand and told["pile"][-1]["card"] == stock_card
+            return update
+
+        await time_out(first=True)
+        await time_out(first=False)
+        assert live.table.state_for(0)["deal"]["timeouts"][0] == 2 and not live.idle
+        # A restart now: the table the restarted server restores from the database is the table in memory.
+        restarted = Hub(store, turn_seconds=TURN, extra_seconds=EXTRA)
+        assert restarted.restore() == 1
+        assert restarted.live[live.table.id].table.state_for(0) == live.table.state_for(0)
+        await his_turn(live)
+        await hub.act(live, {"type": "take", "from": "stock"}, "g0", "m1", live.table.version)
+        discard = live.table.state_for(0)["deal"]["arrangement"]["discard"]
+        await hub.act(live, {"type": "discard", "card": discard}, "g0", "m2", live.table.version)
+        assert live.table.state_for(0)["deal"]["timeouts"][0] == 0  # his own turn: the run starts again
+        await time_out(first=False)
+        await time_out(first=False)
+        last = await time_out(first=False)
+        assert last["said"].endswith("and he is dropped after three turns out of time (middle drop: 40 points)")
+        assert live.table.status == "finished" and match.totals[0] == 40
+        assert not live.idle and not hub.presence(live)[0]["idle"]  # Rummy's own rule, never a bot in his seat
+        hub.leave(live, conn)
+        await hub.close()
+        record = live.table.record()
+        assert record is not None
+        return live.table.id, record
+
+    try:
+        table_id, record = asyncio.run(scenario())
+        # The server restarted: the finished match, rebuilt from its actions, is the same match.
+        stored = store.table(table_id)
+        assert stored is not None and stored.row.status == "finished"
+        again = rebuild(stored)
+        assert again.record() == record and again.replay() is not None
+        timeouts = [t for t in record["deals"][0]["turns"] if t.get("timeout")]
+        assert len(timeouts) == 5 and timeouts[-1]["seat"] == 0
+        path = tmp_path / "match.json"
+        path.write_text(json.dumps(record))
+        proc = subprocess.run([sys.executable, "-m", "taash.cli.main", "rummy", "replay", str(path)],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+    finally:
+        store.close()
+
+
+def test_a_rummy_player_away_is_played_for_by_a_bot_not_timed_out(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+    store = Store(engine)
+
+    async def scenario() -> None:
+        hub = Hub(store, bot_delay=0, away_seconds=0.2, turn_seconds=5, extra_seconds=5)
+        live = await rummy_table(hub)  # Anil never connects: he is away
+        hub.schedule_bots(live)
+        await his_turn(live)
+        took = await until_moved(live, live.table.version)
+        assert took < 2, took  # away: a bot, long before his time is up
+        assert not any(t.timeout for t in live.table.session.state.match.deal.turns)  # type: ignore[union-attr]
+        assert "ran out of time" not in " ".join(live.table.log)
+        await hub.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+def test_seep_still_has_a_bot_play_a_lapsed_turn_after_the_extra_time(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+    store = Store(engine)
+
+    async def scenario() -> None:
+        hub = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=TURN, extra_seconds=EXTRA)
+        settings = adapter("seep").settings(2, "standard", 0, "easy", False)
+        live = await hub.create(settings, "g0")
+        await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+        await hub.act(live, {"type": "bots"}, "g0")
+        await hub.act(live, {"type": "start"}, "g0")
+        conn = hub.join(live, "g0", None)
+        hub.schedule_bots(live)
+        await his_turn(live)
+        timer = hub.timer(live)
+        assert timer is not None and timer["then"] == "bot" and timer["bank"] == EXTRA
+        took = await until_moved(live, live.table.version)
+        assert took >= TURN + EXTRA - 0.1 and live.timeouts == {0: 1}
+        assert "ran out of time" not in " ".join(live.table.log)
+        hub.leave(live, conn)
+        await hub.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
