@@ -134,3 +134,23 @@ def test_a_staked_match_played_to_the_end_moves_both_wallets_by_the_stake_rules(
     # The house kept the rake; the match's escrow is empty (closed); nothing else moved.
     assert accounts["house"] == str(RAKE) and accounts[f"escrow:{table_id}:1"] == "0"
     assert accounts[f"wallet:{anil}"] == str(GRANT - LOST) and accounts[f"wallet:{bina}"] == str(GRANT + LOST - RAKE)
+
+
+def test_the_lobby_gives_and_shows_the_daily_bonus_below_the_floor(tmp_path: Path, browser: Browser) -> None:
+    """On a server whose wallets open with 500 chips (below the floor of 1,000), the lobby gives the bonus by
+    itself when it loads, shows it beside the wallet, and a reload gives nothing more."""
+    with running_server(tmp_path, bot_delay=0.05, extra=("--starting-chips", "500")) as poor:
+        errors: list[str] = []
+        page = browser.new_context().new_page()
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, "poor")
+        page.goto(f"{poor.url}/")
+        tid(page, "name-input").fill("Dev")
+        tid(page, "name-submit").click()
+        _expect(tid(page, "wallet")).to_have_text(" · 1,500 chips")
+        _expect(tid(page, "bonus-today")).to_have_text(" (today's bonus: +1,000)")
+        page.reload()
+        _expect(tid(page, "bonus-today")).to_be_visible()
+        _expect(tid(page, "wallet")).to_have_text(" · 1,500 chips")
+        assert [t["kind"] for t in page.request.get(f"{poor.url}/api/chips").json()["recent"]] == ["bonus", "grant"]
+        assert not errors, errors

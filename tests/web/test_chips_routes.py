@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 
 from taash.chips.audit import audit
 from taash.chips.books import HOUSE_ACCOUNT
-from taash.chips.ledger import Ledger, wallet_of
+from taash.chips.errors import ChipsError
+from taash.chips.ledger import Ledger, Transfer, wallet_of
 from taash.web import chips_routes
 from taash.web.app import ServerConfig, create_app
 from taash.web.db import make_engine
@@ -149,3 +150,32 @@ def test_a_wallet_not_opened_yet_opens_at_the_lobby_and_gets_the_bonus_when_it_i
         shown = client.get("/api/chips").json()
         assert shown["balance"] == 1_300 and shown["bonus_today"] == 1_000
         ledger.engine.dispose()
+
+
+def test_a_bonus_the_books_cannot_pay_now_leaves_the_page_alone(tmp_path: Path,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """Books too busy to pay the bonus: ``/api/me`` and the lobby's wallet still answer (logged, not paid); the
+    next request pays it."""
+    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    from taash.web.db import migrate
+
+    engine = make_engine(url)
+    migrate(engine)
+
+    class Busy(Ledger):
+        busy = True
+
+        def claim_daily_bonus(self, person: str, day: date) -> tuple[Transfer | None, bool]:
+            if self.busy:
+                raise ChipsError("the books are too busy: 30 tries lost a race")
+            return super().claim_daily_bonus(person, day)
+
+    ledger = Busy(engine, starting_grant=400)
+    ledger.open_wallet("eve")
+    assert chips_routes.give_daily_bonus(ledger, "eve", date(2026, 3, 1)) is None
+    assert "too busy" in caplog.text and ledger.balance(wallet_of("eve")) == 400
+    ledger.busy = False
+    given = chips_routes.give_daily_bonus(ledger, "eve", date(2026, 3, 1))
+    assert given is not None and given.id == "bonus:eve:2026-03-01" and ledger.balance(wallet_of("eve")) == 1_400
+    assert chips_routes.give_daily_bonus(ledger, "eve", date(2026, 3, 1)) is None  # given: no second time
+    engine.dispose()

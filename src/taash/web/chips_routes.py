@@ -9,6 +9,7 @@ ask at once.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 
@@ -21,6 +22,7 @@ from taash.chips.errors import ChipsError, UnknownAccount
 from taash.chips.ledger import TRANSFERS, Ledger, Transfer, wallet_of
 from taash.web.http import ERRORS, ApiError, Guest
 
+log = logging.getLogger("taash.web")
 #: Transfers GET /api/chips lists, newest first.
 RECENT = 20
 
@@ -71,7 +73,11 @@ def give_daily_bonus(ledger: Ledger, guest: str, day: date | None = None) -> Tra
         return None
     if ledger.transfer_by_id(bonus_id(guest, day)) is not None:
         return None
-    given, new = ledger.claim_daily_bonus(guest, day)  # it checks again, in the transaction that pays it
+    try:
+        given, new = ledger.claim_daily_bonus(guest, day)  # it checks again, in the transaction that pays it
+    except ChipsError as e:  # the books too busy, say: the page still loads; the next visit gives it
+        log.warning("the daily bonus of %s was not given: %s", guest, e)
+        return None
     return given if new else None
 
 
