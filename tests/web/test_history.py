@@ -117,3 +117,80 @@ def test_the_lobby_links_a_person_to_his_matches_and_the_leaderboards(tmp_path: 
             expect(page.get_by_test_id("board-rummy")).to_contain_text("No finished match yet")
         finally:
             browser.close()
+
+
+@pytest.fixture(params=DATABASES)
+def raked(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """A server whose house keeps 10% of each winner's winnings."""
+    with running_server(tmp_path, request.param, extra=("--rake", "10")) as s:
+        yield s
+
+
+def staked_drop(first: Person, second: Person, stake: int) -> str:
+    """A private Rummy table of points for two, played for ``stake`` a point: ``first`` (seat 0, who moves first)
+    drops at once, so ``second`` wins his 20 points (a first drop). Returns the table's id."""
+    made = first.post("/api/tables", {"game": "rummy", "players": 2, "public": False, "seat": 0, "stake": stake})
+    assert made.status_code == 200, made.text
+    table = made.json()
+    assert second.post(f"/api/tables/{table['id']}/sit", {"seat": 1, "code": table["code"]}).status_code == 200
+    assert first.post(f"/api/tables/{table['id']}/start").status_code == 200
+    final = play_to_the_end(first.socket(table["id"]))
+    assert final["score"]["winner"] == 1
+    return str(table["id"])
+
+
+def settled(person: Person, table_id: str) -> dict[str, Any]:
+    """The person's own page once the match of ``table_id`` is settled (just after its end is written)."""
+    deadline = time.monotonic() + 10
+    while True:
+        page: dict[str, Any] = person.http.get(f"/api/people/{person.http.get('/api/me').json()['id']}").json()
+        if any(m["table_id"] == table_id and m["chips"] is not None for m in page["matches"]):
+            return page
+        assert time.monotonic() < deadline, page
+        time.sleep(0.05)
+
+
+def test_a_persons_page_shows_what_each_match_moved_and_his_balance(raked: Server) -> None:
+    anil, bina, stranger = Person(raked, "Anil"), Person(raked, "Bina"), Person(raked, "Stranger")
+    anil_id, bina_id = (p.http.get("/api/me").json()["id"] for p in (anil, bina))
+    free = anil.post("/api/tables", {"players": 2, "baazis": 0, "level": "easy", "public": True, "seat": 0}).json()
+    assert anil.post(f"/api/tables/{free['id']}/bots").status_code == 200
+    assert anil.post(f"/api/tables/{free['id']}/start").status_code == 200
+    play_to_the_end(anil.socket(free["id"]))
+    staked = staked_drop(anil, bina, stake=5)
+
+    # Anil lost 20 points x 5 chips; Bina won them less the house's 10%; a match without stakes moved none.
+    mine = settled(anil, staked)
+    assert [(m["table_id"], m["chips"]) for m in mine["matches"]] == [(staked, -100), (free["id"], None)]
+    assert mine["balance"] == 10_000 - 100
+    hers = settled(bina, staked)
+    assert [(m["table_id"], m["chips"]) for m in hers["matches"]] == [(staked, 90)]
+    assert hers["balance"] == 10_000 + 90
+
+    # A private match, and its chips, only to the person himself; his balance is on his page for anyone.
+    seen = stranger.http.get(f"/api/people/{anil_id}").json()
+    assert [(m["table_id"], m["chips"]) for m in seen["matches"]] == [(free["id"], None)]
+    assert seen["balance"] == 9_900
+    seen = stranger.http.get(f"/api/people/{bina_id}").json()
+    assert seen["matches"] == [] and seen["stats"] == {} and seen["balance"] == 10_090
+
+    # The board of chips: people by balance, with what they won at tables; no bot, no house.
+    board = httpx.get(f"{raked.url}/api/leaderboard/chips").json()
+    assert board["total"] == 3 and board["offset"] == 0 and board["limit"] == 50
+    assert [(p["rank"], p["name"], p["balance"], p["won"], p["matches"]) for p in board["players"]] == [
+        (1, "Bina", 10_090, 90, 1), (2, "Stranger", 10_000, 0, 0), (3, "Anil", 9_900, -100, 1)]
+    assert board["players"][0]["player"] == bina_id
+    second = httpx.get(f"{raked.url}/api/leaderboard/chips", params={"limit": 1, "offset": 1}).json()
+    assert [(p["rank"], p["name"]) for p in second["players"]] == [(2, "Stranger")] and second["total"] == 3
+    assert httpx.get(f"{raked.url}/api/leaderboard/chips?offset=7").json()["players"] == []
+    # The boards by rating are where they were.
+    assert {p["player"] for p in httpx.get(f"{raked.url}/api/leaderboard/rummy").json()["players"]} == {
+        anil_id, bina_id}
+
+
+@pytest.mark.parametrize("query", ["limit=0", "limit=101", "offset=-1", "limit=ten", "offset=1e3",
+                                   "offset=99999999999"])
+def test_a_bad_page_of_the_board_of_chips_is_a_one_line_422(server: Server, query: str) -> None:
+    r = httpx.get(f"{server.url}/api/leaderboard/chips?{query}")
+    assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
+    assert "\n" not in r.json()["detail"] and ("limit" in r.json()["detail"] or "offset" in r.json()["detail"])

@@ -170,12 +170,12 @@ def test_wallets_and_stakes_over_http(tmp_path: Path) -> None:
 
     with running_server(tmp_path, extra=("--starting-chips", "500", "--rake", "2.5")) as server:
         anil = Person(server, "Anil")
-        wallet = anil.http.get("/api/chips").json()
-        assert wallet["balance"] == 500 and wallet["rake_percent"] == 2.5
-        assert [t["kind"] for t in wallet["recent"]] == ["grant"] and wallet["recent"][0]["amount"] == 500
-        assert Person(server).http.get("/api/chips").status_code == 401
         bonus = anil.post("/api/chips/bonus")
         assert bonus.status_code == 200 and bonus.json()["balance"] == 1500  # below the floor of 1,000
+        wallet = anil.http.get("/api/chips").json()
+        assert wallet["balance"] == 1500 and wallet["rake_percent"] == 2.5
+        assert [(t["kind"], t["amount"]) for t in wallet["recent"]] == [("bonus", 1000), ("grant", 500)]
+        assert Person(server).http.get("/api/chips").status_code == 401
         again = anil.post("/api/chips/bonus")
         assert again.status_code == 409 and again.json()["code"] == "no_bonus"
         table = anil.post("/api/tables", {"players": 2, "baazis": 0, "stake": 20}).json()

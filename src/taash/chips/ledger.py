@@ -278,19 +278,24 @@ class Ledger:
     def daily_bonus(self, person: str, day: date) -> Transfer | None:
         """The daily bonus for ``day`` when ``person`` has fewer chips than the floor (None when he has enough);
         asked again the same day it returns the bonus already given."""
+        return self.claim_daily_bonus(person, day)[0]
+
+    def claim_daily_bonus(self, person: str, day: date) -> tuple[Transfer | None, bool]:
+        """As :meth:`daily_bonus`, and whether this call gave it (of two calls at once, one only: the second finds
+        the transfer the first made)."""
         wallet = wallet_of(person)
 
-        def work(c: Connection) -> Transfer | None:
+        def work(c: Connection) -> tuple[Transfer | None, bool]:
             accounts = _lock(c, [wallet, GRANTS_ACCOUNT])
             if wallet not in accounts:
                 raise UnknownAccount(f"{person} has no wallet in the books")
             bonus = Transfer(f"{BONUS}:{person}:{day.isoformat()}", GRANTS_ACCOUNT, wallet, self.bonus, BONUS)
             given = _existing(c, bonus.id)
             if given is not None:
-                return given  # today's, whatever the bonus is now
+                return given, False  # today's, whatever the bonus is now
             if self.bonus == 0 or accounts[wallet].balance >= self.bonus_floor:
-                return None
-            return _post(c, accounts, bonus)
+                return None, False
+            return _post(c, accounts, bonus), True
 
         return self._write(work)
 

@@ -21,6 +21,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 
 from taash.web.account_store import Account, AccountError, Accounts
+from taash.web.chips_routes import give_daily_bonus
 from taash.web.http import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, display_name
 from taash.web.names import name_keys, prototypes
 
@@ -191,8 +192,11 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
 
     @router.get("/api/me", response_model=MeOut, responses=ERRORS)
     async def me(guest: Guest) -> MeOut:
-        """The current guest, and whether he has an account."""
-        return me_out(guest)
+        """The current guest, and whether he has an account. Below the floor of chips, today's bonus is given
+        (once a day: see ``GET /api/chips``)."""
+        out = me_out(guest)
+        await asyncio.to_thread(give_daily_bonus, state["ledger"], guest)
+        return out
 
     @router.post("/api/account", response_model=MeOut, responses=ERRORS)
     async def claim(body: ClaimIn, guest: Guest) -> MeOut:

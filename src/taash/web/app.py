@@ -729,7 +729,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
 
-    add_history(app, lambda: state["store"], guest_of, lambda why: ApiError("not_found", why), ERRORS)
+    add_history(app, lambda: state["store"], lambda: state["ledger"], guest_of, lambda why: ApiError("not_found", why),
+                ERRORS)
 
     @app.get("/p/{guest_id}", include_in_schema=False)
     async def person_page(guest_id: str) -> FileResponse:

@@ -1,19 +1,28 @@
-"""The wallet's HTTP API: a guest's balance and recent transfers, and the daily bonus."""
+"""The wallet's HTTP API: a guest's balance and recent transfers, and the daily bonus.
+
+The daily bonus is given by itself: a person below the floor who comes back on a new day (UTC) gets it when his
+page asks who he is (``GET /api/me``) or for his wallet (``GET /api/chips``, the lobby's); ``POST /api/chips/bonus``
+still claims it. Its transfer id, ``bonus:PERSON:DAY``, makes it once a day whatever asks for it, and however many
+ask at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy import or_, select
 
+from taash.chips.books import BONUS
 from taash.chips.errors import ChipsError, UnknownAccount
-from taash.chips.ledger import TRANSFERS, Ledger, wallet_of
+from taash.chips.ledger import TRANSFERS, Ledger, Transfer, wallet_of
 from taash.web.http import ERRORS, ApiError, Guest
 
+log = logging.getLogger("taash.web")
 #: Transfers GET /api/chips lists, newest first.
 RECENT = 20
 
@@ -30,7 +39,17 @@ class ChipsOut(BaseModel):
     bonus_floor: int
     daily_bonus: int
     rake_percent: float
+    bonus_today: int = Field(0, description="The chips of today's bonus (UTC) given to this wallet (0: none)")
     recent: list[TransferOut]
+
+
+def today() -> date:
+    """The bonus's day: today in UTC."""
+    return datetime.now(UTC).date()
+
+
+def bonus_id(guest: str, day: date) -> str:
+    return f"{BONUS}:{guest}:{day.isoformat()}"
 
 
 def recent_transfers(ledger: Ledger, guest: str, limit: int = RECENT) -> list[TransferOut]:
@@ -40,6 +59,26 @@ def recent_transfers(ledger: Ledger, guest: str, limit: int = RECENT) -> list[Tr
                          .order_by(TRANSFERS.c.created_at.desc(), TRANSFERS.c.id.desc()).limit(limit))
         return [TransferOut(id=r.id, kind=r.kind, amount=r.amount if r.credit_id == wallet else -r.amount,
                             match_id=r.match_id) for r in rows]
+
+
+def give_daily_bonus(ledger: Ledger, guest: str, day: date | None = None) -> Transfer | None:
+    """Today's bonus when ``guest`` is below the floor and has not had it yet: the transfer when this call gave it,
+    else None. Reads first, so that a wallet with enough chips, or today's bonus, costs no write; a wallet not
+    opened yet is left alone."""
+    day = day or today()
+    try:
+        if ledger.bonus == 0 or ledger.balance(wallet_of(guest)) >= ledger.bonus_floor:
+            return None
+    except UnknownAccount:
+        return None
+    if ledger.transfer_by_id(bonus_id(guest, day)) is not None:
+        return None
+    try:
+        given, new = ledger.claim_daily_bonus(guest, day)  # it checks again, in the transaction that pays it
+    except ChipsError as e:  # the books too busy, say: the page still loads; the next visit gives it
+        log.warning("the daily bonus of %s was not given: %s", guest, e)
+        return None
+    return given if new else None
 
 
 def chips_router(ledger: Callable[[], Ledger]) -> APIRouter:
@@ -52,27 +91,35 @@ def chips_router(ledger: Callable[[], Ledger]) -> APIRouter:
         except UnknownAccount:  # a guest from before the server kept chips: his wallet opens now
             books.open_wallet(guest)
             balance = books.balance(wallet_of(guest))
+        bonus = books.transfer_by_id(bonus_id(guest, today()))
         return ChipsOut(balance=balance, bonus_floor=books.bonus_floor, daily_bonus=books.bonus,
-                        rake_percent=float(books.rake_percent), recent=recent_transfers(books, guest))
+                        rake_percent=float(books.rake_percent), bonus_today=bonus.amount if bonus else 0,
+                        recent=recent_transfers(books, guest))
+
+    def wallet_with_bonus(guest: str) -> ChipsOut:
+        out = wallet(guest)  # opens it when it is not yet
+        return wallet(guest) if give_daily_bonus(ledger(), guest) else out
 
     @router.get("/api/chips", response_model=ChipsOut, responses=ERRORS)
     async def my_chips(guest: Guest) -> ChipsOut:
-        """Your wallet: its balance and its latest transfers (grants, bonuses, stakes held, settled, refunded)."""
-        return await asyncio.to_thread(wallet, guest)
+        """Your wallet: its balance and its latest transfers (grants, bonuses, stakes held, settled, refunded).
+        Below the floor, today's bonus is given first when you have not had it."""
+        return await asyncio.to_thread(wallet_with_bonus, guest)
 
     @router.post("/api/chips/bonus", response_model=ChipsOut, responses=ERRORS)
     async def daily_bonus(guest: Guest) -> ChipsOut:
-        """Claim today's bonus (once a day, UTC, and only below the floor: 409 ``no_bonus`` otherwise)."""
+        """Claim today's bonus (once a day, UTC, and only below the floor: 409 ``no_bonus`` otherwise; it is also
+        given by itself at ``GET /api/me`` and ``GET /api/chips``)."""
         def claim() -> ChipsOut:
             before = wallet(guest)
             try:
-                given = ledger().daily_bonus(guest, datetime.now(UTC).date())
+                given, new = ledger().claim_daily_bonus(guest, today())
             except ChipsError as e:
                 raise ApiError("no_bonus", str(e)) from None
             if given is None:
                 raise ApiError("no_bonus", f"the daily bonus is for wallets below {before.bonus_floor:,} chips; "
                                            f"yours has {before.balance:,}")
-            if any(t.id == given.id for t in before.recent):
+            if not new:
                 raise ApiError("no_bonus", "today's bonus was given already; come back tomorrow (UTC)")
             return wallet(guest)
         return await asyncio.to_thread(claim)

@@ -1,9 +1,14 @@
-"""A person's finished matches and statistics, and each game's leaderboard by rating (HTTP routes).
+"""A person's finished matches and statistics, each game's leaderboard by rating, and the board of chips (HTTP
+routes).
 
 Results are written when a match ends (:func:`taash.web.hub.result_rows`, with the table's finished status). The
 ratings are OpenSkill (Plackett-Luce) over every finished match of a game, oldest first; partners share their
 team's rank. Bots are rated too, one player per level (``bot:hard``), and marked as bots on the board, so a
 person who plays only against bots still gets a rating measured against them.
+
+Chips come from the ledger: each match row shows what the match moved for its person (after the rake; none for a
+match without stakes), and the board of chips ranks people's wallets by balance (bots play with the house's chips
+and are not on it).
 """
 
 from __future__ import annotations
@@ -14,17 +19,22 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Cookie, FastAPI
+from fastapi import Cookie, FastAPI, Query
 from pydantic import BaseModel, Field
 
+from taash.chips.errors import UnknownAccount
+from taash.chips.ledger import Ledger, wallet_of
+from taash.chips.reports import chips_by_match, wallet_board
 from taash.tables.adapter import game_names
 from taash.web.db import ResultRow
+from taash.web.stakes import match_id
 from taash.web.store import Store
 
 #: Which stats of a game a person's page sums (the rest are per match).
 STATS = {"seep": ("sweeps", "baazis"), "rummy": ("valid_declarations", "drops", "wrong_declarations")}
-#: How many players a leaderboard shows.
+#: How many players a leaderboard shows (the board of chips: by default, and at most in one page).
 BOARD_SIZE = 50
+CHIPS_PAGE_MOST = 100
 
 
 class SeatOut(BaseModel):
@@ -48,6 +58,10 @@ class MatchOut(BaseModel):
     stats: dict[str, int]
     seats: list[SeatOut]
     replay: str
+    chips: int | None = Field(default=None, description="The chips the match moved for the person: won (positive) "
+                                                        "or lost (negative), after the house's rake; 0 when it was "
+                                                        "refunded; null when it had no stakes (or is not settled "
+                                                        "yet)")
 
 
 class GameStatsOut(BaseModel):
@@ -63,6 +77,8 @@ class PersonOut(BaseModel):
     name: str
     stats: dict[str, GameStatsOut]
     matches: list[MatchOut]
+    balance: int | None = Field(default=None, description="The chips in the person's wallet now (null: he has "
+                                                          "none yet)")
 
 
 class RatedOut(BaseModel):
@@ -80,6 +96,22 @@ class RatedOut(BaseModel):
 class BoardOut(BaseModel):
     game: str
     players: list[RatedOut]
+
+
+class WalletOut(BaseModel):
+    rank: int
+    player: str = Field(description="A guest id (people only: bots play with the house's chips)")
+    name: str
+    balance: int = Field(description="The chips in his wallet now")
+    won: int = Field(description="His chips won (or, negative, lost) at tables, after the house's rake")
+    matches: int = Field(description="The staked matches he played to the end")
+
+
+class ChipsBoardOut(BaseModel):
+    total: int = Field(description="How many people have a wallet")
+    offset: int
+    limit: int
+    players: list[WalletOut]
 
 
 def player_of(row: ResultRow, level: str) -> str:
@@ -126,8 +158,9 @@ def rate(rows: list[ResultRow], levels: dict[str, str]) -> list[RatedOut]:
             for i, p in enumerate(board[:BOARD_SIZE])]
 
 
-def add_history(app: FastAPI, store: Callable[[], Store], guest_of: Callable[[str | None], str | None],
-                not_found: Callable[[str], Exception], errors: dict[int | str, dict[str, Any]]) -> None:
+def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], Ledger],
+                guest_of: Callable[[str | None], str | None], not_found: Callable[[str], Exception],
+                errors: dict[int | str, dict[str, Any]]) -> None:
     """The routes of people's pages and the leaderboards."""
 
     @app.get("/api/people/{guest_id}", response_model=PersonOut, responses=errors)
@@ -161,11 +194,32 @@ def add_history(app: FastAPI, store: Callable[[], Store], guest_of: Callable[[st
                 replay=f"/r/{mine.table_id}"))
         for game, g in stats.items():
             g.average_points = round(points[game] / g.matches, 2)
-        return PersonOut(id=guest_id, name=row.name, stats=stats, matches=out)
+        books = ledger()
+        moved = chips_by_match(books.engine, guest_id, [match_id(m.table_id) for m in out])
+        for m in out:
+            m.chips = moved.get(match_id(m.table_id))
+        try:
+            balance: int | None = books.balance(wallet_of(guest_id))
+        except UnknownAccount:
+            balance = None
+        return PersonOut(id=guest_id, name=row.name, stats=stats, matches=out, balance=balance)
+
+    @app.get("/api/leaderboard/chips", response_model=ChipsBoardOut, responses=errors)
+    async def chips_board(limit: Annotated[int, Query(ge=1, le=CHIPS_PAGE_MOST)] = BOARD_SIZE,
+                          offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> ChipsBoardOut:
+        """People by the chips in their wallets (the most first), with their chips won or lost at tables;
+        ``limit`` of them (1 to 100) from ``offset``. Bots and the house are not on it."""
+        total, lines = wallet_board(ledger().engine, limit, offset)
+        names = store().guest_names([line.person for line in lines])
+        return ChipsBoardOut(total=total, offset=offset, limit=limit, players=[
+            WalletOut(rank=offset + i + 1, player=line.person, name=names.get(line.person, line.person),
+                      balance=line.balance, won=line.won, matches=line.matches)
+            for i, line in enumerate(lines)])
 
     @app.get("/api/leaderboard/{game}", response_model=BoardOut, responses=errors)
     async def leaderboard(game: str) -> BoardOut:
-        """A game's players by rating (OpenSkill over every finished match; bots rated by level, and marked)."""
+        """A game's players by rating (OpenSkill over every finished match; bots rated by level, and marked).
+        ``/api/leaderboard/chips`` is the board of chips."""
         if game not in game_names():
             raise not_found(f"no such game (games: {', '.join(game_names())})")
         rows, levels = store().results_for_game(game)

@@ -205,6 +205,12 @@ class Store:
         with Session(self.engine) as s:
             return s.get(GuestRow, guest_id)
 
+    def guest_names(self, guest_ids: Sequence[str]) -> dict[str, str]:
+        """The names of those of ``guest_ids`` that are guests."""
+        with Session(self.engine) as s:
+            return dict(s.execute(select(GuestRow.id, GuestRow.name).where(GuestRow.id.in_(list(guest_ids))))
+                        .tuples().all())
+
     def tables(self, unfinished_only: bool = True) -> list[StoredTable]:
         """Every table with its actions in order (for a restart)."""
         with Session(self.engine, expire_on_commit=False) as s:

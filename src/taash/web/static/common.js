@@ -135,3 +135,10 @@ export function ruleLabel(name) { return String(name).replace(/_/g, " "); }
 
 /** The engine's words for people: a ten is written "10", as on the cards ("Throw T♣" -> "Throw 10♣"). */
 export function words(text) { return String(text).replace(/\bT([\u2660\u2665\u2666\u2663])/g, "10$1"); }
+
+/** Chips won or lost, signed: "+180", "−200" (a true minus), "0"; "—" for none (a match without stakes). */
+export function chipsText(chips) {
+  if (chips === null || chips === undefined) return "\u2014";
+  const amount = Math.abs(chips).toLocaleString("en-IN");
+  return chips > 0 ? `+${amount}` : chips < 0 ? `\u2212${amount}` : "0";
+}

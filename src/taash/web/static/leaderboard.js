@@ -1,10 +1,52 @@
-// Each game's leaderboard by rating.
-import { api, h } from "/static/common.js";
+// Each game's leaderboard by rating, and the board of chips (people by their wallets, a page at a time).
+import { api, chipsText, h } from "/static/common.js";
 
 const GAMES = [["seep", "Seep"], ["rummy", "13-card Rummy"]];
+// People a page of the board of chips shows.
+const CHIPS_PAGE = 25;
+
+function person(p) {
+  return h("a", { href: `/p/${encodeURIComponent(p.player)}` }, p.name);
+}
+
+function table(headings, rows) {
+  return h("table", { class: "history" },
+    h("thead", {}, h("tr", {}, ...headings.map((t) => h("th", {}, t)))),
+    h("tbody", {}, ...rows));
+}
+
+/** The board of chips from `offset`, with the buttons to the pages before and after. */
+async function showChips(section, offset) {
+  let board;
+  try {
+    board = await api("GET", `/api/leaderboard/chips?limit=${CHIPS_PAGE}&offset=${offset}`);
+  } catch (e) {
+    section.replaceChildren(h("h2", {}, "Chips"), h("p", {}, e.message));
+    return;
+  }
+  const body = board.players.length
+    ? table(["#", "Player", "Chips", "Won at tables", "Staked matches"], board.players.map((p) => h("tr", {
+      "data-testid": "chips-row" },
+    h("td", {}, String(p.rank)),
+    h("td", {}, person(p)),
+    h("td", {}, p.balance.toLocaleString("en-IN")),
+    h("td", { class: p.won > 0 ? "chips-won" : p.won < 0 ? "chips-lost" : "" }, chipsText(p.won)),
+    h("td", {}, String(p.matches)))))
+    : h("p", {}, "Nobody has chips yet.");
+  const pages = h("div", { class: "board-pages" },
+    h("button", { type: "button", testid: "chips-prev", disabled: offset === 0,
+      onclick: () => showChips(section, Math.max(0, offset - CHIPS_PAGE)) }, "Previous"),
+    h("span", {}, board.total ? `${offset + 1}–${offset + board.players.length} of ${board.total}` : ""),
+    h("button", { type: "button", testid: "chips-next", disabled: offset + board.players.length >= board.total,
+      onclick: () => showChips(section, offset + CHIPS_PAGE) }, "Next"));
+  section.replaceChildren(h("h2", {}, "Chips"), body, pages);
+}
 
 async function main() {
   const boards = document.getElementById("boards");
+  const chips = h("section", { class: "panel", "data-testid": "board-chips" }, h("h2", {}, "Chips"));
+  boards.append(chips);
+  await showChips(chips, 0);
   for (const [game, title] of GAMES) {
     const section = h("section", { class: "panel", "data-testid": `board-${game}` }, h("h2", {}, title));
     boards.append(section);
@@ -21,13 +63,11 @@ async function main() {
     }
     const rows = board.players.map((p) => h("tr", {},
       h("td", {}, String(p.rank)),
-      h("td", {}, p.bot ? `${p.name} (bot)` : h("a", { href: `/p/${encodeURIComponent(p.player)}` }, p.name)),
+      h("td", {}, p.bot ? `${p.name} (bot)` : person(p)),
       h("td", {}, p.rating.toFixed(1)),
       h("td", {}, String(p.matches)),
       h("td", {}, String(p.wins))));
-    section.append(h("table", { class: "history" },
-      h("thead", {}, h("tr", {}, ...["#", "Player", "Rating", "Matches", "Won"].map((t) => h("th", {}, t)))),
-      h("tbody", {}, ...rows)));
+    section.append(table(["#", "Player", "Rating", "Matches", "Won"], rows));
   }
 }
 

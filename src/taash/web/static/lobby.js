@@ -105,9 +105,12 @@ async function refreshTables() {
   box.replaceChildren(list);
 }
 
-function showWho(guest, chips = null) {
+function showWho(guest, wallet = null) {
   $("who").replaceChildren(`Playing as ${guest.name}`,
-    chips === null ? "" : ` · ${chips.toLocaleString("en-IN")} chips`, " · ",
+    wallet === null ? "" : h("span", { testid: "wallet" }, ` · ${wallet.balance.toLocaleString("en-IN")} chips`),
+    wallet && wallet.bonus_today
+      ? h("span", { testid: "bonus-today" }, ` (today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")})`)
+      : "", " · ",
     h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
     h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"));
 }
@@ -118,7 +121,7 @@ function showReady(guest) {
   $("ready").hidden = false;
   setStatus(`Welcome, ${guest.name}.`);
   accountPanel($("account"), guest, showReady);
-  api("GET", "/api/chips").then((w) => showWho(guest, w.balance)).catch(() => {});
+  api("GET", "/api/chips").then((w) => showWho(guest, w)).catch(() => {});
 }
 
 async function main() {

@@ -1,5 +1,6 @@
-// A player's page: his statistics per game and his finished matches, each with its replay.
-import { api, h } from "/static/common.js";
+// A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
+// it moved for him.
+import { api, chipsText, h } from "/static/common.js";
 
 const GAME_NAMES = { seep: "Seep", rummy: "13-card Rummy" };
 const TOTAL_NAMES = { sweeps: "sweeps", baazis: "baazis", valid_declarations: "valid declarations",
@@ -18,6 +19,11 @@ async function main() {
   status.hidden = true;
   document.title = `taash · ${person.name}`;
   document.getElementById("name").textContent = person.name;
+  if (person.balance !== null) {
+    const balance = document.getElementById("balance");
+    balance.textContent = `${person.balance.toLocaleString("en-IN")} chips in the wallet`;
+    balance.hidden = false;
+  }
   const stats = document.getElementById("stats");
   for (const [game, s] of Object.entries(person.stats)) {
     const totals = Object.entries(s.totals).map(([k, v]) => `${v} ${TOTAL_NAMES[k] || k}`).join(", ");
@@ -27,7 +33,7 @@ async function main() {
   }
   stats.hidden = Object.keys(person.stats).length === 0;
   const body = document.getElementById("matches");
-  if (!person.matches.length) body.append(h("tr", {}, h("td", { colspan: "6" }, "No finished match yet.")));
+  if (!person.matches.length) body.append(h("tr", {}, h("td", { colspan: "7" }, "No finished match yet.")));
   for (const m of person.matches) {
     const seats = m.seats.map((s) => s.name + (s.seat === m.seat ? " (here)" : "")).join(", ");
     body.append(h("tr", {},
@@ -36,6 +42,8 @@ async function main() {
       h("td", {}, seats),
       h("td", {}, m.won ? "won" : "lost"),
       h("td", {}, String(m.points)),
+      h("td", { "data-testid": "match-chips", class: m.chips > 0 ? "chips-won" : m.chips < 0 ? "chips-lost" : "" },
+        chipsText(m.chips)),
       h("td", {}, h("a", { href: m.replay }, "replay"))));
   }
 }

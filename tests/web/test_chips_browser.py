@@ -1,0 +1,156 @@
+"""A staked match played to the end in the browser (Chromium through Playwright): two people at one private Rummy
+table of points for two, 5 chips a point, on a server whose house keeps 10% of winnings. The first player drops at
+his first turn (20 points), which ends the match at once and always the same way; both wallets, as the lobby, the
+players' pages and the board of chips show them, change by the stake rules (the loser 20 x 5 = 100 chips, the
+winner 100 less the rake of 10), and ``taash chips audit`` finds the books clean.
+
+The same needs as tests/web/test_browser.py (Debian's chromium, the playwright package); skipped without them.
+"""
+
+# ruff: noqa: F811 - the fixtures of tests/web/test_browser.py, imported, are the tests' arguments
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.server import Server, running_server
+from tests.web.test_browser import browser, pytestmark, shoot, tid, watch_errors  # noqa: F401 - the fixtures
+from tests.web.test_rummy_browser import play_turn, wait_my_turn
+
+try:
+    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import expect as _expect
+except ImportError:  # pragma: no cover - skipped by pytestmark
+    pass
+
+GRANT = 10_000
+STAKE = 5
+#: A first drop's points, what the loser pays a point, and the house's share of the winner's winnings.
+LOST = 20 * STAKE
+RAKE = LOST * 10 // 100
+
+
+@pytest.fixture
+def raked(tmp_path: Path) -> Iterator[Server]:
+    with running_server(tmp_path, bot_delay=0.05, extra=("--rake", "10")) as s:
+        yield s
+
+
+def balance(page: Page, server: str) -> int:
+    answer = page.request.get(f"{server}/api/chips")
+    assert answer.ok, answer.text()
+    return int(answer.json()["balance"])
+
+
+def named(page: Page, server: str, name: str) -> str:
+    """From the lobby: a name; returns the guest's id once the wallet beside it shows the starting chips."""
+    page.goto(f"{server}/")
+    tid(page, "name-input").fill(name)
+    tid(page, "name-submit").click()
+    _expect(tid(page, "wallet")).to_have_text(" · 10,000 chips")
+    return str(page.request.get(f"{server}/api/me").json()["id"])
+
+
+def test_a_staked_match_played_to_the_end_moves_both_wallets_by_the_stake_rules(raked: Server,
+                                                                                 browser: Browser) -> None:
+    server = raked.url
+    errors: list[str] = []
+    a_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    b_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    a, b = a_ctx.new_page(), b_ctx.new_page()
+    for page, who in ((a, "a"), (b, "b")):
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, who)
+    anil, bina = named(a, server, "Anil"), named(b, server, "Bina")
+
+    # Anil: a private Rummy table of points for two, 5 chips a point (each seat holds 80 x 5).
+    tid(a, "game").select_option("rummy")
+    tid(a, "players").select_option("2")
+    tid(a, "format").select_option("points")
+    tid(a, "stake").fill(str(STAKE))
+    tid(a, "public").uncheck()
+    tid(a, "create-table").click()
+    a.wait_for_url("**/t/*")
+    _expect(tid(a, "invite-code")).to_have_text(re.compile(r"\w{4,}"))
+    code = tid(a, "invite-code").inner_text()
+    table_id = a.url.rstrip("/").rsplit("/", 1)[-1]
+    # Bina joins by the code and sits; Anil starts: the stakes are held from both wallets.
+    tid(b, "join-code").fill(code)
+    tid(b, "join-submit").click()
+    b.wait_for_url("**/t/*")
+    tid(b, "sit-1").click()
+    _expect(tid(a, "seat-1")).to_contain_text("Bina")
+    tid(a, "start").click()
+    for page in (a, b):
+        _expect(tid(page, "hand")).to_be_visible()
+    assert balance(a, server) == GRANT - 80 * STAKE and balance(b, server) == GRANT - 80 * STAKE
+
+    # Anil (seat 0) moves first and drops: with two players the deal, and the match, are over.
+    wait_my_turn(a)
+    play_turn(a, end="drop")
+    for page in (a, b):
+        page.wait_for_function("() => document.body.dataset.status === 'finished'")
+    shoot(b, "chips-match-over-b")
+    deadline = time.monotonic() + 10
+    while balance(a, server) == GRANT - 80 * STAKE:  # the settlement is written just after the end
+        assert time.monotonic() < deadline, "the match was not settled"
+        time.sleep(0.05)
+    assert balance(a, server) == GRANT - LOST
+    assert balance(b, server) == GRANT + LOST - RAKE
+
+    # The lobby's wallets, each player's page (the match's chips, the balance) and the board of chips agree.
+    for page, chips in ((a, "9,900"), (b, "10,090")):
+        page.goto(f"{server}/")
+        _expect(tid(page, "wallet")).to_have_text(f" · {chips} chips")
+    for page, who, moved, chips in ((a, anil, "\u2212100", "9,900"), (b, bina, "+90", "10,090")):
+        page.goto(f"{server}/p/{who}")
+        _expect(tid(page, "person-balance")).to_have_text(f"{chips} chips in the wallet")
+        _expect(tid(page, "match-chips")).to_have_text(moved)
+    shoot(b, "chips-person-b")
+    a.goto(f"{server}/leaderboard")
+    rows = tid(a, "chips-row")
+    _expect(rows).to_have_count(2)
+    _expect(rows.nth(0)).to_contain_text("Bina10,090+90")
+    _expect(rows.nth(1)).to_contain_text("Anil9,900\u2212100")
+    shoot(a, "chips-leaderboard")
+    a_ctx.close()
+    b_ctx.close()
+    assert not errors, errors
+
+    audit = subprocess.run([sys.executable, "-m", "taash.cli.main", "chips", "audit", "--database-url",
+                            raked.database_url], capture_output=True, text=True, timeout=60)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    books = subprocess.run([sys.executable, "-m", "taash.cli.main", "chips", "balance", "--database-url",
+                            raked.database_url], capture_output=True, text=True, timeout=60)
+    assert books.returncode == 0, books.stdout + books.stderr
+    accounts = dict(line.split("\t") for line in books.stdout.splitlines())
+    # The house kept the rake; the match's escrow is empty (closed); nothing else moved.
+    assert accounts["house"] == str(RAKE) and accounts[f"escrow:{table_id}:1"] == "0"
+    assert accounts[f"wallet:{anil}"] == str(GRANT - LOST) and accounts[f"wallet:{bina}"] == str(GRANT + LOST - RAKE)
+
+
+def test_the_lobby_gives_and_shows_the_daily_bonus_below_the_floor(tmp_path: Path, browser: Browser) -> None:
+    """On a server whose wallets open with 500 chips (below the floor of 1,000), the lobby gives the bonus by
+    itself when it loads, shows it beside the wallet, and a reload gives nothing more."""
+    with running_server(tmp_path, bot_delay=0.05, extra=("--starting-chips", "500")) as poor:
+        errors: list[str] = []
+        page = browser.new_context().new_page()
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, "poor")
+        page.goto(f"{poor.url}/")
+        tid(page, "name-input").fill("Dev")
+        tid(page, "name-submit").click()
+        _expect(tid(page, "wallet")).to_have_text(" · 1,500 chips")
+        _expect(tid(page, "bonus-today")).to_have_text(" (today's bonus: +1,000)")
+        page.reload()
+        _expect(tid(page, "bonus-today")).to_be_visible()
+        _expect(tid(page, "wallet")).to_have_text(" · 1,500 chips")
+        assert [t["kind"] for t in page.request.get(f"{poor.url}/api/chips").json()["recent"]] == ["bonus", "grant"]
+        assert not errors, errors
