@@ -27,6 +27,7 @@ from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.db import ResultRow, TableRow, now
+from taash.web.matchmaking import Matchmaker
 from taash.web.stakes import chips_won, match_id, stakes_of
 from taash.web.store import Store, StoredTable
 
@@ -118,6 +119,8 @@ class Hub:
         self.codes: dict[str, str] = {}
         self.connection_count = 0
         self.closing = False
+        #: The Play now queue (in memory: its entries hold nothing).
+        self.play_now = Matchmaker(self)
 
     # -- tables -------------------------------------------------------------------------------------------------
 
@@ -145,7 +148,7 @@ class Hub:
         start happen both, never one alone); its seats are the hold's, as nothing can change between the two."""
         assert self.ledger is not None
         held = self.ledger.match(match_id(table.id))
-        if held is None or held.state != "pending" or table.owner is None:
+        if held is None or held.state != "pending":
             return
         start = {"type": "start"}
         try:
@@ -597,6 +600,7 @@ class Hub:
 
     async def close(self) -> None:
         self.closing = True
+        await self.play_now.close()
         for live in self.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
