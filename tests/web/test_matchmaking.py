@@ -15,7 +15,7 @@ import pytest
 from taash.chips.audit import audit
 from taash.chips.books import HOUSE_ACCOUNT
 from taash.chips.ledger import Ledger, wallet_of
-from taash.tables.adapter import TableError
+from taash.tables.adapter import TableError, adapter
 from taash.web.db import make_engine, migrate
 from taash.web.hub import Hub, Live
 from taash.web.matchmaking import Entry, Wanted, unique_name
@@ -286,3 +286,58 @@ def test_closing_the_server_tells_everyone_waiting(tmp_path: Path) -> None:
         assert hub.play_now.waiting() == 0 and not hub.play_now.timers
 
     run(tmp_path, scenario)
+
+
+def crash_on_start(store: Store) -> None:
+    """The database refuses to write a start (every other action is written)."""
+    write = store.add_action
+
+    async def add_action(table_id: str, version: int, guest: str | None, client_id: str | None,
+                         action: dict[str, Any]) -> None:
+        if action.get("type") == "start":
+            raise RuntimeError("killed")
+        await write(table_id, version, guest, client_id, action)
+
+    store.add_action = add_action  # type: ignore[method-assign]
+
+
+def test_a_start_that_cannot_be_written_gives_the_held_stakes_back_at_once(tmp_path: Path) -> None:
+    store, ledger, hub = books(tmp_path)
+    crash_on_start(store)
+
+    async def scenario() -> None:
+        anil = Person("anil", ledger)
+        hub.play_now.press(anil.entry(Wanted("seep", 2, "standard", 2, 10), wait=0))
+        await settled(hub)
+        assert anil.matched() is None and [e["code"] for e in anil.errors()] == ["server"]
+        (table_id,) = [t.row.id for t in store.tables()]
+        assert ledger.match(match_id(table_id)).state == "voided"  # type: ignore[union-attr]
+        assert ledger.balance(wallet_of("anil")) == GRANT and not hub.live
+
+    asyncio.run(scenario())
+    assert audit(store.engine).faults == []
+    store.close()
+
+
+def test_a_crash_between_the_hold_and_the_start_of_a_table_with_no_creator_is_started_on_restart(
+        tmp_path: Path) -> None:
+    store, ledger, hub = books(tmp_path)
+
+    async def scenario() -> Live:
+        ledger.open_wallet("anil")
+        live = await hub.create(adapter("seep").settings(2, "standard", 0, "easy", True), None, 5)
+        await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "anil")
+        await hub.act(live, {"type": "bots"}, None)
+        crash_on_start(store)
+        with pytest.raises(TableError):
+            await hub.act(live, {"type": "start"}, None)  # held, and then the process is killed
+        return live
+
+    live = asyncio.run(scenario())
+    assert ledger.balance(wallet_of("anil")) == GRANT - 500
+    again = Hub(Store(store.engine), bot_delay=0, ledger=ledger)
+    again.restore()
+    assert again.live[live.table.id].table.status == "playing"
+    assert ledger.match(match_id(live.table.id)).state == "pending"  # type: ignore[union-attr]
+    assert audit(store.engine).faults == []
+    store.close()

@@ -193,7 +193,9 @@ class Hub:
         async with live.lock:
             if live.table.status == "finished":
                 raise TableError("the match has finished: it cannot be abandoned", "finished")
-            held = live.table.status == "playing" and live.stake > 0 and self.ledger is not None
+            # Held: a match playing, or one whose start could not be written after its stakes were held.
+            held = live.stake > 0 and self.ledger is not None and (
+                live.table.status == "playing" or await asyncio.to_thread(self._held_pending, live.table.id))
             await self.store.set_status(live.table.id, "abandoned")
             if held:
                 assert self.ledger is not None
@@ -205,6 +207,12 @@ class Hub:
                 conn.send(None)
             self.live.pop(live.table.id, None)
             self.codes.pop(live.table.code, None)
+
+    def _held_pending(self, table_id: str) -> bool:
+        """Whether the ledger holds the stakes of the table's match (a worker thread's call)."""
+        assert self.ledger is not None
+        held = self.ledger.match(match_id(table_id))
+        return held is not None and held.state == "pending"
 
     def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
         live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0)
