@@ -131,3 +131,15 @@ def test_a_guest_without_a_name_is_refused(server: Server) -> None:
         queue.recv(5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     assert closed.value.rcvd.reason == "choose a name first"
+
+
+def test_presses_count_as_tables_made_from_the_address(tmp_path: Path) -> None:
+    with running_server(tmp_path, creations=3) as server:
+        queue = Queue(Person(server, "Anil"))  # the guest is one of the 3
+        for wait in (120, 60):
+            queue.press(players=2, wait=wait)
+            assert queue.until("waiting")["wait"] == wait
+        queue.press(players=2, wait=30)
+        refused = queue.recv()
+        assert refused["code"] == "too_many" and "a minute from one address" in refused["message"]
+        assert waiting(server) == 1  # his place (the last one taken) is kept

@@ -133,12 +133,12 @@ async def press(hub: Hub, guest: str, message: dict[str, JSON], name: Callable[[
         hold = hub.play_now.check(wanted, body.level, body.wait)
     except TableError as e:
         return error(e.code, str(e))
+    refused = may_create(who)  # before the wallet is read: a flood of presses costs the server nothing more
+    if refused is not None:
+        return error("too_many", refused)
     short = await asyncio.to_thread(hub.play_now.short_of, guest, hold)
     if short is not None:
         return error("short", short)
-    refused = may_create(who)
-    if refused is not None:
-        return error("too_many", refused)
     person = name(guest)
     if person is None:
         return error("no_guest", "unknown guest: choose a name again")
