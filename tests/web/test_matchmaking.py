@@ -125,13 +125,13 @@ def test_different_stakes_formats_players_or_rules_do_not_mix(tmp_path: Path) ->
 def test_the_first_comes_wait_fills_a_four_player_seep_with_a_bot_and_starts(tmp_path: Path) -> None:
     async def scenario(hub: Hub, _: Ledger) -> None:
         people = [Person(g) for g in ("anil", "bela", "chetan")]
-        hub.play_now.press(people[0].entry(SEEP_4, wait=0.4))
+        hub.play_now.press(people[0].entry(SEEP_4, wait=1.0))
         hub.play_now.press(people[1].entry(SEEP_4, wait=0))  # a shorter wait: the first-come's rules the pool
         await asyncio.sleep(0.1)
         hub.play_now.press(people[2].entry(SEEP_4, wait=120))
         await settled(hub)
         assert all(p.matched() is None for p in people) and people[2].told[-1]["waiting"] == 3  # type: ignore[index]
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(1.0)
         await settled(hub)
         live = table_of(hub, people[0])
         assert all(table_of(hub, p) is live for p in people)
