@@ -341,3 +341,21 @@ def test_a_crash_between_the_hold_and_the_start_of_a_table_with_no_creator_is_st
     assert ledger.match(match_id(live.table.id)).state == "pending"  # type: ignore[union-attr]
     assert audit(store.engine).faults == []
     store.close()
+
+
+def test_a_database_that_fails_while_the_match_is_made_is_told_not_left_waiting(tmp_path: Path) -> None:
+    store, _, hub = books(tmp_path)
+
+    async def broken(*_: Any) -> None:
+        raise RuntimeError("the database is gone")
+
+    store.add_table = broken  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        anil = Person("anil")
+        hub.play_now.press(anil.entry(SEEP_2, wait=0))
+        await settled(hub)
+        assert [e["code"] for e in anil.errors()] == ["server"] and hub.play_now.waiting() == 0
+
+    asyncio.run(scenario())
+    store.close()

@@ -170,7 +170,7 @@ class Matchmaker:
         for e in group:
             del self.by_guest[e.guest]
         self._changed(wanted)
-        task = asyncio.get_running_loop().create_task(self._match(wanted, group))
+        task = asyncio.get_running_loop().create_task(self._match_or_say_why(wanted, group))
         self.matching.add(task)
         task.add_done_callback(self._matched)
 
@@ -180,6 +180,16 @@ class Matchmaker:
             log.error("a Play now match failed", exc_info=task.exception())
 
     # -- the match ----------------------------------------------------------------------------------------------
+
+    async def _match_or_say_why(self, wanted: Wanted, group: list[Entry]) -> None:
+        """:meth:`_match`; should the server fail at it (the database), each person is told, not left waiting."""
+        try:
+            await self._match(wanted, group)
+        except Exception:
+            log.exception("a Play now match could not be made")
+            for entry in group:
+                entry.tell({"type": "error", "code": "server",
+                            "message": "the server could not make your match: press Play now again"})
 
     async def _match(self, wanted: Wanted, group: list[Entry]) -> None:
         """A new public table with the group seated in the order they came, bots in the empty seats, started
