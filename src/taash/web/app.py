@@ -53,6 +53,7 @@ from taash.web.http import (
     guest_from_token,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
+from taash.web.play_now import play_now_socket
 from taash.web.stakes import hold_per_seat
 from taash.web.store import Store
 
@@ -384,13 +385,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     creations = AddressBucket(rate=config.creations / 60, burst=config.creations)
 
+    def may_create(who: str) -> str | None:
+        """Count a guest or table made from the address ``who``; a refusal's sentence when it has made too many
+        lately."""
+        if not creations.allowed(who):
+            return f"at most {config.creations:g} guests and tables a minute from one address: wait a little"
+        creations.spend(who)
+        return None
+
     def creating(request: Request) -> None:
         """Count a guest or table made from the request's address; refuse when it has made too many lately."""
-        who = request.client.host if request.client else "?"
-        if not creations.allowed(who):
-            raise ApiError("too_many", f"at most {config.creations:g} guests and tables a minute from one address: "
-                                       "wait a little")
-        creations.spend(who)
+        refused = may_create(request.client.host if request.client else "?")
+        if refused is not None:
+            raise ApiError("too_many", refused)
 
     @app.post("/api/guest", response_model=GuestOut, responses=ERRORS)
     async def new_guest(body: GuestIn, response: Response, request: Request) -> GuestOut:
@@ -573,7 +580,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/health")
     async def health() -> dict[str, int]:
         h = hub()
-        return {"tables": len(h.live), "connections": h.connection_count}
+        return {"tables": len(h.live), "connections": h.connection_count, "play_now": h.play_now.waiting()}
 
     # -- the table websocket ----------------------------------------------------------------------------------
 
@@ -590,6 +597,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         (a refusal in the handshake reaches a page only as "closed abnormally", with no reason to show)."""
         await ws.accept()
         await ws.close(code=code, reason=reason)
+
+    @app.websocket("/ws/play-now")
+    async def play_now(ws: WebSocket) -> None:
+        """Play now's queue (see :mod:`taash.web.play_now`)."""
+        if not origin_ok(ws):
+            await refuse(ws, 1008, "this page's origin may not connect to this server")
+            return
+        if hub().connection_count >= config.max_connections:
+            await refuse(ws, 1013, "the server is full: try again later")
+            return
+        await ws.accept()
+
+        def name(guest: str) -> str | None:
+            row = state["store"].guest(guest)
+            return None if row is None else str(row.name)
+
+        await play_now_socket(ws, hub(), guest_of(ws.cookies.get(COOKIE)), name, may_create, send_loop,
+                              validation_sentence)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:

@@ -27,6 +27,7 @@ from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.db import ResultRow, TableRow, now
+from taash.web.matchmaking import Matchmaker
 from taash.web.stakes import chips_won, match_id, stakes_of
 from taash.web.store import Store, StoredTable
 
@@ -125,6 +126,8 @@ class Hub:
         self.codes: dict[str, str] = {}
         self.connection_count = 0
         self.closing = False
+        #: The Play now queue (in memory: its entries hold nothing).
+        self.play_now = Matchmaker(self)
 
     # -- tables -------------------------------------------------------------------------------------------------
 
@@ -152,7 +155,7 @@ class Hub:
         start happen both, never one alone); its seats are the hold's, as nothing can change between the two."""
         assert self.ledger is not None
         held = self.ledger.match(match_id(table.id))
-        if held is None or held.state != "pending" or table.owner is None:
+        if held is None or held.state != "pending":
             return
         start = {"type": "start"}
         try:
@@ -197,7 +200,9 @@ class Hub:
         async with live.lock:
             if live.table.status == "finished":
                 raise TableError("the match has finished: it cannot be abandoned", "finished")
-            held = live.table.status == "playing" and live.stake > 0 and self.ledger is not None
+            # Held: a match playing, or one whose start could not be written after its stakes were held.
+            held = live.stake > 0 and self.ledger is not None and (
+                live.table.status == "playing" or await asyncio.to_thread(self._held_pending, live.table.id))
             await self.store.set_status(live.table.id, "abandoned")
             if held:
                 assert self.ledger is not None
@@ -209,6 +214,12 @@ class Hub:
                 conn.send(None)
             self.live.pop(live.table.id, None)
             self.codes.pop(live.table.code, None)
+
+    def _held_pending(self, table_id: str) -> bool:
+        """Whether the ledger holds the stakes of the table's match (a worker thread's call)."""
+        assert self.ledger is not None
+        held = self.ledger.match(match_id(table_id))
+        return held is not None and held.state == "pending"
 
     def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
         live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0)
@@ -643,6 +654,7 @@ class Hub:
 
     async def close(self) -> None:
         self.closing = True
+        await self.play_now.close()
         for live in self.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()

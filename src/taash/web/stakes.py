@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from taash.chips.books import HOUSE_ACCOUNT
 from taash.chips.ledger import Stake, wallet_of
+from taash.tables.adapter import Settings
 from taash.tables.table import Table
 
 #: The largest lead a single deal of Seep is settled for, in points.
@@ -35,8 +36,14 @@ def match_id(table_id: str) -> str:
 
 def hold_per_seat(table: Table, stake: int) -> int:
     """The most one seat can lose at ``table`` played for ``stake``."""
-    length = table.settings.length
-    if table.settings.game == "seep":
+    return hold_for(table.settings, stake)
+
+
+def hold_for(settings: Settings, stake: int) -> int:
+    """The most one seat can lose at a table of ``settings`` played for ``stake`` (before the table exists: what
+    Play now checks a wallet for)."""
+    length = settings.length
+    if settings.game == "seep":
         return stake * (length if isinstance(length, int) and length > 0 else SEEP_DEAL_CAP)
     return stake * RUMMY_POINTS_CAP if length == "points" else stake
 

@@ -2,6 +2,7 @@
 
 import { api, h, me, nameForm, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
+import { playNow } from "/static/playnow.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -105,6 +106,52 @@ async function refreshTables() {
   box.replaceChildren(list);
 }
 
+let queued = null;
+let ticker = null;
+
+/** Play now: the form's settings (not its public box: those tables are public) and the chosen wait. */
+function startPlayNow() {
+  $("form-error").textContent = "";
+  const { public: _, ...options } = tableOptions();
+  options.wait = parseInt($("table-form").wait.value, 10);
+  $("play-now").disabled = true;
+  $("play-now-waiting").hidden = false;
+  $("play-now-status").textContent = "Looking for players…";
+  let botsAt = null;
+  let here = "";
+  const show = () => {
+    const left = botsAt === null ? null : Math.max(0, Math.ceil(botsAt - Date.now() / 1000));
+    $("play-now-status").textContent = `Waiting for players: ${here}`
+      + (left === null ? "" : left > 0 ? ` · bots fill the empty seats in ${left} s` : " · seating you…");
+  };
+  queued = playNow(options, {
+    onWaiting(m) {
+      here = `${m.waiting} of ${m.players} here`;
+      botsAt = m.bots_at;
+      show();
+      clearInterval(ticker);
+      ticker = setInterval(show, 1000);
+    },
+    onMatched(m) {
+      clearInterval(ticker);
+      $("play-now-status").textContent = "Matched: opening your table…";
+      location.assign(m.url);
+    },
+    onError(message) {
+      stopPlayNow();
+      $("form-error").textContent = message;
+    },
+  });
+}
+
+function stopPlayNow() {
+  clearInterval(ticker);
+  if (queued) queued.cancel();
+  queued = null;
+  $("play-now").disabled = false;
+  $("play-now-waiting").hidden = true;
+}
+
 function showWho(guest, wallet = null) {
   $("who").replaceChildren(`Playing as ${guest.name}`,
     wallet === null ? "" : h("span", { testid: "wallet" }, ` · ${wallet.balance.toLocaleString("en-IN")} chips`),
@@ -159,6 +206,8 @@ async function main() {
       $("form-error").textContent = e.message;
     }
   });
+  $("play-now").addEventListener("click", startPlayNow);
+  $("play-now-cancel").addEventListener("click", stopPlayNow);
   $("join-form").addEventListener("submit", (event) => {
     event.preventDefault();
     $("join-error").textContent = "";

@@ -1,0 +1,149 @@
+"""The Play now websocket, ``/ws/play-now``: the queue of :mod:`taash.web.matchmaking` as a browser meets it.
+
+A websocket rather than an HTTP call, because the queue needs to know who is still there: a person whose page
+closes (or whose connection drops) leaves the queue at once, and nobody is seated at a table he will never see;
+and the match is told the moment it is made, with no polling. The messages (JSON objects):
+
+- client: ``{"type": "play_now", "game", "players", "rules", "baazis" | "format", "level", "stake", "wait"}``
+  (the settings as ``POST /api/tables`` takes them, and ``wait``: one of 0, 15, 30, 60, 120 seconds before bots
+  fill the empty seats); pressed again, on this connection or another one of the same guest, it replaces his
+  entry. ``{"type": "cancel"}`` leaves the queue; ``{"type": "ping"}`` is answered ``pong``.
+- server: ``waiting`` (``waiting``: people in the pool, ``players``, ``bots_at``: when bots fill in, Unix time,
+  ``wait``: the first-come's wait), ``cancelled`` (with a ``reason`` when it was not asked for on this
+  connection), ``matched`` (``table``, ``seat``, ``url``; the connection then closes), ``error`` (``code`` and a
+  one-line ``message``: bad settings, too few chips, ...; nothing changed, and the connection stays open).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any, Literal
+
+from fastapi import WebSocket
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field, ValidationError
+from starlette.websockets import WebSocketState
+
+from taash.tables.adapter import TableError, adapter
+from taash.web.hub import Connection, Hub
+from taash.web.matchmaking import WAITS, Entry, Wanted
+
+JSON = Any
+
+
+class PlayNowIn(BaseModel):
+    """Play now's settings; a field left out takes the lobby's default."""
+
+    game: Literal["seep", "rummy"] = "seep"
+    players: int = Field(4, ge=2, le=6)
+    rules: str | None = Field(None, max_length=40)
+    baazis: int = Field(1, ge=0, le=20)
+    format: str | None = Field(None, max_length=20)
+    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    stake: int = Field(0, ge=0, le=10**9)
+    wait: int = Field(30, description="Seconds before bots fill the empty seats: one of " + ", ".join(map(str, WAITS)))
+
+
+def wanted_of(body: PlayNowIn) -> Wanted:
+    """What the person wants, as the queue pools it (``TableError`` for a format the game does not take)."""
+    game = adapter(body.game)
+    if body.format is not None and not game.formats:
+        raise TableError(f"{game.title} takes no format (it plays to baazis)")
+    length: int | str = body.baazis if not game.formats else body.format or game.formats[0]
+    return Wanted(body.game, body.players, body.rules or game.presets[0], length, body.stake)
+
+
+def error(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "message": " ".join(message.split())[:300]})
+
+
+async def play_now_socket(ws: WebSocket, hub: Hub, guest: str | None, name: Callable[[str], str | None],
+                          may_create: Callable[[str], str | None],
+                          send_loop: Callable[[WebSocket, Connection], Coroutine[Any, Any, None]],
+                          sentence: Callable[[RequestValidationError], str]) -> None:
+    """Serve one accepted Play now connection of ``guest`` (None: refused, he has no name yet). ``name`` reads a
+    guest's display name (None: unknown); ``may_create`` spends one of the address's table creations (a refusal's
+    sentence, or None); ``sentence`` says what is wrong with a message in one line."""
+    if guest is None or name(guest) is None:
+        await ws.close(code=1008, reason="choose a name first")
+        return
+    conn = Connection(guest, None)
+    entry: Entry | None = None
+
+    def tell(message: dict[str, JSON] | None) -> None:
+        conn.send(None if message is None else json.dumps(message))
+
+    sender = asyncio.create_task(send_loop(ws, conn))
+    who = ws.client.host if ws.client else "?"
+    hub.connection_count += 1
+    try:
+        while conn.close_code == 1000 and not sender.done():
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            try:
+                message = json.loads(text) if isinstance(text, str) and len(text) <= 4096 else None
+            except ValueError:
+                message = None
+            if not isinstance(message, dict):
+                conn.send(error("malformed", "a message is a JSON object of at most 4096 bytes"))
+                continue
+            kind = message.pop("type", None)
+            if kind == "ping":
+                conn.send(json.dumps({"type": "pong"}))
+            elif kind == "cancel":
+                if entry is not None and hub.play_now.cancel(entry):
+                    entry = None
+                conn.send(json.dumps({"type": "cancelled"}))
+            elif kind == "play_now":
+                pressed = await press(hub, guest, message, name, who, may_create, sentence, tell, entry)
+                if isinstance(pressed, str):
+                    conn.send(pressed)
+                else:
+                    entry = pressed
+            else:
+                conn.send(error("malformed", f"unknown message type {str(kind)[:40]!r}"))
+    finally:
+        hub.connection_count -= 1
+        if entry is not None:
+            hub.play_now.cancel(entry)
+        conn.send(None)
+        with contextlib.suppress(Exception):
+            await sender
+        if ws.client_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+
+async def press(hub: Hub, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
+                may_create: Callable[[str], str | None], sentence: Callable[[RequestValidationError], str],
+                tell: Callable[[dict[str, JSON] | None], None], previous: Entry | None) -> Entry | str:
+    """Check a press of Play now and queue it in place of this connection's ``previous`` entry (gone then, even
+    from a match being made for it): the new entry, or the error message that answers it (nothing changed)."""
+    try:
+        body = PlayNowIn.model_validate(message, strict=True)
+    except ValidationError as e:
+        return error("invalid", sentence(RequestValidationError(e.errors())))
+    try:
+        wanted = wanted_of(body)
+        hold = hub.play_now.check(wanted, body.level, body.wait)
+    except TableError as e:
+        return error(e.code, str(e))
+    refused = may_create(who)  # before the wallet is read: a flood of presses costs the server nothing more
+    if refused is not None:
+        return error("too_many", refused)
+    short = await asyncio.to_thread(hub.play_now.short_of, guest, hold)
+    if short is not None:
+        return error("short", short)
+    person = name(guest)
+    if person is None:
+        return error("no_guest", "unknown guest: choose a name again")
+    entry = Entry(guest, person, wanted, body.level, body.wait, tell)
+    if previous is not None:
+        hub.play_now.cancel(previous)
+    hub.play_now.press(entry)
+    return entry
