@@ -310,6 +310,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         app.state.signer = signer
         for live in hub.live.values():
             hub.schedule_bots(live)
+        sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
+                   if config.sweep_seconds > 0 else None)
         # Latency: what is loaded so far is never garbage, collections run less often, and the writer thread
         # hands the interpreter back to the event loop sooner.
         gc.collect()
@@ -318,6 +320,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         sys.setswitchinterval(0.001)
         log.info("taash server ready: %d unfinished tables restored", restored)
         yield
+        if sweeper is not None:
+            sweeper.cancel()
         await hub.close()
         await asyncio.sleep(0)
         store.close()

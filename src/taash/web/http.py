@@ -50,6 +50,11 @@ class ServerConfig:
     rake: float = 0.0
     #: Minutes without a move after which a staked match's creator may abandon it (its stakes refunded).
     abandon_minutes: float = 30.0
+    #: Minutes without a move, with no seated person connected, after which the sweep abandons an unfinished
+    #: table (a waiting one expires; a staked match is refunded) (taash serve --idle-minutes).
+    idle_minutes: float = 30.0
+    #: Seconds between two sweeps for idle tables (0: no sweep) (taash serve --sweep-seconds).
+    sweep_seconds: float = 60.0
 
 
 # -- names -----------------------------------------------------------------------------------------------------
