@@ -49,9 +49,9 @@ from taash.web.http import (
     Guest,
     ServerConfig,
     display_name,
-    guest_from_token,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
+from taash.web.sessions import Sessions
 from taash.web.stakes import hold_per_seat
 from taash.web.store import Store
 
@@ -306,8 +306,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   config.turn_seconds, ledger)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        state.update(store=store, hub=hub, signer=signer, ledger=ledger)
+        sessions = Sessions(store, signer)
+        state.update(store=store, hub=hub, signer=signer, ledger=ledger, sessions=sessions)
         app.state.signer = signer
+        app.state.sessions = sessions
         for live in hub.live.values():
             hub.schedule_bots(live)
         sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
@@ -360,7 +362,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return h
 
     def guest_of(token: str | None) -> str | None:
-        return guest_from_token(state["signer"], token)
+        found: str | None = state["sessions"].guest(token)
+        return found
 
     def guest_name(guest: str) -> str:
         row = state["store"].guest(guest)
@@ -402,7 +405,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         guest = secrets.token_hex(16)
         await state["store"].add_guest(guest, body.name)
         await asyncio.to_thread(state["ledger"].open_wallet, guest)
-        response.set_cookie(COOKIE, state["signer"].dumps(guest), httponly=True, samesite="lax",
+        response.set_cookie(COOKIE, await state["sessions"].open(guest), httponly=True, samesite="lax",
                             secure=config.secure_cookies, max_age=60 * 60 * 24 * 365)
         return GuestOut(id=guest, name=body.name)
 
