@@ -686,12 +686,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 conn.send(json.dumps({"type": "pong", "version": live.table.version}))
                 continue
             is_move = live.table.is_move(message)
-            if conn.seat is None and (is_move or kind == "back"):
+            if conn.seat is None and (is_move or kind in ("back", "split")):
                 conn.send(error(mid, "not_seated", "spectators cannot play"))
                 continue
             if kind == "back" and conn.seat is not None:  # "I am here": a bot that took his seat gives it back
                 h.back(live, conn.seat)
                 conn.send(json.dumps({"type": "ack", "id": mid, "version": live.table.version}))
+                continue
+            if kind == "split":  # propose, accept or decline a split of the prize (the table decides)
+                try:
+                    made = await h.act(live, {"type": "split", "answer": message.get("answer")}, conn.guest, mid)
+                except TableError as e:
+                    conn.send(error(mid, e.code, str(e)))
+                    continue
+                conn.send(json.dumps({"type": "ack", "id": mid, "version": made}))
                 continue
             if not is_move:
                 conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
