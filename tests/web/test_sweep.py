@@ -78,6 +78,10 @@ def test_an_idle_staked_match_is_abandoned_and_refunded_and_its_watchers_told(bo
         with pytest.raises(TableError) as refused:
             await hub.act(live, live.table.first_legal_action(), None)
         assert refused.value.code == "abandoned"
+        read_again = hub.get(live.table.id)  # from the database: abandoned, it takes no action either
+        assert read_again is not None and read_again.gone and live.table.id not in hub.live
+        with pytest.raises(TableError, match="abandoned"):
+            await hub.act(read_again, read_again.table.first_legal_action(), None)
         return live
 
     live = asyncio.run(scenario())

@@ -270,6 +270,16 @@ class Table:
         self.session.note(*lines)
         return lines[-1]
 
+    def split_open(self) -> bool:
+        """Whether a player left may propose a split now (the client offers it; the table decides)."""
+        if self.session is None or self.session.over or self.offer is not None or self.split is not None:
+            return False
+        try:
+            self.game.split_terms(self.session.state)
+        except TableError:
+            return False
+        return True
+
     def split_state(self) -> dict[str, JSON] | None:
         """The split being decided or agreed, as every connection is told it: the seats sharing and their
         weights, who proposed it and whose answer is awaited; None when there is none."""
@@ -328,6 +338,7 @@ class Table:
         out = self.summary()
         out["log"] = self.log[-LOG_LINES:]
         out["split"] = self.split_state()
+        out["split_open"] = self.split_open()
         if self.session is None:
             out["score"] = None
             out["deal"] = None

@@ -610,6 +610,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if live is None:
             await refuse(ws, 1008, "no such table")
             return
+        if live.gone:
+            await refuse(ws, 1008, "the table was abandoned")
+            return
         guest = guest_of(ws.cookies.get(COOKIE))
         code = ws.query_params.get("code")
         who = ws.client.host if ws.client else "?"

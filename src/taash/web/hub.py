@@ -271,7 +271,7 @@ class Hub:
             if stored is None or table is None:
                 return None
             if table.status == "finished" or stored.row.status == "abandoned":
-                return Live(table, stake=stored.row.stake)
+                return Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
             live = self._add(table, stored)
         return live
 
