@@ -29,6 +29,8 @@ def serve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     (["--away-seconds", "99999"], "--away-seconds"),
     (["--turn-seconds", "-1"], "--turn-seconds"),
     (["--turn-seconds", "0.1"], "--turn-seconds"),
+    (["--idle-minutes", "0"], "--idle-minutes"),
+    (["--sweep-seconds", "0.5"], "--sweep-seconds"),
     (["--rate", "0"], "--rate"),
     (["--max-tables", "0"], "--max-tables"),
     (["--max-connections", "-5"], "--max-connections"),

@@ -172,3 +172,22 @@ def test_a_move_racing_the_sweep_keeps_the_table_or_is_refused(books: tuple[Stor
         assert stored.row.status == "abandoned" and stored.row.version == version  # the move was never written
         assert ledger.balance(wallet_of("g0")) == GRANT
     assert audit(store.engine).faults == []
+
+
+def test_the_server_sweeps_by_itself_every_so_often(books: tuple[Store, Ledger]) -> None:
+    store, ledger = books
+    hub = hub_of(store, ledger)
+    hub.closing = False  # the sweep runs until the server closes (a waiting table has no bots to move)
+
+    async def scenario() -> Live:
+        waiting = await hub.create(Settings(players=2), "g1")
+        sweeper = asyncio.create_task(hub.sweep_forever(0.01, 0.05))
+        for _ in range(500):
+            if waiting.gone:
+                break
+            await asyncio.sleep(0.01)
+        sweeper.cancel()
+        return waiting
+
+    waiting = asyncio.run(scenario())
+    assert waiting.gone and store.table(waiting.table.id).row.status == "abandoned"  # type: ignore[union-attr]
