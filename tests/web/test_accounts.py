@@ -149,6 +149,68 @@ def test_changing_the_password(server: Server) -> None:
     assert new.status_code == 200
 
 
+# -- sessions: a copied cookie ends with its session -------------------------------------------------------------
+
+
+def copy_of(person: Person) -> httpx.Client:
+    """Another browser holding a copy of ``person``'s cookie."""
+    return httpx.Client(base_url=person.server.url, cookies={"taash_guest": person.http.cookies["taash_guest"]})
+
+
+def sees_nobody(server: Server, cookie: str, table: str) -> bool:
+    """Whether the table's websocket takes ``cookie`` for nobody (a spectator with no seat)."""
+    import json
+
+    from websockets.sync.client import connect
+
+    with connect(f"{server.ws_url}/ws/{table}", additional_headers={"Cookie": f"taash_guest={cookie}"}) as ws:
+        return json.loads(ws.recv(timeout=10))["state"]["you"] is None
+
+
+def test_a_copied_cookie_is_refused_after_logout(server: Server) -> None:
+    indu = claimed(server, "Indu")
+    table = indu.post("/api/tables", {}).json()["id"]
+    copied = copy_of(indu)
+    cookie = indu.http.cookies["taash_guest"]
+    assert copied.get("/api/me").json()["name"] == "Indu" and not sees_nobody(server, cookie, table)
+    assert indu.post("/api/logout").status_code == 204
+    refused(copied.get("/api/me"), 401, "no_guest")
+    refused(copied.post(f"/api/tables/{table}/leave"), 401, "no_guest")
+    assert sees_nobody(server, cookie, table)
+    _, again = login(server, "Indu")  # logging in again opens a new session; the old cookie stays out
+    assert again.status_code == 200
+    refused(copied.get("/api/me"), 401, "no_guest")
+
+
+def test_a_new_password_signs_out_every_other_session_and_every_copied_cookie(server: Server) -> None:
+    jaya = claimed(server, "Jaya")
+    copied = copy_of(jaya)
+    elsewhere, r = login(server, "Jaya")
+    assert r.status_code == 200 and elsewhere.http.get("/api/me").status_code == 200
+    assert jaya.post("/api/password", {"old": PASSWORD, "new": "a new password"}).status_code == 200
+    assert jaya.http.get("/api/me").json()["name"] == "Jaya"  # the browser that changed it stays in, anew
+    refused(copied.get("/api/me"), 401, "no_guest")
+    refused(elsewhere.http.get("/api/me"), 401, "no_guest")
+    back, r = login(server, "Jaya", "a new password")
+    assert r.status_code == 200 and back.http.get("/api/me").json()["name"] == "Jaya"
+
+
+def test_a_cookie_from_before_sessions_works_for_a_guest_until_he_claims_his_name(server: Server) -> None:
+    kamal = Person(server, "Kamal")
+    guest_id = kamal.http.get("/api/me").json()["id"]
+    engine = make_engine(server.database_url)
+    old = URLSafeSerializer(server_key(engine), salt="guest").dumps(guest_id)  # a guest's cookie before sessions
+    engine.dispose()
+    before = httpx.Client(base_url=server.url, cookies={"taash_guest": old})
+    copied = httpx.Client(base_url=server.url, cookies={"taash_guest": old})
+    assert before.get("/api/me").json() == {"id": guest_id, "name": "Kamal", "account": False}
+    r = before.post("/api/account", json={"password": PASSWORD})
+    assert r.status_code == 200 and r.cookies["taash_guest"] != old  # the claiming browser gets a session
+    assert before.get("/api/me").json()["account"] is True
+    refused(copied.get("/api/me"), 401, "no_guest")  # the copy of the old cookie no longer signs in
+    assert kamal.http.get("/api/me").json()["id"] == guest_id  # a session cookie of the guest keeps working
+
+
 def test_a_password_hashed_with_weaker_settings_is_hashed_again_at_login(server: Server) -> None:
     lata = claimed(server, "Lata")
     guest_id = lata.http.get("/api/me").json()["id"]

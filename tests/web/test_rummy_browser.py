@@ -385,3 +385,39 @@ def test_the_turn_timer_shows_the_extra_time_and_a_turn_out_of_time(tmp_path: Pa
     finally:
         server.stop()
     assert not errors, errors
+
+
+def test_two_people_left_in_a_pool_split_the_prize_by_its_buttons(server: str, browser: Browser) -> None:
+    """At a Pool 101 table of two, one proposes a split and the other accepts it: the match ends, split."""
+    errors: list[str] = []
+    pages = []
+    for name in ("Anil", "Bina"):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        page.set_default_timeout(10000)
+        watch_errors(page, errors, name)
+        page.goto(f"{server}/")
+        tid(page, "name-input").fill(name)
+        tid(page, "name-submit").click()
+        pages.append(page)
+    a, b = pages
+    tid(a, "game").select_option("rummy")
+    tid(a, "players").select_option("2")
+    tid(a, "format").select_option("pool101")
+    tid(a, "public").uncheck()
+    tid(a, "create-table").click()
+    a.wait_for_url("**/t/*")
+    _expect(tid(a, "invite-code")).to_have_text(re.compile(r"\w{4,}"))
+    tid(b, "join-code").fill(tid(a, "invite-code").inner_text())
+    tid(b, "join-submit").click()
+    b.wait_for_url("**/t/*")
+    tid(b, "sit-1").click()
+    _expect(tid(a, "seat-1")).to_contain_text("Bina")
+    tid(a, "start").click()
+    _expect(tid(b, "hand")).to_be_visible()
+    tid(a, "split-propose").click()
+    _expect(tid(a, "split-decline")).to_contain_text("Withdraw")
+    tid(b, "split-accept").click()
+    for page in (a, b):
+        _expect(page.locator("body")).to_have_attribute("data-status", "finished")
+    assert not errors, errors

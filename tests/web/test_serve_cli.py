@@ -34,6 +34,8 @@ def serve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     (["--extra-seconds", "3601"], "--extra-seconds"),
     (["--extra-seconds", "nan"], "--extra-seconds"),
     (["--extra-seconds", "soon"], "--extra-seconds"),
+    (["--idle-minutes", "0"], "--idle-minutes"),
+    (["--sweep-seconds", "0.5"], "--sweep-seconds"),
     (["--rate", "0"], "--rate"),
     (["--max-tables", "0"], "--max-tables"),
     (["--max-connections", "-5"], "--max-connections"),

@@ -46,6 +46,11 @@ def serve(
     extra_seconds: Annotated[float, typer.Option(
         help="Extra seconds each player has for the whole match, spent only once a turn's own have run out.")]
     = 60.0,
+    idle_minutes: Annotated[float, typer.Option(
+        help="Minutes without a move, with no seated person connected, after which an unfinished table is "
+             "abandoned (its stakes refunded).")] = 30.0,
+    sweep_seconds: Annotated[float, typer.Option(
+        help="Seconds between two sweeps for idle tables (0: no sweep).")] = 60.0,
     starting_chips: Annotated[int, typer.Option(help="Chips a new guest's wallet opens with (0: none).")] = 10_000,
     rake: Annotated[float, typer.Option(
         help="The house's share of each winner's winnings at staked tables, in percent (0 to 100).")] = 0.0,
@@ -81,6 +86,10 @@ def serve(
         fail(f"--turn-seconds must be 0 (no limit) or from 0.5 to 3600, not {turn_seconds}")
     if not 0 <= extra_seconds <= 3600:
         fail(f"--extra-seconds must be from 0 to 3600, not {extra_seconds}")
+    if not 1 <= idle_minutes <= 10_080:
+        fail(f"--idle-minutes must be from 1 to 10080 (a week), not {idle_minutes}")
+    if not (sweep_seconds == 0 or 1 <= sweep_seconds <= 3600):
+        fail(f"--sweep-seconds must be 0 (no sweep) or from 1 to 3600, not {sweep_seconds}")
     if not 0 <= starting_chips <= 10**12:
         fail(f"--starting-chips must be from 0 to 1,000,000,000,000, not {starting_chips}")
     if not 0 <= rake <= 100 or round(rake, 2) != rake:
@@ -117,8 +126,8 @@ def serve(
     except UnicodeError:
         fail(f"--host is not a host name or address: {host!r}")
     config = ServerConfig(database_url=database_url, bot_delay=bot_delay, away_seconds=away_seconds,
-                          turn_seconds=turn_seconds, extra_seconds=extra_seconds, rate=rate,
-                          starting_chips=starting_chips, rake=rake,
+                          turn_seconds=turn_seconds, extra_seconds=extra_seconds, idle_minutes=idle_minutes,
+                          sweep_seconds=sweep_seconds, rate=rate, starting_chips=starting_chips, rake=rake,
                           creations=creations, max_tables=max_tables, max_connections=max_connections,
                           allowed_origins=origins,
                           secure_cookies=secure_cookies)

@@ -147,6 +147,11 @@ class TableGame(Protocol):
     def seat_results(self, state: State) -> list[SeatResult]:
         """Each seat's result of a finished match, for its players' history and the leaderboards."""
 
+    def split_terms(self, state: State) -> dict[int, int]:
+        """Who may share the prize if the players left agree to split the match now, and by what weights
+        (:mod:`taash.tables.split`); ``TableError`` (code ``no_split``) in one line where the game or the match
+        allows no split."""
+
     def record(self, state: State, names: Sequence[str]) -> JSON:
         """The match's record in the game's protocol, with its scores (for download once the match is over)."""
 

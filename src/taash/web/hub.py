@@ -17,12 +17,13 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from taash.chips.errors import ChipsError, InsufficientChips
+from taash.chips.errors import ChipsError, InsufficientChips, UnknownAccount
 from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
@@ -41,6 +42,10 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: Seconds after which a table still waiting for players, that nobody touches or watches, may leave memory when
 #: the server is full (so that abandoned tables cannot keep everyone else from starting one).
 ABANDONED_AFTER = 600.0
+#: Minutes without a move, with no seated person connected, after which the sweep abandons an unfinished table.
+IDLE_TABLE_MINUTES = 30.0
+#: Seconds between two sweeps.
+SWEEP_SECONDS = 60.0
 #: Turns in a row a person may let run out before a bot takes his seat (until he acts again), in a game with no
 #: move of its own for a turn out of time (Seep; at Rummy the rule book's timeout is made instead).
 IDLE_AFTER = 3
@@ -99,6 +104,8 @@ class Live:
     idle: set[int] = field(default_factory=set)
     #: Chips the match is played for (0: no stakes).
     stake: int = 0
+    #: Abandoned: the table takes no more actions (one that waited for the lock is refused).
+    gone: bool = False
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
@@ -194,32 +201,63 @@ class Hub:
         if self.ledger is not None and live.stake > 0:
             self.ledger.settle(match_id(live.table.id), chips_won(live.table, live.stake))
 
-    async def abandon(self, live: Live) -> None:
+    async def abandon(self, live: Live, still: Callable[[Live], bool] | None = None,
+                      reason: str = "the table was abandoned") -> bool:
         """Abandon a table that has not finished: its status becomes ``abandoned`` (it leaves memory and is not
-        restored) and its staked match, if one was held, is refunded to every payer."""
+        restored) and its staked match, if one was held, is refunded to every payer; returns whether it was.
+        ``still`` is asked again under the table's lock (False: something happened meanwhile, nothing changes).
+        The status is written before the refund, so a crash between the two is refunded on the restart."""
         async with live.lock:
+            if live.gone:
+                return False
+            if still is not None and not still(live):
+                return False
             if live.table.status == "finished":
                 raise TableError("the match has finished: it cannot be abandoned", "finished")
-            # Held: a match playing, or one whose start could not be written after its stakes were held.
-            held = live.stake > 0 and self.ledger is not None and (
-                live.table.status == "playing" or await asyncio.to_thread(self._held_pending, live.table.id))
             await self.store.set_status(live.table.id, "abandoned")
-            if held:
-                assert self.ledger is not None
-                await asyncio.to_thread(self.ledger.refund, match_id(live.table.id))
+            live.gone = True
+            if live.stake > 0 and self.ledger is not None:
+                with contextlib.suppress(UnknownAccount):  # no stakes were held: nothing to refund
+                    await asyncio.to_thread(self.ledger.refund, match_id(live.table.id))
             if live.bot_task is not None:
                 live.bot_task.cancel()
+            told = json.dumps({"type": "abandoned", "version": live.table.version, "reason": reason})
             for conn in list(live.connections):
-                conn.close_code, conn.close_reason = 1001, "the table was abandoned"
+                if conn.close_code == 1000:
+                    conn.send(told)
+                conn.close_code, conn.close_reason = 1001, reason
                 conn.send(None)
             self.live.pop(live.table.id, None)
             self.codes.pop(live.table.code, None)
+            return True
 
-    def _held_pending(self, table_id: str) -> bool:
-        """Whether the ledger holds the stakes of the table's match (a worker thread's call)."""
-        assert self.ledger is not None
-        held = self.ledger.match(match_id(table_id))
-        return held is not None and held.state == "pending"
+    def idle(self, live: Live, idle_seconds: float, now: float | None = None) -> bool:
+        """Whether the sweep may abandon ``live``: unfinished, no seated person connected (watchers do not
+        count), and no action for ``idle_seconds`` (a waiting table: none since it was made or loaded)."""
+        moment = time.monotonic() if now is None else now
+        return (not live.gone and live.table.status != "finished"
+                and not any(c.seat is not None for c in live.connections)
+                and moment - live.turn_since >= idle_seconds)
+
+    async def sweep(self, idle_seconds: float, now: float | None = None) -> int:
+        """Abandon every idle table (:meth:`idle`), its stakes refunded; returns how many. Each is checked again
+        under its lock, so a move that arrives first keeps its table, and one that arrives after is refused."""
+        swept = 0
+        for live in [lv for lv in self.live.values() if self.idle(lv, idle_seconds, now)]:
+            try:
+                if await self.abandon(live, lambda lv: self.idle(lv, idle_seconds, now),
+                                      f"the table was abandoned after {idle_seconds / 60:g} minutes without a move"):
+                    swept += 1
+                    log.info("table %s abandoned by the sweep", live.table.id)
+            except Exception:  # one table's fault must not stop the sweep (a restart refunds what is left)
+                log.exception("the sweep could not abandon table %s", live.table.id)
+        return swept
+
+    async def sweep_forever(self, every: float, idle_seconds: float) -> None:
+        """Sweep every ``every`` seconds until the server closes."""
+        while not self.closing:
+            await asyncio.sleep(every)
+            await self.sweep(idle_seconds)
 
     def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
         live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0)
@@ -243,7 +281,7 @@ class Hub:
             if stored is None or table is None:
                 return None
             if table.status == "finished" or stored.row.status == "abandoned":
-                return Live(table, stake=stored.row.stake)
+                return Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
             live = self._add(table, stored)
         return live
 
@@ -319,6 +357,8 @@ class Hub:
     async def _act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None,
                    version: int | None, lapsed: int | None) -> int:
         async with live.lock:
+            if live.gone:
+                raise TableError("the table was abandoned", "abandoned")
             table = live.table
             key = (guest, client_id) if client_id is not None else None
             if key is not None and key in live.seen:
@@ -553,7 +593,7 @@ class Hub:
         """If a bot (or a bot for a person away, idle, or out of time) is to move at the table's version, let it
         move when due. A task waiting for an earlier version, or to wake later than now needed, is cancelled."""
         table = live.table
-        if self.closing:
+        if self.closing or live.gone:
             return
         due = self._bot_due(live)
         waiting = live.bot_task if live.bot_task is not None and not live.bot_task.done() else None

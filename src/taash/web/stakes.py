@@ -10,7 +10,8 @@ The rules (``stake`` is the table's, in chips; each seat's hold is the most it c
 - Rummy points: chips per point: each loser pays ``stake x min(his points, 80)`` to the winner; the hold per seat
   is ``stake x 80`` (the most points a deal costs).
 - Rummy pool and deals: an entry fee of ``stake`` from every seat into a prize pool paid to the winner; the hold
-  per seat is the fee.
+  per seat is the fee. A match the players left agreed to split (:mod:`taash.tables.split`) pays each of them
+  his share of the pool instead.
 
 People pay from their wallets, bots from the house. The house's rake (a server option) is taken from each
 winner's winnings by the ledger.
@@ -21,6 +22,7 @@ from __future__ import annotations
 from taash.chips.books import HOUSE_ACCOUNT
 from taash.chips.ledger import Stake, wallet_of
 from taash.tables.adapter import Settings
+from taash.tables.split import divide
 from taash.tables.table import Table
 
 #: The largest lead a single deal of Seep is settled for, in points.
@@ -60,6 +62,9 @@ def chips_won(table: Table, stake: int) -> dict[int, int]:
     results = table.results()
     if not results:
         raise ValueError(f"table {table.id} has not finished")
+    if table.split is not None:
+        shares = divide(stake * len(table.seats), table.split)
+        return {i: shares.get(i, 0) - stake for i, _, _ in results}
     cap = hold_per_seat(table, stake)
     length = table.settings.length
     if table.settings.game == "seep":

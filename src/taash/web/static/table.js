@@ -175,6 +175,9 @@ function onMessage(m) {
       if (m.code === "stale" && m.state) applyState(m.state, m.version);
       else render();
       break;
+    case "abandoned":
+      refused(1001, m.reason);
+      break;
     case "presence":
       if (S.state) {
         S.state.seats_present = m.seats;

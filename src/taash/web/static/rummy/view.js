@@ -413,6 +413,7 @@ function renderControls(st) {
     row.push(button("declare", sel ? `Declare (lay ${cardText(sel)} down)` : "Declare", askDeclare, true));
   }
   if (legal("drop")) row.push(button("drop", `Drop (${cost} points)`, drop, true));
+  row.push(...splitButtons(st));
   row.push(button("sort-suit", "Sort by suit", () => sortHand("suit"), true));
   row.push(button("sort-rank", "Sort by rank", () => sortHand("rank"), true));
   row.push(button("arrange", "Arrange for me", arrangeForMe, Boolean(d.arrangement)));
@@ -433,6 +434,22 @@ function timedOutLine(st) {
   const runs = d.timeouts ? d.timeouts[st.you] : 0;
   return `Your time ran out: ${card}` + (mine.timed_out_drop ? "; you are dropped for running out of time."
     : runs > 1 ? ` (${runs} turns in a row).` : ".");
+}
+
+/** A split of the prize (the server says whether one may be proposed, and who is still to answer). */
+function splitButtons(st) {
+  const sp = st.split;
+  const answer = (a) => T.send({ type: "split", answer: a, id: T.nextId() });
+  if (sp && !sp.agreed && sp.weights[String(st.you)] !== undefined) {
+    const shares = Object.entries(sp.weights).map(([s, w]) => `${st.seats[Number(s)].name} ${w}`).join(", ");
+    if (sp.waiting_for.includes(st.you)) {
+      return [button("split-accept", `Accept the split (${shares})`, () => answer("accept"), true, true),
+        button("split-decline", "Decline the split", () => answer("decline"), true)];
+    }
+    return [button("split-decline", `Withdraw (waiting for ${sp.waiting_for.length})`, () => answer("decline"), true)];
+  }
+  if (st.split_open) return [button("split-propose", "Propose a split", () => answer("propose"), true)];
+  return [];
 }
 
 function renderHand(st) {
