@@ -18,7 +18,7 @@ from taash.chips.ledger import Ledger, wallet_of
 from taash.tables.adapter import TableError, adapter
 from taash.web.db import make_engine, migrate
 from taash.web.hub import Hub, Live
-from taash.web.matchmaking import Entry, Wanted, unique_name
+from taash.web.matchmaking import Entry, Matchmaker, Wanted, unique_name
 from taash.web.stakes import match_id
 from taash.web.store import Store
 
@@ -27,14 +27,14 @@ SEEP_2 = Wanted("seep", 2, "standard", 1, 0)
 SEEP_4 = Wanted("seep", 4, "standard", 1, 0)
 
 
-def books(tmp_path: Path, bots_play: bool = False) -> tuple[Store, Ledger, Hub]:
+def books(tmp_path: Path, bots_play: bool = False) -> tuple[Store, Ledger, Matchmaker]:
     engine = make_engine(f"sqlite:///{tmp_path / 'taash.db'}")
     migrate(engine)
     store = Store(engine)
     ledger = Ledger(engine, starting_grant=GRANT)
     hub = Hub(store, bot_delay=0, away_seconds=0, turn_seconds=0, ledger=ledger)
     hub.closing = not bots_play  # closing: no bot moves (the tables stay as they were seated)
-    return store, ledger, hub
+    return store, ledger, Matchmaker(hub)
 
 
 class Person:
@@ -59,44 +59,45 @@ class Person:
         return [m for m in self.told if m is not None and m["type"] == "error"]
 
 
-async def settled(hub: Hub) -> None:
+async def settled(queue: Matchmaker) -> None:
     """Let the timers due now fire and every match being made finish."""
     for _ in range(5):
         await asyncio.sleep(0.01)
-        while hub.play_now.matching:
-            await asyncio.gather(*hub.play_now.matching)
+        while queue.matching:
+            await asyncio.gather(*queue.matching)
 
 
-def table_of(hub: Hub, person: Person) -> Live:
+def table_of(queue: Matchmaker, person: Person) -> Live:
     matched = person.matched()
     assert matched is not None, f"{person.guest} was not matched: {person.told}"
-    live = hub.live[matched["table"]]
+    live = queue.hub.live[matched["table"]]
     assert live.table.seat_of(person.guest) == matched["seat"]
     return live
 
 
-def run(tmp_path: Path, scenario: Callable[[Hub, Ledger], Coroutine[Any, Any, None]], bots_play: bool = False) -> None:
-    store, ledger, hub = books(tmp_path, bots_play)
-    asyncio.run(scenario(hub, ledger))
+def run(tmp_path: Path, scenario: Callable[[Matchmaker, Ledger], Coroutine[Any, Any, None]],
+        bots_play: bool = False) -> None:
+    store, ledger, queue = books(tmp_path, bots_play)
+    asyncio.run(scenario(queue, ledger))
     assert audit(store.engine).faults == []
     store.close()
 
 
 def test_two_people_who_want_the_same_match_are_seated_at_one_started_public_table(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
         anil, bela = Person("anil"), Person("bela")
-        hub.play_now.press(anil.entry(SEEP_2))
-        await settled(hub)
+        queue.press(anil.entry(SEEP_2))
+        await settled(queue)
         assert anil.matched() is None and anil.told[-1] == {
             "type": "waiting", "waiting": 1, "players": 2, "bots_at": anil.told[-1]["bots_at"], "wait": 30}
-        hub.play_now.press(bela.entry(SEEP_2))
-        await settled(hub)
-        live = table_of(hub, anil)
-        assert table_of(hub, bela) is live and anil.told[-1] is None  # matched, then the connection closes
+        queue.press(bela.entry(SEEP_2))
+        await settled(queue)
+        live = table_of(queue, anil)
+        assert table_of(queue, bela) is live and anil.told[-1] is None  # matched, then the connection closes
         table = live.table
         assert table.status == "playing" and table.settings.public and table.owner is None
         assert [s.guest for s in table.seats] == ["anil", "bela"] and not any(s.bot for s in table.seats)
-        assert hub.play_now.waiting() == 0 and not hub.play_now.pools
+        assert queue.waiting() == 0 and not queue.pools
 
     run(tmp_path, scenario)
 
@@ -106,35 +107,35 @@ def test_different_stakes_formats_players_or_rules_do_not_mix(tmp_path: Path) ->
               Wanted("seep", 2, "karan", 1, 0), SEEP_4, Wanted("rummy", 2, "octro", "points", 0),
               Wanted("rummy", 2, "octro", "pool101", 0), Wanted("rummy", 3, "octro", "points", 0)]
 
-    async def scenario(hub: Hub, ledger: Ledger) -> None:
+    async def scenario(queue: Matchmaker, ledger: Ledger) -> None:
         people = [Person(f"p{i}", ledger) for i in range(len(wanted))]
         for person, w in zip(people, wanted, strict=True):
-            hub.play_now.press(person.entry(w))
-        await settled(hub)
-        assert all(p.matched() is None for p in people) and hub.play_now.waiting() == len(wanted)
-        assert len(hub.play_now.pools) == len(wanted) and not hub.live
+            queue.press(person.entry(w))
+        await settled(queue)
+        assert all(p.matched() is None for p in people) and queue.waiting() == len(wanted)
+        assert len(queue.pools) == len(wanted) and not queue.hub.live
         late = Person("late", ledger)
-        hub.play_now.press(late.entry(Wanted("rummy", 2, "octro", "pool101", 0)))
-        await settled(hub)
-        assert table_of(hub, late) is table_of(hub, people[6])
+        queue.press(late.entry(Wanted("rummy", 2, "octro", "pool101", 0)))
+        await settled(queue)
+        assert table_of(queue, late) is table_of(queue, people[6])
         assert all(p.matched() is None for i, p in enumerate(people) if i != 6)
 
     run(tmp_path, scenario)
 
 
 def test_the_first_comes_wait_fills_a_four_player_seep_with_a_bot_and_starts(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
         people = [Person(g) for g in ("anil", "bela", "chetan")]
-        hub.play_now.press(people[0].entry(SEEP_4, wait=1.0))
-        hub.play_now.press(people[1].entry(SEEP_4, wait=0))  # a shorter wait: the first-come's rules the pool
+        queue.press(people[0].entry(SEEP_4, wait=1.0))
+        queue.press(people[1].entry(SEEP_4, wait=0))  # a shorter wait: the first-come's rules the pool
         await asyncio.sleep(0.1)
-        hub.play_now.press(people[2].entry(SEEP_4, wait=120))
-        await settled(hub)
+        queue.press(people[2].entry(SEEP_4, wait=120))
+        await settled(queue)
         assert all(p.matched() is None for p in people) and people[2].told[-1]["waiting"] == 3  # type: ignore[index]
         await asyncio.sleep(1.0)
-        await settled(hub)
-        live = table_of(hub, people[0])
-        assert all(table_of(hub, p) is live for p in people)
+        await settled(queue)
+        live = table_of(queue, people[0])
+        assert all(table_of(queue, p) is live for p in people)
         assert [s.guest for s in live.table.seats[:3]] == ["anil", "bela", "chetan"]
         assert live.table.seats[3].bot and live.table.status == "playing"
 
@@ -142,53 +143,53 @@ def test_the_first_comes_wait_fills_a_four_player_seep_with_a_bot_and_starts(tmp
 
 
 def test_no_wait_starts_at_once_with_bots(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
         anil = Person("anil")
-        hub.play_now.press(anil.entry(Wanted("rummy", 4, "octro", "deals2", 0), wait=0))
-        await settled(hub)
-        live = table_of(hub, anil)
+        queue.press(anil.entry(Wanted("rummy", 4, "octro", "deals2", 0), wait=0))
+        await settled(queue)
+        live = table_of(queue, anil)
         assert live.table.status == "playing" and sum(s.bot for s in live.table.seats) == 3
 
     run(tmp_path, scenario)
 
 
 def test_a_cancelled_person_is_not_seated(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
         anil, bela = Person("anil"), Person("bela")
         entry = anil.entry(SEEP_2, wait=0.2)
-        hub.play_now.press(entry)
-        assert hub.play_now.cancel(entry) and not hub.play_now.cancel(entry)
-        hub.play_now.press(bela.entry(SEEP_2))
+        queue.press(entry)
+        assert queue.cancel(entry) and not queue.cancel(entry)
+        queue.press(bela.entry(SEEP_2))
         await asyncio.sleep(0.3)
-        await settled(hub)
-        assert anil.matched() is None and bela.matched() is None and hub.play_now.waiting() == 1
+        await settled(queue)
+        assert anil.matched() is None and bela.matched() is None and queue.waiting() == 1
 
     run(tmp_path, scenario)
 
 
 def test_a_person_gone_while_his_match_is_made_is_left_out_and_a_bot_sits_instead(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
         anil, bela = Person("anil"), Person("bela")
         entry = anil.entry(SEEP_2)
-        hub.play_now.press(entry)
-        hub.play_now.press(bela.entry(SEEP_2))  # full: the match is being made
-        hub.play_now.cancel(entry)  # and anil's page closes before it is
-        await settled(hub)
-        live = table_of(hub, bela)
+        queue.press(entry)
+        queue.press(bela.entry(SEEP_2))  # full: the match is being made
+        queue.cancel(entry)  # and anil's page closes before it is
+        await settled(queue)
+        live = table_of(queue, bela)
         assert anil.matched() is None and live.table.seat_of("anil") is None and live.table.seats[0].bot
 
     run(tmp_path, scenario)
 
 
 def test_pressing_again_replaces_the_entry(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
         anil, bela, other_tab = Person("anil"), Person("bela"), Person("anil")
-        hub.play_now.press(anil.entry(SEEP_2))
-        hub.play_now.press(other_tab.entry(SEEP_4))
+        queue.press(anil.entry(SEEP_2))
+        queue.press(other_tab.entry(SEEP_4))
         assert anil.told[-1] == {"type": "cancelled", "reason": "you pressed Play now again elsewhere"}
-        assert hub.play_now.waiting() == 1 and list(hub.play_now.pools) == [SEEP_4]
-        hub.play_now.press(bela.entry(SEEP_2))
-        await settled(hub)
+        assert queue.waiting() == 1 and list(queue.pools) == [SEEP_4]
+        queue.press(bela.entry(SEEP_2))
+        await settled(queue)
         assert bela.matched() is None and other_tab.matched() is None
 
     run(tmp_path, scenario)
@@ -201,16 +202,16 @@ def test_the_same_name_twice_at_one_table_gets_a_number() -> None:
 
 
 def test_the_queue_checks_the_wait_and_the_settings(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
-        assert hub.play_now.check(Wanted("seep", 2, "standard", 3, 7), "easy", 15) == 21
-        assert hub.play_now.check(Wanted("rummy", 2, "octro", "points", 2), "easy", 0) == 160
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
+        assert queue.check(Wanted("seep", 2, "standard", 3, 7), "easy", 15) == 21
+        assert queue.check(Wanted("rummy", 2, "octro", "points", 2), "easy", 0) == 160
         for wanted, wait, says in [(SEEP_2, 7, "wait must be one of 0, 15, 30, 60, 120"),
                                    (Wanted("seep", 3, "standard", 1, 0), 30, "players"),
                                    (Wanted("rummy", 2, "octro", "pool7", 0), 30, "format"),
                                    (Wanted("seep", 2, "nope", 1, 0), 30, "rules")]:
             with pytest.raises(TableError, match=says):
-                hub.play_now.check(wanted, "easy", wait)
-        assert hub.play_now.waiting() == 0
+                queue.check(wanted, "easy", wait)
+        assert queue.waiting() == 0
 
     run(tmp_path, scenario)
 
@@ -218,13 +219,13 @@ def test_the_queue_checks_the_wait_and_the_settings(tmp_path: Path) -> None:
 def test_a_staked_play_now_match_holds_and_settles(tmp_path: Path) -> None:
     stake = Wanted("seep", 2, "standard", 0, 3)  # a single deal: 3 chips a point, 300 held from each
 
-    async def scenario(hub: Hub, ledger: Ledger) -> None:
+    async def scenario(queue: Matchmaker, ledger: Ledger) -> None:
         anil, bela = Person("anil", ledger), Person("bela", ledger)
-        assert hub.play_now.short_of("anil", 300) is None
-        hub.play_now.press(anil.entry(stake))
-        hub.play_now.press(bela.entry(stake))
-        await settled(hub)
-        live = table_of(hub, anil)
+        assert queue.short_of("anil", 300) is None
+        queue.press(anil.entry(stake))
+        queue.press(bela.entry(stake))
+        await settled(queue)
+        live = table_of(queue, anil)
         held = ledger.match(match_id(live.table.id))
         assert held is not None and held.state == "pending" and [s.amount for s in held.stakes] == [300, 300]
         assert ledger.balance(wallet_of("anil")) == GRANT - 300
@@ -242,16 +243,16 @@ def test_a_staked_play_now_match_holds_and_settles(tmp_path: Path) -> None:
 def test_a_wallet_that_can_no_longer_pay_at_the_start_drops_its_person_and_nothing_is_lost(tmp_path: Path) -> None:
     stake = Wanted("rummy", 2, "octro", "pool101", 500)
 
-    async def scenario(hub: Hub, ledger: Ledger) -> None:
+    async def scenario(queue: Matchmaker, ledger: Ledger) -> None:
         anil, bela = Person("anil", ledger), Person("bela", ledger)
         house = ledger.balance(HOUSE_ACCOUNT)
-        hub.play_now.press(anil.entry(stake))
+        queue.press(anil.entry(stake))
         ledger.transfer("spent:anil", wallet_of("anil"), HOUSE_ACCOUNT, GRANT - 100)  # elsewhere, meanwhile
-        hub.play_now.press(bela.entry(stake))
-        await settled(hub)
+        queue.press(bela.entry(stake))
+        await settled(queue)
         assert anil.matched() is None
         assert [e["code"] for e in anil.errors()] == ["short"] and "dropped" in anil.errors()[0]["message"]
-        live = table_of(hub, bela)
+        live = table_of(queue, bela)
         assert live.table.status == "playing" and live.table.seats[0].bot and live.table.seat_of("anil") is None
         held = ledger.match(match_id(live.table.id))
         assert held is not None and [(s.payer, s.amount) for s in held.stakes] == [
@@ -265,25 +266,25 @@ def test_a_wallet_that_can_no_longer_pay_at_the_start_drops_its_person_and_nothi
 def test_if_nobody_can_pay_the_table_is_abandoned_and_nothing_is_held(tmp_path: Path) -> None:
     stake = Wanted("seep", 2, "standard", 1, 1000)
 
-    async def scenario(hub: Hub, ledger: Ledger) -> None:
+    async def scenario(queue: Matchmaker, ledger: Ledger) -> None:
         anil = Person("anil", ledger)
-        hub.play_now.press(anil.entry(stake, wait=0))
+        queue.press(anil.entry(stake, wait=0))
         ledger.transfer("spent:anil", wallet_of("anil"), HOUSE_ACCOUNT, GRANT)
-        await settled(hub)
+        await settled(queue)
         assert anil.matched() is None and [e["code"] for e in anil.errors()] == ["short"]
-        assert not hub.live  # the table was abandoned before it started
+        assert not queue.hub.live  # the table was abandoned before it started
         assert ledger.balance(wallet_of("anil")) == 0
 
     run(tmp_path, scenario)
 
 
 def test_closing_the_server_tells_everyone_waiting(tmp_path: Path) -> None:
-    async def scenario(hub: Hub, _: Ledger) -> None:
+    async def scenario(queue: Matchmaker, _: Ledger) -> None:
         anil = Person("anil")
-        hub.play_now.press(anil.entry(SEEP_4))
-        await hub.close()
+        queue.press(anil.entry(SEEP_4))
+        await queue.close()
         assert anil.told[-2]["code"] == "closing" and anil.told[-1] is None  # type: ignore[index]
-        assert hub.play_now.waiting() == 0 and not hub.play_now.timers
+        assert queue.waiting() == 0 and not queue.timers
 
     run(tmp_path, scenario)
 
@@ -302,17 +303,17 @@ def crash_on_start(store: Store) -> None:
 
 
 def test_a_start_that_cannot_be_written_gives_the_held_stakes_back_at_once(tmp_path: Path) -> None:
-    store, ledger, hub = books(tmp_path)
+    store, ledger, queue = books(tmp_path)
     crash_on_start(store)
 
     async def scenario() -> None:
         anil = Person("anil", ledger)
-        hub.play_now.press(anil.entry(Wanted("seep", 2, "standard", 2, 10), wait=0))
-        await settled(hub)
+        queue.press(anil.entry(Wanted("seep", 2, "standard", 2, 10), wait=0))
+        await settled(queue)
         assert anil.matched() is None and [e["code"] for e in anil.errors()] == ["server"]
         (table_id,) = [t.row.id for t in store.tables()]
         assert ledger.match(match_id(table_id)).state == "voided"  # type: ignore[union-attr]
-        assert ledger.balance(wallet_of("anil")) == GRANT and not hub.live
+        assert ledger.balance(wallet_of("anil")) == GRANT and not queue.hub.live
 
     asyncio.run(scenario())
     assert audit(store.engine).faults == []
@@ -321,7 +322,8 @@ def test_a_start_that_cannot_be_written_gives_the_held_stakes_back_at_once(tmp_p
 
 def test_a_crash_between_the_hold_and_the_start_of_a_table_with_no_creator_is_started_on_restart(
         tmp_path: Path) -> None:
-    store, ledger, hub = books(tmp_path)
+    store, ledger, queue = books(tmp_path)
+    hub = queue.hub
 
     async def scenario() -> Live:
         ledger.open_wallet("anil")
@@ -344,7 +346,7 @@ def test_a_crash_between_the_hold_and_the_start_of_a_table_with_no_creator_is_st
 
 
 def test_a_database_that_fails_while_the_match_is_made_is_told_not_left_waiting(tmp_path: Path) -> None:
-    store, _, hub = books(tmp_path)
+    store, _, queue = books(tmp_path)
 
     async def broken(*_: Any) -> None:
         raise RuntimeError("the database is gone")
@@ -353,9 +355,9 @@ def test_a_database_that_fails_while_the_match_is_made_is_told_not_left_waiting(
 
     async def scenario() -> None:
         anil = Person("anil")
-        hub.play_now.press(anil.entry(SEEP_2, wait=0))
-        await settled(hub)
-        assert [e["code"] for e in anil.errors()] == ["server"] and hub.play_now.waiting() == 0
+        queue.press(anil.entry(SEEP_2, wait=0))
+        await settled(queue)
+        assert [e["code"] for e in anil.errors()] == ["server"] and queue.waiting() == 0
 
     asyncio.run(scenario())
     store.close()

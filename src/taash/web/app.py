@@ -52,6 +52,7 @@ from taash.web.http import (
     display_name,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
+from taash.web.matchmaking import Matchmaker
 from taash.web.play_now import play_now_socket
 from taash.web.sessions import Sessions
 from taash.web.stakes import hold_per_seat
@@ -309,7 +310,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         sessions = Sessions(store, signer)
-        state.update(store=store, hub=hub, signer=signer, ledger=ledger, sessions=sessions)
+        #: The Play now queue (in memory: its entries hold nothing).
+        queue = Matchmaker(hub)
+        state.update(store=store, hub=hub, signer=signer, ledger=ledger, sessions=sessions, play_now=queue)
         app.state.signer = signer
         app.state.sessions = sessions
         for live in hub.live.values():
@@ -326,6 +329,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         yield
         if sweeper is not None:
             sweeper.cancel()
+        await queue.close()
         await hub.close()
         await asyncio.sleep(0)
         store.close()
@@ -587,7 +591,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/health")
     async def health() -> dict[str, int]:
         h = hub()
-        return {"tables": len(h.live), "connections": h.connection_count, "play_now": h.play_now.waiting()}
+        return {"tables": len(h.live), "connections": h.connection_count, "play_now": state["play_now"].waiting()}
 
     # -- the table websocket ----------------------------------------------------------------------------------
 
@@ -620,7 +624,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             row = state["store"].guest(guest)
             return None if row is None else str(row.name)
 
-        await play_now_socket(ws, hub(), guest_of(ws.cookies.get(COOKIE)), name, may_create, send_loop,
+        await play_now_socket(ws, state["play_now"], guest_of(ws.cookies.get(COOKIE)), name, may_create, send_loop,
                               validation_sentence)
 
     @app.websocket("/ws/{table_id}")

@@ -28,7 +28,6 @@ from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.db import ResultRow, TableRow, now
-from taash.web.matchmaking import Matchmaker
 from taash.web.stakes import chips_won, match_id, stakes_of
 from taash.web.store import Store, StoredTable
 
@@ -133,8 +132,6 @@ class Hub:
         self.codes: dict[str, str] = {}
         self.connection_count = 0
         self.closing = False
-        #: The Play now queue (in memory: its entries hold nothing).
-        self.play_now = Matchmaker(self)
 
     # -- tables -------------------------------------------------------------------------------------------------
 
@@ -233,11 +230,12 @@ class Hub:
 
     def idle(self, live: Live, idle_seconds: float, now: float | None = None) -> bool:
         """Whether the sweep may abandon ``live``: unfinished, no seated person connected (watchers do not
-        count), and no action for ``idle_seconds`` (a waiting table: none since it was made or loaded)."""
+        count), and no action nor connection for ``idle_seconds`` (a waiting table: none since it was made or
+        loaded). Not the turn's clock: a take at Rummy is an action but does not end the turn."""
         moment = time.monotonic() if now is None else now
         return (not live.gone and live.table.status != "finished"
                 and not any(c.seat is not None for c in live.connections)
-                and moment - live.turn_since >= idle_seconds)
+                and moment - live.last_active >= idle_seconds)
 
     async def sweep(self, idle_seconds: float, now: float | None = None) -> int:
         """Abandon every idle table (:meth:`idle`), its stakes refunded; returns how many. Each is checked again
@@ -694,7 +692,6 @@ class Hub:
 
     async def close(self) -> None:
         self.closing = True
-        await self.play_now.close()
         for live in self.live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()

@@ -28,8 +28,8 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TableError, adapter
-from taash.web.hub import Connection, Hub
-from taash.web.matchmaking import WAITS, Entry, Wanted
+from taash.web.hub import Connection
+from taash.web.matchmaking import WAITS, Entry, Matchmaker, Wanted
 
 JSON = Any
 
@@ -60,7 +60,7 @@ def error(code: str, message: str) -> str:
     return json.dumps({"type": "error", "code": code, "message": " ".join(message.split())[:300]})
 
 
-async def play_now_socket(ws: WebSocket, hub: Hub, guest: str | None, name: Callable[[str], str | None],
+async def play_now_socket(ws: WebSocket, queue: Matchmaker, guest: str | None, name: Callable[[str], str | None],
                           may_create: Callable[[str], str | None],
                           send_loop: Callable[[WebSocket, Connection], Coroutine[Any, Any, None]],
                           sentence: Callable[[RequestValidationError], str]) -> None:
@@ -78,7 +78,7 @@ async def play_now_socket(ws: WebSocket, hub: Hub, guest: str | None, name: Call
 
     sender = asyncio.create_task(send_loop(ws, conn))
     who = ws.client.host if ws.client else "?"
-    hub.connection_count += 1
+    queue.hub.connection_count += 1
     try:
         while conn.close_code == 1000 and not sender.done():
             frame = await ws.receive()
@@ -96,11 +96,11 @@ async def play_now_socket(ws: WebSocket, hub: Hub, guest: str | None, name: Call
             if kind == "ping":
                 conn.send(json.dumps({"type": "pong"}))
             elif kind == "cancel":
-                if entry is not None and hub.play_now.cancel(entry):
+                if entry is not None and queue.cancel(entry):
                     entry = None
                 conn.send(json.dumps({"type": "cancelled"}))
             elif kind == "play_now":
-                pressed = await press(hub, guest, message, name, who, may_create, sentence, tell, entry)
+                pressed = await press(queue, guest, message, name, who, may_create, sentence, tell, entry)
                 if isinstance(pressed, str):
                     conn.send(pressed)
                 else:
@@ -108,9 +108,9 @@ async def play_now_socket(ws: WebSocket, hub: Hub, guest: str | None, name: Call
             else:
                 conn.send(error("malformed", f"unknown message type {str(kind)[:40]!r}"))
     finally:
-        hub.connection_count -= 1
+        queue.hub.connection_count -= 1
         if entry is not None:
-            hub.play_now.cancel(entry)
+            queue.cancel(entry)
         conn.send(None)
         with contextlib.suppress(Exception):
             await sender
@@ -119,7 +119,7 @@ async def play_now_socket(ws: WebSocket, hub: Hub, guest: str | None, name: Call
                 await ws.close()
 
 
-async def press(hub: Hub, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
+async def press(queue: Matchmaker, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
                 may_create: Callable[[str], str | None], sentence: Callable[[RequestValidationError], str],
                 tell: Callable[[dict[str, JSON] | None], None], previous: Entry | None) -> Entry | str:
     """Check a press of Play now and queue it in place of this connection's ``previous`` entry (gone then, even
@@ -130,13 +130,13 @@ async def press(hub: Hub, guest: str, message: dict[str, JSON], name: Callable[[
         return error("invalid", sentence(RequestValidationError(e.errors())))
     try:
         wanted = wanted_of(body)
-        hold = hub.play_now.check(wanted, body.level, body.wait)
+        hold = queue.check(wanted, body.level, body.wait)
     except TableError as e:
         return error(e.code, str(e))
     refused = may_create(who)  # before the wallet is read: a flood of presses costs the server nothing more
     if refused is not None:
         return error("too_many", refused)
-    short = await asyncio.to_thread(hub.play_now.short_of, guest, hold)
+    short = await asyncio.to_thread(queue.short_of, guest, hold)
     if short is not None:
         return error("short", short)
     person = name(guest)
@@ -144,6 +144,6 @@ async def press(hub: Hub, guest: str, message: dict[str, JSON], name: Callable[[
         return error("no_guest", "unknown guest: choose a name again")
     entry = Entry(guest, person, wanted, body.level, body.wait, tell)
     if previous is not None:
-        hub.play_now.cancel(previous)
-    hub.play_now.press(entry)
+        queue.cancel(previous)
+    queue.press(entry)
     return entry
