@@ -150,7 +150,9 @@ def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_an
         store.close()
 
 
-def test_a_rummy_player_away_is_played_for_by_a_bot_not_timed_out(tmp_path: Path) -> None:
+def test_a_rummy_player_away_is_played_for_by_a_bot_not_timed_out(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    plain_bot(monkeypatch)  # the bot opposite never drops: his turn comes, whatever the table's seed
     engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
     migrate(engine)
     store = Store(engine)
