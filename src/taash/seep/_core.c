@@ -1261,6 +1261,7 @@ static int house_summary(PyObject *houses, u64 *house_bits, u64 *uncemented, u64
         PyErr_SetString(PyExc_TypeError, "houses: a dict {value: (cards, cemented, owners)}");
         return -1;
     }
+    if (!PyDict_GET_SIZE(houses)) return 0; /* most floors: no house (and the dict's table need not be read) */
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (PyDict_Next(houses, &pos, &k, &v)) {
