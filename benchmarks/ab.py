@@ -96,6 +96,14 @@ def build_core(package: Path) -> None:
         sys.exit(f"ab.py --build: the compiled core of {package.parent.name} did not build: {last}")
 
 
+def deal_turn(bench: ModuleType, deals: int, rng: random.Random, rules: Any) -> Callable[[], int]:
+    """One turn of random deals: ``deals`` random deals played by ``bench`` (a version's benchmarks.seep)."""
+    def turn() -> int:
+        bench.random_deals(deals, rng, rules)
+        return deals
+    return turn
+
+
 def legal_turn(legal_plays: Callable[..., list[Any]], positions: list[Any]) -> Callable[[], int]:
     """One turn of ``--legal``: the legal plays of every position once, through the Python API; the positions done."""
     def turn() -> int:
@@ -154,7 +162,7 @@ def main() -> None:
                 positions = bench.sample_positions(max(args.deals // 5, 20), 2, r)
                 turns.append(legal_turn(importlib.import_module(f"{n}.seep.plays").legal_plays, positions))
             else:
-                turns.append(lambda bench=bench, r=r, rng=rng: bench.random_deals(args.deals, rng, r) and args.deals)
+                turns.append(deal_turn(bench, args.deals, rng, r))
         unit = "legal-play generations/s" if args.legal else "deals/s"
         gc.collect()
         gc.freeze()
