@@ -1101,8 +1101,11 @@ static PyObject *zero_int;
  * mask's int, and freeing them when the list is done with. A table of PLAY_BUCKETS buckets of two plays each, a
  * bucket to a cache line, the play used last first: a new play put in a full bucket pushes out the one used less
  * lately (its tuple is freed when no list holds it any more). At most 2 * PLAY_BUCKETS tuples are kept (32,768:
- * about 4 MB). Throws, 52 plays in all, are made once at import. */
+ * about 4 MB, and 1 MB of table; -DPLAY_BUCKET_BITS=n sets another size, for experiments). Throws, 52 plays in
+ * all, are made once at import. */
+#ifndef PLAY_BUCKET_BITS
 #define PLAY_BUCKET_BITS 14
+#endif
 #define PLAY_BUCKETS ((size_t)1 << PLAY_BUCKET_BITS)
 typedef struct {
     u64 loose;
