@@ -19,7 +19,8 @@ and, with no ``--base`` given, takes the working tree as the base too: the two c
 
 ``--legal`` times legal-play generation through the Python API instead, as ``taash seep bench`` times it: each
 turn, ``legal_plays(...)`` once at every position of the bench's sampled positions (those of ``--deals // 5``
-random deals, at least 20: 2,880 positions at the default 300), each version with its own ``legal_plays``.
+random deals, at least 20: 2,880 positions at the default 300), ``--passes`` times (a longer turn, over the same
+positions), each version with its own ``legal_plays``.
 """
 
 from __future__ import annotations
@@ -104,13 +105,15 @@ def deal_turn(bench: ModuleType, deals: int, rng: random.Random, rules: Any) -> 
     return turn
 
 
-def legal_turn(legal_plays: Callable[..., list[Any]], positions: list[Any]) -> Callable[[], int]:
-    """One turn of ``--legal``: the legal plays of every position once, through the Python API; the positions done."""
+def legal_turn(legal_plays: Callable[..., list[Any]], positions: list[Any], passes: int) -> Callable[[], int]:
+    """One turn of ``--legal``: the legal plays of every position ``passes`` times, through the Python API; the
+    generations done."""
     def turn() -> int:
         total = 0
-        for position in positions:
-            total += len(legal_plays(*position))
-        return len(positions)
+        for _ in range(passes):
+            for position in positions:
+                total += len(legal_plays(*position))
+        return passes * len(positions)
     return turn
 
 
@@ -125,10 +128,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=5000, help="untimed deals first, per version (default 5000)")
     parser.add_argument("--legal", action="store_true", help="time legal-play generation through the Python API "
                                                              "(as taash seep bench does), not random deals")
+    parser.add_argument("--passes", type=int, default=1, help="with --legal: times over the positions per turn "
+                                                               "(default 1)")
     parser.add_argument("--build", action="store_true", help="build the compiled core in a git revision's export")
     args = parser.parse_args()
-    if args.rounds < 2 or args.deals < 1 or args.warmup < 0:
-        parser.error("--rounds must be at least 2, --deals at least 1, --warmup at least 0")
+    if args.rounds < 2 or args.deals < 1 or args.warmup < 0 or args.passes < 1:
+        parser.error("--rounds must be at least 2, --deals and --passes at least 1, --warmup at least 0")
     if args.base is None:
         args.base = None if args.base_pure else "HEAD"
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,7 +165,8 @@ def main() -> None:
         for n, bench, r, rng in zip(names, benches, rules, rngs, strict=True):
             if args.legal:
                 positions = bench.sample_positions(max(args.deals // 5, 20), 2, r)
-                turns.append(legal_turn(importlib.import_module(f"{n}.seep.plays").legal_plays, positions))
+                turns.append(legal_turn(importlib.import_module(f"{n}.seep.plays").legal_plays, positions,
+                                        args.passes))
             else:
                 turns.append(deal_turn(bench, args.deals, rng, r))
         unit = "legal-play generations/s" if args.legal else "deals/s"

@@ -33,8 +33,8 @@ def test_ab_compares_two_versions_of_the_engine_in_one_process() -> None:
                     reason="no C compiler (ab.py --build builds the compiled core)")
 def test_ab_times_legal_plays_with_a_revision_built_on_its_compiled_core() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ab.py"), "--base", "HEAD", "--legal", "--build",
-                           "--rounds", "2", "--deals", "3", "--warmup", "5"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+                           "--rounds", "2", "--deals", "3", "--warmup", "5", "--passes", "2"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "taash_base: compiled core" in done.stderr
     assert "base HEAD:" in done.stdout and "legal-play generations/s; work working tree:" in done.stdout
@@ -69,6 +69,7 @@ def test_count_instructions_counts_under_valgrind() -> None:
 @pytest.mark.parametrize(("name", "args", "message"), [
     ("ab.py", ["--base", "no-such-revision"], "no src/taash at git revision 'no-such-revision'"),
     ("ab.py", ["--rounds", "1"], "--rounds must be at least 2"),
+    ("ab.py", ["--legal", "--passes", "0"], "--passes at least 1"),
     ("count_instructions.py", ["--src", "/no/such/dir"], "holds no taash package"),
     ("cache_misses.py", ["--rounds", "1"], "--rounds must be at least 2"),
     ("bench_series.py", ["--runs", "0"], "--runs must be at least 1"),
