@@ -13,29 +13,40 @@ median (and quartiles) of the per-round ratio work / base: a ratio's quartiles t
 real difference. Not a test: a tool for judging a change to the engine.
 
 A version runs on its compiled Seep core when its copy has one built (the working tree's, built in place; a git
-revision's export has none, so it runs on its pure core). ``--base-pure`` runs the base on its pure core
-(``TAASH_PURE=1`` while it is imported) and, with no ``--base`` given, takes the working tree as the base too: the
-two cores side by side.
+revision's export has none, so it runs on its pure core, unless ``--build`` builds one in the export with the C
+compiler that built Python). ``--base-pure`` runs the base on its pure core (``TAASH_PURE=1`` while it is imported)
+and, with no ``--base`` given, takes the working tree as the base too: the two cores side by side.
+
+``--legal`` times legal-play generation through the Python API instead, as ``taash seep bench`` times it: each
+turn, ``legal_plays(...)`` once at every position of the bench's sampled positions (those of ``--deals // 5``
+random deals, at least 20: 2,880 positions at the default 300), ``--passes`` times (a longer turn, over the same
+positions), each version with its own ``legal_plays``.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import importlib
 import io
 import os
+import platform
 import random
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 _IMPORT = re.compile(r"^(\s*)(from|import) taash(\b|\.)", re.MULTILINE)
@@ -65,6 +76,47 @@ def renamed(package: Path, name: str, root: Path) -> None:
         path.write_text(_IMPORT.sub(lambda m: f"{m.group(1)}{m.group(2)} {name}{m.group(3)}", text))
 
 
+def build_core(package: Path) -> None:
+    """Build the compiled Seep core in place in an exported ``package`` (as setup.py builds it: the same flags and
+    the hash of its source), with the C compiler that built this Python; exits in one line when it cannot."""
+    source = package / "seep" / "_core.c"
+    if not source.is_file():
+        sys.exit(f"ab.py --build: {package.parent.name} has no compiled core to build (no seep/_core.c)")
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    target = source.with_name("_core" + str(sysconfig.get_config_var("EXT_SUFFIX")))
+    popcnt = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
+    command = [*shlex.split(str(sysconfig.get_config_var("CC") or "cc")), "-O3", "-std=c99", "-shared", "-fPIC",
+               *popcnt, f"-I{sysconfig.get_paths()['include']}", f'-DTAASH_CORE_SOURCE="{digest}"', str(source),
+               "-o", str(target)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as error:
+        sys.exit(f"ab.py --build: no C compiler ({error.strerror}: {command[0]})")
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        sys.exit(f"ab.py --build: the compiled core of {package.parent.name} did not build: {last}")
+
+
+def deal_turn(bench: ModuleType, deals: int, rng: random.Random, rules: Any) -> Callable[[], int]:
+    """One turn of random deals: ``deals`` random deals played by ``bench`` (a version's benchmarks.seep)."""
+    def turn() -> int:
+        bench.random_deals(deals, rng, rules)
+        return deals
+    return turn
+
+
+def legal_turn(legal_plays: Callable[..., list[Any]], positions: list[Any], passes: int) -> Callable[[], int]:
+    """One turn of ``--legal``: the legal plays of every position ``passes`` times, through the Python API; the
+    generations done."""
+    def turn() -> int:
+        total = 0
+        for _ in range(passes):
+            for position in positions:
+                total += len(legal_plays(*position))
+        return passes * len(positions)
+    return turn
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default=None, help="git revision of the base (default HEAD; the working tree "
@@ -74,15 +126,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=60, help="chunks each version plays (default 60)")
     parser.add_argument("--deals", type=int, default=300, help="random deals per chunk (default 300)")
     parser.add_argument("--warmup", type=int, default=5000, help="untimed deals first, per version (default 5000)")
+    parser.add_argument("--legal", action="store_true", help="time legal-play generation through the Python API "
+                                                             "(as taash seep bench does), not random deals")
+    parser.add_argument("--passes", type=int, default=1, help="with --legal: times over the positions per turn "
+                                                               "(default 1)")
+    parser.add_argument("--build", action="store_true", help="build the compiled core in a git revision's export")
     args = parser.parse_args()
-    if args.rounds < 2 or args.deals < 1 or args.warmup < 0:
-        parser.error("--rounds must be at least 2, --deals at least 1, --warmup at least 0")
+    if args.rounds < 2 or args.deals < 1 or args.warmup < 0 or args.passes < 1:
+        parser.error("--rounds must be at least 2, --deals and --passes at least 1, --warmup at least 0")
     if args.base is None:
         args.base = None if args.base_pure else "HEAD"
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for name, version in (("taash_base", args.base), ("taash_work", args.work)):
-            renamed(export(version, root / f"{name}_src"), name, root / "packages")
+            package = export(version, root / f"{name}_src")
+            if args.build and version is not None:
+                build_core(package)
+            renamed(package, name, root / "packages")
         sys.path.insert(0, str(root / "packages"))
         names = ("taash_base", "taash_work")
         benches: list[ModuleType] = []
@@ -101,20 +161,29 @@ def main() -> None:
         rngs = [random.Random(1), random.Random(1)]
         for bench, r, rng in zip(benches, rules, rngs, strict=True):
             bench.random_deals(args.warmup, rng, r)
+        turns: list[Callable[[], int]] = []
+        for n, bench, r, rng in zip(names, benches, rules, rngs, strict=True):
+            if args.legal:
+                positions = bench.sample_positions(max(args.deals // 5, 20), 2, r)
+                turns.append(legal_turn(importlib.import_module(f"{n}.seep.plays").legal_plays, positions,
+                                        args.passes))
+            else:
+                turns.append(deal_turn(bench, args.deals, rng, r))
+        unit = "legal-play generations/s" if args.legal else "deals/s"
         gc.collect()
         gc.freeze()
         rates: list[list[float]] = [[], []]
         for i in range(args.rounds):
             for k in (0, 1) if i % 2 == 0 else (1, 0):
                 t = time.perf_counter()
-                benches[k].random_deals(args.deals, rngs[k], rules[k])
-                rates[k].append(args.deals / (time.perf_counter() - t))
+                done = turns[k]()
+                rates[k].append(done / (time.perf_counter() - t))
             print(f"\rround {i + 1}/{args.rounds}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
     ratios = [w / b for b, w in zip(rates[0], rates[1], strict=True)]
     q1, q2, q3 = statistics.quantiles(ratios, n=4)
-    print(f"base {args.base or 'working tree'}: {statistics.median(rates[0]):,.0f} deals/s; "
-          f"work {args.work or 'working tree'}: {statistics.median(rates[1]):,.0f} deals/s (medians of {args.rounds})")
+    print(f"base {args.base or 'working tree'}: {statistics.median(rates[0]):,.0f} {unit}; "
+          f"work {args.work or 'working tree'}: {statistics.median(rates[1]):,.0f} {unit} (medians of {args.rounds})")
     print(f"work / base, per round: median {q2:.3f}, quartiles {q1:.3f} .. {q3:.3f}")
 
 

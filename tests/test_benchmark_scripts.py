@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,19 @@ def test_ab_compares_two_versions_of_the_engine_in_one_process() -> None:
     out = run_script("ab.py", "--base", "HEAD", "--rounds", "2", "--deals", "3", "--warmup", "5")
     assert "base HEAD:" in out and "work working tree:" in out
     assert "work / base, per round: median" in out
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout (ab.py reads versions from git)")
+@pytest.mark.skipif(shutil.which(shlex.split(sysconfig.get_config_var("CC") or "cc")[0]) is None,
+                    reason="no C compiler (ab.py --build builds the compiled core)")
+def test_ab_times_legal_plays_with_a_revision_built_on_its_compiled_core() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ab.py"), "--base", "HEAD", "--legal", "--build",
+                           "--rounds", "2", "--deals", "3", "--warmup", "5", "--passes", "2"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "taash_base: compiled core" in done.stderr
+    assert "base HEAD:" in done.stdout and "legal-play generations/s; work working tree:" in done.stdout
+    assert "work / base, per round: median" in done.stdout
 
 
 def test_count_bytecodes_lists_the_engine_functions() -> None:
@@ -54,6 +69,7 @@ def test_count_instructions_counts_under_valgrind() -> None:
 @pytest.mark.parametrize(("name", "args", "message"), [
     ("ab.py", ["--base", "no-such-revision"], "no src/taash at git revision 'no-such-revision'"),
     ("ab.py", ["--rounds", "1"], "--rounds must be at least 2"),
+    ("ab.py", ["--legal", "--passes", "0"], "--passes at least 1"),
     ("count_instructions.py", ["--src", "/no/such/dir"], "holds no taash package"),
     ("cache_misses.py", ["--rounds", "1"], "--rounds must be at least 2"),
     ("bench_series.py", ["--runs", "0"], "--runs must be at least 1"),

@@ -262,3 +262,50 @@ def test_a_collection_while_the_plays_are_made_into_tuples_changes_no_answer() -
         gc.set_threshold(*threshold)
         gc.callbacks.remove(ask)
     assert all(got == want for got in kept)
+
+
+@needs_compiled
+def test_the_compiled_core_hands_back_the_play_tuples_it_made_before() -> None:
+    """A play's tuple is made once and handed back whenever the play is legal again (tuples are immutable), so
+    that a list of plays costs little more than finding them; equal to the pure engine's all the same."""
+    args = (mask_of([14, 27, 40, 2, 15, 28]), 0, 4, mask_of([0, 13, 1, 26]), {}, 0, 0, False, 0)
+    first, again = compiled.legal_plays(*args), compiled.legal_plays(*args)
+    assert first == again == pure_legal_plays(*args)
+    assert first is not again and all(a is b for a, b in zip(first, again, strict=True))
+
+
+@needs_compiled
+def test_a_play_tuple_pushed_out_of_the_compiled_cores_table_lives_on_where_it_is_held() -> None:
+    """The table of play tuples keeps at most 32,768: plays of positions enough to fill it many times over push
+    out the first position's tuples, which live on unchanged in the list that holds them; asked again, the
+    position's plays are new tuples, equal to the pure ones."""
+    args = (mask_of([14, 27, 40, 2, 15, 28]), 0, 4, mask_of([0, 13, 1, 26]), {}, 0, 0, False, 0)
+    want = pure_legal_plays(*args)
+    held = compiled.legal_plays(*args)
+    rules = PRESETS["standard"]
+    rng = random.Random(7)
+    distinct: set[tuple[int, ...]] = set()
+    while len(distinct) < 200_000:
+        deal = Deal.shuffled(rules, 4, 0, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            legal = deal.legal_plays()
+            distinct.update(legal)
+            deal.play(legal[rng.randrange(len(legal))], check=False)
+    assert held == want
+    again = compiled.legal_plays(*args)
+    assert again == want and not all(a is b for a, b in zip(held, again, strict=True))
+
+
+@needs_compiled
+@pytest.mark.parametrize(("mask", "error", "message"), [
+    (-1, ValueError, "52 bits"), (1 << 52, ValueError, "52 bits"), (1 << 200, ValueError, "52 bits"),
+    ("1", TypeError, "integer"), (1.0, TypeError, "integer"),
+])
+def test_a_bad_card_mask_is_refused_in_one_line(mask: Any, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        compiled.legal_plays(mask, 0, 4, 0, {})
+    with pytest.raises(error, match=message):
+        compiled.legal_plays(1, 0, 4, mask, {})
+    with pytest.raises(error, match=message):
+        compiled.plays_of(1, 0, 0, 0, 0, (0, 0, 0, 0), 0, False, mask)

@@ -1095,11 +1095,30 @@ static int redeal_needed(const Rules *r, const uint8_t deck[52]) {
 static PyObject *throw_tuples[52];
 static PyObject *zero_int;
 
-static PyObject *play_to_tuple(const Play *p) {
-    if (p->kind == THROW) {
-        Py_INCREF(throw_tuples[p->card]);
-        return throw_tuples[p->card];
-    }
+/* The play tuples made, kept for the next time the same play is legal: a play is one of a finite set (a kind, a
+ * card, a house, a broken house, a mask of loose cards), its tuple is immutable, and the same plays come again and
+ * again (the same floors, the same hands), so handing back the tuple already made saves making a tuple and its
+ * mask's int, and freeing them when the list is done with. A table of PLAY_BUCKETS buckets of two plays each, a
+ * bucket to a cache line, the play used last first: a new play put in a full bucket pushes out the one used less
+ * lately (its tuple is freed when no list holds it any more). At most 2 * PLAY_BUCKETS tuples are kept (32,768:
+ * about 4 MB, and 1 MB of table; -DPLAY_BUCKET_BITS=n sets another size, for experiments). Throws, 52 plays in
+ * all, are made once at import. */
+#ifndef PLAY_BUCKET_BITS
+#define PLAY_BUCKET_BITS 14
+#endif
+#define PLAY_BUCKETS ((size_t)1 << PLAY_BUCKET_BITS)
+typedef struct {
+    u64 loose;
+    uint32_t head; /* kind | card << 3 | house << 9 | broken << 13 */
+    PyObject *tuple; /* NULL: empty */
+} KeptPlay;
+typedef struct {
+    KeptPlay way[2];
+    char pad[64 - 2 * sizeof(KeptPlay)];
+} PlayBucket;
+static PlayBucket *play_buckets;
+
+static PyObject *new_play_tuple(const Play *p) {
     PyObject *t = PyTuple_New(5);
     if (!t) return NULL;
     PyObject *m = PyLong_FromUnsignedLongLong(p->loose);
@@ -1109,27 +1128,98 @@ static PyObject *play_to_tuple(const Play *p) {
     PyTuple_SET_ITEM(t, 2, PyLong_FromLong(p->house));
     PyTuple_SET_ITEM(t, 3, PyLong_FromLong(p->broken));
     PyTuple_SET_ITEM(t, 4, m);
+    PyObject_GC_UnTrack(t); /* ints only: it can be in no cycle (the collector would find so itself, later) */
     return t;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address, write) __builtin_prefetch((address), (write))
+#else
+#define PREFETCH(address, write) ((void)(address))
+#endif
+
+static inline uint32_t play_head(const Play *p) {
+    return (uint32_t)p->kind | (uint32_t)p->card << 3 | (uint32_t)p->house << 9 | (uint32_t)p->broken << 13;
+}
+
+static inline PlayBucket *play_bucket(const Play *p) {
+    u64 h = p->loose * 0x9E3779B97F4A7C15ULL ^ (u64)play_head(p) * 0xC2B2AE3D27D4EB4FULL;
+    return &play_buckets[h >> (64 - PLAY_BUCKET_BITS)];
+}
+
+/* The tuple (kind, card, house, broken, loose) of `p` (not a throw), kept in `b` (its bucket): a new reference. */
+static PyObject *kept_play_tuple(const Play *p, PlayBucket *b) {
+    uint32_t head = play_head(p);
+    KeptPlay *w = b->way;
+    if (w[0].tuple && w[0].loose == p->loose && w[0].head == head) {
+        Py_INCREF(w[0].tuple);
+        return w[0].tuple;
+    }
+    if (w[1].tuple && w[1].loose == p->loose && w[1].head == head) {
+        KeptPlay hit = w[1];
+        w[1] = w[0];
+        w[0] = hit;
+        Py_INCREF(hit.tuple);
+        return hit.tuple;
+    }
+    PyObject *t = new_play_tuple(p);
+    if (!t) return NULL;
+    PyObject *old = w[1].tuple;
+    w[1] = w[0];
+    Py_INCREF(t);
+    w[0].tuple = t;
+    w[0].loose = p->loose;
+    w[0].head = head;
+    Py_XDECREF(old); /* a tuple of ints: freeing it runs no Python code */
+    return t;
+}
+
+/* The plays as a list of tuples (kind, card, house, broken, loose), as plays.py makes them. The buckets of up to
+ * PLAY_BATCH plays are fetched from memory together, then their tuples, so that the waits for memory overlap
+ * (they are most of the time a list takes to make). */
+#define PLAY_BATCH 32
 static PyObject *plays_to_list(const Play *a, size_t n) {
     PyObject *list = PyList_New((Py_ssize_t)n);
     if (!list) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        PyObject *t = play_to_tuple(&a[i]);
-        if (!t) { Py_DECREF(list); return NULL; }
-        PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+    PlayBucket *buckets[PLAY_BATCH];
+    for (size_t start = 0; start < n; start += PLAY_BATCH) {
+        size_t m = n - start < PLAY_BATCH ? n - start : PLAY_BATCH;
+        const Play *batch = a + start;
+        for (size_t j = 0; j < m; j++) {
+            buckets[j] = batch[j].kind == THROW ? NULL : play_bucket(&batch[j]);
+            PREFETCH(buckets[j] ? (void *)buckets[j] : (void *)throw_tuples[batch[j].card], 1);
+        }
+        for (size_t j = 0; j < m; j++)
+            if (buckets[j]) {
+                const KeptPlay *w = buckets[j]->way;
+                PREFETCH(w[w[0].loose != batch[j].loose].tuple, 1);
+            }
+        for (size_t j = 0; j < m; j++) {
+            PyObject *t;
+            if (buckets[j]) {
+                t = kept_play_tuple(&batch[j], buckets[j]);
+                if (!t) { Py_DECREF(list); return NULL; }
+            } else {
+                t = throw_tuples[batch[j].card];
+                Py_INCREF(t);
+            }
+            PyList_SET_ITEM(list, (Py_ssize_t)(start + j), t);
+        }
     }
     return list;
 }
 
+/* A card mask given as an int. PyLong_AsLongLongAndOverflow reads an int of two or three digits directly, where
+ * PyLong_AsUnsignedLongLong goes through a byte array: a mask of 52 bits is read a few times faster so. */
 static int mask_arg(PyObject *o, u64 *out) {
-    *out = PyLong_AsUnsignedLongLong(o);
-    if (PyErr_Occurred()) return -1;
-    if (*out >> 52) {
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && !overflow && PyErr_Occurred()) return -1;
+    if (overflow || v < 0 || (u64)v >> 52) {
         PyErr_SetString(PyExc_ValueError, "a card mask has 52 bits");
         return -1;
     }
+    *out = (u64)v;
     return 0;
 }
 
@@ -1174,6 +1264,7 @@ static int house_summary(PyObject *houses, u64 *house_bits, u64 *uncemented, u64
         PyErr_SetString(PyExc_TypeError, "houses: a dict {value: (cards, cemented, owners)}");
         return -1;
     }
+    if (!PyDict_GET_SIZE(houses)) return 0; /* most floors: no house (and the dict's table need not be read) */
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (PyDict_Next(houses, &pos, &k, &v)) {
@@ -1664,6 +1755,11 @@ PyMODINIT_FUNC PyInit__core(void) {
         if (!builders_table || !builders_done) return PyErr_NoMemory();
     }
     if (!zero_int && !(zero_int = PyLong_FromLong(0))) return NULL;
+    if (!play_buckets) { /* buckets on cache lines: 64-byte aligned */
+        char *raw = calloc(PLAY_BUCKETS + 1, sizeof(PlayBucket));
+        if (!raw) return PyErr_NoMemory();
+        play_buckets = (PlayBucket *)(raw + (64 - (uintptr_t)raw % 64) % 64);
+    }
     for (u64 fold = 0; fold < (1 << 13); fold++) reach_of_fold[fold] = (uint16_t)sums_reached(fold);
     for (int v = 1; v < 14; v++) {
         if (!caps_table[v] && !(caps_table[v] = calloc((size_t)1 << v, sizeof(Run)))) return PyErr_NoMemory();
