@@ -169,7 +169,8 @@ class RummyTables:
             "deals": [result_to_json(r, names) for r in match.results],
             "last": ({**result_to_json(match.results[-1], names), "shown": shown_after(match.past[-1])}
                      if last_shown and match.results else None),
-            "eliminated": dict(sorted(match.tally.eliminated.items())),
+            # seat -> the deal it went out in; JSON's keys are strings (the client reads them back as numbers)
+            "eliminated": {str(seat): deal for seat, deal in sorted(match.tally.eliminated.items())},
             "winner": match.winner if match.over else None,
         }
         deal = match.deal
