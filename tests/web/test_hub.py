@@ -397,3 +397,38 @@ def test_a_pool_match_goes_on_being_told_once_a_seat_is_out_of_the_pool() -> Non
         assert last["state"]["score"]["eliminated"] == {"1": 6} and last["state"]["score"]["winner"] == 0
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("game", "players", "length"), [("rummy", 6, "pool101"), ("seep", 4, 1)])
+def test_every_message_is_the_state_encoded_whole(game: str, players: int, length: int | str) -> None:
+    """The parts every seat shares are encoded once a version: each message is, byte for byte, its seat's whole
+    state encoded (each seat, a spectator, and the owner's message apart from theirs)."""
+    import orjson
+
+    from taash.tables.adapter import adapter
+
+    async def scenario() -> None:
+        hub = Hub(HeldStore(), bot_delay=3600, turn_seconds=0)  # type: ignore[arg-type]
+        settings = adapter(game).settings(players, None, length, "easy", True)
+        live = await hub.create(settings, "g0")
+        for seat in range(players):
+            await hub.act(live, {"type": "sit", "seat": seat, "name": f"P{seat}"}, f"g{seat}")
+        conns = [hub.join(live, f"g{seat}", None) for seat in range(players)] + [hub.join(live, None, None)]
+        await hub.act(live, {"type": "start"}, "g0")
+        table = live.table
+        for _ in range(60):
+            said = drain(conns[0])[-1]["said"]
+            for conn in conns:
+                told = drain(conn) if conn is not conns[0] else []
+                seat = conn.seat
+                state = table.state_for(seat)
+                state.update(seats_present=hub.presence(live), timer=None, can_manage=seat is not None)
+                whole = orjson.dumps({"type": "update", "version": table.version, "said": said, "state": state})
+                assert hub.message_for(live, seat, "update", conn.guest, said=said).encode() == whole
+                if told:
+                    assert told[-1] == orjson.loads(whole)
+            if table.status != "playing":
+                break
+            await hub.act(live, table.bot_action(), None)
+
+    asyncio.run(scenario())
