@@ -27,6 +27,8 @@ JOKER = 52
 FACES = 53
 #: How a printed joker is written.
 JOKER_NAME = "JK"
+#: Each face's name, by face (the names of every card a table sends are looked up here).
+_FACE_NAMES = (*(card_name(f) for f in range(JOKER)), JOKER_NAME)
 
 
 def face_of(card: int) -> int:
@@ -41,7 +43,7 @@ def copy_of(card: int) -> int:
 
 def face_name(face: int) -> str:
     """``"Ts"``, ``"Qh"``, or ``"JK"`` for a printed joker."""
-    return JOKER_NAME if face == JOKER else card_name(face)
+    return _FACE_NAMES[face] if 0 <= face <= JOKER else card_name(face)
 
 
 def face_symbol(face: int, ascii_only: bool = False) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,3 +118,18 @@ def test_dropped_and_finish_cards_stay_hidden_and_hands_show_after_a_valid_decla
     assert view.turns[-1].shown == groups and faces("Ac")[0] not in {f for g in view.turns[-1].shown for f in g}
     assert [s for s, _ in view.shown_hands] == [1] and view.points[1] is not None
     assert view.legal_actions() == []
+
+
+def test_a_view_of_the_last_turns_is_the_whole_view_with_only_those_turns() -> None:
+    deal = deal_for(PRESETS["octro"], 4, seed=3)
+    rng = random.Random(4)
+    while len(deal.turns) < 9 and deal.phase is not Phase.OVER:
+        deal.act(rng.choice([a for a in deal.legal_actions() if not isinstance(a, (Drop, Declare))]))
+    for seat in range(4):
+        whole = view_of(deal, seat)
+        for last in (1, 3, 9, 50):
+            cut = view_of(deal, seat, last_turns=last)
+            assert cut.turns == whole.turns[-last:]
+            assert cut == dataclasses.replace(whole, turns=whole.turns[-last:])
+    with pytest.raises(ValueError, match="at least 1"):
+        view_of(deal, 0, last_turns=0)

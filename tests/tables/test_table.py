@@ -245,3 +245,41 @@ def test_seep_has_no_timeout_move() -> None:
     with pytest.raises(TableError) as refused:
         table.check({"type": "timeout"}, None)
     assert refused.value.code == "illegal"
+
+
+def test_each_rummy_seat_is_told_its_whole_view_but_only_the_last_turns() -> None:
+    """The states are built from views that see only the last turns (a long deal costs no more to tell); what
+    each seat is told is its whole view's, the turns cut to the last ones shown and counted in full."""
+    from taash.rummy.deal import Declare, Discard, Phase, discardable
+    from taash.rummy.view import view_of, view_to_json
+    from taash.tables.rummy import TURNS_SHOWN
+
+    table = started("rummy", 6, "pool101", seed=5)
+    game = adapter("rummy")
+    rng = random.Random(2)
+    long_deal = 0
+    for _ in range(400):
+        assert table.session is not None
+        deal = table.session.state.match.deal  # type: ignore[attr-defined]
+        long_deal = max(long_deal, len(deal.turns))
+        for seat in (*range(6), None):
+            told = table.state_for(seat)["deal"]
+            whole = view_to_json(view_of(deal, seat if seat is not None else deal.seats[0]))
+            assert told["turns"] == whole["turns"][-TURNS_SHOWN:] and told["turns_made"] == len(whole["turns"])
+            for key in set(whole) - {"hand", "seat", "turns"}:
+                assert told[key] == whole[key], key
+            own = seat is not None and seat in deal.hands
+            assert told["hand"] == (whole["hand"] if own else None)
+            if own and told["to_move"] == seat:
+                view = view_of(deal, seat)
+                legal = ([Discard(f) for f in discardable(view.hand, view.taken_from_pile, view.rules)]
+                         if view.phase is Phase.DISCARD else
+                         [a for a in view.legal_actions() if not isinstance(a, Declare)])
+                assert told["legal"] == [game.action_to(a) for a in legal]
+        if table.status != "playing":
+            break
+        seat = table.to_move()
+        legal = table.state_for(seat)["deal"]["legal"]
+        moves = [m for m in legal if m["type"] != "drop"]
+        table.apply(rng.choice(moves) if moves and rng.random() < 0.9 else table.bot_action(), None)
+    assert long_deal > TURNS_SHOWN

@@ -373,3 +373,62 @@ def test_a_bot_whose_play_is_refused_does_not_stop_the_table(monkeypatch: pytest
         await hub.close()
 
     asyncio.run(scenario())
+
+
+def test_a_pool_match_goes_on_being_told_once_a_seat_is_out_of_the_pool() -> None:
+    """Regression: the seats out of a pool were keyed by number, which the messages' JSON encoder refuses, so the
+    move that put a seat out (and every one after it) was committed but never told to anyone."""
+    async def scenario() -> None:
+        store = HeldStore()
+        hub = Hub(store, bot_delay=3600, turn_seconds=0)  # type: ignore[arg-type]
+        live = await hub.create(Settings("rummy", 2, None, "pool101", "easy", True), "g0")
+        await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+        await hub.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
+        watcher = hub.join(live, None, None)
+        await hub.act(live, {"type": "start"}, "g0")
+        table = live.table
+        while table.status == "playing":  # Bela drops at each of her turns, 20 points a deal, until she is out
+            seat = table.to_move()
+            legal = table.state_for(seat)["deal"]["legal"]
+            action = {"type": "drop"} if seat == 1 else next(m for m in legal if m["type"] != "drop")
+            await hub.act(live, action, f"g{seat}", None, table.version)
+        last = drain(watcher)[-1]
+        assert last["version"] == table.version
+        assert last["state"]["score"]["eliminated"] == {"1": 6} and last["state"]["score"]["winner"] == 0
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("game", "players", "length"), [("rummy", 6, "pool101"), ("seep", 4, 1)])
+def test_every_message_is_the_state_encoded_whole(game: str, players: int, length: int | str) -> None:
+    """The parts every seat shares are encoded once a version: each message is, byte for byte, its seat's whole
+    state encoded (each seat, a spectator, and the owner's message apart from theirs)."""
+    import orjson
+
+    from taash.tables.adapter import adapter
+
+    async def scenario() -> None:
+        hub = Hub(HeldStore(), bot_delay=3600, turn_seconds=0)  # type: ignore[arg-type]
+        settings = adapter(game).settings(players, None, length, "easy", True)
+        live = await hub.create(settings, "g0")
+        for seat in range(players):
+            await hub.act(live, {"type": "sit", "seat": seat, "name": f"P{seat}"}, f"g{seat}")
+        conns = [hub.join(live, f"g{seat}", None) for seat in range(players)] + [hub.join(live, None, None)]
+        await hub.act(live, {"type": "start"}, "g0")
+        table = live.table
+        for _ in range(60):
+            said = drain(conns[0])[-1]["said"]
+            for conn in conns:
+                told = drain(conn) if conn is not conns[0] else []
+                seat = conn.seat
+                state = table.state_for(seat)
+                state.update(seats_present=hub.presence(live), timer=None, can_manage=seat is not None)
+                whole = orjson.dumps({"type": "update", "version": table.version, "said": said, "state": state})
+                assert hub.message_for(live, seat, "update", conn.guest, said=said).encode() == whole
+                if told:
+                    assert told[-1] == orjson.loads(whole)
+            if table.status != "playing":
+                break
+            await hub.act(live, table.bot_action(), None)
+
+    asyncio.run(scenario())

@@ -93,12 +93,15 @@ class PlayerView:
                              self.rules, self.wild)
 
 
-def view_of(deal: Deal, seat: int) -> PlayerView:
-    """The view of ``seat`` of ``deal``."""
+def view_of(deal: Deal, seat: int, last_turns: int | None = None) -> PlayerView:
+    """The view of ``seat`` of ``deal``; with ``last_turns``, only that many of the deal's last turns are seen (a
+    client shown the last few, or a question about the turn in progress, need not go through a long deal)."""
     if not 0 <= seat < deal.players:
         raise ValueError(f"no seat {seat} at a {deal.players}-player table")
+    if last_turns is not None and last_turns < 1:
+        raise ValueError(f"last_turns must be at least 1, not {last_turns}")
     turns = []
-    for t in deal.turns:
+    for t in deal.turns if last_turns is None else deal.turns[-last_turns:]:
         declared = None
         shown: tuple[tuple[int, ...], ...] = ()
         if t.declare is not None:

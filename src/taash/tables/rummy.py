@@ -187,17 +187,15 @@ class RummyTables:
             "deals": [result_to_json(r, names) for r in match.results],
             "last": ({**result_to_json(match.results[-1], names), "shown": shown_after(match.past[-1])}
                      if last_shown and match.results else None),
-            "eliminated": dict(sorted(match.tally.eliminated.items())),
+            # seat -> the deal it went out in; JSON's keys are strings (the client reads them back as numbers)
+            "eliminated": {str(seat): deal for seat, deal in sorted(match.tally.eliminated.items())},
             "winner": match.winner if match.over else None,
         }
         deal = match.deal
-        view = view_to_json(view_of(deal, deal.seats[0]))
+        view = view_to_json(view_of(deal, deal.seats[0], last_turns=TURNS_SHOWN))
         for own in ("hand", "seat"):
             del view[own]
-        turns = view["turns"]
-        assert isinstance(turns, list)
-        view["turns"] = turns[-TURNS_SHOWN:]
-        view["turns_made"] = len(turns)
+        view["turns_made"] = len(deal.turns)
         view["number"] = len(match.past) + 1
         view["to_move"] = None if match.over or deal.over else deal.to_move
         view.update({"hand": None, "legal": [], "arrangement": None})
@@ -213,7 +211,7 @@ class RummyTables:
             if hand:
                 deal["arrangement"] = arrangement_of(hand, match.rules, match.deal.wild, None)
             return deal
-        view = match.view(seat)
+        view = view_of(match.deal, seat, last_turns=1)  # the turn in progress is all his moves depend on
         deal["hand"] = [face_name(f) for f in view.hand]
         keep = view.taken_from_pile if view.rules.keep_taken_discard else None
         if view.hand:

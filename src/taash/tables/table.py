@@ -348,6 +348,11 @@ class Table:
         out["deal"] = self.game.seat_part(self.session.state, seat, dict(out["deal"]))
         return out
 
+    def public_state(self) -> Mapping[str, JSON]:
+        """What every seat and spectator is told alike at this version: :meth:`state_for` gives each the same
+        objects as this holds (to be read, never changed) wherever its own part leaves them as they are."""
+        return self._public()
+
     def _public(self) -> dict[str, JSON]:
         """What every connection is told alike at this version (cached until the next action)."""
         if self._public_cache is not None and self._public_cache[0] == self.version:

@@ -17,7 +17,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,9 +105,30 @@ class Live:
     stake: int = 0
     #: Abandoned: the table takes no more actions (one that waited for the lock is refused).
     gone: bool = False
+    #: The table's public state (:meth:`Table.public_state`) whose parts :attr:`encoded` holds, and those parts.
+    encoded_from: object = None
+    encoded: Encoded | None = None
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)
+
+
+@dataclass(slots=True)
+class Encoded:
+    """The lists and objects of a table's public state, each encoded once for all its messages at a version: at
+    the top of the state, and in its deal."""
+
+    top: dict[str, orjson.Fragment]
+    deal: dict[str, orjson.Fragment]
+
+
+def encoded_parts(public: Mapping[str, JSON]) -> Encoded:
+    def parts(state: Mapping[str, JSON], leave: str = "") -> dict[str, orjson.Fragment]:
+        return {key: orjson.Fragment(orjson.dumps(value)) for key, value in state.items()
+                if key != leave and isinstance(value, (list, dict))}
+
+    deal = public.get("deal")
+    return Encoded(parts(public, "deal"), parts(deal) if isinstance(deal, dict) else {})
 
 
 class Hub:
@@ -440,21 +461,49 @@ class Hub:
     # -- sending ------------------------------------------------------------------------------------------------
 
     def message_for(self, live: Live, seat: int | None, kind: str, guest: str | None = None, **extra: JSON) -> str:
-        state = live.table.state_for(seat)
-        state["seats_present"] = self.presence(live)
-        state["timer"] = self.timer(live)
+        """The table as ``seat`` (None: a spectator) of ``guest`` may see it, in a message of ``kind``."""
+        return self._message(live, seat, kind, guest, self.presence(live), self.timer(live), extra)
+
+    def _message(self, live: Live, seat: int | None, kind: str, guest: str | None, presence: list[dict[str, bool]],
+                 timer: dict[str, JSON] | None, extra: dict[str, JSON]) -> str:
+        state = self._encoded_state(live, seat)
+        state["seats_present"] = presence
+        state["timer"] = timer
         state["can_manage"] = seat is not None or (guest is not None and guest == live.table.owner)
         return orjson.dumps({"type": kind, "version": live.table.version, **extra, "state": state}).decode()
 
+    def _encoded_state(self, live: Live, seat: int | None) -> dict[str, JSON]:
+        """:meth:`Table.state_for`, with every list and object it shares with the table's public state replaced
+        by that part already encoded (each encoded once a version, however many seats are told): the same bytes
+        once the message is encoded."""
+        table = live.table
+        public = table.public_state()
+        if live.encoded is None or live.encoded_from is not public:
+            live.encoded, live.encoded_from = encoded_parts(public), public
+        encoded = live.encoded
+        state = table.state_for(seat)
+        for key, part in encoded.top.items():
+            if state.get(key) is public[key]:
+                state[key] = part
+        deal, public_deal = state.get("deal"), public.get("deal")
+        if encoded.deal and isinstance(deal, dict) and isinstance(public_deal, Mapping):
+            for key, part in encoded.deal.items():
+                if deal.get(key) is public_deal[key]:
+                    deal[key] = part
+        return state
+
     def broadcast(self, live: Live, said: str) -> None:
+        """Send each connection the version just made: one message per seat (and for the spectators, the owner's
+        apart), the presence and timer found once for all."""
         cache: dict[tuple[int | None, bool], str] = {}
         owner = live.table.owner
+        presence, timer = self.presence(live), self.timer(live)
         for conn in list(live.connections):
             if conn.close_code != 1000:  # being closed: told nothing more
                 continue
             key = (conn.seat, conn.guest == owner)
             if key not in cache:
-                cache[key] = self.message_for(live, conn.seat, "update", conn.guest, said=said)
+                cache[key] = self._message(live, conn.seat, "update", conn.guest, presence, timer, {"said": said})
             conn.version = live.table.version
             conn.send(cache[key])
 
