@@ -74,8 +74,9 @@ def test_it_is_deterministic_for_its_seed() -> None:
     assert first.last_stats == second.last_stats and first.last_stats
 
 
-def test_hidden_cards_never_change_a_decision() -> None:
-    game = make_game("rummy", players=4)
+@pytest.mark.parametrize("players", [4, 2])
+def test_hidden_cards_never_change_a_decision(players: int) -> None:
+    game = make_game("rummy", players=players)
     rng = random.Random(15)
     checked = 0
     for seed in range(3):
@@ -283,3 +284,12 @@ def test_a_sharpened_guess_deals_the_opponent_a_better_hand_and_keeps_what_he_is
     assert sum(judge(w.hands[other]) for w in sharp) / 12 < mean - 5
     bot = IsmctsBot(2, iterations=2, sharpen=8)
     assert bot.choose(view) in view.legal_actions()
+
+
+@pytest.mark.parametrize(("players", "seed", "sharpened"), [(2, 5, True), (3, 4, False)])
+def test_only_a_two_player_search_sharpens_its_guesses(players: int, seed: int, sharpened: bool) -> None:
+    state = _mid_deal(players, seed, 6)
+    view = state.view(state.current_player)
+    known = knowledge(view)
+    guesses = [IsmctsBot(4, sharpen=k)._guess(view, known)() for k in (8, 1)]
+    assert (guesses[0] != guesses[1]) is sharpened
