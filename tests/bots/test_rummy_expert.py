@@ -74,8 +74,8 @@ def test_it_is_deterministic_for_its_seed() -> None:
     assert first.last_stats == second.last_stats and first.last_stats
 
 
-@pytest.mark.parametrize("players", [4, 2])
-def test_hidden_cards_never_change_a_decision(players: int) -> None:
+@pytest.mark.parametrize(("players", "spec"), [(4, QUICK), (2, QUICK + ",sharpen=8")])
+def test_hidden_cards_never_change_a_decision(players: int, spec: str) -> None:
     game = make_game("rummy", players=players)
     rng = random.Random(15)
     checked = 0
@@ -85,8 +85,8 @@ def test_hidden_cards_never_change_a_decision(players: int) -> None:
             seat = state.current_player
             other = state.with_hidden_dealt_again(seat, rng)
             assert other.view(seat) == state.view(seat)
-            first = make_bot(QUICK, 5, game="rummy").choose(state.view(seat))
-            assert make_bot(QUICK, 5, game="rummy").choose(other.view(seat)) == first
+            first = make_bot(spec, 5, game="rummy").choose(state.view(seat))
+            assert make_bot(spec, 5, game="rummy").choose(other.view(seat)) == first
             state.apply(first)
             checked += 1
     assert checked >= 40

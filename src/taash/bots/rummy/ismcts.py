@@ -1,9 +1,9 @@
 """Rummy's ``ismcts`` bot (the level ``expert``): a search over deals consistent with what its seat knows.
 
 Each iteration deals the unseen cards at random to the opponents' hands, the stock and out of play, every
-opponent keeping the cards he is known to hold (:mod:`taash.bots.rummy.inference`; at two players the opponent's
-hand is the best of a few such guesses by the heuristic's measure, more as the deal goes on: a player some turns
-into a deal holds a far better hand than a random one), and plays each candidate
+opponent keeping the cards he is known to hold (:mod:`taash.bots.rummy.inference`; with ``sharpen``, at two
+players the opponent's hand is the best of a few such guesses by the heuristic's measure, more as the deal goes
+on: a player some turns into a deal holds a far better hand than a random one), and plays each candidate
 action out on that same guessed deal (:mod:`taash.bots.rummy.rollout`: the seat and the next player play the exact
 solver's greedy choices, to a valid declaration, which pays its points, or to the seat's ``depth``-th turn after
 this one, where the heuristic's measure of the hands stands in for the rest of the deal). The candidate with the
@@ -103,7 +103,7 @@ class IsmctsBot:
 
     def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
                  depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0, anchor: float = 0.0,
-                 sharpen: int = 8):
+                 sharpen: int = 1):
         check_settings(iterations, seconds, candidates, depth, prune)
         check_number(anchor, "anchor", 0, 100)
         #: The heuristic's own choice stands unless another candidate beats it on the same guessed deals by this
@@ -112,7 +112,8 @@ class IsmctsBot:
         check_whole(sharpen, "sharpen", 1, 100)
         #: At two players, the opponent's guessed hand is the best (by the heuristic's measure) of up to this many
         #: random ones, one more for each of his turns so far (1: a random hand): he has kept the cards that serve
-        #: him. (At more players each guessed hand is random: the search was measured so.)
+        #: him. (At more players each guessed hand is random: the search was measured so.) Off by default: over 100
+        #: duplicate pairs at two players it did no better than random guesses.
         self.sharpen = sharpen
         check_whole(drops, "drops", 0, 1_000_000)
         check_whole(measured, "measured", 0, 14)
