@@ -13,8 +13,9 @@ import pytest
 
 from taash.arena.duplicate import play_state, run_duplicate
 from taash.bots import make_bot
+from taash.bots.rummy.heuristic import HeuristicBot
 from taash.bots.rummy.inference import determinise, knowledge, known_holdings
-from taash.bots.rummy.ismcts import IsmctsBot
+from taash.bots.rummy.ismcts import IsmctsBot, _beats
 from taash.bots.rummy.rollout import Playout, Table, can_meld_with
 from taash.games import make_game
 from taash.packs import parse_face
@@ -73,8 +74,9 @@ def test_it_is_deterministic_for_its_seed() -> None:
     assert first.last_stats == second.last_stats and first.last_stats
 
 
-def test_hidden_cards_never_change_a_decision() -> None:
-    game = make_game("rummy", players=4)
+@pytest.mark.parametrize(("players", "spec"), [(4, QUICK), (2, QUICK + ",sharpen=8")])
+def test_hidden_cards_never_change_a_decision(players: int, spec: str) -> None:
+    game = make_game("rummy", players=players)
     rng = random.Random(15)
     checked = 0
     for seed in range(3):
@@ -83,8 +85,8 @@ def test_hidden_cards_never_change_a_decision() -> None:
             seat = state.current_player
             other = state.with_hidden_dealt_again(seat, rng)
             assert other.view(seat) == state.view(seat)
-            first = make_bot(QUICK, 5, game="rummy").choose(state.view(seat))
-            assert make_bot(QUICK, 5, game="rummy").choose(other.view(seat)) == first
+            first = make_bot(spec, 5, game="rummy").choose(state.view(seat))
+            assert make_bot(spec, 5, game="rummy").choose(other.view(seat)) == first
             state.apply(first)
             checked += 1
     assert checked >= 40
@@ -165,6 +167,8 @@ def test_the_expert_level_is_this_search_with_a_time_budget() -> None:
     ("ismcts:prune=-1", "prune must be a number from 0"),
     ("ismcts:drops=1.5", "drops must be a whole number from 0"),
     ("ismcts:measured=15", "measured must be a whole number from 0 to 14"),
+    ("ismcts:anchor=-1", "anchor must be a number from 0"),
+    ("ismcts:sharpen=0", "sharpen must be a whole number from 1"),
     ("ismcts:nosuch=1", "unknown setting 'nosuch'"),
     ("expert:iterations=3", "a level (expert) takes no settings"),
 ])
@@ -231,3 +235,61 @@ def test_its_own_play_out_discards_may_follow_the_measure_among_the_fewest_point
     table = Table({0: list(hand), 1: []}, [], [], (0, 1))
     Playout(octro, 4, 0, 1, measure, measured=2)._discard(table, 0, values, {})  # the jack is not among the two
     assert table.pile == [parse_face("Ks")]
+
+
+def test_another_candidate_beats_the_heuristics_only_by_enough_standard_errors() -> None:
+    assert _beats([5.0, 7.0, 6.0], [1.0, 2.0, 3.0], 3.0)  # 4 points better on every deal
+    assert not _beats([5.0, -7.0, 6.0], [1.0, 2.0, 3.0], 0.5)  # worse on average
+    assert not _beats([3.0, 2.0, 9.0], [1.0, 2.0, 3.0], 2.0)  # +2.67 on average, 1.76 the standard error
+    assert _beats([3.0, 2.0, 9.0], [1.0, 2.0, 3.0], 1.0)
+    assert not _beats([9.0], [1.0], 0.5)  # one deal says nothing of the spread
+
+
+def test_with_an_anchor_the_heuristics_choice_stands_unless_clearly_beaten() -> None:
+    heuristic = HeuristicBot()
+    for seed in range(20):
+        state = _mid_deal(2, seed, 4)
+        view = state.view(state.current_player)
+        candidates = [Discard(card) for card, _ in heuristic.discard_order(view)][:4]
+        free = IsmctsBot(3, iterations=8, prune=0)
+        chosen = free.search(view, candidates)
+        if chosen == candidates[0]:
+            continue
+        anchored = IsmctsBot(3, iterations=8, prune=0, anchor=100)
+        assert anchored.search(view, candidates) == candidates[0]
+        assert anchored.last_stats == free.last_stats  # the same guessed deals, the same means
+        assert free.last_stats[chosen][1] > free.last_stats[candidates[0]][1]
+        return
+    pytest.fail("the search never left the heuristic's discard")
+
+
+def test_a_sharpened_guess_deals_the_opponent_a_better_hand_and_keeps_what_he_is_known_to_hold() -> None:
+    state = _mid_deal(2, 5, 12)
+    seat = state.current_player
+    view = state.view(seat)
+    known = knowledge(view)
+    (other, size, held), = known.opponents
+    heuristic = HeuristicBot()
+
+    def judge(hand: Sequence[int]) -> float:
+        return heuristic.measure(hand, view.rules, view.wild)
+
+    plain = [determinise(view, known, random.Random(k)) for k in range(12)]
+    sharp = [determinise(view, known, random.Random(k), judge, {other: 8}) for k in range(12)]
+    for world in sharp:
+        assert len(world.hands[other]) == size and Counter(held) <= Counter(world.hands[other])
+        assert len(world.stock) == view.stock_size
+        assert Counter(world.hands[other]) + Counter(world.stock) <= Counter(known.unseen)
+    mean = sum(judge(w.hands[other]) for w in plain) / 12
+    assert sum(judge(w.hands[other]) for w in sharp) / 12 < mean - 5
+    bot = IsmctsBot(2, iterations=2, sharpen=8)
+    assert bot.choose(view) in view.legal_actions()
+
+
+@pytest.mark.parametrize(("players", "seed", "sharpened"), [(2, 5, True), (3, 4, False)])
+def test_only_a_two_player_search_sharpens_its_guesses(players: int, seed: int, sharpened: bool) -> None:
+    state = _mid_deal(players, seed, 6)
+    view = state.view(state.current_player)
+    known = knowledge(view)
+    guesses = [IsmctsBot(4, sharpen=k)._guess(view, known)() for k in (8, 1)]
+    assert (guesses[0] != guesses[1]) is sharpened

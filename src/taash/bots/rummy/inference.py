@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from taash.rummy.deal import sorted_pack
@@ -82,18 +83,30 @@ class World:
     stock: list[int]
 
 
-def determinise(view: PlayerView, known: Knowledge, rng: random.Random) -> World:
+def determinise(view: PlayerView, known: Knowledge, rng: random.Random,
+                judge: Callable[[Sequence[int]], float] | None = None, tries: dict[int, int] | None = None) -> World:
     """The unseen cards dealt at random to the opponents' hands (each keeping the faces he is known to hold), the
-    stock, and out of play."""
+    stock, and out of play. With ``judge`` (a hand's measure, lower is better) and ``tries`` (per opponent), an
+    opponent is dealt the best of that many random hands: a player some turns into a deal has kept the cards that
+    serve him, and his hand is better than a random one."""
     pool = Counter(known.unseen)
     for _, _, held in known.opponents:
         pool.subtract(held)
     cards = sorted((+pool).elements())
     rng.shuffle(cards)
     hands = {view.seat: list(view.hand)}
-    i = 0
     for seat, size, held in known.opponents:
         extra = size - len(held)
-        hands[seat] = [*held, *cards[i:i + extra]]
-        i += extra
-    return World(hands, cards[i:i + known.stock_size])
+        count = tries.get(seat, 1) if judge is not None and tries else 1
+        best: list[int] = []
+        best_at = 0
+        best_measure = float("inf")
+        for _ in range(count):
+            at = rng.randrange(len(cards) - extra + 1) if count > 1 else 0
+            hand = [*held, *cards[at:at + extra]]
+            worth = judge(hand) if count > 1 and judge is not None else 0.0
+            if worth < best_measure:
+                best, best_at, best_measure = hand, at, worth
+        hands[seat] = best
+        del cards[best_at:best_at + extra]
+    return World(hands, cards[:known.stock_size])

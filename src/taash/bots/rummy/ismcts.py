@@ -1,7 +1,9 @@
 """Rummy's ``ismcts`` bot (the level ``expert``): a search over deals consistent with what its seat knows.
 
 Each iteration deals the unseen cards at random to the opponents' hands, the stock and out of play, every
-opponent keeping the cards he is known to hold (:mod:`taash.bots.rummy.inference`), and plays each candidate
+opponent keeping the cards he is known to hold (:mod:`taash.bots.rummy.inference`; with ``sharpen``, at two
+players the opponent's hand is the best of a few such guesses by the heuristic's measure, more as the deal goes
+on: a player some turns into a deal holds a far better hand than a random one), and plays each candidate
 action out on that same guessed deal (:mod:`taash.bots.rummy.rollout`: the seat and the next player play the exact
 solver's greedy choices, to a valid declaration, which pays its points, or to the seat's ``depth``-th turn after
 this one, where the heuristic's measure of the hands stands in for the rest of the deal). The candidate with the
@@ -22,11 +24,12 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Hashable, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 
 from taash.bots.base import check_number, check_whole
 from taash.bots.rummy.heuristic import HeuristicBot
-from taash.bots.rummy.inference import determinise, knowledge
+from taash.bots.rummy.inference import Knowledge, World, determinise, knowledge
 from taash.bots.rummy.rollout import MOST_TURNS, Playout, Table
 from taash.packs import face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
@@ -74,6 +77,18 @@ def _survivors(outcomes: list[list[float]], alive: list[int], width: float) -> l
     return kept
 
 
+def _beats(mine: list[float], other: list[float], width: float) -> bool:
+    """Whether ``mine`` is better than ``other`` on the guessed deals both were played on, by more than ``width``
+    standard errors of the mean difference."""
+    n = min(len(mine), len(other))
+    if n < 2:
+        return False
+    diffs = [a - b for a, b in zip(mine[:n], other[:n], strict=True)]
+    mean = statistics.fmean(diffs)
+    spread = statistics.stdev(diffs) / math.sqrt(n)
+    return mean > 0 and mean > width * spread
+
+
 def _order(view: PlayerView) -> tuple[int, ...]:
     """The seats still in the deal in playing order, the seat of ``view`` first."""
     k = view.seats.index(view.seat)
@@ -87,8 +102,19 @@ class IsmctsBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
-                 depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0):
+                 depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0, anchor: float = 0.0,
+                 sharpen: int = 1):
         check_settings(iterations, seconds, candidates, depth, prune)
+        check_number(anchor, "anchor", 0, 100)
+        #: The heuristic's own choice stands unless another candidate beats it on the same guessed deals by this
+        #: many standard errors (0: the best mean wins).
+        self.anchor = anchor
+        check_whole(sharpen, "sharpen", 1, 100)
+        #: At two players, the opponent's guessed hand is the best (by the heuristic's measure) of up to this many
+        #: random ones, one more for each of his turns so far (1: a random hand): he has kept the cards that serve
+        #: him. (At more players each guessed hand is random: the search was measured so.) Off by default: over 100
+        #: duplicate pairs at two players it did no better than random guesses.
+        self.sharpen = sharpen
         check_whole(drops, "drops", 0, 1_000_000)
         check_whole(measured, "measured", 0, 14)
         #: In its own play-out turns the seat discards, of this many discards leaving the fewest points, the one
@@ -157,6 +183,7 @@ class IsmctsBot:
             return False
         cost = view.middle_drop if view.has_taken[view.seat] else view.first_drop
         known = knowledge(view)
+        guess = self._guess(view, known)
         order = _order(view)
         playout = Playout(rules, wild, view.seat, MOST_TURNS, lambda hand: self.heuristic.measure(hand, rules, wild,
                                                                                                    late),
@@ -164,16 +191,30 @@ class IsmctsBot:
         pile = [face for face, _ in view.pile]
         outcomes: list[float] = []
         while len(outcomes) < self.drops and time.perf_counter() < deadline:
-            world = determinise(view, known, self.rng)
+            world = guess()
             table = Table({s: list(h) for s, h in world.hands.items()}, list(world.stock), list(pile), order)
             outcomes.append(playout.after_take(table, take.source, random.Random(self.rng.getrandbits(32))))
         self.drop_stats = (len(outcomes), statistics.fmean(outcomes) if outcomes else 0.0, cost)
         return bool(outcomes) and statistics.fmean(outcomes) < -cost - DROP_MARGIN
 
+    def _guess(self, view: PlayerView, known: Knowledge) -> Callable[[], World]:
+        """Guessed deals for ``view`` (see :attr:`sharpen`)."""
+        if self.sharpen <= 1 or len(view.seats) != 2:
+            return lambda: determinise(view, known, self.rng)
+        rules, wild = view.rules, view.wild
+        played = Counter(turn.seat for turn in view.turns)
+        tries = {seat: min(self.sharpen, 1 + played[seat]) for seat, _, _ in known.opponents}
+
+        def judge(hand: Sequence[int]) -> float:
+            return self.heuristic.measure(hand, rules, wild)
+
+        return lambda: determinise(view, known, self.rng, judge, tries)
+
     def search(self, view: PlayerView, candidates: Sequence[Action], deadline: float = math.inf) -> Action:
         """The candidate with the best mean return over guessed deals (the first, the heuristic's choice, when no
         iteration could be made in time)."""
         known = knowledge(view)
+        guess = self._guess(view, known)
         me = view.seat
         order = _order(view)
         late = HeuristicBot.lateness(view)
@@ -190,7 +231,7 @@ class IsmctsBot:
         n = 0
         while n < self.iterations and len(alive) > 1 and time.perf_counter() < deadline:
             n += 1
-            world = determinise(view, known, self.rng)
+            world = guess()
             luck = self.rng.getrandbits(32)
             for j in alive:
                 table = Table({s: list(h) for s, h in world.hands.items()}, list(world.stock), list(pile), order)
@@ -211,7 +252,10 @@ class IsmctsBot:
                            for j, a in enumerate(candidates)}
         if n == 0:
             return candidates[0]
-        return candidates[max(alive, key=lambda j: (means[j], -j))]
+        best = max(alive, key=lambda j: (means[j], -j))
+        if best != 0 and self.anchor and not _beats(outcomes[best], outcomes[0], self.anchor):
+            return candidates[0]
+        return candidates[best]
 
     # -- saying why -----------------------------------------------------------------------------------------
 
