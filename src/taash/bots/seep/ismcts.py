@@ -24,7 +24,7 @@ from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.inference import hand_requirements
 from taash.bots.seep.opponent_model import PastPlay, log_likelihood, past_plays
-from taash.bots.seep.rollout import Policy, greedy_play, play_out
+from taash.bots.seep.rollout import Policy, greedy_outcomes, greedy_play, play_out
 from taash.cards import cards_of, mask_of
 from taash.seep.deal import Deal
 from taash.seep.plays import CAPTURE, Play
@@ -280,8 +280,12 @@ class IsmctsBot(SeepBot):
             n += 1
             w = world()
             seed = self.rng.random()
-            for j in alive:
-                outcomes[j].append(self._outcome(w, team, legal[j], seed))
+            if self.policy is greedy_play:  # in the compiled core when built: the same numbers, far sooner
+                for j, x in zip(alive, greedy_outcomes(w, team, [legal[j] for j in alive], seed), strict=True):
+                    outcomes[j].append(x)
+            else:
+                for j in alive:
+                    outcomes[j].append(self._outcome(w, team, legal[j], seed))
             if self.prune and n >= 8 and n % 4 == 0:
                 alive = _survivors(outcomes, alive, self.prune)
         means = [statistics.fmean(o) if o else -math.inf for o in outcomes]
