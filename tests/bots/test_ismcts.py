@@ -171,6 +171,9 @@ def test_weighing_guesses_is_deterministic_for_a_seed_and_changes_the_search() -
     plain = IsmctsBot(3, iterations=20, prune=0)
     plain.choose_play(view)
     assert plain.last_stats != a.last_stats
+    softer = IsmctsBot(3, iterations=20, guesses=2, prune=0, temperature=8)
+    softer.choose_play(view)
+    assert softer.last_stats != a.last_stats  # the opponent model's temperature weighs the guesses otherwise
 
 
 @pytest.mark.parametrize("guesses", [-2, 1.5, "x", 10**4])
@@ -181,3 +184,13 @@ def test_guesses_must_be_a_sane_whole_number(guesses: object) -> None:
         IsmctsBot(1, guesses=guesses)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="guesses must be a whole number from 0 to 256"):
         make_bot(f"ismcts:guesses={guesses}", 1)
+
+
+@pytest.mark.parametrize("temperature", [0, -1, "warm", True, 101])
+def test_the_opponent_models_temperature_must_be_positive_and_sane(temperature: object) -> None:
+    from taash.bots.base import make_bot
+
+    with pytest.raises(ValueError, match="temperature must be a number above 0 and at most 100"):
+        IsmctsBot(1, guesses=1, temperature=temperature)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="temperature must be a number above 0 and at most 100"):
+        make_bot(f"ismcts:guesses=1,temperature={temperature}", 1)

@@ -1721,6 +1721,219 @@ static PyObject *py_play_out(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_BuildValue("(NN)", state, results);
 }
 
+/* -- the greedy play-out of the search (bots/seep/rollout.py's greedy_play and greedy_scores) ------------------- */
+
+/* Whether `loose` splits wholly into groups each adding up to `v` (a card of value v takes all of it). */
+static int splits_wholly(u64 loose, int v);
+
+/* Groups holding the cards picked so far and adding up to `need` more, from `avail` (cards above the last picked),
+ * leaving `rest` for the other groups. */
+static int split_pick(u64 avail, int need, u64 rest, int v) {
+    if (!need) return splits_wholly(rest, v);
+    for (u64 m = avail; m; m &= m - 1) {
+        int c = low_index(m);
+        if (VAL[c] > need) continue;
+        u64 bit = (u64)1 << c;
+        if (split_pick(avail & ~((bit << 1) - 1), need - VAL[c], rest ^ bit, v)) return 1;
+    }
+    return 0;
+}
+
+static int splits_wholly(u64 loose, int v) {
+    if (!loose) return 1;
+    int c = low_index(loose);
+    u64 rest = loose & (loose - 1);
+    if (VAL[c] > v) return 0;
+    return split_pick(rest, v - VAL[c], rest, v);
+}
+
+/* groups.py's sweep_values: bit v for each value v whose card, capturing, takes every one of `loose`. */
+static u64 sweep_values_of(u64 loose) {
+    if (!loose) return 0;
+    int total = (int)mask_value_sum(loose);
+    u64 row = (loose | loose >> 13 | loose >> 26 | loose >> 39) & ROW;
+    u64 found = 0;
+    for (int v = 64 - __builtin_clzll(row); v < 14; v++)
+        if (total % v == 0 && splits_wholly(loose, v)) found |= (u64)1 << v;
+    return found;
+}
+
+static size_t *greedy_ties;
+static size_t greedy_ties_cap;
+
+/* rollout.py's greedy_play: the index of the play of `legal` (more than one) that the greedy play-out makes. */
+static long greedy_index(const Deal *d, const Plays *legal, MT *rng) {
+    const Rules *r = d->rules;
+    int index = d->nplays, last = index == LAST_PLAY, n_houses = popcount(d->house_bits);
+    u64 nxt = d->hands[(d->to_move + 1) % d->players];
+    u64 nxt_values = nxt && !last ? ((nxt | nxt >> 13 | nxt >> 26 | nxt >> 39) & ROW) << 1 : 0;
+    int by_value = r->sweep_scores_card_value;
+    int sweep_next = by_value || index + 1 >= LAST_PLAY ? 0 : sweep_value(r, 0, index + 1);
+    u64 house_cards = 0;
+    for (u64 hb = d->house_bits; hb; hb &= hb - 1) house_cards |= d->houses[low_index(hb)].cards;
+    if (greedy_ties_cap < legal->n) {
+        size_t *a = realloc(greedy_ties, legal->n * sizeof(size_t));
+        if (!a) return -1;
+        greedy_ties = a;
+        greedy_ties_cap = legal->n;
+    }
+    double best = -1e9;
+    size_t nties = 0;
+    for (size_t i = 0; i < legal->n; i++) {
+        const Play *p = &legal->a[i];
+        int kind = p->kind, c = p->card, value = p->house;
+        u64 bit = (u64)1 << c, m = p->loose, left, taken = 0;
+        int houses_left, check;
+        double score;
+        if (kind == CAPTURE) {
+            int v = VAL[c];
+            taken = m | bit;
+            if (d->house_bits >> v & 1) {
+                taken |= d->houses[v].cards;
+                houses_left = n_houses - 1;
+            } else {
+                houses_left = n_houses;
+            }
+            left = d->loose ^ m;
+            score = (double)card_points(r, taken) + 0.1 * popcount(taken);
+            if (!left && !houses_left) {
+                if (!last) score += sweep_value(r, c, index);
+                check = 0;
+            } else {
+                check = 1;
+            }
+        } else {
+            score = -0.05 * (r->points[c] + 1);
+            if (kind == THROW) {
+                left = d->loose | bit;
+                houses_left = n_houses;
+            } else {
+                left = d->loose ^ m;
+                if (kind == ESTABLISH) houses_left = n_houses + 1;
+                else if (kind == ADD) houses_left = n_houses;
+                else houses_left = d->house_bits >> value & 1 ? n_houses - 1 : n_houses;
+            }
+            check = 1;
+        }
+        if (check && nxt_values && houses_left <= 1) {
+            int total = (int)mask_value_sum(left);
+            u64 divides = 0;
+            for (int v = 1; v < 14; v++)
+                if (total % v == 0) divides |= (u64)1 << v;
+            u64 values;
+            if (houses_left == 0) {
+                values = divides & nxt_values ? sweep_values_of(left) & nxt_values : 0;
+            } else {
+                int house;
+                if (kind == CAPTURE) house = low_index(d->house_bits & ~((u64)1 << VAL[c]));
+                else if (kind == ESTABLISH || kind == BREAK) house = value;
+                else house = low_index(d->house_bits);
+                values = nxt_values & divides & (u64)1 << house;
+                if (values && left && !(sweep_values_of(left) & values)) values = 0;
+            }
+            if (values) {
+                u64 on_floor = left | house_cards;
+                if (kind == CAPTURE) on_floor &= ~taken;
+                else if (kind != THROW) on_floor |= m | bit;
+                score -= card_points(r, on_floor) + (by_value ? 63 - __builtin_clzll(values) : sweep_next);
+            }
+        }
+        if (score > best + 1e-9) {
+            best = score;
+            greedy_ties[0] = i;
+            nties = 1;
+        } else if (score > best - 1e-9) {
+            greedy_ties[nties++] = i;
+        }
+    }
+    return (long)(nties == 1 ? greedy_ties[0] : greedy_ties[draw(rng, DRAW_FLOOR, nties)]);
+}
+
+PyDoc_STRVAR(greedy_outcomes_doc,
+             "greedy_outcomes(deal, state, plays, team)\n--\n\nFor each play of `plays` (legal in the deal in "
+             "progress `deal`, Deal.core_state()): make it, then play the deal to its end with the greedy play-out "
+             "(rollout.py's play_out with greedy_play), its ties drawn as floor(random() * count) from random state "
+             "`state` (random.Random().getstate()[1]; every play starts from that same state). Returns the list of "
+             "what team `team` gained from `deal` on (card points of the cards taken, no majority, and sweep "
+             "points) minus what the other team gained, as floats: ismcts.py's outcome of each play.");
+
+static PyObject *py_greedy_outcomes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "greedy_outcomes takes 4 arguments");
+        return NULL;
+    }
+    Rules rules;
+    Deal start, d;
+    MT rng0, rng;
+    if (deal_from_tuple(args[0], &rules, &start) || mt_from_state(args[1], &rng0)) return NULL;
+    long team = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred()) return NULL;
+    if (team != 0 && team != 1) {
+        PyErr_SetString(PyExc_ValueError, "a team is 0 or 1");
+        return NULL;
+    }
+    PyObject *plays = PySequence_Fast(args[2], "plays: a sequence of plays");
+    if (!plays) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(plays);
+    start.rules = &rules;
+    cache_trim();
+    if (deal_legal_plays(&start, &scratch)) { Py_DECREF(plays); return PyErr_NoMemory(); }
+    Plays first = {NULL, 0, 0};
+    for (size_t i = 0; i < scratch.n; i++)
+        if (plays_push(&first, scratch.a[i].kind, scratch.a[i].card, scratch.a[i].house, scratch.a[i].broken,
+                       scratch.a[i].loose)) {
+            free(first.a);
+            Py_DECREF(plays);
+            return PyErr_NoMemory();
+        }
+    PyObject *results = PyList_New(n);
+    if (!results) { free(first.a); Py_DECREF(plays); return NULL; }
+    int before = start.nsweeps;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int kind, card, house, broken;
+        unsigned long long loose;
+        long found = -1;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(plays, k), "iiiiK", &kind, &card, &house, &broken, &loose))
+            goto fail;
+        for (size_t i = 0; i < first.n && found < 0; i++) {
+            const Play *q = &first.a[i];
+            if (q->kind == kind && q->card == card && q->house == house && q->broken == broken && q->loose == loose)
+                found = (long)i;
+        }
+        if (found < 0) {
+            PyErr_SetString(PyExc_ValueError, "a play that is not legal in this deal");
+            goto fail;
+        }
+        d = start;
+        rng = rng0;
+        deal_play(&d, &first.a[found]);
+        while (d.phase == PHASE_PLAY) {
+            if (deal_legal_plays(&d, &scratch)) { PyErr_NoMemory(); goto fail; }
+            if (!scratch.n) {
+                PyErr_SetString(PyExc_ValueError, "no legal play in this position (the parts do not fit together)");
+                goto fail;
+            }
+            long j = scratch.n == 1 ? 0 : greedy_index(&d, &scratch, &rng);
+            if (j < 0) { PyErr_NoMemory(); goto fail; }
+            deal_play(&d, &scratch.a[j]);
+        }
+        int gain[2] = {card_points(&rules, d.piles[0] & ~start.piles[0]),
+                       card_points(&rules, d.piles[1] & ~start.piles[1])};
+        for (int s = before; s < d.nsweeps; s++) gain[d.sweeps[s].seat & 1] += d.sweeps[s].points;
+        PyObject *x = PyFloat_FromDouble((double)(gain[team] - gain[1 - team]));
+        if (!x) goto fail;
+        PyList_SET_ITEM(results, k, x);
+    }
+    free(first.a);
+    Py_DECREF(plays);
+    return results;
+fail:
+    free(first.a);
+    Py_DECREF(plays);
+    Py_DECREF(results);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"plays_of", (PyCFunction)(void (*)(void))py_plays_of, METH_FASTCALL, plays_of_doc},
     {"bid_plays", (PyCFunction)(void (*)(void))py_bid_plays, METH_FASTCALL, bid_plays_doc},
@@ -1729,6 +1942,7 @@ static PyMethodDef methods[] = {
     {"count_legal", py_count_legal, METH_O, count_legal_doc},
     {"random_deals", (PyCFunction)(void (*)(void))py_random_deals, METH_FASTCALL, random_deals_doc},
     {"play_out", (PyCFunction)(void (*)(void))py_play_out, METH_FASTCALL, play_out_doc},
+    {"greedy_outcomes", (PyCFunction)(void (*)(void))py_greedy_outcomes, METH_FASTCALL, greedy_outcomes_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -77,9 +77,10 @@ def past_plays(view: PlayerView) -> list[PastPlay]:
     return found
 
 
-def play_likelihood(view: PlayerView, past: PastPlay, hand: int, next_hand: int) -> float:
+def play_likelihood(view: PlayerView, past: PastPlay, hand: int, next_hand: int,
+                    temperature: float = TEMPERATURE) -> float:
     """The model's probability that ``past.seat``, holding ``hand`` while the next seat held ``next_hand``,
-    made the play he made."""
+    made the play he made (softened at ``temperature`` points)."""
     rules = view.rules
     legal = legal_plays(hand, past.seat, view.players, past.loose, past.houses, 0, rules.max_houses,
                         rules.break_with_loose, past.restricted)
@@ -90,17 +91,18 @@ def play_likelihood(view: PlayerView, past: PastPlay, hand: int, next_hand: int)
         return 1.0
     scores = greedy_scores(rules, past.index, past.loose, past.houses, next_hand, legal)
     top = max(scores)
-    weights = [math.exp((s - top) / TEMPERATURE) for s in scores]
+    weights = [math.exp((s - top) / temperature) for s in scores]
     chosen = weights[legal.index(past.play)]
     return EPSILON / n + (1 - EPSILON) * chosen / sum(weights)
 
 
-def log_likelihood(view: PlayerView, pasts: list[PastPlay], hands: list[int]) -> float:
+def log_likelihood(view: PlayerView, pasts: list[PastPlay], hands: list[int],
+                   temperature: float = TEMPERATURE) -> float:
     """The log of the probability of every play of ``pasts`` under the model, the hidden hands being ``hands``
     today (the view's own hand at its seat)."""
     total = 0.0
     for past in pasts:
         hand = hands[past.seat] | past.played_since
         next_hand = hands[past.next_seat] | past.next_played_since
-        total += math.log(play_likelihood(view, past, hand, next_hand))
+        total += math.log(play_likelihood(view, past, hand, next_hand, temperature))
     return total

@@ -8,8 +8,10 @@ the next player can sweep with a card he holds (in this guess).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random as _random
+from collections.abc import Callable, Sequence
 
+from taash.seep.core import compiled, state_of
 from taash.seep.deal import Deal, point_rows
 from taash.seep.groups import sweep_values
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW, Play
@@ -166,3 +168,27 @@ def play_out(deal: Deal, policy: Policy, random: Callable[[], float]) -> None:
     while not deal.over:
         legal = legal_plays()
         make(legal[0] if len(legal) == 1 else policy(deal, legal, random), False)
+
+
+def greedy_outcome(world: Deal, team: int, first: Play, seed: float) -> float:
+    """Make ``first`` in a copy of ``world`` and play it out greedily (:func:`greedy_play` for every seat, its ties
+    drawn from ``random.Random(seed)``): what ``team`` gains from now on (card points taken, no majority, and
+    sweep points) minus the other team's."""
+    deal = world.clone()
+    before0, before1 = deal.piles
+    sweeps_before = len(deal.sweeps)
+    deal.play(first, check=False)
+    play_out(deal, greedy_play, _random.Random(seed).random)
+    gain = [deal.card_points_of(deal.piles[0] & ~before0), deal.card_points_of(deal.piles[1] & ~before1)]
+    for seat, _, pts in deal.sweeps[sweeps_before:]:
+        gain[seat % 2] += pts
+    return float(gain[team] - gain[1 - team])
+
+
+def greedy_outcomes(world: Deal, team: int, plays: Sequence[Play], seed: float) -> list[float]:
+    """:func:`greedy_outcome` of each of ``plays`` (legal in ``world``), each with the same luck: in the compiled
+    core when it is built (the same numbers; a differential test holds the two together), else one by one."""
+    if compiled is None:
+        return [greedy_outcome(world, team, p, seed) for p in plays]
+    result: list[float] = compiled.greedy_outcomes(world.core_state(), state_of(_random.Random(seed)), plays, team)
+    return result
