@@ -87,3 +87,26 @@ def test_a_table_of_a_game_this_server_does_not_seat_is_left_out_and_the_others_
         assert hub.restore() == 1 and kept in hub.live and other not in hub.live
     finally:
         store.close()
+
+
+def test_accounts_made_before_the_sound_key_keep_their_names_when_two_read_alike(tmp_path: Path) -> None:
+    """0010 gives every account its name's reading ("Меера" reads "Meera"); two accounts made before it that read
+    alike both stay, the later with a key of its own, and a new claim of that reading is refused."""
+    from taash.web.names import name_keys
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = make_engine(url)
+    migrate(engine, "0009")
+    with engine.begin() as c:
+        for guest, name, when in (("g1", "Meera", "2026-01-01"), ("g2", "Меера", "2026-01-02")):  # Cyrillic
+            c.execute(text("INSERT INTO guests (id, name, created_at) VALUES (:g, :n, :t)"),
+                      {"g": guest, "n": name, "t": when})
+            keys = name_keys(name)
+            c.execute(text("INSERT INTO accounts (guest_id, name, name_key, look_key, password_hash, created_at, "
+                           "failures) VALUES (:g, :n, :k, :l, 'h', :t, 0)"),
+                      {"g": guest, "n": name, "k": keys.folded, "l": keys.look, "t": when})
+    migrate(engine)
+    with engine.begin() as c:
+        rows = dict(c.execute(text("SELECT guest_id, sound_key FROM accounts")).all())
+    assert rows == {"g1": "meera", "g2": "meera#g2"}
+    engine.dispose()

@@ -27,6 +27,7 @@ class AccountRow(Base):
     __tablename__ = "accounts"
     __table_args__ = (UniqueConstraint("name_key", name="uq_accounts_name_key"),
                       UniqueConstraint("look_key", name="uq_accounts_look_key"),
+                      UniqueConstraint("sound_key", name="uq_accounts_sound_key"),
                       CheckConstraint("failures >= 0", name="ck_accounts_failures"),
                       CheckConstraint("length(name_key) > 0 AND length(look_key) > 0", name="ck_accounts_keys"))
 
@@ -35,6 +36,7 @@ class AccountRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str] = mapped_column(String(200))
     look_key: Mapped[str] = mapped_column(String(200))
+    sound_key: Mapped[str] = mapped_column(String(400))
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     #: Wrong passwords (and attempts still being checked) since ``failed_since`` (seconds since the epoch).
@@ -75,10 +77,12 @@ class Accounts:
             return _account(s.get(AccountRow, guest_id))
 
     def by_name(self, keys: NameKeys) -> Account | None:
-        """The account of a name, or of one that looks like it (the one of the same case-folded name first)."""
+        """The account of a name, or of one that looks or reads like it (the one of the same case-folded name
+        first)."""
         with Session(self.engine) as s:
             rows = s.scalars(select(AccountRow).where(
-                (AccountRow.name_key == keys.folded) | (AccountRow.look_key == keys.look)))
+                (AccountRow.name_key == keys.folded) | (AccountRow.look_key == keys.look)
+                | (AccountRow.sound_key == keys.sound)))
             return _account(min(rows, key=lambda row: row.name_key != keys.folded, default=None))
 
     # -- writing ------------------------------------------------------------------------------------------------
@@ -89,6 +93,7 @@ class Accounts:
 
         def work(s: Session) -> None:
             s.add(AccountRow(guest_id=guest_id, name=name, name_key=keys.folded, look_key=keys.look,
+                             sound_key=keys.sound,
                              password_hash=password_hash, failures=0))
             guest = s.get(GuestRow, guest_id)
             if guest is not None:
@@ -100,8 +105,8 @@ class Accounts:
             if self.of_guest(guest_id) is not None:
                 raise AccountError("claimed", "you have an account already") from None
             if self.by_name(keys) is not None:
-                raise AccountError("name_taken", "that name (or one that looks like it) has an account already") \
-                    from None
+                raise AccountError("name_taken",
+                                   "that name (or one that looks or reads like it) has an account already") from None
             raise
 
     async def set_password(self, guest_id: str, password_hash: str) -> None:

@@ -217,7 +217,7 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
         if current.account:
             raise ApiError("claimed", "you have an account already")
         if accounts().by_name(keys) is not None:
-            raise ApiError("name_taken", "that name (or one that looks like it) has an account already")
+            raise ApiError("name_taken", "that name (or one that looks or reads like it) has an account already")
         hashed = await passwords.hash(body.password)
         try:
             await accounts().claim(guest, name, keys, hashed)

@@ -18,9 +18,12 @@ skeleton: only its copy of the data is used here).
 One key for both jobs cannot exist: case and look-alikes chained together join letters that look nothing alike
 (Greek "ν" looks like "v", its capital "Ν" like "N", so "v" would be "n" and "Ravi" would be "Rani").
 
-Keys are only compared, never shown: they mix scripts by design. Two names that *sound* alike in two scripts are
-not look-alikes: Cyrillic "Меера" (with "р", the Cyrillic er) reads "Meera" but looks like "Meepa", and it is the
-name "Meepa" that it is one with.
+- ``sound``: NFKC, transliterated to Latin letters (``anyascii``: "Меера" is "Meera", "मीरा" is "mira", "José" is
+  "Jose"), case folded, spaces left out. Two names that *read* alike in two scripts are one name too: Cyrillic
+  "Меера" (with "р", the Cyrillic er) looks like "Meepa" (the ``look`` key) but reads "Meera" (this key), so it is
+  one with both. A name with nothing to transliterate keeps a key of its own (its ``folded`` key, marked).
+
+Keys are only compared, never shown: they mix scripts by design.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
+
+from anyascii import anyascii
 
 #: Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt): invisible, removed from a skeleton.
 IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
@@ -86,16 +91,26 @@ def skeleton(text: str) -> str:
 class NameKeys(NamedTuple):
     folded: str
     look: str
+    sound: str
+
+
+def sound_key(compatible: str) -> str:
+    """The ``sound`` key of an NFKC name (see the module)."""
+    read = "".join(anyascii(compatible).casefold().split())
+    return read or "\x00" + skeleton(compatible.casefold())
 
 
 def name_keys(name: str) -> NameKeys:
-    """The two keys a name is unique by (see the module).
+    """The three keys a name is unique by (see the module).
 
     >>> a, b = name_keys("Kiran"), name_keys("KIRAN")
     >>> a.folded == b.folded
     True
     >>> name_keys("МEERA").look == name_keys("Meera").look  # Cyrillic М
     True
+    >>> name_keys("Меера").sound == name_keys("Meera").sound  # Cyrillic М, е, р, а: it reads "Meera"
+    True
     """
     compatible = unicodedata.normalize("NFKC", name)
-    return NameKeys(skeleton(compatible.casefold()), skeleton(skeleton(compatible).casefold()))
+    return NameKeys(skeleton(compatible.casefold()), skeleton(skeleton(compatible).casefold()),
+                    sound_key(compatible))
