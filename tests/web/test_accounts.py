@@ -287,7 +287,7 @@ def test_names_of_other_scripts_are_their_own_names_unless_they_read_alike(serve
 
 
 def one_name(a: str, b: str) -> bool:
-    """Whether two names are one (either key the same)."""
+    """Whether two names are one (any key the same)."""
     return any(x == y for x, y in zip(name_keys(a), name_keys(b), strict=True))
 
 

