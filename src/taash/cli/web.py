@@ -134,7 +134,7 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
     if ":" in shown:
         shown = f"[{shown}]"
-    print(f"taash: Seep at http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
+    print(f"taash: Seep and Rummy at http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
     server = uvicorn.Server(uvicorn.Config(
         create_app(config), ws_max_size=MAX_FRAME, ws_per_message_deflate=False, log_level=log_level,
         timeout_graceful_shutdown=3))
