@@ -82,7 +82,8 @@ def test_serve_prints_its_address_and_serves(tmp_path: Path) -> None:
                             stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == f"taash: Seep and Rummy at http://localhost:{port}/  (Ctrl-C stops the server)"
+        said = proc.stdout.readline().strip()
+        assert said == f"taash: Seep and Rummy at http://localhost:{port}/  (Ctrl-C stops the server)"
         deadline = time.monotonic() + 30
         while True:
             try:
