@@ -29,7 +29,7 @@ class HeldStore:
         return None
 
     async def add_action(self, table_id: str, version: int, guest: str | None, client_id: str | None,
-                         body: dict[str, Any]) -> None:
+                         body: dict[str, Any], extra_spent: float | None = None) -> None:
         await self.release.wait()
         if self.fail:
             raise RuntimeError("disk full")

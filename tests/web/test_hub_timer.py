@@ -206,3 +206,117 @@ def test_seep_still_has_a_bot_play_a_lapsed_turn_after_the_extra_time(tmp_path: 
         asyncio.run(scenario())
     finally:
         store.close()
+
+
+def turns_played(live: Live, seat: int = 0) -> int:
+    """How many turns of the deal ``seat`` has played to their end (a discard)."""
+    turns = live.table.session.state.match.deal.turns  # type: ignore[union-attr]
+    return sum(1 for t in turns if t.seat == seat and t.discard is not None)
+
+
+async def until_played(live: Live, played: int, seat: int = 0, within: float = 10) -> None:
+    """Wait for ``seat`` to end another turn than the ``played`` before."""
+    deadline = time.monotonic() + within
+    while turns_played(live, seat) == played:
+        assert time.monotonic() < deadline, "his turn never ended"
+        await asyncio.sleep(0.01)
+
+
+async def take_and_discard(hub: Hub, live: Live, guest: str = "g0") -> None:
+    await hub.act(live, {"type": "take", "from": "stock"}, guest, None, live.table.version)
+    discard = live.table.state_for(0)["deal"]["arrangement"]["discard"]
+    await hub.act(live, {"type": "discard", "card": discard}, guest, None, live.table.version)
+
+
+def test_the_extra_time_a_seat_has_spent_survives_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each action stores what the seat to move had spent of its extra time: a server restarted on the same
+    database gives him back only what he had left, after a turn he ended and after a take in the middle of one."""
+    plain_bot(monkeypatch)
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+    store = Store(engine)
+    turn, extra, over = 0.3, 5.0, 0.6
+
+    async def restart(hub: Hub, table_id: str) -> tuple[Hub, Live, Connection]:
+        await hub.close()  # as a kill: its tasks stop, nothing more is written
+        again = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=turn, extra_seconds=extra)
+        assert again.restore() == 1
+        live = again.live[table_id]
+        conn = again.join(live, "g0", None)
+        again.schedule_bots(live)
+        return again, live, conn
+
+    async def scenario() -> None:
+        hub = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=turn, extra_seconds=extra)
+        live = await rummy_table(hub)
+        hub.join(live, "g0", None)
+        hub.schedule_bots(live)
+        await his_turn(live)
+        await asyncio.sleep(turn + over)  # the turn's own seconds, then some of the extra time
+        await take_and_discard(hub, live)
+        left = live.bank[0]
+        assert extra - over - 0.3 < left <= extra - over, left
+        # A restart after the turn he ended: the same extra time left, to the millisecond (not all of it again).
+        hub, live, _ = await restart(hub, live.table.id)
+        assert live.bank[0] == pytest.approx(left, abs=1e-3)
+        await his_turn(live)
+        timer = hub.timer(live)
+        assert timer is not None and timer["bank"] == round(left, 1) and timer["extra"] == extra, timer
+        # Some more of it in his next turn, up to a take; then a restart before his discard.
+        await asyncio.sleep(turn + over)
+        await hub.act(live, {"type": "take", "from": "stock"}, "g0", None, live.table.version)
+        hub, live, _ = await restart(hub, live.table.id)
+        assert left - over - 0.3 < live.bank[0] <= left - over, live.bank[0]
+        timer = hub.timer(live)
+        assert timer is not None and timer["seat"] == 0 and timer["bank"] == round(live.bank[0], 1), timer
+        await hub.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+def test_time_away_while_a_bot_plays_for_him_is_not_taken_from_his_extra_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person who leaves in his turn is played for by a bot once he has been away ``away_seconds``: what his
+    turn took beyond its own seconds while he was there comes out of his extra time, the time he was away does not
+    (and a restart keeps it so)."""
+    plain_bot(monkeypatch)
+    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+    migrate(engine)
+    store = Store(engine)
+    turn, extra, away, stayed = 0.3, 5.0, 1.5, 0.5
+
+    async def scenario() -> None:
+        hub = Hub(store, bot_delay=0, away_seconds=away, turn_seconds=turn, extra_seconds=extra)
+        live = await rummy_table(hub)
+        conn = hub.join(live, "g0", None)
+        hub.schedule_bots(live)
+        await his_turn(live)
+        # He leaves as his turn begins: the bot plays it once he has been away long enough (well past his turn's
+        # own seconds), and none of it is taken from his extra time.
+        played = turns_played(live)
+        hub.leave(live, conn)
+        took = await until_moved(live, live.table.version)
+        assert took >= away - 0.1, took
+        await until_played(live, played)  # the bot's discard: his turn is over
+        assert live.bank[0] == extra and not live.timeouts
+        # Back, he stays past his turn's own seconds, then leaves: only the time he was there is his.
+        conn = hub.join(live, "g0", None)
+        await his_turn(live)
+        await asyncio.sleep(turn + stayed)
+        played = turns_played(live)
+        hub.leave(live, conn)
+        await until_played(live, played)
+        assert extra - stayed - 0.3 < live.bank[0] <= extra - stayed, live.bank[0]
+        left = live.bank[0]
+        await hub.close()
+        again = Hub(store, bot_delay=0, away_seconds=away, turn_seconds=turn, extra_seconds=extra)
+        assert again.restore() == 1
+        assert again.live[live.table.id].bank[0] == pytest.approx(left, abs=1e-3)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()

@@ -294,10 +294,10 @@ def crash_on_start(store: Store) -> None:
     write = store.add_action
 
     async def add_action(table_id: str, version: int, guest: str | None, client_id: str | None,
-                         action: dict[str, Any]) -> None:
+                         action: dict[str, Any], extra_spent: float | None = None) -> None:
         if action.get("type") == "start":
             raise RuntimeError("killed")
-        await write(table_id, version, guest, client_id, action)
+        await write(table_id, version, guest, client_id, action, extra_spent)
 
     store.add_action = add_action  # type: ignore[method-assign]
 

@@ -110,3 +110,45 @@ def test_accounts_made_before_the_sound_key_keep_their_names_when_two_read_alike
         rows = dict(c.execute(text("SELECT guest_id, sound_key FROM accounts")).all())
     assert rows == {"g1": "meera", "g2": "meera#g2"}
     engine.dispose()
+
+
+def test_actions_stored_before_0011_leave_every_seat_its_whole_extra_time(tmp_path: Path) -> None:
+    """0011 keeps with each action the extra seconds the seat to move had spent, which a restart takes off his
+    extra time; a table whose actions were stored before it restores with every seat's extra time whole."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+
+    async def start() -> str:
+        store = Store(engine)
+        hub = Hub(store, bot_delay=0)
+        live = await two_player_table(hub)
+        for _ in range(5):
+            seat = live.table.to_move()
+            await hub.act(live, live.table.bot_action(), f"g{seat}")
+        store.close()
+        return live.table.id
+
+    table_id = asyncio.run(start())
+    with engine.begin() as c:  # as if Anil had spent 12.5 s of his extra time in his turns
+        changed = c.execute(text("UPDATE actions SET extra_spent = 12.5 WHERE table_id = :id AND guest = 'g0' "
+                                 "AND extra_spent IS NOT NULL"), {"id": table_id}).rowcount
+    assert changed >= 2
+
+    def banks() -> dict[int, float]:
+        store = Store(make_engine(url))
+        try:
+            hub = Hub(store, bot_delay=0, extra_seconds=60)
+            assert hub.restore() == 1
+            return dict(hub.live[table_id].bank)
+        finally:
+            store.close()
+
+    assert banks() == {0: 47.5, 1: 60.0}
+    engine.dispose()
+    downgrade(url, "0010")
+    old = make_engine(url)
+    assert "extra_spent" not in {c["name"] for c in inspect(old).get_columns("actions")}
+    migrate(old)
+    old.dispose()
+    assert banks() == {}

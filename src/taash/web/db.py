@@ -78,6 +78,10 @@ class ActionRow(Base):
     guest: Mapped[str | None] = mapped_column(String(32), nullable=True)
     client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     body: Mapped[str] = mapped_column(Text)  # JSON of the action
+    #: The extra seconds of the match (the hub's ``extra_seconds``) that the person of the seat to move had spent
+    #: by this action (None: his turns are not timed, or nobody was to move); the last one of a seat is what a
+    #: restarted server takes off his extra time.
+    extra_spent: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

@@ -95,7 +95,9 @@ class Live:
     #: When the seat to move began its turn: monotonic (for the timer) and wall-clock (the deadline told).
     turn_since: float = field(default_factory=time.monotonic)
     turn_since_wall: float = field(default_factory=time.time)
-    #: seat -> seconds left of its extra time for the match (absent: all of it), spent once a turn's own run out.
+    #: seat -> seconds left of its extra time for the match when its turn in progress (or its next) began (absent:
+    #: all of it), spent once a turn's own run out. Each action stores what the seat to move had spent by then, and
+    #: a restart takes it from there (see :func:`rebuild`).
     bank: dict[int, float] = field(default_factory=dict)
     #: seat -> turns in a row its person let run out and a bot played (a game with no timeout move: Seep).
     timeouts: dict[int, int] = field(default_factory=dict)
@@ -162,7 +164,8 @@ class Hub:
         for stored in self.store.tables(unfinished_only=True):
             if stored.row.status == "abandoned":
                 continue
-            table = rebuild_or_log(stored)
+            spent: dict[int, float] = {}
+            table = rebuild_or_log(stored, spent)
             if table is None:
                 continue
             if table.status == "waiting" and stored.row.stake > 0 and self.ledger is not None:
@@ -170,7 +173,7 @@ class Hub:
             if table.status != stored.row.status:  # the status is written after the action that changed it
                 self.store.set_status_now(table.id, table.status, result_rows(table))
             if table.status != "finished":
-                self._add(table, stored)
+                self._add(table, stored, spent)
         if self.ledger is not None:
             self.close_held_matches()
         return len(self.live)
@@ -278,8 +281,13 @@ class Hub:
             await asyncio.sleep(every)
             await self.sweep(idle_seconds)
 
-    def _add(self, table: Table, stored: StoredTable | None = None) -> Live:
+    def _add(self, table: Table, stored: StoredTable | None = None, spent: Mapping[int, float] | None = None) -> Live:
+        """Keep ``table`` in memory; ``spent``: seat -> the extra seconds it had spent by its last stored action
+        (from :func:`rebuild`), the rest of which is its bank (a turn in progress starts again from its beginning,
+        as the server was away meanwhile)."""
         live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0)
+        for seat, seconds in (spent or {}).items():
+            live.bank[seat] = max(0.0, self.extra_seconds - seconds)
         for action in stored.actions if stored else []:
             if action.client_id is not None:
                 live.seen[(action.guest, action.client_id)] = (action.version, fingerprint(json.loads(action.body)))
@@ -296,12 +304,13 @@ class Hub:
         live = self.live.get(table_id)
         if live is None:
             stored = self.store.table(table_id)
-            table = None if stored is None else rebuild_or_log(stored)
+            spent: dict[int, float] = {}
+            table = None if stored is None else rebuild_or_log(stored, spent)
             if stored is None or table is None:
                 return None
             if table.status == "finished" or stored.row.status == "abandoned":
                 return Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
-            live = self._add(table, stored)
+            live = self._add(table, stored, spent)
         return live
 
     def by_code(self, code: str) -> Live | None:
@@ -363,18 +372,19 @@ class Hub:
     # -- actions ------------------------------------------------------------------------------------------------
 
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None = None,
-                  version: int | None = None, lapsed: int | None = None) -> int:
+                  version: int | None = None, lapsed: int | None = None, away: bool = False) -> int:
         """Check, store, apply and announce one action; returns the version it made.
 
         ``version`` is the table version the sender saw (None: not checked); ``lapsed``, the seat whose person
-        let his turn run out (a bot's action for him). Raises TableError. The work runs to its end even if the
-        caller is cancelled (a closing connection, a bot's task at shutdown): an action whose write may have
-        committed is always applied in memory too.
+        let his turn run out (a bot's action for him); ``away``: a bot's action for the seat to move, whose person
+        is away (the time since he left is not taken from his extra time). Raises TableError. The work runs to its
+        end even if the caller is cancelled (a closing connection, a bot's task at shutdown): an action whose write
+        may have committed is always applied in memory too.
         """
-        return await asyncio.shield(self._act(live, action, guest, client_id, version, lapsed))
+        return await asyncio.shield(self._act(live, action, guest, client_id, version, lapsed, away))
 
     async def _act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None,
-                   version: int | None, lapsed: int | None) -> int:
+                   version: int | None, lapsed: int | None, away: bool) -> int:
         async with live.lock:
             if live.gone:
                 raise TableError("the table was abandoned", "abandoned")
@@ -393,18 +403,20 @@ class Hub:
             status_before = table.status
             if action.get("type") == "start" and live.stake > 0 and self.ledger is not None:
                 await self._hold(live)
+            mover = table.to_move()
+            bank = self.bank_at(live, mover, time.monotonic(), away)
+            spent = None if bank is None else self.extra_seconds - bank
             try:
-                await self.store.add_action(table.id, new_version, guest, client_id, action)
+                await self.store.add_action(table.id, new_version, guest, client_id, action, spent)
             except Exception:
                 log.exception("could not store an action of table %s", table.id)
                 raise TableError("the server could not store that; please try again", "server") from None
             # Committed: now the table in memory may change and everyone may be told.
-            mover = table.to_move()
             said = table.apply(action, guest)
             await self.store_deals(live)
             live.last_active = time.monotonic()
             if table.ends_turn(action):
-                self.end_turn(live, mover)
+                self.end_turn(live, mover, bank)
             if guest is not None and table.is_move(action):
                 self.acted(live, table.seat_of(guest))
             if lapsed is not None:
@@ -517,20 +529,29 @@ class Hub:
                  "idle": seat in live.idle}
                 for seat in range(len(live.table.seats))]
 
-    def end_turn(self, live: Live, seat: int | None) -> None:
-        """The turn of ``seat`` (None: nobody's) is over: what it took beyond a turn's own seconds comes out of his
-        extra time, and the next turn's clock starts."""
-        now = time.monotonic()
-        if seat is not None and self.turn_seconds > 0:
-            over = now - live.turn_since - self.turn_seconds
-            if over > 0:
-                live.bank[seat] = max(0.0, self.bank_left(live, seat) - over)
-        live.turn_since = now
+    def end_turn(self, live: Live, seat: int | None, bank: float | None) -> None:
+        """The turn of ``seat`` (None: nobody's) is over, with ``bank`` extra seconds left to him as he acted
+        (:meth:`bank_at`; None: not timed), and the next turn's clock starts."""
+        if seat is not None and bank is not None:
+            live.bank[seat] = bank
+        live.turn_since = time.monotonic()
         live.turn_since_wall = time.time()
 
     def bank_left(self, live: Live, seat: int) -> float:
         """The extra seconds ``seat`` had left when the turn in progress began."""
         return live.bank.get(seat, self.extra_seconds)
+
+    def bank_at(self, live: Live, seat: int | None, moment: float, away: bool = False) -> float | None:
+        """The extra seconds ``seat`` has left at ``moment`` (monotonic) of the turn in progress: what the turn took
+        beyond its own seconds comes out of them, except the time since its person went away when ``away`` (a bot
+        plays for him: time away is not his). None when the seat's turns are not timed (no limit, or a bot's)."""
+        if seat is None or self.turn_seconds <= 0 or live.table.seats[seat].bot:
+            return None
+        until = moment
+        if away and seat in live.away_since:
+            until = min(moment, live.away_since[seat])
+        over = until - live.turn_since - self.turn_seconds
+        return max(0.0, self.bank_left(live, seat) - max(0.0, over))
 
     def timer(self, live: Live) -> dict[str, JSON] | None:
         """The turn timer of the person to move: his seat, the seconds a turn has and those left of it, his extra
@@ -730,7 +751,8 @@ class Hub:
             self.schedule_bots(live)
             return
         try:
-            await self.act(live, action, None, version=version, lapsed=seat if reason == "lapsed" else None)
+            await self.act(live, action, None, version=version, lapsed=seat if reason == "lapsed" else None,
+                           away=reason == "away")
         except TableError as e:
             if e.code != "stale":  # a bot's bug: the table must go on all the same
                 log.error("a bot's action was refused at table %s (%s); the engine's first legal move is made for "
@@ -779,19 +801,20 @@ def result_rows(table: Table) -> list[ResultRow]:
             for i, seat, r in table.results()]
 
 
-def rebuild_or_log(stored: StoredTable) -> Table | None:
+def rebuild_or_log(stored: StoredTable, spent: dict[int, float] | None = None) -> Table | None:
     """:func:`rebuild`, or None (and the reason in the log) for a table whose actions no longer replay: one such
     table must not keep the server from starting, nor the others from going on."""
     try:
-        return rebuild(stored)
+        return rebuild(stored, spent)
     except Exception:
         log.exception("table %s cannot be rebuilt from its %d actions; it is left out", stored.row.id,
                       len(stored.actions))
         return None
 
 
-def rebuild(stored: StoredTable) -> Table:
-    """A table from its row and its actions, as it was after the last committed one."""
+def rebuild(stored: StoredTable, spent: dict[int, float] | None = None) -> Table:
+    """A table from its row and its actions, as it was after the last committed one; ``spent`` (if given) is
+    filled with seat -> the extra seconds it had spent by the last action made while it was to move."""
     row = stored.row
     game = adapter(row.game)  # a game this taash does not seat: TableError, and the table waits for one that does
     length = row.format if row.format is not None else row.baazis
@@ -799,6 +822,9 @@ def rebuild(stored: StoredTable) -> Table:
     table = Table(row.id, row.code, settings, row.seed, row.owner, stored.deals)
     for action in stored.actions:
         body = json.loads(action.body)
+        mover = table.to_move()
+        if spent is not None and mover is not None and action.extra_spent is not None:
+            spent[mover] = action.extra_spent
         table.apply(body, action.guest)
         if table.version != action.version:  # pragma: no cover - versions are written in order
             raise RuntimeError(f"table {row.id}: action {action.version} out of order")

@@ -36,6 +36,8 @@ class NewAction:
     guest: str | None
     client_id: str | None
     body: str
+    #: The extra seconds the seat to move had spent by this action (:attr:`ActionRow.extra_spent`).
+    extra_spent: float | None = None
 
     def __call__(self, session: Session) -> None:
         _write_actions(session, [self])
@@ -49,7 +51,7 @@ def _write_actions(session: Session, actions: list[NewAction]) -> None:
     assert isinstance(actions_table, Table)
     connection.execute(insert(actions_table), [
         {"table_id": a.table_id, "version": a.version, "guest": a.guest, "client_id": a.client_id, "body": a.body,
-         "created_at": created} for a in actions])
+         "extra_spent": a.extra_spent, "created_at": created} for a in actions])
     latest: dict[str, NewAction] = {}
     for a in actions:
         latest[a.table_id] = a
@@ -153,8 +155,11 @@ class Store:
         await self.write(lambda s: s.add(row))
 
     async def add_action(self, table_id: str, version: int, guest: str | None, client_id: str | None,
-                         body: dict[str, Any]) -> None:
-        await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":"))))
+                         body: dict[str, Any], extra_spent: float | None = None) -> None:
+        """An action, with the extra seconds the seat to move had spent by then (None: not timed), in the
+        transaction that moves the table's version on."""
+        await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":")),
+                                   extra_spent))
 
     def add_action_now(self, table_id: str, version: int, guest: str | None, body: dict[str, Any]) -> None:
         """An action written at once (on a restart, before the server runs)."""
