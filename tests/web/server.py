@@ -66,6 +66,8 @@ class Server:
     args: list[str]
     proc: subprocess.Popen[bytes] | None = None
     log: Path | None = None
+    #: How Python runs taash (a test may give ``("-c", code)`` that changes something first and then runs it).
+    launcher: tuple[str, ...] = ("-m", "taash.cli.main")
 
     @property
     def ws_url(self) -> str:
@@ -74,7 +76,7 @@ class Server:
     def start(self) -> None:
         assert self.log is not None
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "taash.cli.main", "serve", *self.args],
+            self.proc = subprocess.Popen([sys.executable, *self.launcher, "serve", *self.args],
                                          stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -9,8 +9,11 @@ The same needs as tests/web/test_browser.py (Debian's chromium, the playwright p
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -359,13 +362,33 @@ def test_two_people_at_one_private_rummy_table(server: str, browser: Browser) ->
     assert not errors, errors
 
 
+#: ``taash`` whose bots take the stock's card and discard at once, never drop nor declare (what
+#: tests/web/test_hub_timer.py's ``plain_bot`` does in-process): a deal that lasts, whatever the table's seed.
+PLAIN_BOTS = """
+from taash.rummy.deal import Discard, Take
+from taash.tables.table import BotTurn
+
+def action(turn):
+    legal = turn.view.legal_actions()
+    move = Take("stock") if Take("stock") in legal else next(a for a in legal if isinstance(a, Discard))
+    return turn.game.action_to(move)
+
+BotTurn.action = action
+from taash.cli.main import run
+run()
+"""
+
+
 def test_the_turn_timer_shows_the_extra_time_and_a_turn_out_of_time(tmp_path: Path, browser: Browser) -> None:
     """The countdown shows the turn's seconds and the extra time beside, then the extra time alone; when both run
-    out the page says what was discarded for him, his seat is marked, and the third in a row drops him."""
+    out the page says what was discarded for him, his seat is marked, and the third in a row drops him. The bot
+    opposite never declares nor drops (PLAIN_BOTS): a medium bot could win the deal before his third timeout (about
+    one deal in thirty), and the test would see no drop."""
     port = free_port()
     server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
         "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.3",
-        "--turn-seconds", "2", "--extra-seconds", "2", "--log-level", "warning"], log=tmp_path / "server.log")
+        "--turn-seconds", "2", "--extra-seconds", "2", "--log-level", "warning"], log=tmp_path / "server.log",
+        launcher=("-c", PLAIN_BOTS))
     server.start()
     errors: list[str] = []
     try:
@@ -385,6 +408,10 @@ def test_the_turn_timer_shows_the_extra_time_and_a_turn_out_of_time(tmp_path: Pa
     finally:
         server.stop()
     assert not errors, errors
+    with closing(sqlite3.connect(tmp_path / "browser.db")) as db:  # the server's moves: the bot's, and his timeouts
+        made = [json.loads(body) for (body,) in db.execute("SELECT body FROM actions WHERE guest IS NULL")]
+    assert sum(1 for a in made if a["type"] == "timeout") == 3
+    assert all(a["type"] in ("timeout", "discard") or a == {"type": "take", "from": "stock"} for a in made), made
 
 
 def test_two_people_left_in_a_pool_split_the_prize_by_its_buttons(server: str, browser: Browser) -> None:
