@@ -40,6 +40,7 @@ from itertools import combinations, pairwise, product
 from typing import TypeVar
 
 from taash.packs import JOKER
+from taash.rummy.core import compiled, solver_rules
 from taash.rummy.errors import BadHandError
 from taash.rummy.melds import MeldKind, meld_kind
 from taash.rummy.rules import Rules
@@ -728,7 +729,7 @@ def solve(faces: Sequence[int], rules: Rules, wild: int) -> Solution:
     return _Hand(_game(rules), faces, wild).solution()
 
 
-def hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
+def pure_hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
     """The least points of 13 cards alone, without building an arrangement (a little faster than :func:`solve`)."""
     _check(faces, HAND, wild)
     return _Hand(_game(rules), faces, wild).value()[0]
@@ -736,9 +737,7 @@ def hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
 
 def _discards(faces: Sequence[int], rules: Rules, wild: int, keep: int | None) -> tuple[_Hand, dict[int, _Hand]]:
     """The 14-card hand taken apart once, and the 13-card hand after each distinct discard allowed."""
-    _check(faces, DRAWN, wild)
-    if keep is not None and keep not in faces:
-        raise BadHandError("the card taken is not in the hand")
+    _check_drawn(faces, wild, keep)
     whole = _Hand(_game(rules), faces, wild)
     after = {}
     for face in dict.fromkeys(faces):
@@ -748,7 +747,13 @@ def _discards(faces: Sequence[int], rules: Rules, wild: int, keep: int | None) -
     return whole, after
 
 
-def discard_values(faces: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> dict[int, int]:
+def _check_drawn(faces: Sequence[int], wild: int, keep: int | None) -> None:
+    _check(faces, DRAWN, wild)
+    if keep is not None and keep not in faces:
+        raise BadHandError("the card taken is not in the hand")
+
+
+def pure_discard_values(faces: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> dict[int, int]:
     """The least points left after each distinct discard from 14 cards (``keep``: a card that may not be
     discarded, the one just taken from the discard pile under R3). Only the discarded card's cluster is solved
     again for each discard."""
@@ -773,7 +778,14 @@ def _values_after(whole: _Hand, after: dict[int, _Hand]) -> dict[int, tuple[int,
     return out
 
 
-def best_discard(faces: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> tuple[int, Solution]:
+def _preference(game: _Game, wild: int, face: int, points: int, valid: bool) -> tuple[bool, int, int, int]:
+    """How :func:`best_discard` ranks a discard leaving ``points`` (``valid``): least first."""
+    own = 0 if face == JOKER or face % 13 == wild else game.points(face)
+    return not valid, points, -own, face
+
+
+def pure_best_discard(faces: Sequence[int], rules: Rules, wild: int,
+                      keep: int | None = None) -> tuple[int, Solution]:
     """The best card to discard from 14 and the solution of the 13 left (``keep`` as for :func:`discard_values`).
 
     The best discard leaves a valid declaration if any does, then the fewest points; among equals it is the card
@@ -784,18 +796,65 @@ def best_discard(faces: Sequence[int], rules: Rules, wild: int, keep: int | None
     if not after:
         raise BadHandError("no card may be discarded")
     values = _values_after(whole, after)
-
-    def preference(face: int) -> tuple[bool, int, int, int]:
-        points = 0 if face == JOKER or face % 13 == wild else game.points(face)
-        return not values[face][1], values[face][0], -points, face
-
-    choice = min(values, key=preference)
+    choice = min(values, key=lambda face: _preference(game, wild, face, *values[face]))
     return choice, after[choice].solution()
 
 
-def take_value(faces: Sequence[int], face: int, rules: Rules, wild: int) -> int:
+def pure_take_value(faces: Sequence[int], face: int, rules: Rules, wild: int) -> int:
     """The least points after taking ``face`` into 13 cards and making the best discard allowed (under R3 the
     card taken stays when ``keep_taken_discard``): what taking the open discard is worth."""
     _check(faces, HAND, wild)
     keep = face if rules.keep_taken_discard else None
-    return min(discard_values([*faces, face], rules, wild, keep).values())
+    return min(pure_discard_values([*faces, face], rules, wild, keep).values())
+
+
+# -- the same questions answered by the compiled solver (taash.rummy.core), the arrangement by the pure one -------
+
+
+def _compiled_discards(faces: Sequence[int], rules: Rules, wild: int,
+                       keep: int | None) -> tuple[tuple[int, int, bool], ...]:
+    assert compiled is not None
+    _check_drawn(faces, wild, keep)
+    values: tuple[tuple[int, int, bool], ...] = compiled.discard_values(faces, wild, solver_rules(rules),
+                                                                        -1 if keep is None else keep)
+    return values
+
+
+def compiled_hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
+    """:func:`pure_hand_value` by the compiled solver."""
+    assert compiled is not None
+    _check(faces, HAND, wild)
+    points: int = compiled.hand_value(faces, wild, solver_rules(rules))[0]
+    return points
+
+
+def compiled_discard_values(faces: Sequence[int], rules: Rules, wild: int,
+                            keep: int | None = None) -> dict[int, int]:
+    """:func:`pure_discard_values` by the compiled solver."""
+    return {face: points for face, points, _ in _compiled_discards(faces, rules, wild, keep)}
+
+
+def compiled_best_discard(faces: Sequence[int], rules: Rules, wild: int,
+                          keep: int | None = None) -> tuple[int, Solution]:
+    """:func:`pure_best_discard`, each discard weighed by the compiled solver; the solution of the 13 cards left
+    is the pure solver's, found as :func:`pure_best_discard` finds it (the same arrangement)."""
+    values = _compiled_discards(faces, rules, wild, keep)
+    if not values:
+        raise BadHandError("no card may be discarded")
+    game = _game(rules)
+    choice = min(values, key=lambda value: _preference(game, wild, *value))[0]
+    return choice, _Hand(game, faces, wild).without(choice).solution()
+
+
+def compiled_take_value(faces: Sequence[int], face: int, rules: Rules, wild: int) -> int:
+    """:func:`pure_take_value` by the compiled solver."""
+    _check(faces, HAND, wild)
+    keep = face if rules.keep_taken_discard else None
+    return min(compiled_discard_values([*faces, face], rules, wild, keep).values())
+
+
+#: The questions of value as the core in use answers them (:mod:`taash.rummy.core`; the same answers).
+hand_value = pure_hand_value if compiled is None else compiled_hand_value
+discard_values = pure_discard_values if compiled is None else compiled_discard_values
+best_discard = pure_best_discard if compiled is None else compiled_best_discard
+take_value = pure_take_value if compiled is None else compiled_take_value
