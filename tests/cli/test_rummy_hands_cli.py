@@ -144,7 +144,8 @@ def test_bench_json() -> None:
 def test_bench_table_and_bad_preset() -> None:
     code, out, _ = run("bench", "--repeats", "1", "--hands", "10", "--discards", "2", "--warmup", "0", "-r",
                        "classic")
-    assert code == 0 and "hands solved" in out and "hands valued" in out and "best discards" in out and f"{CORE.split()[0]} core" in out
+    assert code == 0 and "hands solved" in out and "hands valued" in out and "best discards" in out
+    assert f"{CORE.split()[0]} core" in out  # the solver's core in use, named
     code, _, err = run("bench", "-r", "nope")
     assert "unknown rules preset" in one_line_error(code, err)
 

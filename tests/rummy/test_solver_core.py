@@ -1,6 +1,8 @@
 """The compiled hand solver (``taash.rummy._solver``) against the pure one, its reference: the same least points and
-validity of every 13-card hand and of every discard of 14 cards, the same best discard with the same arrangement,
-and both against the brute-force reference on a smaller sample.
+validity of every 13-card hand and of every discard of 14 cards, the same best discard (with the same arrangement
+through :func:`best_discard`), and both against the brute-force reference on a smaller sample. The compiled
+solver's own arrangements (:func:`compiled_solve`, what the web server shows) are sound and as good as the pure
+solver's; among equally good groupings they may differ from it, and the tests say so.
 
 Hands come from random deals, hands with 0 to 6 jokers and hands built from melds, under every test variant (the
 two presets among them). ``TAASH_CORE_HANDS`` scales the sample (the default checks some 6,000 hands)::
@@ -32,7 +34,7 @@ from taash.rummy import solver as S
 from taash.rummy.core import CORE, compiled, solver_rules, source_hash
 from taash.rummy.errors import BadHandError
 from taash.rummy.rules import PRESETS, Rules
-from tests.rummy.helpers import VARIANTS, built_hand, dealt_hand, joker_hand, ref_rules
+from tests.rummy.helpers import VARIANTS, built_hand, check_solution, dealt_hand, joker_hand, ref_rules
 from tests.rummy.reference import reference_discard, reference_score
 from tests.rummy.test_solver import hands
 
@@ -75,11 +77,21 @@ def test_the_compiled_solver_gives_the_pure_solvers_values(variant: str, size: i
             want = S._Hand(S._game(rules), hand, wild).value()
             assert compiled.hand_value(hand, wild, solver_rules(rules)) == want, (hand, wild)
             assert S.compiled_hand_value(hand, rules, wild) == S.pure_hand_value(hand, rules, wild) == want[0]
+            solution = S.compiled_solve(hand, rules, wild)
+            check_solution(hand, solution, rules, wild)
+            assert (solution.points, solution.valid) == want
         else:
             keep = hand[n % 14] if n % 4 == 0 else None  # R3: the card just taken stays (unless twinned)
             got = compiled.discard_values(hand, wild, solver_rules(rules), -1 if keep is None else keep)
             assert got == pure_values(hand, rules, wild, keep), (hand, wild, keep)
-            assert S.compiled_best_discard(hand, rules, wild, keep) == S.pure_best_discard(hand, rules, wild, keep)
+            discard, solution = S.pure_best_discard(hand, rules, wild, keep)
+            assert S.compiled_best_discard(hand, rules, wild, keep) == (discard, solution)
+            shown_discard, shown = S.compiled_best_discard_shown(hand, rules, wild, keep)
+            left = list(hand)
+            left.remove(discard)
+            assert shown_discard == discard
+            check_solution(left, shown, rules, wild)
+            assert (shown.points, shown.valid) == (solution.points, solution.valid)
             if keep is None:
                 assert S.compiled_take_value(hand[:13], hand[13], rules, wild) == \
                     S.pure_take_value(hand[:13], hand[13], rules, wild)
@@ -126,6 +138,24 @@ def test_property_compiled_best_discard_is_the_pure_one(example: tuple[list[int]
 
 
 @needs_compiled
+def test_the_compiled_arrangement_may_group_otherwise_but_is_as_good() -> None:
+    """What the web server shows (``shown_solve``): the compiled solver's arrangement. Where several groupings are
+    best it may pick another than the pure solver's, with the same points and validity (the engine's scoring,
+    the hand check, bots and records keep the pure solver's)."""
+    assert S.shown_solve is S.compiled_solve and S.shown_best_discard is S.compiled_best_discard_shown
+    octro = PRESETS["octro"]
+    differ = 0
+    rng = random.Random("shown")
+    for n in range(300):
+        hand, wild = a_hand(rng, octro, n, 13)
+        pure, shown = S.solve(hand, octro, wild), S.compiled_solve(hand, octro, wild)
+        check_solution(hand, shown, octro, wild)
+        assert (shown.points, shown.valid) == (pure.points, pure.valid)
+        differ += shown != pure
+    assert 0 < differ < 300  # mostly the same, sometimes another grouping as good
+
+
+@needs_compiled
 def test_constructed_hands_on_both_solvers() -> None:
     """Hands chosen by hand: every joker, a valid hand with twins, no pure run, an ace high and low, R3's kept
     card the only one worth discarding."""
@@ -143,6 +173,10 @@ def test_constructed_hands_on_both_solvers() -> None:
         hand = [parse_face(t) for t in text.split()]
         if len(hand) == 13:
             assert S.compiled_hand_value(hand, rules, wild) == S.pure_hand_value(hand, rules, wild), text
+            solution = S.compiled_solve(hand, rules, wild)
+            check_solution(hand, solution, rules, wild)
+            assert (solution.points, solution.valid) == (S.solve(hand, rules, wild).points,
+                                                         S.solve(hand, rules, wild).valid)
         else:
             assert S.compiled_best_discard(hand, rules, wild, keep) == S.pure_best_discard(hand, rules, wild, keep)
             assert S.compiled_discard_values(hand, rules, wild, keep) == \
@@ -175,6 +209,7 @@ def test_conformance_hands_on_both_solvers(conformance_dir: Path, core_name: str
 def test_the_solver_uses_the_compiled_core_when_it_is_built() -> None:
     assert CORE == "compiled"
     assert S.hand_value is S.compiled_hand_value and S.best_discard is S.compiled_best_discard
+    assert S.solve is not S.compiled_solve  # the engine, the hand check, bots and records keep the pure arrangement
     assert S.discard_values is S.compiled_discard_values and S.take_value is S.compiled_take_value
 
 
@@ -201,6 +236,10 @@ def test_bad_input_is_refused_the_same_on_both_solvers() -> None:
         compiled.hand_value(hand, -1, solver_rules(octro))
     with pytest.raises(TypeError, match="9 numbers"):
         compiled.hand_value(hand, 7, (1, 2))
+    with pytest.raises(ValueError, match="a hand here is 13 cards, not 12"):
+        compiled.arrange(hand[:12], 7, solver_rules(octro))
+    with pytest.raises(BadHandError, match="13 cards, not 14"):
+        S.compiled_solve([*hand, 0], octro, 7)
 
 
 def test_taash_pure_forces_the_pure_solver() -> None:
@@ -208,7 +247,8 @@ def test_taash_pure_forces_the_pure_solver() -> None:
     env = {**os.environ, "TAASH_PURE": "1", "PYTHONPATH": str(Path(taash.__file__).resolve().parents[1])}
     code = ("from taash.rummy import core, solver; from taash.benchmarks.rummy import run_bench; "
             "print(core.CORE, core.compiled is None, solver.best_discard is solver.pure_best_discard, "
-            "solver.hand_value is solver.pure_hand_value, run_bench(repeats=1, hands=5, discards=2, warmup=0).core)")
+            "solver.hand_value is solver.pure_hand_value and solver.shown_solve is solver.solve, "
+            "run_bench(repeats=1, hands=5, discards=2, warmup=0).core)")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["pure", "(TAASH_PURE=1)", "True", "True", "True", "pure", "(TAASH_PURE=1)"]
 

@@ -122,6 +122,16 @@ static inline int first_left(const Hand *h, int face, uint32_t mask) {
     return left ? __builtin_ctz(left) : -1;
 }
 
+/* A meld of the best arrangement, as the walk back through the search finds it: the items it takes, the jokers it
+ * uses from the pool, the progress after it, its kind (0 pure run, 1 impure run, 2 set) and its cards in the
+ * order shown (a joker's slot -1). */
+typedef struct {
+    int target, hit;
+    uint32_t taken;
+    int used, progress, kind, size;
+    int cards[ACE_HIGH + 1];
+} Step;
+
 /* A run's search state: the window's positions, which hold an item left (its number) or none (-1). */
 typedef struct {
     const Hand *h;
@@ -131,6 +141,7 @@ typedef struct {
     int open[ACE_HIGH + 1]; /* the window's positions with an item other than the lowest item's own */
     int opens;
     int found;
+    Step *seek; /* when walking back: the first run reaching seek->target with the rest is recorded there */
 } RunSearch;
 
 /* Every choice of which of the window's other cards the run takes (the rest filled by jokers), from open[k] on. */
@@ -146,6 +157,19 @@ static void choose_cards(RunSearch *s, int k, uint32_t taken, int generic, int w
         int progress = g->after_run[s->progress][(generic == 0) * 2 + (length >= 4)];
         int rest = best(h, s->mask & ~taken, s->jokers - generic - wilds, progress);
         if (rest != NONE && rest + weight > s->found) s->found = rest + weight;
+        Step *seek = s->seek;
+        if (seek && !seek->hit && rest != NONE && rest + weight == seek->target) {
+            seek->hit = 1;
+            seek->taken = taken;
+            seek->used = generic + wilds;
+            seek->progress = progress;
+            seek->kind = generic == 0 ? 0 : 1;
+            seek->size = length;
+            for (int p = 0; p < length; p++) {
+                int item = s->holder[p];
+                seek->cards[p] = item >= 0 && taken >> item & 1 ? h->face[item] : -1;
+            }
+        }
         return;
     }
     int position = s->open[k];
@@ -159,7 +183,7 @@ static void choose_cards(RunSearch *s, int k, uint32_t taken, int generic, int w
 }
 
 /* The most weight the runs holding item i (the lowest left) can cover with the rest, or NONE. */
-static int best_runs(const Hand *h, int i, uint32_t mask, int jokers, int progress) {
+static int best_runs(const Hand *h, int i, uint32_t mask, int jokers, int progress, Step *seek) {
     const Game *g = h->game;
     int suit = h->face[i] / 13, rank = h->face[i] % 13;
     RunSearch s;
@@ -168,6 +192,7 @@ static int best_runs(const Hand *h, int i, uint32_t mask, int jokers, int progre
     s.jokers = jokers;
     s.progress = progress;
     s.found = NONE;
+    s.seek = seek;
     s.most_generic = jokers < g->meld_jokers ? jokers : g->meld_jokers;
     /* The first item left at each position of the suit's run line (13: the ace played high). Item i, the lowest
      * item left, is the first of its face: it stands at its rank, and an ace at 13 as well. */
@@ -201,7 +226,7 @@ static int best_runs(const Hand *h, int i, uint32_t mask, int jokers, int progre
 }
 
 /* The most weight the sets holding item i (a natural card, the lowest left) can cover with the rest, or NONE. */
-static int best_sets(const Hand *h, int i, uint32_t mask, int jokers, int progress) {
+static int best_sets(const Hand *h, int i, uint32_t mask, int jokers, int progress, Step *seek) {
     const Game *g = h->game;
     int suit = h->face[i] / 13, rank = h->face[i] % 13;
     int others[3], count = 0;
@@ -223,6 +248,18 @@ static int best_sets(const Hand *h, int i, uint32_t mask, int jokers, int progre
             if (chosen >> k & 1) taken |= 1u << others[k];
         int rest = best(h, mask & ~taken, jokers - need, progress);
         if (rest != NONE && rest + size * h->weight[i] > found) found = rest + size * h->weight[i];
+        if (seek && !seek->hit && rest != NONE && rest + size * h->weight[i] == seek->target) {
+            seek->hit = 1;
+            seek->taken = taken;
+            seek->used = need;
+            seek->progress = progress;
+            seek->kind = 2;
+            seek->size = 0;
+            for (int k = 0; k < 4; k++) /* the cards in suit order, as the pure solver shows a set */
+                for (int item = 0; item < h->n; item++)
+                    if (taken >> item & 1 && h->face[item] / 13 == k) seek->cards[seek->size++] = h->face[item];
+            for (int k = 0; k < need; k++) seek->cards[seek->size++] = -1;
+        }
     }
     return found;
 }
@@ -239,10 +276,10 @@ static int best(const Hand *h, uint32_t mask, int jokers, int progress) {
     }
     int i = __builtin_ctz(mask);
     int found = best(h, mask & (mask - 1), jokers, progress); /* the lowest item unmatched */
-    int runs = best_runs(h, i, mask, jokers, progress);
+    int runs = best_runs(h, i, mask, jokers, progress, NULL);
     if (runs > found) found = runs;
     if (!h->wild_item[i]) {
-        int sets = best_sets(h, i, mask, jokers, progress);
+        int sets = best_sets(h, i, mask, jokers, progress, NULL);
         if (sets > found) found = sets;
     }
     for (int probe = 0; probe < MEMO_PROBES; probe++) { /* the search below may have filled the slot found */
@@ -255,6 +292,53 @@ static int best(const Hand *h, uint32_t mask, int jokers, int progress) {
         }
     }
     return found;
+}
+
+/* The melds of a best arrangement of the items of mask (its weight `found`, not NONE), as a tuple of (kind, cards)
+ * (a joker's slot -1), or NULL with an exception set. */
+static PyObject *walk(const Hand *h, uint32_t mask, int jokers, int progress, int found) {
+    PyObject *melds = PyList_New(0);
+    if (!melds) return NULL;
+    while (mask) {
+        int i = __builtin_ctz(mask);
+        if (best(h, mask & (mask - 1), jokers, progress) == found) { /* the lowest item unmatched */
+            mask &= mask - 1;
+            continue;
+        }
+        Step step;
+        step.target = found;
+        step.hit = 0;
+        best_runs(h, i, mask, jokers, progress, &step);
+        if (!step.hit && !h->wild_item[i]) best_sets(h, i, mask, jokers, progress, &step);
+        if (!step.hit) {
+            Py_DECREF(melds);
+            PyErr_SetString(PyExc_RuntimeError, "the compiled solver lost its way back through its search");
+            return NULL;
+        }
+        PyObject *cards = PyTuple_New(step.size);
+        if (!cards) {
+            Py_DECREF(melds);
+            return NULL;
+        }
+        for (int k = 0; k < step.size; k++) PyTuple_SET_ITEM(cards, k, PyLong_FromLong(step.cards[k]));
+        PyObject *meld = Py_BuildValue("(iN)", step.kind, cards);
+        if (!meld || PyList_Append(melds, meld)) {
+            Py_XDECREF(meld);
+            Py_DECREF(melds);
+            return NULL;
+        }
+        Py_DECREF(meld);
+        int weight = 0;
+        for (int item = 0; item < h->n; item++)
+            if (step.taken >> item & 1) weight += h->weight[item];
+        found -= weight;
+        mask &= ~step.taken;
+        jokers -= step.used;
+        progress = step.progress;
+    }
+    PyObject *out = PyList_AsTuple(melds);
+    Py_DECREF(melds);
+    return out;
 }
 
 /* -- the Python side -------------------------------------------------------------------------------------- */
@@ -420,7 +504,40 @@ static PyObject *py_discard_values(PyObject *self, PyObject *const *args, Py_ssi
     return out;
 }
 
+PyDoc_STRVAR(arrange_doc,
+             "arrange(faces, wild, rules) -> (points, valid, melds)\n\n"
+             "hand_value's answer for 13 cards with the melds of one best arrangement: each (kind, cards), kind 0 a\n"
+             "pure run, 1 an impure run, 2 a set, cards in the order shown with -1 for a joker's slot (the jokers\n"
+             "are not placed). No melds when no arrangement meets the declaration requirement.");
+
+static PyObject *py_arrange(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "arrange(faces, wild, rules)");
+        return NULL;
+    }
+    Game g;
+    int faces[MOST_ITEMS];
+    long wild = PyLong_AsLong(args[1]);
+    if (wild == -1 && PyErr_Occurred()) return NULL;
+    if (wild < 0 || wild > 12) {
+        PyErr_Format(PyExc_ValueError, "the wild rank is 0 (ace) to 12 (king), not %ld", wild);
+        return NULL;
+    }
+    if (make_game(&g, args[2]) || read_faces(args[0], 13, faces)) return NULL;
+    Hand h;
+    int jokers, naturals, total, points, valid;
+    make_hand(&h, &g, faces, 13, (int)wild, &jokers, &naturals, &total);
+    new_generation();
+    int found = best(&h, (1u << h.n) - 1, jokers, g.nothing);
+    value_of(&g, found, naturals, total, &points, &valid);
+    PyObject *melds = found == NONE ? PyTuple_New(0) : walk(&h, (1u << h.n) - 1, jokers, g.nothing, found);
+    if (!melds) return NULL;
+    return Py_BuildValue("(iON)", points, valid ? Py_True : Py_False, melds);
+}
+
 static PyMethodDef methods[] = {
+    {"arrange", (PyCFunction)(void (*)(void))py_arrange, METH_FASTCALL, arrange_doc},
     {"hand_value", (PyCFunction)(void (*)(void))py_hand_value, METH_FASTCALL, hand_value_doc},
     {"discard_values", (PyCFunction)(void (*)(void))py_discard_values, METH_FASTCALL, discard_values_doc},
     {NULL, NULL, 0, NULL},

@@ -686,30 +686,39 @@ class _Hand:
             suits = self.suit_maps[number]
             for kind, cards in cluster_melds:
                 shown.append((kind, [suits[f // 13] * 13 + f % 13 if f != _JOKER_SLOT else f for f in cards]))
-        held = [f for _, cards in shown for f in cards if f != _JOKER_SLOT]
-        # Wild cards placed as themselves leave the pool; the rest of it (printed jokers first) fills the
-        # melds' joker slots, and what is left over is free.
-        pool = self.printed + _without(self.wilds, [f for f in held if f % 13 == self.wild])
-        melds = sorted((self._filled(kind, cards, pool) for kind, cards in shown),
-                       key=lambda m: (_KINDS.index(m[0]), m[1]))
-        unmatched = _without(self.naturals, [f for f in held if f % 13 != self.wild])
         points = min(self.total - weight // _PER_POINT, game.max_points)
         valid = weight % _PER_POINT == len(self.naturals)
-        return Solution(points, valid, tuple(melds), tuple(pool), tuple(unmatched))
+        return _shown(game.rules, self.wild, self.printed, self.wilds, self.naturals, shown, points, valid)
 
-    def _filled(self, kind: int, cards: list[int], pool: list[int]) -> tuple[MeldKind, tuple[int, ...]]:
-        """A meld's cards as shown, its joker slots filled from the pool."""
-        filled = tuple(f if f != _JOKER_SLOT else pool.pop(0) for f in cards)
-        name = _KINDS[kind]
-        if name == "set" and len(filled) - cards.count(_JOKER_SLOT) == 1:
-            name = meld_kind(filled, self.game.rules, self.wild) or name  # one card and jokers: a run as well
-        elif name == "impure":
-            suit = next(f for f in cards if f != _JOKER_SLOT) // 13
-            if any(f == _JOKER_SLOT and g != JOKER and g // 13 == suit for f, g in zip(cards, filled, strict=True)):
-                # A wild card of the run's own suit in a joker's slot may read as itself: name the run as the
-                # rules read it (then it may be pure).
-                name = meld_kind(filled, self.game.rules, self.wild) or name
-        return name, filled
+
+def _shown(rules: Rules, wild: int, printed: list[int], wilds: list[int], naturals: list[int],
+           shown: Sequence[tuple[int, Sequence[int]]], points: int, valid: bool) -> Solution:
+    """The solution showing melds found by a search (each its kind and cards, jokers' slots as -1) of a hand of
+    these printed jokers, wild cards and natural cards (each in the hand's order)."""
+    held = [f for _, cards in shown for f in cards if f != _JOKER_SLOT]
+    # Wild cards placed as themselves leave the pool; the rest of it (printed jokers first) fills the
+    # melds' joker slots, and what is left over is free.
+    pool = printed + _without(wilds, [f for f in held if f % 13 == wild])
+    melds = sorted((_filled(rules, wild, kind, cards, pool) for kind, cards in shown),
+                   key=lambda m: (_KINDS.index(m[0]), m[1]))
+    unmatched = _without(naturals, [f for f in held if f % 13 != wild])
+    return Solution(points, valid, tuple(melds), tuple(pool), tuple(unmatched))
+
+
+def _filled(rules: Rules, wild: int, kind: int, cards: Sequence[int],
+            pool: list[int]) -> tuple[MeldKind, tuple[int, ...]]:
+    """A meld's cards as shown, its joker slots filled from the pool."""
+    filled = tuple(f if f != _JOKER_SLOT else pool.pop(0) for f in cards)
+    name = _KINDS[kind]
+    if name == "set" and len(filled) - list(cards).count(_JOKER_SLOT) == 1:
+        name = meld_kind(filled, rules, wild) or name  # one card and jokers: a run as well
+    elif name == "impure":
+        suit = next(f for f in cards if f != _JOKER_SLOT) // 13
+        if any(f == _JOKER_SLOT and g != JOKER and g // 13 == suit for f, g in zip(cards, filled, strict=True)):
+            # A wild card of the run's own suit in a joker's slot may read as itself: name the run as the
+            # rules read it (then it may be pure).
+            name = meld_kind(filled, rules, wild) or name
+    return name, filled
 
 
 def _without(cards: Sequence[int], removed: Iterable[int]) -> list[int]:
@@ -852,6 +861,39 @@ def compiled_take_value(faces: Sequence[int], face: int, rules: Rules, wild: int
     keep = face if rules.keep_taken_discard else None
     return min(compiled_discard_values([*faces, face], rules, wild, keep).values())
 
+
+def compiled_solve(faces: Sequence[int], rules: Rules, wild: int) -> Solution:
+    """:func:`solve` by the compiled solver: the same points and validity, and a best arrangement, which among
+    equally good ones may group the cards otherwise than the pure solver's."""
+    assert compiled is not None
+    _check(faces, HAND, wild)
+    points, valid, shown = compiled.arrange(faces, wild, solver_rules(rules))
+    printed = [f for f in faces if f == JOKER]
+    wilds = [f for f in faces if f != JOKER and f % 13 == wild]
+    naturals = [f for f in faces if f != JOKER and f % 13 != wild]
+    if not shown:  # no arrangement meets the requirement: all 13 cards count
+        return Solution(points, False, (), (*printed, *wilds), tuple(naturals))
+    return _shown(rules, wild, printed, wilds, naturals, shown, points, valid)
+
+
+def compiled_best_discard_shown(faces: Sequence[int], rules: Rules, wild: int,
+                                keep: int | None = None) -> tuple[int, Solution]:
+    """:func:`compiled_best_discard` (the same card) with the compiled solver's best arrangement of the 13 left
+    (:func:`compiled_solve`)."""
+    values = _compiled_discards(faces, rules, wild, keep)
+    if not values:
+        raise BadHandError("no card may be discarded")
+    game = _game(rules)
+    choice = min(values, key=lambda value: _preference(game, wild, *value))[0]
+    return choice, compiled_solve(_without(faces, [choice]), rules, wild)
+
+
+#: What a hand shown to a player is arranged by (the web server's): the compiled solver when it is in use (fast; a
+#: best arrangement, maybe grouped otherwise than the pure solver's among equally good ones), else the pure one.
+#: The engine's scoring, the protocol's hand check, the bots and records keep :func:`solve` and
+#: :func:`best_discard`, whose arrangements never depend on the core.
+shown_solve = solve if compiled is None else compiled_solve
+shown_best_discard = pure_best_discard if compiled is None else compiled_best_discard_shown
 
 #: The questions of value as the core in use answers them (:mod:`taash.rummy.core`; the same answers).
 hand_value = pure_hand_value if compiled is None else compiled_hand_value
