@@ -5,7 +5,7 @@ solver's own arrangements (:func:`compiled_solve`, what the web server shows) ar
 solver's; among equally good groupings they may differ from it, and the tests say so.
 
 Hands come from random deals, hands with 0 to 6 jokers and hands built from melds, under every test variant (the
-two presets among them). ``TAASH_CORE_HANDS`` scales the sample (the default checks some 6,000 hands)::
+two presets among them). ``TAASH_CORE_HANDS`` scales the sample (the default checks some 5,000 hands)::
 
     TAASH_CORE_HANDS=10 .venv/bin/python -m pytest -q -n 2 tests/rummy/test_solver_core.py
 

@@ -47,6 +47,8 @@ class BenchResult:
     #: Hands valued and best discards found by the pure solver (the same figures as above on the pure core).
     pure_values_per_sec: float
     pure_discards_per_sec: float
+    pure_values_per_cpu_sec: float
+    pure_discards_per_cpu_sec: float
     cold_hands_per_sec: float
     repeats: int
     hands_per_repeat: int
@@ -138,10 +140,10 @@ def run_bench(repeats: int = 11, hands: int = 2000, discards: int = 300, warmup:
     hands_rate, hands_cpu = timed(13, hands, solve_all)
     values_rate, values_cpu = timed(13, hands, value_all)
     discards_rate, discards_cpu = timed(14, discards, best_discards)
-    pure_values, pure_discards = values_rate, discards_rate
+    pure_values, pure_discards = (values_rate, values_cpu), (discards_rate, discards_cpu)
     if not on_pure:
-        pure_values = timed(13, hands, pure_value_all)[0]
-        pure_discards = timed(14, discards, pure_best_discards)[0]
+        pure_values = timed(13, hands, pure_value_all)
+        pure_discards = timed(14, discards, pure_best_discards)
     gc.unfreeze()
     return BenchResult(
         core=CORE,
@@ -151,8 +153,10 @@ def run_bench(repeats: int = 11, hands: int = 2000, discards: int = 300, warmup:
         discards_per_cpu_sec=round(discards_cpu, 1),
         values_per_sec=round(values_rate, 1),
         values_per_cpu_sec=round(values_cpu, 1),
-        pure_values_per_sec=round(pure_values, 1),
-        pure_discards_per_sec=round(pure_discards, 1),
+        pure_values_per_sec=round(pure_values[0], 1),
+        pure_discards_per_sec=round(pure_discards[0], 1),
+        pure_values_per_cpu_sec=round(pure_values[1], 1),
+        pure_discards_per_cpu_sec=round(pure_discards[1], 1),
         cold_hands_per_sec=round(cold, 1),
         repeats=repeats,
         hands_per_repeat=hands,
