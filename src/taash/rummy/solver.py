@@ -24,6 +24,13 @@ when it is so placed.
 
 Cards are faces of :mod:`taash.packs` (twins are equal); ``wild`` is the deal's wild rank (0 = ace .. 12 = king).
 
+This module is the pure solver, the reference. When the compiled solver is built (:mod:`taash.rummy.core`), the
+questions of value (:func:`hand_value`, :func:`discard_values`, :func:`take_value`, and the choice of
+:func:`best_discard`) are answered by it, with the same answers (``pure_*`` name the pure functions,
+``compiled_*`` the compiled ones); :func:`solve` and the arrangement :func:`best_discard` shows are always the pure
+solver's. :func:`shown_solve` and :func:`shown_best_discard`, for the web server, take the compiled solver's own
+arrangement (as good; among equally good groupings maybe another).
+
 >>> from taash.packs import parse_face
 >>> from taash.rummy.rules import PRESETS
 >>> hand = [parse_face(t) for t in "4s 5s 6s 7s 9h Th Jh Qc Qd Qh 2c 2d JK".split()]
