@@ -1,7 +1,8 @@
 # Quick start: `make play` starts the game, `make test` runs every test. Both create or reuse ./.venv and
-# reinstall the package only when pyproject.toml, setup.py or the compiled Seep core's source changed (the stamp
-# file inside .venv remembers). The install builds the compiled core (src/taash/seep/_core.c) in place when a C
-# compiler is at hand, and the engine falls back to its pure-Python core when not; the last line says which.
+# reinstall the package only when pyproject.toml, setup.py or a compiled core's source changed (the stamp file
+# inside .venv remembers). The install builds the compiled cores (src/taash/seep/_core.c, the Seep engine's, and
+# src/taash/rummy/_solver.c, the Rummy hand solver's) in place when a C compiler is at hand, and each game falls
+# back to its pure-Python code when not; the last lines say which.
 # The interpreter of a new .venv: PYTHON=... chooses one; otherwise scripts/pick-python prefers the
 # distribution's optimised build of Python 3.11 (see there).
 VENV := .venv
@@ -12,11 +13,12 @@ BIN := $(VENV)/bin
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml setup.py src/taash/seep/_core.c
+$(STAMP): pyproject.toml setup.py src/taash/seep/_core.c src/taash/rummy/_solver.c
 	@test -x $(BIN)/python || "$$(scripts/pick-python)" -m venv $(VENV)
 	-$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	@$(BIN)/python -c 'from taash.seep.core import CORE; print(f"taash: the Seep engine runs on its {CORE} core")'
+	@$(BIN)/python -c 'from taash.rummy.core import CORE; print(f"taash: the Rummy solver runs on its {CORE} core")'
 	@touch $(STAMP)
 
 # The game: the web server (it prints its address); ARGS="--port 8080" passes options on (taash serve --help).
@@ -31,11 +33,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-# Every test, then the Seep engine's tests again on its pure core (the fallback where the compiled one is not built).
+# Every test, then the Seep engine's tests and the Rummy solver's again on their pure cores (the fallback where the
+# compiled ones are not built).
 test: lint
 	@scripts/ensure-chromium
 	$(BIN)/python -m pytest -q -n auto
-	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep
+	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep tests/rummy/test_solver.py tests/rummy/test_solver_core.py
 
 bench: $(STAMP)
 	$(BIN)/taash seep bench

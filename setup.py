@@ -1,9 +1,11 @@
-"""The compiled core of the Seep engine (``taash.seep._core``), built when a C compiler is at hand.
+"""The compiled cores, built when a C compiler is at hand: the Seep engine's (``taash.seep._core``) and the Rummy
+hand solver's (``taash.rummy._solver``).
 
-Everything else about the package is in pyproject.toml. The extension is optional: when it does not compile, the
-install goes on and the engine runs on its pure-Python core (``taash seep bench`` says which core it used). The
-build prints one line saying which core it built. The core is built with the hash of its source, which
-:mod:`taash.seep.core` checks against the source beside it: a core left over from older source is not used.
+Everything else about the package is in pyproject.toml. The extensions are optional: when one does not compile,
+the install goes on and that game runs on its pure-Python code (``taash seep bench`` and ``taash rummy bench`` say
+which core they used). The build prints one line saying which cores it built. Each is built with the hash of its
+source, which :mod:`taash.seep.core` and :mod:`taash.rummy.core` check against the source beside it: a core left
+over from older source is not used.
 """
 
 from __future__ import annotations
@@ -18,29 +20,41 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = "src/taash/seep/_core.c"
+SOLVER_SOURCE = "src/taash/rummy/_solver.c"
 #: Every x86-64 processor of the last fifteen years counts bits in one instruction; without the flag gcc calls a
 #: library function for each count.
 POPCNT = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
 
 
-def source_hash() -> str:
-    """What taash.seep.core.source_hash gives for the core's source."""
-    return hashlib.sha256((ROOT / SOURCE).read_bytes()).hexdigest()[:16]
+def source_hash(source: str = SOURCE) -> str:
+    """What taash.seep.core.source_hash (taash.rummy.core.source_hash) gives for a core's source."""
+    return hashlib.sha256((ROOT / source).read_bytes()).hexdigest()[:16]
+
+
+#: Each extension's name in the build's line, and the game that falls back to pure Python without it.
+NAMES = {"taash.seep._core": ("Seep core", "Seep"), "taash.rummy._solver": ("Rummy solver", "Rummy")}
 
 
 class BuildCore(build_ext):
-    """build_ext that says in one line which Seep core it built, and leaves no stale core in place."""
+    """build_ext that says in one line which compiled cores it built, and leaves no stale core in place."""
 
     def run(self) -> None:
         super().run()
-        if all(Path(self.get_ext_fullpath(ext.name)).exists() for ext in self.extensions):
-            print("taash: built the compiled Seep core (taash.seep._core)", file=sys.stderr)
-            return
-        for stale in (ROOT / "src" / "taash" / "seep").glob("_core.*"):
-            if stale.suffix in (".so", ".pyd"):
-                stale.unlink()
-        print("taash: the compiled Seep core did not build (see above): the engine will use its pure-Python core",
-              file=sys.stderr)
+        built, failed = [], []
+        for ext in self.extensions:
+            if Path(self.get_ext_fullpath(ext.name)).exists():
+                built.append(f"{NAMES[ext.name][0]} ({ext.name})")
+                continue
+            failed.append(ext.name)
+            package, _, module = ext.name.rpartition(".")
+            for stale in ROOT.joinpath("src", *package.split(".")).glob(f"{module}.*"):
+                if stale.suffix in (".so", ".pyd"):
+                    stale.unlink()
+        line = f"taash: built the compiled {' and '.join(built)}" if built else "taash: built no compiled core"
+        if failed:
+            line += (f"; the compiled {' and '.join(NAMES[name][0] for name in failed)} did not build (see above): "
+                     f"{' and '.join(NAMES[name][1] for name in failed)} will use pure Python")
+        print(line, file=sys.stderr)
 
 
 setup(
@@ -51,7 +65,14 @@ setup(
             define_macros=[("TAASH_CORE_SOURCE", f'"{source_hash()}"')],
             extra_compile_args=["-O3", "-std=c99", "-Wall", *POPCNT],
             optional=True,
-        )
+        ),
+        Extension(
+            "taash.rummy._solver",
+            [SOLVER_SOURCE],
+            define_macros=[("TAASH_SOLVER_SOURCE", f'"{source_hash(SOLVER_SOURCE)}"')],
+            extra_compile_args=["-O3", "-std=c99", "-Wall", *POPCNT],
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": BuildCore},
 )

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from taash.cli.rummy_hands import register
 from taash.rummy.check import check_json
+from taash.rummy.core import CORE
 from taash.rummy.errors import BadHandError
 
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
@@ -135,13 +136,16 @@ def test_bench_json() -> None:
     assert code == 0, err
     data = json.loads(out)
     assert data["hands_per_sec"] > 0 and data["discards_per_sec"] > 0 and data["rules"] == "octro"
+    assert data["values_per_sec"] > 0 and data["pure_values_per_sec"] > 0 and data["pure_discards_per_sec"] > 0
+    assert data["core"] == CORE  # the solver's core in use, named
     assert data["interpreter"]
 
 
 def test_bench_table_and_bad_preset() -> None:
     code, out, _ = run("bench", "--repeats", "1", "--hands", "10", "--discards", "2", "--warmup", "0", "-r",
                        "classic")
-    assert code == 0 and "hands solved" in out
+    assert code == 0 and "hands solved" in out and "hands valued" in out and "best discards" in out
+    assert f"{CORE.split()[0]} core" in out  # the solver's core in use, named
     code, _, err = run("bench", "-r", "nope")
     assert "unknown rules preset" in one_line_error(code, err)
 

@@ -24,6 +24,13 @@ when it is so placed.
 
 Cards are faces of :mod:`taash.packs` (twins are equal); ``wild`` is the deal's wild rank (0 = ace .. 12 = king).
 
+This module is the pure solver, the reference. When the compiled solver is built (:mod:`taash.rummy.core`), the
+questions of value (:func:`hand_value`, :func:`discard_values`, :func:`take_value`, and the choice of
+:func:`best_discard`) are answered by it, with the same answers (``pure_*`` name the pure functions,
+``compiled_*`` the compiled ones); :func:`solve` and the arrangement :func:`best_discard` shows are always the pure
+solver's. :func:`shown_solve` and :func:`shown_best_discard`, for the web server, take the compiled solver's own
+arrangement (as good; among equally good groupings maybe another).
+
 >>> from taash.packs import parse_face
 >>> from taash.rummy.rules import PRESETS
 >>> hand = [parse_face(t) for t in "4s 5s 6s 7s 9h Th Jh Qc Qd Qh 2c 2d JK".split()]
@@ -40,6 +47,7 @@ from itertools import combinations, pairwise, product
 from typing import TypeVar
 
 from taash.packs import JOKER
+from taash.rummy.core import compiled, solver_rules
 from taash.rummy.errors import BadHandError
 from taash.rummy.melds import MeldKind, meld_kind
 from taash.rummy.rules import Rules
@@ -685,30 +693,39 @@ class _Hand:
             suits = self.suit_maps[number]
             for kind, cards in cluster_melds:
                 shown.append((kind, [suits[f // 13] * 13 + f % 13 if f != _JOKER_SLOT else f for f in cards]))
-        held = [f for _, cards in shown for f in cards if f != _JOKER_SLOT]
-        # Wild cards placed as themselves leave the pool; the rest of it (printed jokers first) fills the
-        # melds' joker slots, and what is left over is free.
-        pool = self.printed + _without(self.wilds, [f for f in held if f % 13 == self.wild])
-        melds = sorted((self._filled(kind, cards, pool) for kind, cards in shown),
-                       key=lambda m: (_KINDS.index(m[0]), m[1]))
-        unmatched = _without(self.naturals, [f for f in held if f % 13 != self.wild])
         points = min(self.total - weight // _PER_POINT, game.max_points)
         valid = weight % _PER_POINT == len(self.naturals)
-        return Solution(points, valid, tuple(melds), tuple(pool), tuple(unmatched))
+        return _shown(game.rules, self.wild, self.printed, self.wilds, self.naturals, shown, points, valid)
 
-    def _filled(self, kind: int, cards: list[int], pool: list[int]) -> tuple[MeldKind, tuple[int, ...]]:
-        """A meld's cards as shown, its joker slots filled from the pool."""
-        filled = tuple(f if f != _JOKER_SLOT else pool.pop(0) for f in cards)
-        name = _KINDS[kind]
-        if name == "set" and len(filled) - cards.count(_JOKER_SLOT) == 1:
-            name = meld_kind(filled, self.game.rules, self.wild) or name  # one card and jokers: a run as well
-        elif name == "impure":
-            suit = next(f for f in cards if f != _JOKER_SLOT) // 13
-            if any(f == _JOKER_SLOT and g != JOKER and g // 13 == suit for f, g in zip(cards, filled, strict=True)):
-                # A wild card of the run's own suit in a joker's slot may read as itself: name the run as the
-                # rules read it (then it may be pure).
-                name = meld_kind(filled, self.game.rules, self.wild) or name
-        return name, filled
+
+def _shown(rules: Rules, wild: int, printed: list[int], wilds: list[int], naturals: list[int],
+           shown: Sequence[tuple[int, Sequence[int]]], points: int, valid: bool) -> Solution:
+    """The solution showing melds found by a search (each its kind and cards, jokers' slots as -1) of a hand of
+    these printed jokers, wild cards and natural cards (each in the hand's order)."""
+    held = [f for _, cards in shown for f in cards if f != _JOKER_SLOT]
+    # Wild cards placed as themselves leave the pool; the rest of it (printed jokers first) fills the
+    # melds' joker slots, and what is left over is free.
+    pool = printed + _without(wilds, [f for f in held if f % 13 == wild])
+    melds = sorted((_filled(rules, wild, kind, cards, pool) for kind, cards in shown),
+                   key=lambda m: (_KINDS.index(m[0]), m[1]))
+    unmatched = _without(naturals, [f for f in held if f % 13 != wild])
+    return Solution(points, valid, tuple(melds), tuple(pool), tuple(unmatched))
+
+
+def _filled(rules: Rules, wild: int, kind: int, cards: Sequence[int],
+            pool: list[int]) -> tuple[MeldKind, tuple[int, ...]]:
+    """A meld's cards as shown, its joker slots filled from the pool."""
+    filled = tuple(f if f != _JOKER_SLOT else pool.pop(0) for f in cards)
+    name = _KINDS[kind]
+    if name == "set" and len(filled) - list(cards).count(_JOKER_SLOT) == 1:
+        name = meld_kind(filled, rules, wild) or name  # one card and jokers: a run as well
+    elif name == "impure":
+        suit = next(f for f in cards if f != _JOKER_SLOT) // 13
+        if any(f == _JOKER_SLOT and g != JOKER and g // 13 == suit for f, g in zip(cards, filled, strict=True)):
+            # A wild card of the run's own suit in a joker's slot may read as itself: name the run as the
+            # rules read it (then it may be pure).
+            name = meld_kind(filled, rules, wild) or name
+    return name, filled
 
 
 def _without(cards: Sequence[int], removed: Iterable[int]) -> list[int]:
@@ -728,7 +745,7 @@ def solve(faces: Sequence[int], rules: Rules, wild: int) -> Solution:
     return _Hand(_game(rules), faces, wild).solution()
 
 
-def hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
+def pure_hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
     """The least points of 13 cards alone, without building an arrangement (a little faster than :func:`solve`)."""
     _check(faces, HAND, wild)
     return _Hand(_game(rules), faces, wild).value()[0]
@@ -736,9 +753,7 @@ def hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
 
 def _discards(faces: Sequence[int], rules: Rules, wild: int, keep: int | None) -> tuple[_Hand, dict[int, _Hand]]:
     """The 14-card hand taken apart once, and the 13-card hand after each distinct discard allowed."""
-    _check(faces, DRAWN, wild)
-    if keep is not None and keep not in faces:
-        raise BadHandError("the card taken is not in the hand")
+    _check_drawn(faces, wild, keep)
     whole = _Hand(_game(rules), faces, wild)
     after = {}
     for face in dict.fromkeys(faces):
@@ -748,7 +763,13 @@ def _discards(faces: Sequence[int], rules: Rules, wild: int, keep: int | None) -
     return whole, after
 
 
-def discard_values(faces: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> dict[int, int]:
+def _check_drawn(faces: Sequence[int], wild: int, keep: int | None) -> None:
+    _check(faces, DRAWN, wild)
+    if keep is not None and keep not in faces:
+        raise BadHandError("the card taken is not in the hand")
+
+
+def pure_discard_values(faces: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> dict[int, int]:
     """The least points left after each distinct discard from 14 cards (``keep``: a card that may not be
     discarded, the one just taken from the discard pile under R3). Only the discarded card's cluster is solved
     again for each discard."""
@@ -773,7 +794,14 @@ def _values_after(whole: _Hand, after: dict[int, _Hand]) -> dict[int, tuple[int,
     return out
 
 
-def best_discard(faces: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> tuple[int, Solution]:
+def _preference(game: _Game, wild: int, face: int, points: int, valid: bool) -> tuple[bool, int, int, int]:
+    """How :func:`best_discard` ranks a discard leaving ``points`` (``valid``): least first."""
+    own = 0 if face == JOKER or face % 13 == wild else game.points(face)
+    return not valid, points, -own, face
+
+
+def pure_best_discard(faces: Sequence[int], rules: Rules, wild: int,
+                      keep: int | None = None) -> tuple[int, Solution]:
     """The best card to discard from 14 and the solution of the 13 left (``keep`` as for :func:`discard_values`).
 
     The best discard leaves a valid declaration if any does, then the fewest points; among equals it is the card
@@ -784,18 +812,98 @@ def best_discard(faces: Sequence[int], rules: Rules, wild: int, keep: int | None
     if not after:
         raise BadHandError("no card may be discarded")
     values = _values_after(whole, after)
-
-    def preference(face: int) -> tuple[bool, int, int, int]:
-        points = 0 if face == JOKER or face % 13 == wild else game.points(face)
-        return not values[face][1], values[face][0], -points, face
-
-    choice = min(values, key=preference)
+    choice = min(values, key=lambda face: _preference(game, wild, face, *values[face]))
     return choice, after[choice].solution()
 
 
-def take_value(faces: Sequence[int], face: int, rules: Rules, wild: int) -> int:
+def pure_take_value(faces: Sequence[int], face: int, rules: Rules, wild: int) -> int:
     """The least points after taking ``face`` into 13 cards and making the best discard allowed (under R3 the
     card taken stays when ``keep_taken_discard``): what taking the open discard is worth."""
     _check(faces, HAND, wild)
     keep = face if rules.keep_taken_discard else None
-    return min(discard_values([*faces, face], rules, wild, keep).values())
+    return min(pure_discard_values([*faces, face], rules, wild, keep).values())
+
+
+# -- the same questions answered by the compiled solver (taash.rummy.core), the arrangement by the pure one -------
+
+
+def _compiled_discards(faces: Sequence[int], rules: Rules, wild: int,
+                       keep: int | None) -> tuple[tuple[int, int, bool], ...]:
+    assert compiled is not None
+    _check_drawn(faces, wild, keep)
+    values: tuple[tuple[int, int, bool], ...] = compiled.discard_values(faces, wild, solver_rules(rules),
+                                                                        -1 if keep is None else keep)
+    return values
+
+
+def compiled_hand_value(faces: Sequence[int], rules: Rules, wild: int) -> int:
+    """:func:`pure_hand_value` by the compiled solver."""
+    assert compiled is not None
+    _check(faces, HAND, wild)
+    points: int = compiled.hand_value(faces, wild, solver_rules(rules))[0]
+    return points
+
+
+def compiled_discard_values(faces: Sequence[int], rules: Rules, wild: int,
+                            keep: int | None = None) -> dict[int, int]:
+    """:func:`pure_discard_values` by the compiled solver."""
+    return {face: points for face, points, _ in _compiled_discards(faces, rules, wild, keep)}
+
+
+def compiled_best_discard(faces: Sequence[int], rules: Rules, wild: int,
+                          keep: int | None = None) -> tuple[int, Solution]:
+    """:func:`pure_best_discard`, each discard weighed by the compiled solver; the solution of the 13 cards left
+    is the pure solver's, found as :func:`pure_best_discard` finds it (the same arrangement)."""
+    values = _compiled_discards(faces, rules, wild, keep)
+    if not values:
+        raise BadHandError("no card may be discarded")
+    game = _game(rules)
+    choice = min(values, key=lambda value: _preference(game, wild, *value))[0]
+    return choice, _Hand(game, faces, wild).without(choice).solution()
+
+
+def compiled_take_value(faces: Sequence[int], face: int, rules: Rules, wild: int) -> int:
+    """:func:`pure_take_value` by the compiled solver."""
+    _check(faces, HAND, wild)
+    keep = face if rules.keep_taken_discard else None
+    return min(compiled_discard_values([*faces, face], rules, wild, keep).values())
+
+
+def compiled_solve(faces: Sequence[int], rules: Rules, wild: int) -> Solution:
+    """:func:`solve` by the compiled solver: the same points and validity, and a best arrangement, which among
+    equally good ones may group the cards otherwise than the pure solver's."""
+    assert compiled is not None
+    _check(faces, HAND, wild)
+    points, valid, shown = compiled.arrange(faces, wild, solver_rules(rules))
+    printed = [f for f in faces if f == JOKER]
+    wilds = [f for f in faces if f != JOKER and f % 13 == wild]
+    naturals = [f for f in faces if f != JOKER and f % 13 != wild]
+    if not shown:  # no arrangement meets the requirement: all 13 cards count
+        return Solution(points, False, (), (*printed, *wilds), tuple(naturals))
+    return _shown(rules, wild, printed, wilds, naturals, shown, points, valid)
+
+
+def compiled_best_discard_shown(faces: Sequence[int], rules: Rules, wild: int,
+                                keep: int | None = None) -> tuple[int, Solution]:
+    """:func:`compiled_best_discard` (the same card) with the compiled solver's best arrangement of the 13 left
+    (:func:`compiled_solve`)."""
+    values = _compiled_discards(faces, rules, wild, keep)
+    if not values:
+        raise BadHandError("no card may be discarded")
+    game = _game(rules)
+    choice = min(values, key=lambda value: _preference(game, wild, *value))[0]
+    return choice, compiled_solve(_without(faces, [choice]), rules, wild)
+
+
+#: What a hand shown to a player is arranged by (the web server's): the compiled solver when it is in use (fast; a
+#: best arrangement, maybe grouped otherwise than the pure solver's among equally good ones), else the pure one.
+#: The engine's scoring, the protocol's hand check, the bots and records keep :func:`solve` and
+#: :func:`best_discard`, whose arrangements never depend on the core.
+shown_solve = solve if compiled is None else compiled_solve
+shown_best_discard = pure_best_discard if compiled is None else compiled_best_discard_shown
+
+#: The questions of value as the core in use answers them (:mod:`taash.rummy.core`; the same answers).
+hand_value = pure_hand_value if compiled is None else compiled_hand_value
+discard_values = pure_discard_values if compiled is None else compiled_discard_values
+best_discard = pure_best_discard if compiled is None else compiled_best_discard
+take_value = pure_take_value if compiled is None else compiled_take_value

@@ -15,7 +15,7 @@ from taash.rummy.match import FORMATS, DealResult, Match, get_format
 from taash.rummy.melds import MeldKind, group_kind, hand_points, meets_requirement
 from taash.rummy.record import record_of, replay_json
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
-from taash.rummy.solver import best_discard, solve
+from taash.rummy.solver import shown_best_discard, shown_solve
 from taash.rummy.view import view_of, view_to_json
 from taash.tables.adapter import TIMEOUT, Dealt, Remembered, SeatResult, Settings, TableError
 from taash.tables.split import MOST_SHARING
@@ -332,13 +332,14 @@ def arrangement(hand: Sequence[int], rules: Rules, wild: int, keep: int | None =
     """The solver's best arrangement of a hand of 13 (of 14: of the 13 left after the best discard, which is
     named, and is never ``keep``, the card just taken from the discard pile, unless the hand holds its twin): its
     groups, each with its kind (``pure``, ``impure``, ``set``; None for the cards left over), the points if the
-    hand were scored now, and whether it could be declared."""
+    hand were scored now, and whether it could be declared. Found by the compiled solver when it is built (its
+    points, validity and discard are the pure solver's; among equally good groupings it may show another)."""
     faces = list(hand)
     finish = None
     if len(faces) == 14:
-        finish, solution = best_discard(faces, rules, wild, keep)
+        finish, solution = shown_best_discard(faces, rules, wild, keep)
     else:
-        solution = solve(faces, rules, wild)
+        solution = shown_solve(faces, rules, wild)
     groups: list[dict[str, JSON]] = [{"kind": kind, "cards": [face_name(f) for f in cards]}
                                      for kind, cards in solution.melds]
     groups.extend({"kind": "free", "cards": [face_name(f)]} for f in solution.free)
