@@ -103,29 +103,38 @@ static u64 mask_value_sum(u64 m) {
 
 /* -- groups of loose cards (groups.py) ---------------------------------------------------------------------- */
 
+/* The cards summing() chooses from, from the lowest: their values, and below[i], the sum of the values of the first
+ * i. */
+typedef struct {
+    uint8_t card[52], value[52];
+    int below[53];
+} SumCards;
+
+static int summing_from(const SumCards *s, int i, int need, u64 mask, Vec *out) {
+    if (!need) return vec_push(out, mask);
+    if (s->below[i] < need) return 0; /* the cards left cannot add up to what is still needed */
+    if (summing_from(s, i - 1, need, mask, out)) return -1;
+    int v = s->value[i - 1];
+    return v <= need ? summing_from(s, i - 1, need - v, mask | (u64)1 << s->card[i - 1], out) : 0;
+}
+
 /* Every non-empty subset of `floor` (only cards of values up to `total` count) adding up to `total`, in ascending
- * order of masks: groups.py's subsets_adding_up. */
+ * order of masks: groups.py's subsets_adding_up. Depth first from the highest card down, each card left out before
+ * it is taken: a subset without a card is a smaller mask than one with it (the higher cards alike), so the subsets
+ * come in ascending order with no sort, and a branch ends as soon as the cards below it cannot add up to the rest
+ * of the total (no subset that cannot reach the total is made, nor any memory taken but `out`). */
 static int summing(u64 floor, int total, Vec *out) {
-    Vec subs = {0}, sums = {0};
-    int rc = 0;
+    SumCards s;
+    int n = 0;
+    s.below[0] = 0;
+    if (total < 0) return 0;
     if (total < 14) floor &= UP_TO[total];
-    if (vec_push(&subs, 0) || vec_push(&sums, 0)) { rc = -1; goto done; }
-    for (u64 m = floor; m; m &= m - 1) {
-        u64 low = m & -m;
-        int v = VAL[low_index(m)];
-        size_t n = subs.n;
-        for (size_t i = 0; i < n; i++) {
-            if ((int)sums.a[i] + v <= total) {
-                if (vec_push(&subs, subs.a[i] | low) || vec_push(&sums, sums.a[i] + (u64)v)) { rc = -1; goto done; }
-            }
-        }
+    for (u64 m = floor; m; m &= m - 1, n++) {
+        s.card[n] = (uint8_t)low_index(m);
+        s.value[n] = (uint8_t)VAL[s.card[n]];
+        s.below[n + 1] = s.below[n] + s.value[n];
     }
-    for (size_t i = 0; i < subs.n; i++)
-        if ((int)sums.a[i] == total && vec_push(out, subs.a[i])) { rc = -1; goto done; }
-done:
-    vec_free(&subs);
-    vec_free(&sums);
-    return rc;
+    return summing_from(&s, n, total, 0, out);
 }
 
 static int cmp_u64(const void *x, const void *y) {
@@ -144,6 +153,11 @@ static int grow(const u64 *groups, size_t n, size_t start, u64 used, int maximal
     return 0;
 }
 
+/* Working space of options() and the functions it calls, and the answer it gives groups_of() and fill_run()
+ * (answer_buf), kept from one answer worked out to the next so that working one out takes no memory from malloc:
+ * none of them is entered again while it runs, and each empties its own before use. */
+static Vec unions_all, canonical_groups, options_subs, options_groups, options_picked, options_us, answer_buf;
+
 /* Unions of disjoint selections of `groups` (with `maximal`, those no group is disjoint from), ascending and
  * each once: groups.py's _unions. */
 static int unions(const u64 *groups, size_t n, int maximal, Vec *out) {
@@ -152,21 +166,20 @@ static int unions(const u64 *groups, size_t n, int maximal, Vec *out) {
         if (!maximal && vec_push(out, 0)) return -1;
         return vec_push(out, groups[0]);
     }
-    Vec all = {0};
-    if (grow(groups, n, 0, 0, maximal, &all)) { vec_free(&all); return -1; }
-    qsort(all.a, all.n, sizeof(u64), cmp_u64);
-    for (size_t i = 0; i < all.n; i++)
-        if ((i == 0 || all.a[i] != all.a[i - 1]) && vec_push(out, all.a[i])) { vec_free(&all); return -1; }
-    vec_free(&all);
+    Vec *all = &unions_all;
+    all->n = 0;
+    if (grow(groups, n, 0, 0, maximal, all)) return -1;
+    qsort(all->a, all->n, sizeof(u64), cmp_u64);
+    for (size_t i = 0; i < all->n; i++)
+        if ((i == 0 || all->a[i] != all->a[i - 1]) && vec_push(out, all->a[i])) return -1;
     return 0;
 }
 
 static int canonical_unions(u64 floor, int value, int maximal, Vec *out) {
-    Vec groups = {0};
-    int rc = summing(floor, value, &groups);
-    if (!rc) rc = unions(groups.a, groups.n, maximal, out);
-    vec_free(&groups);
-    return rc;
+    Vec *groups = &canonical_groups;
+    groups->n = 0;
+    if (summing(floor, value, groups)) return -1;
+    return unions(groups->a, groups->n, maximal, out);
 }
 
 /* groups.py's _options: `floor` canonical and cut down to the values up to t. */
@@ -174,29 +187,26 @@ static int options(u64 floor, int what, int v, int t, Vec *out) {
     if (what >= MAXIMAL || v == t) return canonical_unions(floor & UP_TO[t], t, what == MAXIMAL, out);
     int maximal = what == ESTABLISH_OPTIONS;
     int k = t - v;
-    Vec subs = {0}, groups = {0}, picked = {0}, us = {0};
-    int rc = summing(floor & UP_TO[k], k, &subs);
+    Vec *subs = &options_subs, *groups = &options_groups, *picked = &options_picked, *us = &options_us;
+    subs->n = groups->n = 0;
+    int rc = summing(floor & UP_TO[k], k, subs);
     u64 rest = floor & UP_TO[t];
-    if (!rc) rc = summing(rest, t, &groups);
-    for (size_t i = 0; !rc && i < subs.n; i++) {
-        u64 sub = subs.a[i];
-        picked.n = 0;
-        us.n = 0;
-        for (size_t j = 0; !rc && j < groups.n; j++)
-            if (!(groups.a[j] & sub)) rc = vec_push(&picked, groups.a[j]);
-        if (!rc) rc = unions(picked.a, picked.n, maximal, &us);
-        for (size_t j = 0; !rc && j < us.n; j++) {
-            u64 o = sub | us.a[j];
+    if (!rc) rc = summing(rest, t, groups);
+    for (size_t i = 0; !rc && i < subs->n; i++) {
+        u64 sub = subs->a[i];
+        picked->n = 0;
+        us->n = 0;
+        for (size_t j = 0; !rc && j < groups->n; j++)
+            if (!(groups->a[j] & sub)) rc = vec_push(picked, groups->a[j]);
+        if (!rc) rc = unions(picked->a, picked->n, maximal, us);
+        for (size_t j = 0; !rc && j < us->n; j++) {
+            u64 o = sub | us->a[j];
             int seen = 0;
             for (size_t q = 0; q < out->n; q++)
                 if (out->a[q] == o) { seen = 1; break; }
             if (!seen) rc = vec_push(out, o);
         }
     }
-    vec_free(&subs);
-    vec_free(&groups);
-    vec_free(&picked);
-    vec_free(&us);
     return rc;
 }
 
@@ -272,24 +282,24 @@ static int groups_of(u64 floor, int what, int v, int t, uint32_t *off, uint32_t 
         }
         i = (i + 1) & mask;
     }
-    Vec out = {0};
-    if (options(floor, what, v, t, &out)) { vec_free(&out); return -1; }
-    if (arena_n + out.n > arena_cap) {
+    Vec *out = &answer_buf;
+    out->n = 0;
+    if (options(floor, what, v, t, out)) return -1;
+    if (arena_n + out->n > arena_cap) {
         size_t cap = arena_cap;
-        while (arena_n + out.n > cap) cap *= 2;
+        while (arena_n + out->n > cap) cap *= 2;
         u64 *a = realloc(arena, cap * sizeof(u64));
-        if (!a) { vec_free(&out); return -1; }
+        if (!a) return -1;
         arena = a;
         arena_cap = cap;
     }
-    memcpy(arena + arena_n, out.a, out.n * sizeof(u64));
+    memcpy(arena + arena_n, out->a, out->n * sizeof(u64));
     slots[i].key = key;
     slots[i].off = (uint32_t)arena_n;
-    slots[i].n = (uint32_t)out.n;
+    slots[i].n = (uint32_t)out->n;
     *off = (uint32_t)arena_n;
-    *count = (uint32_t)out.n;
-    arena_n += out.n;
-    vec_free(&out);
+    *count = (uint32_t)out->n;
+    arena_n += out->n;
     if (++slot_used * 2 > ((size_t)1 << slot_bits) && cache_grow_slots()) return -1;
     return 0;
 }
@@ -398,29 +408,28 @@ static int floor_setup(Floor *f, u64 loose) {
 /* Work out the answer of (what, v, t) of a value floor into its run. */
 /* Work out the answer of (what, v, t) of the value floor `fold` (its values as a row) into its run. */
 static __attribute__((noinline)) int fill_run(u64 fold, Run *r, int what, int v, int t) {
-    Vec out = {0};
-    if (options(fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
-    if (out.n >= 0xFFFF) { vec_free(&out); return -1; }
-    if (out.n <= 3) {
-        for (size_t i = 0; i < out.n; i++) r->rows[i] = (uint16_t)out.a[i];
-        r->n1 = (uint16_t)(out.n + 1);
-        vec_free(&out);
+    Vec *out = &answer_buf;
+    out->n = 0;
+    if (options(fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, out)) return -1;
+    if (out->n >= 0xFFFF) return -1;
+    if (out->n <= 3) {
+        for (size_t i = 0; i < out->n; i++) r->rows[i] = (uint16_t)out->a[i];
+        r->n1 = (uint16_t)(out->n + 1);
         return 0;
     }
-    if (varena_n + out.n > varena_cap) {
+    if (varena_n + out->n > varena_cap) {
         size_t cap = varena_cap ? varena_cap : 4096;
-        while (varena_n + out.n > cap) cap *= 2;
+        while (varena_n + out->n > cap) cap *= 2;
         u64 *a = realloc(varena, cap * sizeof(u64));
-        if (!a) { vec_free(&out); return -1; }
+        if (!a) return -1;
         varena = a;
         varena_cap = cap;
     }
-    for (size_t i = 0; i < out.n; i++) varena[varena_n + i] = out.a[i] * SPREAD;
+    for (size_t i = 0; i < out->n; i++) varena[varena_n + i] = out->a[i] * SPREAD;
     r->rows[0] = (uint16_t)(varena_n & 0xFFFF);
     r->rows[1] = (uint16_t)(varena_n >> 16);
-    r->n1 = (uint16_t)(out.n + 1);
-    varena_n += out.n;
-    vec_free(&out);
+    r->n1 = (uint16_t)(out->n + 1);
+    varena_n += out->n;
     return 0;
 }
 
