@@ -72,25 +72,47 @@ typedef struct {
     size_t n, cap;
 } Plays;
 
-static int plays_push(Plays *p, int kind, int card, int house, int broken, u64 loose) {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
-        Play *a = realloc(p->a, cap * sizeof(Play));
-        if (!a) return -1;
-        p->a = a;
-        p->cap = cap;
-    }
-    Play *q = &p->a[p->n++];
-    q->kind = (uint8_t)kind;
-    q->card = (uint8_t)card;
-    q->house = (uint8_t)house;
-    q->broken = (uint8_t)broken;
-    q->loose = loose;
+/* Room for `need` plays in all. */
+static __attribute__((noinline)) int plays_reserve(Plays *p, size_t need) {
+    size_t cap = p->cap ? p->cap * 2 : 64;
+    while (cap < need) cap *= 2;
+    Play *a = realloc(p->a, cap * sizeof(Play));
+    if (!a) return -1;
+    p->a = a;
+    p->cap = cap;
+    return 0;
+}
+
+/* A play at the end of `p` (the plays of the rarer paths: push_plays below writes those of plays_of). */
+static inline int plays_push(Plays *p, int kind, int card, int house, int broken, u64 loose) {
+    if (p->n == p->cap && plays_reserve(p, p->n + 1)) return -1;
+    Play q = {(uint8_t)kind, (uint8_t)card, (uint8_t)house, (uint8_t)broken, loose};
+    p->a[p->n++] = q;
     return 0;
 }
 
 static int popcount(u64 x) { return __builtin_popcountll(x); }
 static int low_index(u64 x) { return __builtin_ctzll(x); }
+
+/* The plays (kind, c, house, broken, loose & groups[i]) for each card c of `cards` and each of the n groups, in
+ * that order, at the end of `out`: the inner loops of plays_of. The room is made once and the plays written
+ * through a local pointer, which the compiler keeps in a register (through `out`, it would read the length and the
+ * array again after every play, since a play's bytes could be anything's). */
+static inline int push_plays(Plays *out, int kind, u64 cards, int house, int broken, u64 loose, const u64 *groups,
+                             uint32_t n) {
+    size_t need = out->n + (size_t)popcount(cards) * n;
+    if (need > out->cap && plays_reserve(out, need)) return -1;
+    Play *q = out->a + out->n;
+    for (; cards; cards &= cards - 1) {
+        uint8_t c = (uint8_t)low_index(cards);
+        for (uint32_t i = 0; i < n; i++) {
+            Play play = {(uint8_t)kind, c, (uint8_t)house, (uint8_t)broken, loose & groups[i]};
+            *q++ = play;
+        }
+    }
+    out->n = need;
+    return 0;
+}
 
 static u64 mask_value_sum(u64 m) {
     u64 s = 0;
@@ -589,13 +611,11 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
     for (u64 vs = present & takers & 0x3FFE; vs; vs &= vs - 1) {
         int v = low_index(vs);
         if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
-        for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-            for (uint32_t i = 0; i < n; i++)
-                if (plays_push(out, CAPTURE, low_index(cs), 0, 0, REAL(f, arr[i]))) return -1;
+        if (push_plays(out, CAPTURE, free_cards & VALUE_MASK[v], 0, 0, f.loose, arr, n)) return -1;
     }
     u64 x = (~takers & 0x3FFE) >> 1;
-    for (u64 cs = free_cards & x * SPREAD; cs; cs &= cs - 1)
-        if (plays_push(out, THROW, low_index(cs), 0, 0, 0)) return -1;
+    static const u64 nothing[1] = {0};
+    if (push_plays(out, THROW, free_cards & x * SPREAD, 0, 0, 0, nothing, 1)) return -1;
     if (restricted && (hand & restricted)) {
         for (u64 cs = hand & restricted; cs; cs &= cs - 1) {
             int c = low_index(cs), v = VAL[c];
@@ -613,9 +633,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
         for (u64 vs = builders[1 << (t - 9)] & build_vals; vs; vs &= vs - 1) {
             int v = low_index(vs);
             if (lookup(&f, ESTABLISH_OPTIONS, v, t, &arr, &n, tmp)) return -1;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, ESTABLISH, low_index(cs), t, 0, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, ESTABLISH, free_cards & VALUE_MASK[v], t, 0, f.loose, arr, n)) return -1;
         }
     }
     /* A house cemented at once. */
@@ -624,9 +642,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
             int v = low_index(vs);
             if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
             if (!arr[0]) continue;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, ESTABLISH, low_index(cs), v, 0, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, ESTABLISH, free_cards & VALUE_MASK[v], v, 0, f.loose, arr, n)) return -1;
         }
     }
     if (!house_bits) return 0;
@@ -637,9 +653,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
         for (u64 vs = vals & build_vals & 0x3FFE; vs; vs &= vs - 1) {
             int v = low_index(vs);
             if (lookup(&f, ADD_OPTIONS, v, w, &arr, &n, tmp)) return -1;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, ADD, low_index(cs), w, 0, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, ADD, free_cards & VALUE_MASK[v], w, 0, f.loose, arr, n)) return -1;
         }
     }
     if (!breakable) return 0;
@@ -651,9 +665,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
             int nv = h + v;
             int what = (house_bits >> nv & 1) ? OPTIONAL : MAXIMAL;
             if (lookup(&f, what, 0, nv, &arr, &n, tmp)) return -1;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, BREAK, low_index(cs), nv, h, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, BREAK, free_cards & VALUE_MASK[v], nv, h, f.loose, arr, n)) return -1;
         }
         if (bwl) {
             for (u64 vs = present & build_vals & (0x3FFFULL << (h + 1)) & 0x3E00; vs; vs &= vs - 1) {
