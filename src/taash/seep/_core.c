@@ -1230,9 +1230,39 @@ static PyObject *plays_to_list(const Play *a, size_t n) {
     return list;
 }
 
+/* CPython before 3.12 keeps an int as its digits (ob_digit, PyLong_SHIFT bits each, the lowest first) and their
+ * number, negative for a negative int (Py_SIZE): an int of at most two digits (every card mask, seat, value and
+ * owner mask of a legal_plays call) is read here in a few instructions, where the API's general loops and checks
+ * cost a fifth of the call. 1: read into *out; 0: not such an int (the caller asks the API). */
+#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+static inline int small_int(PyObject *o, u64 *out) {
+    if (!PyLong_CheckExact(o)) return 0;
+    Py_ssize_t size = Py_SIZE(o);
+    const digit *d = ((PyLongObject *)o)->ob_digit;
+    if (size == 0) *out = 0;
+    else if (size == 1) *out = d[0];
+    else if (size == 2) *out = (u64)d[0] | (u64)d[1] << PyLong_SHIFT;
+    else return 0;
+    return 1;
+}
+#else
+static inline int small_int(PyObject *o, u64 *out) { (void)o; (void)out; return 0; }
+#endif
+
+/* PyLong_AsLong(o), the common case (a small non-negative int) read directly. */
+static inline long long_arg(PyObject *o) {
+    u64 v;
+    if (small_int(o, &v) && v >> 31 == 0) return (long)v;
+    return PyLong_AsLong(o);
+}
+
+/* A flag: True and False by identity, anything else by its truth. */
+static inline int flag_arg(PyObject *o) { return o == Py_False ? 0 : o == Py_True ? 1 : PyObject_IsTrue(o); }
+
 /* A card mask given as an int. PyLong_AsLongLongAndOverflow reads an int of two or three digits directly, where
  * PyLong_AsUnsignedLongLong goes through a byte array: a mask of 52 bits is read a few times faster so. */
 static int mask_arg(PyObject *o, u64 *out) {
+    if (small_int(o, out) && *out >> 52 == 0) return 0;
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (v == -1 && !overflow && PyErr_Occurred()) return -1;
@@ -1289,15 +1319,15 @@ static int house_summary(PyObject *houses, u64 *house_bits, u64 *uncemented, u64
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (PyDict_Next(houses, &pos, &k, &v)) {
-        long w = PyLong_AsLong(k);
-        if (PyErr_Occurred()) return -1;
+        long w = long_arg(k);
+        if (w == -1 && PyErr_Occurred()) return -1;
         if (w < 9 || w > 13 || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 3) {
             PyErr_SetString(PyExc_ValueError, "a house is value 9..13: (cards, cemented, owners)");
             return -1;
         }
-        int cemented = PyObject_IsTrue(PyTuple_GET_ITEM(v, 1));
-        long owners = PyLong_AsLong(PyTuple_GET_ITEM(v, 2));
-        if (cemented < 0 || PyErr_Occurred()) return -1;
+        int cemented = flag_arg(PyTuple_GET_ITEM(v, 1));
+        long owners = long_arg(PyTuple_GET_ITEM(v, 2));
+        if (cemented < 0 || (owners == -1 && PyErr_Occurred())) return -1;
         u64 bit = (u64)1 << w;
         *house_bits |= bit;
         if (!cemented) *uncemented |= bit;
@@ -1337,10 +1367,10 @@ static PyObject *py_plays_of(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (mask_arg(args[0], &hand) || mask_arg(args[2], &loose) || mask_arg(args[3], &house_bits) ||
         mask_arg(args[4], &uncemented) || mask_arg(args[8], &restricted))
         return NULL;
-    long seat = PyLong_AsLong(args[1]);
-    long max_houses = PyLong_AsLong(args[6]);
-    int bwl = PyObject_IsTrue(args[7]);
-    if (PyErr_Occurred() || bwl < 0) return NULL;
+    long seat = long_arg(args[1]);
+    long max_houses = long_arg(args[6]);
+    int bwl = flag_arg(args[7]);
+    if (((seat == -1 || max_houses == -1) && PyErr_Occurred()) || bwl < 0) return NULL;
     PyObject *seq = PySequence_Fast(args[5], "owned_by: 4 masks");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -1416,11 +1446,11 @@ static PyObject *py_legal_plays(PyObject *self, PyObject *const *given, Py_ssize
         if (!args[j]) args[j] = j == 7 ? Py_False : zero_int;
     u64 hand, loose, restricted = 0, house_bits, uncemented, owned[4];
     if (mask_arg(args[0], &hand) || mask_arg(args[3], &loose)) return NULL;
-    long seat = PyLong_AsLong(args[1]);
-    long bid = nargs > 5 ? PyLong_AsLong(args[5]) : 0;
-    long max_houses = nargs > 6 ? PyLong_AsLong(args[6]) : 0;
-    int bwl = nargs > 7 ? PyObject_IsTrue(args[7]) : 0;
-    if (PyErr_Occurred() || bwl < 0) return NULL;
+    long seat = long_arg(args[1]);
+    long bid = nargs > 5 ? long_arg(args[5]) : 0;
+    long max_houses = nargs > 6 ? long_arg(args[6]) : 0;
+    int bwl = nargs > 7 ? flag_arg(args[7]) : 0;
+    if (((seat == -1 || bid == -1 || max_houses == -1) && PyErr_Occurred()) || bwl < 0) return NULL;
     if (nargs > 8 && mask_arg(args[8], &restricted)) return NULL;
     if (seat < 0 || seat > 3 || (bid && (bid < 9 || bid > 13))) {
         PyErr_SetString(PyExc_ValueError, "seat 0..3, a bid 9..13");
