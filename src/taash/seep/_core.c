@@ -996,25 +996,29 @@ typedef struct {
     int index;
 } MT;
 
-static uint32_t genrand(MT *s) {
+/* The next 624 words of the generator (the twist), once every 624 draws: apart from genrand, which is inlined. */
+static __attribute__((noinline)) void mt_twist(MT *s) {
     static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
     uint32_t y;
     uint32_t *mt = s->mt;
-    if (s->index >= 624) {
-        int kk;
-        for (kk = 0; kk < 624 - 397; kk++) {
-            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1u];
-        }
-        for (; kk < 623; kk++) {
-            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1u];
-        }
-        y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu);
-        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1u];
-        s->index = 0;
+    int kk;
+    for (kk = 0; kk < 624 - 397; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1u];
     }
-    y = mt[s->index++];
+    for (; kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1u];
+    }
+    y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+    mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1u];
+    s->index = 0;
+}
+
+/* The next word, as CPython's genrand_uint32: a random deal draws over two hundred. */
+static inline uint32_t genrand(MT *s) {
+    if (__builtin_expect(s->index >= 624, 0)) mt_twist(s);
+    uint32_t y = s->mt[s->index++];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
