@@ -1134,7 +1134,7 @@ static PyObject *zero_int;
 #define PLAY_BUCKETS ((size_t)1 << PLAY_BUCKET_BITS)
 typedef struct {
     u64 loose;
-    uint32_t head; /* kind | card << 3 | house << 9 | broken << 13 */
+    uint32_t head; /* play_head: the play's kind, card, house and broken house */
     PyObject *tuple; /* NULL: empty */
 } KeptPlay;
 typedef struct {
@@ -1163,8 +1163,11 @@ static PyObject *new_play_tuple(const Play *p) {
 #define PREFETCH(address, write) ((void)(address))
 #endif
 
+/* A play's kind, card, house and broken house as one word: its first four bytes, read at once. */
 static inline uint32_t play_head(const Play *p) {
-    return (uint32_t)p->kind | (uint32_t)p->card << 3 | (uint32_t)p->house << 9 | (uint32_t)p->broken << 13;
+    uint32_t head;
+    memcpy(&head, p, sizeof head);
+    return head;
 }
 
 static inline PlayBucket *play_bucket(const Play *p) {
