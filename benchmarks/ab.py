@@ -21,6 +21,10 @@ and, with no ``--base`` given, takes the working tree as the base too: the two c
 turn, ``legal_plays(...)`` once at every position of the bench's sampled positions (those of ``--deals // 5``
 random deals, at least 20: 2,880 positions at the default 300), ``--passes`` times (a longer turn, over the same
 positions), each version with its own ``legal_plays``.
+
+``--cpu`` times each turn by the CPU time of this process's thread (``time.thread_time``), not the time on the
+clock: on a machine that other work keeps busy, a turn then leaves out the time the core was given to others
+(which the clock counts, to one version or the other by chance), though not what others cost it in caches.
 """
 
 from __future__ import annotations
@@ -131,6 +135,7 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=1, help="with --legal: times over the positions per turn "
                                                                "(default 1)")
     parser.add_argument("--build", action="store_true", help="build the compiled core in a git revision's export")
+    parser.add_argument("--cpu", action="store_true", help="time turns by this thread's CPU time, not the clock's")
     args = parser.parse_args()
     if args.rounds < 2 or args.deals < 1 or args.warmup < 0 or args.passes < 1:
         parser.error("--rounds must be at least 2, --deals and --passes at least 1, --warmup at least 0")
@@ -170,20 +175,22 @@ def main() -> None:
             else:
                 turns.append(deal_turn(bench, args.deals, rng, r))
         unit = "legal-play generations/s" if args.legal else "deals/s"
+        clock = time.thread_time if args.cpu else time.perf_counter
         gc.collect()
         gc.freeze()
         rates: list[list[float]] = [[], []]
         for i in range(args.rounds):
             for k in (0, 1) if i % 2 == 0 else (1, 0):
-                t = time.perf_counter()
+                t = clock()
                 done = turns[k]()
-                rates[k].append(done / (time.perf_counter() - t))
+                rates[k].append(done / (clock() - t))
             print(f"\rround {i + 1}/{args.rounds}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
     ratios = [w / b for b, w in zip(rates[0], rates[1], strict=True)]
     q1, q2, q3 = statistics.quantiles(ratios, n=4)
     print(f"base {args.base or 'working tree'}: {statistics.median(rates[0]):,.0f} {unit}; "
-          f"work {args.work or 'working tree'}: {statistics.median(rates[1]):,.0f} {unit} (medians of {args.rounds})")
+          f"work {args.work or 'working tree'}: {statistics.median(rates[1]):,.0f} {unit} (medians of {args.rounds}"
+          f"{', CPU time' if args.cpu else ''})")
     print(f"work / base, per round: median {q2:.3f}, quartiles {q1:.3f} .. {q3:.3f}")
 
 

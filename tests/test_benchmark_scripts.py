@@ -29,6 +29,12 @@ def test_ab_compares_two_versions_of_the_engine_in_one_process() -> None:
 
 
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout (ab.py reads versions from git)")
+def test_ab_times_by_cpu_time_when_asked() -> None:
+    out = run_script("ab.py", "--base", "HEAD", "--rounds", "2", "--deals", "3", "--warmup", "5", "--cpu")
+    assert "(medians of 2, CPU time)" in out and "work / base, per round: median" in out
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout (ab.py reads versions from git)")
 @pytest.mark.skipif(shutil.which(shlex.split(sysconfig.get_config_var("CC") or "cc")[0]) is None,
                     reason="no C compiler (ab.py --build builds the compiled core)")
 def test_ab_times_legal_plays_with_a_revision_built_on_its_compiled_core() -> None:

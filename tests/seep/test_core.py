@@ -309,3 +309,53 @@ def test_a_bad_card_mask_is_refused_in_one_line(mask: Any, error: type[Exception
         compiled.legal_plays(1, 0, 4, mask, {})
     with pytest.raises(error, match=message):
         compiled.plays_of(1, 0, 0, 0, 0, (0, 0, 0, 0), 0, False, mask)
+
+
+class _Mask(int):
+    """An int subclass: the compiled core reads plain ints directly and everything else through the C API."""
+
+
+@needs_compiled
+def test_arguments_read_directly_or_through_the_api_give_the_same_plays() -> None:
+    """The compiled core reads a plain int of one or two digits, and True and False, directly (legal_plays' common
+    case); any other int or flag (a subclass, a bool for an int, 1 for True) must give the very same plays, and a
+    bad one the same one-line error."""
+    rules = PRESETS["standard"]
+    rng = random.Random(11)
+    checked = 0
+    for i in range(40):
+        deal = Deal.shuffled(rules, 4, i % 4, rng)
+        deal.make_bid(rng.choice(deal.legal_bids()))
+        while not deal.over:
+            p = deal.to_move
+            bid = 0 if deal.plays else deal.bid
+            plain = (deal.hands[p], p, 4, deal.loose, deal.houses, bid, 0, False, deal.restricted)
+            houses = {_Mask(w): (_Mask(c), 1 if cemented else 0, _Mask(o))
+                      for w, (c, cemented, o) in deal.houses.items()}
+            other = (_Mask(deal.hands[p]), _Mask(p), 4, _Mask(deal.loose), houses, _Mask(bid), False, 0,
+                     _Mask(deal.restricted))
+            want = pure_legal_plays(*plain)
+            assert compiled.legal_plays(*plain) == compiled.legal_plays(*other) == want
+            if deal.plays:
+                assert compiled.plays_of(deal.hands[p], _Mask(p), deal.loose, deal.house_bits, deal.uncemented,
+                                         deal.owned_by, _Mask(0), 0, deal.restricted) == want
+            checked += 1
+            deal.play(want[rng.randrange(len(want))], check=False)
+    assert checked == 40 * 48
+    with pytest.raises(ValueError, match=r"seat 0\.\.3"):
+        compiled.legal_plays(1, -1, 4, 0, {})
+    with pytest.raises(ValueError, match=r"seat 0\.\.3"):
+        compiled.legal_plays(1, 1 << 40, 4, 0, {})
+    with pytest.raises(ValueError, match=r"house is value 9\.\.13"):
+        compiled.legal_plays(1, 0, 4, 0, {-1: (0, True, 1)})
+    with pytest.raises(TypeError, match="integer"):
+        compiled.legal_plays(1, 0, 4, 0, {9: (0, True, "1")})
+    with pytest.raises(ZeroDivisionError):
+        compiled.legal_plays(1, 0, 4, 0, {}, 0, 0, _Falsy())
+
+
+class _Falsy:
+    """A flag whose truth cannot be told."""
+
+    def __bool__(self) -> bool:
+        raise ZeroDivisionError

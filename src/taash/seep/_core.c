@@ -72,25 +72,47 @@ typedef struct {
     size_t n, cap;
 } Plays;
 
-static int plays_push(Plays *p, int kind, int card, int house, int broken, u64 loose) {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
-        Play *a = realloc(p->a, cap * sizeof(Play));
-        if (!a) return -1;
-        p->a = a;
-        p->cap = cap;
-    }
-    Play *q = &p->a[p->n++];
-    q->kind = (uint8_t)kind;
-    q->card = (uint8_t)card;
-    q->house = (uint8_t)house;
-    q->broken = (uint8_t)broken;
-    q->loose = loose;
+/* Room for `need` plays in all. */
+static __attribute__((noinline)) int plays_reserve(Plays *p, size_t need) {
+    size_t cap = p->cap ? p->cap * 2 : 64;
+    while (cap < need) cap *= 2;
+    Play *a = realloc(p->a, cap * sizeof(Play));
+    if (!a) return -1;
+    p->a = a;
+    p->cap = cap;
+    return 0;
+}
+
+/* A play at the end of `p` (the plays of the rarer paths: push_plays below writes those of plays_of). */
+static inline int plays_push(Plays *p, int kind, int card, int house, int broken, u64 loose) {
+    if (p->n == p->cap && plays_reserve(p, p->n + 1)) return -1;
+    Play q = {(uint8_t)kind, (uint8_t)card, (uint8_t)house, (uint8_t)broken, loose};
+    p->a[p->n++] = q;
     return 0;
 }
 
 static int popcount(u64 x) { return __builtin_popcountll(x); }
 static int low_index(u64 x) { return __builtin_ctzll(x); }
+
+/* The plays (kind, c, house, broken, loose & groups[i]) for each card c of `cards` and each of the n groups, in
+ * that order, at the end of `out`: the inner loops of plays_of. The room is made once and the plays written
+ * through a local pointer, which the compiler keeps in a register (through `out`, it would read the length and the
+ * array again after every play, since a play's bytes could be anything's). */
+static inline int push_plays(Plays *out, int kind, u64 cards, int house, int broken, u64 loose, const u64 *groups,
+                             uint32_t n) {
+    size_t need = out->n + (size_t)popcount(cards) * n;
+    if (need > out->cap && plays_reserve(out, need)) return -1;
+    Play *q = out->a + out->n;
+    for (; cards; cards &= cards - 1) {
+        uint8_t c = (uint8_t)low_index(cards);
+        for (uint32_t i = 0; i < n; i++) {
+            Play play = {(uint8_t)kind, c, (uint8_t)house, (uint8_t)broken, loose & groups[i]};
+            *q++ = play;
+        }
+    }
+    out->n = need;
+    return 0;
+}
 
 static u64 mask_value_sum(u64 m) {
     u64 s = 0;
@@ -103,29 +125,38 @@ static u64 mask_value_sum(u64 m) {
 
 /* -- groups of loose cards (groups.py) ---------------------------------------------------------------------- */
 
+/* The cards summing() chooses from, from the lowest: their values, and below[i], the sum of the values of the first
+ * i. */
+typedef struct {
+    uint8_t card[52], value[52];
+    int below[53];
+} SumCards;
+
+static int summing_from(const SumCards *s, int i, int need, u64 mask, Vec *out) {
+    if (!need) return vec_push(out, mask);
+    if (s->below[i] < need) return 0; /* the cards left cannot add up to what is still needed */
+    if (summing_from(s, i - 1, need, mask, out)) return -1;
+    int v = s->value[i - 1];
+    return v <= need ? summing_from(s, i - 1, need - v, mask | (u64)1 << s->card[i - 1], out) : 0;
+}
+
 /* Every non-empty subset of `floor` (only cards of values up to `total` count) adding up to `total`, in ascending
- * order of masks: groups.py's subsets_adding_up. */
+ * order of masks: groups.py's subsets_adding_up. Depth first from the highest card down, each card left out before
+ * it is taken: a subset without a card is a smaller mask than one with it (the higher cards alike), so the subsets
+ * come in ascending order with no sort, and a branch ends as soon as the cards below it cannot add up to the rest
+ * of the total (no subset that cannot reach the total is made, nor any memory taken but `out`). */
 static int summing(u64 floor, int total, Vec *out) {
-    Vec subs = {0}, sums = {0};
-    int rc = 0;
+    SumCards s;
+    int n = 0;
+    s.below[0] = 0;
+    if (total < 0) return 0;
     if (total < 14) floor &= UP_TO[total];
-    if (vec_push(&subs, 0) || vec_push(&sums, 0)) { rc = -1; goto done; }
-    for (u64 m = floor; m; m &= m - 1) {
-        u64 low = m & -m;
-        int v = VAL[low_index(m)];
-        size_t n = subs.n;
-        for (size_t i = 0; i < n; i++) {
-            if ((int)sums.a[i] + v <= total) {
-                if (vec_push(&subs, subs.a[i] | low) || vec_push(&sums, sums.a[i] + (u64)v)) { rc = -1; goto done; }
-            }
-        }
+    for (u64 m = floor; m; m &= m - 1, n++) {
+        s.card[n] = (uint8_t)low_index(m);
+        s.value[n] = (uint8_t)VAL[s.card[n]];
+        s.below[n + 1] = s.below[n] + s.value[n];
     }
-    for (size_t i = 0; i < subs.n; i++)
-        if ((int)sums.a[i] == total && vec_push(out, subs.a[i])) { rc = -1; goto done; }
-done:
-    vec_free(&subs);
-    vec_free(&sums);
-    return rc;
+    return summing_from(&s, n, total, 0, out);
 }
 
 static int cmp_u64(const void *x, const void *y) {
@@ -144,6 +175,11 @@ static int grow(const u64 *groups, size_t n, size_t start, u64 used, int maximal
     return 0;
 }
 
+/* Working space of options() and the functions it calls, and the answer it gives groups_of() and fill_run()
+ * (answer_buf), kept from one answer worked out to the next so that working one out takes no memory from malloc:
+ * none of them is entered again while it runs, and each empties its own before use. */
+static Vec unions_all, canonical_groups, options_subs, options_groups, options_picked, options_us, answer_buf;
+
 /* Unions of disjoint selections of `groups` (with `maximal`, those no group is disjoint from), ascending and
  * each once: groups.py's _unions. */
 static int unions(const u64 *groups, size_t n, int maximal, Vec *out) {
@@ -152,21 +188,20 @@ static int unions(const u64 *groups, size_t n, int maximal, Vec *out) {
         if (!maximal && vec_push(out, 0)) return -1;
         return vec_push(out, groups[0]);
     }
-    Vec all = {0};
-    if (grow(groups, n, 0, 0, maximal, &all)) { vec_free(&all); return -1; }
-    qsort(all.a, all.n, sizeof(u64), cmp_u64);
-    for (size_t i = 0; i < all.n; i++)
-        if ((i == 0 || all.a[i] != all.a[i - 1]) && vec_push(out, all.a[i])) { vec_free(&all); return -1; }
-    vec_free(&all);
+    Vec *all = &unions_all;
+    all->n = 0;
+    if (grow(groups, n, 0, 0, maximal, all)) return -1;
+    qsort(all->a, all->n, sizeof(u64), cmp_u64);
+    for (size_t i = 0; i < all->n; i++)
+        if ((i == 0 || all->a[i] != all->a[i - 1]) && vec_push(out, all->a[i])) return -1;
     return 0;
 }
 
 static int canonical_unions(u64 floor, int value, int maximal, Vec *out) {
-    Vec groups = {0};
-    int rc = summing(floor, value, &groups);
-    if (!rc) rc = unions(groups.a, groups.n, maximal, out);
-    vec_free(&groups);
-    return rc;
+    Vec *groups = &canonical_groups;
+    groups->n = 0;
+    if (summing(floor, value, groups)) return -1;
+    return unions(groups->a, groups->n, maximal, out);
 }
 
 /* groups.py's _options: `floor` canonical and cut down to the values up to t. */
@@ -174,29 +209,26 @@ static int options(u64 floor, int what, int v, int t, Vec *out) {
     if (what >= MAXIMAL || v == t) return canonical_unions(floor & UP_TO[t], t, what == MAXIMAL, out);
     int maximal = what == ESTABLISH_OPTIONS;
     int k = t - v;
-    Vec subs = {0}, groups = {0}, picked = {0}, us = {0};
-    int rc = summing(floor & UP_TO[k], k, &subs);
+    Vec *subs = &options_subs, *groups = &options_groups, *picked = &options_picked, *us = &options_us;
+    subs->n = groups->n = 0;
+    int rc = summing(floor & UP_TO[k], k, subs);
     u64 rest = floor & UP_TO[t];
-    if (!rc) rc = summing(rest, t, &groups);
-    for (size_t i = 0; !rc && i < subs.n; i++) {
-        u64 sub = subs.a[i];
-        picked.n = 0;
-        us.n = 0;
-        for (size_t j = 0; !rc && j < groups.n; j++)
-            if (!(groups.a[j] & sub)) rc = vec_push(&picked, groups.a[j]);
-        if (!rc) rc = unions(picked.a, picked.n, maximal, &us);
-        for (size_t j = 0; !rc && j < us.n; j++) {
-            u64 o = sub | us.a[j];
+    if (!rc) rc = summing(rest, t, groups);
+    for (size_t i = 0; !rc && i < subs->n; i++) {
+        u64 sub = subs->a[i];
+        picked->n = 0;
+        us->n = 0;
+        for (size_t j = 0; !rc && j < groups->n; j++)
+            if (!(groups->a[j] & sub)) rc = vec_push(picked, groups->a[j]);
+        if (!rc) rc = unions(picked->a, picked->n, maximal, us);
+        for (size_t j = 0; !rc && j < us->n; j++) {
+            u64 o = sub | us->a[j];
             int seen = 0;
             for (size_t q = 0; q < out->n; q++)
                 if (out->a[q] == o) { seen = 1; break; }
             if (!seen) rc = vec_push(out, o);
         }
     }
-    vec_free(&subs);
-    vec_free(&groups);
-    vec_free(&picked);
-    vec_free(&us);
     return rc;
 }
 
@@ -272,24 +304,24 @@ static int groups_of(u64 floor, int what, int v, int t, uint32_t *off, uint32_t 
         }
         i = (i + 1) & mask;
     }
-    Vec out = {0};
-    if (options(floor, what, v, t, &out)) { vec_free(&out); return -1; }
-    if (arena_n + out.n > arena_cap) {
+    Vec *out = &answer_buf;
+    out->n = 0;
+    if (options(floor, what, v, t, out)) return -1;
+    if (arena_n + out->n > arena_cap) {
         size_t cap = arena_cap;
-        while (arena_n + out.n > cap) cap *= 2;
+        while (arena_n + out->n > cap) cap *= 2;
         u64 *a = realloc(arena, cap * sizeof(u64));
-        if (!a) { vec_free(&out); return -1; }
+        if (!a) return -1;
         arena = a;
         arena_cap = cap;
     }
-    memcpy(arena + arena_n, out.a, out.n * sizeof(u64));
+    memcpy(arena + arena_n, out->a, out->n * sizeof(u64));
     slots[i].key = key;
     slots[i].off = (uint32_t)arena_n;
-    slots[i].n = (uint32_t)out.n;
+    slots[i].n = (uint32_t)out->n;
     *off = (uint32_t)arena_n;
-    *count = (uint32_t)out.n;
-    arena_n += out.n;
-    vec_free(&out);
+    *count = (uint32_t)out->n;
+    arena_n += out->n;
     if (++slot_used * 2 > ((size_t)1 << slot_bits) && cache_grow_slots()) return -1;
     return 0;
 }
@@ -398,29 +430,28 @@ static int floor_setup(Floor *f, u64 loose) {
 /* Work out the answer of (what, v, t) of a value floor into its run. */
 /* Work out the answer of (what, v, t) of the value floor `fold` (its values as a row) into its run. */
 static __attribute__((noinline)) int fill_run(u64 fold, Run *r, int what, int v, int t) {
-    Vec out = {0};
-    if (options(fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, &out)) { vec_free(&out); return -1; }
-    if (out.n >= 0xFFFF) { vec_free(&out); return -1; }
-    if (out.n <= 3) {
-        for (size_t i = 0; i < out.n; i++) r->rows[i] = (uint16_t)out.a[i];
-        r->n1 = (uint16_t)(out.n + 1);
-        vec_free(&out);
+    Vec *out = &answer_buf;
+    out->n = 0;
+    if (options(fold & UP_TO[t], what, what >= MAXIMAL ? 0 : v, t, out)) return -1;
+    if (out->n >= 0xFFFF) return -1;
+    if (out->n <= 3) {
+        for (size_t i = 0; i < out->n; i++) r->rows[i] = (uint16_t)out->a[i];
+        r->n1 = (uint16_t)(out->n + 1);
         return 0;
     }
-    if (varena_n + out.n > varena_cap) {
+    if (varena_n + out->n > varena_cap) {
         size_t cap = varena_cap ? varena_cap : 4096;
-        while (varena_n + out.n > cap) cap *= 2;
+        while (varena_n + out->n > cap) cap *= 2;
         u64 *a = realloc(varena, cap * sizeof(u64));
-        if (!a) { vec_free(&out); return -1; }
+        if (!a) return -1;
         varena = a;
         varena_cap = cap;
     }
-    for (size_t i = 0; i < out.n; i++) varena[varena_n + i] = out.a[i] * SPREAD;
+    for (size_t i = 0; i < out->n; i++) varena[varena_n + i] = out->a[i] * SPREAD;
     r->rows[0] = (uint16_t)(varena_n & 0xFFFF);
     r->rows[1] = (uint16_t)(varena_n >> 16);
-    r->n1 = (uint16_t)(out.n + 1);
-    varena_n += out.n;
-    vec_free(&out);
+    r->n1 = (uint16_t)(out->n + 1);
+    varena_n += out->n;
     return 0;
 }
 
@@ -580,13 +611,11 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
     for (u64 vs = present & takers & 0x3FFE; vs; vs &= vs - 1) {
         int v = low_index(vs);
         if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
-        for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-            for (uint32_t i = 0; i < n; i++)
-                if (plays_push(out, CAPTURE, low_index(cs), 0, 0, REAL(f, arr[i]))) return -1;
+        if (push_plays(out, CAPTURE, free_cards & VALUE_MASK[v], 0, 0, f.loose, arr, n)) return -1;
     }
     u64 x = (~takers & 0x3FFE) >> 1;
-    for (u64 cs = free_cards & x * SPREAD; cs; cs &= cs - 1)
-        if (plays_push(out, THROW, low_index(cs), 0, 0, 0)) return -1;
+    static const u64 nothing[1] = {0};
+    if (push_plays(out, THROW, free_cards & x * SPREAD, 0, 0, 0, nothing, 1)) return -1;
     if (restricted && (hand & restricted)) {
         for (u64 cs = hand & restricted; cs; cs &= cs - 1) {
             int c = low_index(cs), v = VAL[c];
@@ -604,9 +633,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
         for (u64 vs = builders[1 << (t - 9)] & build_vals; vs; vs &= vs - 1) {
             int v = low_index(vs);
             if (lookup(&f, ESTABLISH_OPTIONS, v, t, &arr, &n, tmp)) return -1;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, ESTABLISH, low_index(cs), t, 0, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, ESTABLISH, free_cards & VALUE_MASK[v], t, 0, f.loose, arr, n)) return -1;
         }
     }
     /* A house cemented at once. */
@@ -615,9 +642,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
             int v = low_index(vs);
             if (lookup(&f, MAXIMAL, 0, v, &arr, &n, tmp)) return -1;
             if (!arr[0]) continue;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, ESTABLISH, low_index(cs), v, 0, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, ESTABLISH, free_cards & VALUE_MASK[v], v, 0, f.loose, arr, n)) return -1;
         }
     }
     if (!house_bits) return 0;
@@ -628,9 +653,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
         for (u64 vs = vals & build_vals & 0x3FFE; vs; vs &= vs - 1) {
             int v = low_index(vs);
             if (lookup(&f, ADD_OPTIONS, v, w, &arr, &n, tmp)) return -1;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, ADD, low_index(cs), w, 0, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, ADD, free_cards & VALUE_MASK[v], w, 0, f.loose, arr, n)) return -1;
         }
     }
     if (!breakable) return 0;
@@ -642,9 +665,7 @@ static int plays_of(Plays *out, u64 hand, int seat, u64 loose, u64 house_bits, u
             int nv = h + v;
             int what = (house_bits >> nv & 1) ? OPTIONAL : MAXIMAL;
             if (lookup(&f, what, 0, nv, &arr, &n, tmp)) return -1;
-            for (u64 cs = free_cards & VALUE_MASK[v]; cs; cs &= cs - 1)
-                for (uint32_t i = 0; i < n; i++)
-                    if (plays_push(out, BREAK, low_index(cs), nv, h, REAL(f, arr[i]))) return -1;
+            if (push_plays(out, BREAK, free_cards & VALUE_MASK[v], nv, h, f.loose, arr, n)) return -1;
         }
         if (bwl) {
             for (u64 vs = present & build_vals & (0x3FFFULL << (h + 1)) & 0x3E00; vs; vs &= vs - 1) {
@@ -975,25 +996,29 @@ typedef struct {
     int index;
 } MT;
 
-static uint32_t genrand(MT *s) {
+/* The next 624 words of the generator (the twist), once every 624 draws: apart from genrand, which is inlined. */
+static __attribute__((noinline)) void mt_twist(MT *s) {
     static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
     uint32_t y;
     uint32_t *mt = s->mt;
-    if (s->index >= 624) {
-        int kk;
-        for (kk = 0; kk < 624 - 397; kk++) {
-            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1u];
-        }
-        for (; kk < 623; kk++) {
-            y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-            mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1u];
-        }
-        y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu);
-        mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1u];
-        s->index = 0;
+    int kk;
+    for (kk = 0; kk < 624 - 397; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + 397] ^ (y >> 1) ^ mag01[y & 0x1u];
     }
-    y = mt[s->index++];
+    for (; kk < 623; kk++) {
+        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+        mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 0x1u];
+    }
+    y = (mt[623] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+    mt[623] = mt[396] ^ (y >> 1) ^ mag01[y & 0x1u];
+    s->index = 0;
+}
+
+/* The next word, as CPython's genrand_uint32: a random deal draws over two hundred. */
+static inline uint32_t genrand(MT *s) {
+    if (__builtin_expect(s->index >= 624, 0)) mt_twist(s);
+    uint32_t y = s->mt[s->index++];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
@@ -1109,7 +1134,7 @@ static PyObject *zero_int;
 #define PLAY_BUCKETS ((size_t)1 << PLAY_BUCKET_BITS)
 typedef struct {
     u64 loose;
-    uint32_t head; /* kind | card << 3 | house << 9 | broken << 13 */
+    uint32_t head; /* play_head: the play's kind, card, house and broken house */
     PyObject *tuple; /* NULL: empty */
 } KeptPlay;
 typedef struct {
@@ -1138,8 +1163,11 @@ static PyObject *new_play_tuple(const Play *p) {
 #define PREFETCH(address, write) ((void)(address))
 #endif
 
+/* A play's kind, card, house and broken house as one word: its first four bytes, read at once. */
 static inline uint32_t play_head(const Play *p) {
-    return (uint32_t)p->kind | (uint32_t)p->card << 3 | (uint32_t)p->house << 9 | (uint32_t)p->broken << 13;
+    uint32_t head;
+    memcpy(&head, p, sizeof head);
+    return head;
 }
 
 static inline PlayBucket *play_bucket(const Play *p) {
@@ -1209,9 +1237,39 @@ static PyObject *plays_to_list(const Play *a, size_t n) {
     return list;
 }
 
+/* CPython before 3.12 keeps an int as its digits (ob_digit, PyLong_SHIFT bits each, the lowest first) and their
+ * number, negative for a negative int (Py_SIZE): an int of at most two digits (every card mask, seat, value and
+ * owner mask of a legal_plays call) is read here in a few instructions, where the API's general loops and checks
+ * cost a fifth of the call. 1: read into *out; 0: not such an int (the caller asks the API). */
+#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+static inline int small_int(PyObject *o, u64 *out) {
+    if (!PyLong_CheckExact(o)) return 0;
+    Py_ssize_t size = Py_SIZE(o);
+    const digit *d = ((PyLongObject *)o)->ob_digit;
+    if (size == 0) *out = 0;
+    else if (size == 1) *out = d[0];
+    else if (size == 2) *out = (u64)d[0] | (u64)d[1] << PyLong_SHIFT;
+    else return 0;
+    return 1;
+}
+#else
+static inline int small_int(PyObject *o, u64 *out) { (void)o; (void)out; return 0; }
+#endif
+
+/* PyLong_AsLong(o), the common case (a small non-negative int) read directly. */
+static inline long long_arg(PyObject *o) {
+    u64 v;
+    if (small_int(o, &v) && v >> 31 == 0) return (long)v;
+    return PyLong_AsLong(o);
+}
+
+/* A flag: True and False by identity, anything else by its truth. */
+static inline int flag_arg(PyObject *o) { return o == Py_False ? 0 : o == Py_True ? 1 : PyObject_IsTrue(o); }
+
 /* A card mask given as an int. PyLong_AsLongLongAndOverflow reads an int of two or three digits directly, where
  * PyLong_AsUnsignedLongLong goes through a byte array: a mask of 52 bits is read a few times faster so. */
 static int mask_arg(PyObject *o, u64 *out) {
+    if (small_int(o, out) && *out >> 52 == 0) return 0;
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (v == -1 && !overflow && PyErr_Occurred()) return -1;
@@ -1268,15 +1326,15 @@ static int house_summary(PyObject *houses, u64 *house_bits, u64 *uncemented, u64
     Py_ssize_t pos = 0;
     PyObject *k, *v;
     while (PyDict_Next(houses, &pos, &k, &v)) {
-        long w = PyLong_AsLong(k);
-        if (PyErr_Occurred()) return -1;
+        long w = long_arg(k);
+        if (w == -1 && PyErr_Occurred()) return -1;
         if (w < 9 || w > 13 || !PyTuple_Check(v) || PyTuple_GET_SIZE(v) != 3) {
             PyErr_SetString(PyExc_ValueError, "a house is value 9..13: (cards, cemented, owners)");
             return -1;
         }
-        int cemented = PyObject_IsTrue(PyTuple_GET_ITEM(v, 1));
-        long owners = PyLong_AsLong(PyTuple_GET_ITEM(v, 2));
-        if (cemented < 0 || PyErr_Occurred()) return -1;
+        int cemented = flag_arg(PyTuple_GET_ITEM(v, 1));
+        long owners = long_arg(PyTuple_GET_ITEM(v, 2));
+        if (cemented < 0 || (owners == -1 && PyErr_Occurred())) return -1;
         u64 bit = (u64)1 << w;
         *house_bits |= bit;
         if (!cemented) *uncemented |= bit;
@@ -1316,10 +1374,10 @@ static PyObject *py_plays_of(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (mask_arg(args[0], &hand) || mask_arg(args[2], &loose) || mask_arg(args[3], &house_bits) ||
         mask_arg(args[4], &uncemented) || mask_arg(args[8], &restricted))
         return NULL;
-    long seat = PyLong_AsLong(args[1]);
-    long max_houses = PyLong_AsLong(args[6]);
-    int bwl = PyObject_IsTrue(args[7]);
-    if (PyErr_Occurred() || bwl < 0) return NULL;
+    long seat = long_arg(args[1]);
+    long max_houses = long_arg(args[6]);
+    int bwl = flag_arg(args[7]);
+    if (((seat == -1 || max_houses == -1) && PyErr_Occurred()) || bwl < 0) return NULL;
     PyObject *seq = PySequence_Fast(args[5], "owned_by: 4 masks");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -1395,11 +1453,11 @@ static PyObject *py_legal_plays(PyObject *self, PyObject *const *given, Py_ssize
         if (!args[j]) args[j] = j == 7 ? Py_False : zero_int;
     u64 hand, loose, restricted = 0, house_bits, uncemented, owned[4];
     if (mask_arg(args[0], &hand) || mask_arg(args[3], &loose)) return NULL;
-    long seat = PyLong_AsLong(args[1]);
-    long bid = nargs > 5 ? PyLong_AsLong(args[5]) : 0;
-    long max_houses = nargs > 6 ? PyLong_AsLong(args[6]) : 0;
-    int bwl = nargs > 7 ? PyObject_IsTrue(args[7]) : 0;
-    if (PyErr_Occurred() || bwl < 0) return NULL;
+    long seat = long_arg(args[1]);
+    long bid = nargs > 5 ? long_arg(args[5]) : 0;
+    long max_houses = nargs > 6 ? long_arg(args[6]) : 0;
+    int bwl = nargs > 7 ? flag_arg(args[7]) : 0;
+    if (((seat == -1 || bid == -1 || max_houses == -1) && PyErr_Occurred()) || bwl < 0) return NULL;
     if (nargs > 8 && mask_arg(args[8], &restricted)) return NULL;
     if (seat < 0 || seat > 3 || (bid && (bid < 9 || bid > 13))) {
         PyErr_SetString(PyExc_ValueError, "seat 0..3, a bid 9..13");
