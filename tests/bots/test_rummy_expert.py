@@ -74,7 +74,8 @@ def test_it_is_deterministic_for_its_seed() -> None:
     assert first.last_stats == second.last_stats and first.last_stats
 
 
-@pytest.mark.parametrize(("players", "spec"), [(4, QUICK), (2, QUICK + ",sharpen=8")])
+@pytest.mark.parametrize(("players", "spec"), [(4, QUICK), (2, QUICK + ",sharpen=8"),
+                                                   (2, QUICK + ",play_from=3,drops_from=3,take_gain=10")])
 def test_hidden_cards_never_change_a_decision(players: int, spec: str) -> None:
     game = make_game("rummy", players=players)
     rng = random.Random(15)
@@ -169,6 +170,9 @@ def test_the_expert_level_is_this_search_with_a_time_budget() -> None:
     ("ismcts:measured=15", "measured must be a whole number from 0 to 14"),
     ("ismcts:anchor=-1", "anchor must be a number from 0"),
     ("ismcts:sharpen=0", "sharpen must be a whole number from 1"),
+    ("ismcts:drops_from=1", "drops_from must be a whole number from 2 to 7"),
+    ("ismcts:play_from=8", "play_from must be a whole number from 2 to 7"),
+    ("ismcts:take_gain=101", "take_gain must be a number from 0 to 100"),
     ("ismcts:nosuch=1", "unknown setting 'nosuch'"),
     ("expert:iterations=3", "a level (expert) takes no settings"),
 ])
@@ -215,6 +219,33 @@ def test_it_drops_midway_a_hand_that_would_cost_more_than_the_drop_and_keeps_a_g
     good = _six_player_view("4s 6s 7s 8s 9s Th Jh Qh Qc Qd 2c 3c Ks", has_taken=True)
     assert bot.choose(good) != Drop()
     assert IsmctsBot(3, iterations=4, drops=0).choose(poor) != Drop()
+
+
+def test_a_drop_is_weighed_only_at_a_table_of_drops_from_players_or_more() -> None:
+    poor = _six_player_view("Ks 9s 5s Qh 8h 4h Jd 7d 3d Tc 6c 2c Kh", has_taken=True)
+    at_six = IsmctsBot(3, iterations=4, drops=12, drops_from=6)
+    assert at_six.choose(poor) == Drop() and at_six.drop_stats[0] == 12
+    above = IsmctsBot(3, iterations=4, drops=12, drops_from=7)
+    assert above.choose(poor) != Drop() and above.drop_stats == (0, 0.0, 0)
+
+
+@pytest.mark.parametrize(("players", "searched"), [(2, False), (3, True)])
+def test_below_play_from_players_the_heuristics_takes_and_discards_stand(players: int, searched: bool) -> None:
+    game = make_game("rummy", players=players)
+    heuristic = HeuristicBot(take_gain=10)
+    for seed in range(2):
+        state = game.new_state(seed)
+        searches = 0  # searches made: at three players every take and discard with a choice is searched
+        while not state.is_over:
+            seat = state.current_player
+            view = state.view(seat)
+            bot = IsmctsBot(4, iterations=2, drops=0 if searched else 12, play_from=3, drops_from=3, take_gain=10)
+            action = bot.choose(view)
+            searches += bool(bot.last_stats)
+            if not searched:
+                assert action == heuristic.choose(view)
+            state.apply(action)
+        assert bool(searches) is searched
 
 
 def test_its_own_play_out_discards_may_follow_the_measure_among_the_fewest_points() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from taash.arena.duplicate import run_duplicate
 from taash.bots import make_bot
 from taash.bots.rummy.heuristic import HeuristicBot, completes_pure_run, draws
@@ -61,6 +63,18 @@ def test_it_takes_a_card_that_makes_a_pure_run_and_not_one_that_does_not_help() 
     assert bot.choose(view_of(hand, pile="6s", has_taken=True)) == Take("discard")
     assert "pure run" in bot.explain(view_of(hand, pile="6s", has_taken=True), Take("discard"))
     assert bot.choose(view_of(hand, pile="Kh", has_taken=True)) == Take("stock")
+
+
+def test_it_takes_the_open_card_only_for_a_gain_of_take_gain_or_more() -> None:
+    view = view_of("Ah 2d 4s 5d Jh Jd Td Ks 7d Ad 6d Th 4c", pile="2c", has_taken=True)  # 63 now, 55 after
+    assert HeuristicBot().choose(view) == Take("discard")
+    assert HeuristicBot(take_gain=8).choose(view) == Take("discard")
+    wary = HeuristicBot(take_gain=10)
+    assert wary.choose(view) == Take("stock")
+    assert wary.explain(view, Take("stock")).endswith("better by 10")
+    assert make_bot("heuristic:take_gain=10", 0, game="rummy").choose(view) == Take("stock")
+    with pytest.raises(ValueError, match="take_gain must be a number from 0 to 100"):
+        make_bot("heuristic:take_gain=-1", 0, game="rummy")
 
 
 def test_it_drops_a_hopeless_hand_at_its_first_turn_only() -> None:

@@ -25,6 +25,7 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
 
+from taash.bots.base import check_number
 from taash.packs import JOKER, face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
 from taash.rummy.melds import card_points, is_joker
@@ -134,8 +135,11 @@ def _next_player(view: PlayerView) -> int | None:
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, take_gain: float = TAKE_GAIN):
         self.rng = random.Random(seed)  # unused: the bot has no chance of its own; kept for the common signature
+        check_number(take_gain, "take_gain", 0, 100)
+        #: How much lower the measure must be after taking the open card (:data:`TAKE_GAIN`).
+        self.take_gain = take_gain
 
     # -- the measure of a hand ---------------------------------------------------------------------------------
 
@@ -229,7 +233,7 @@ class HeuristicBot:
             return True
         if not self._has_pure_run(view) and completes_pure_run(view.hand, top, view.wild, view.rules):
             return True
-        return after <= now - TAKE_GAIN
+        return after <= now - self.take_gain
 
     def discard_order(self, view: PlayerView) -> list[tuple[int, float]]:
         """Every card the seat to move may discard with its score (the hand left's measure plus the danger of
@@ -272,7 +276,7 @@ class HeuristicBot:
                 if not self._has_pure_run(view) and completes_pure_run(view.hand, top, wild, rules):
                     return f"Take {face_name(top)} from the discard pile: it makes a pure run ({change})"
                 return f"Take {face_name(top)} from the discard pile: {change}"
-            return f"Take from the stock: the open card would not make the hand better by {TAKE_GAIN}"
+            return f"Take from the stock: the open card would not make the hand better by {self.take_gain:g}"
         if isinstance(action, Declare):
             return f"Declare, laying down {face_name(action.finish)}: a valid declaration scores 0"
         if isinstance(action, Discard):

@@ -16,6 +16,8 @@ at once; a hopeless first hand is dropped as the heuristic drops it); after taki
 ``candidates`` discards (a valid declaration is made at once: it scores 0 and wins the deal). This is the flat
 (one level) form of single-observer ISMCTS, as Seep's expert: the seat's actions are the same in every
 determinisation, since they depend only on what it sees. It has an iteration budget, a time budget, or both.
+Below ``play_from`` players the heuristic's takes and discards stand, and below ``drops_from`` the seat drops only
+as the heuristic does (both off by default: measured at two players, neither search beat the heuristic's own).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 
 from taash.bots.base import check_number, check_whole
-from taash.bots.rummy.heuristic import HeuristicBot
+from taash.bots.rummy.heuristic import TAKE_GAIN, HeuristicBot
 from taash.bots.rummy.inference import Knowledge, World, determinise, knowledge
 from taash.bots.rummy.rollout import MOST_TURNS, Playout, Table
 from taash.packs import face_name
@@ -103,8 +105,16 @@ class IsmctsBot:
 
     def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
                  depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0, anchor: float = 0.0,
-                 sharpen: int = 1):
+                 sharpen: int = 1, drops_from: int = 2, play_from: int = 2, take_gain: float = TAKE_GAIN):
         check_settings(iterations, seconds, candidates, depth, prune)
+        check_whole(drops_from, "drops_from", 2, 7)
+        #: Drops are weighed by play-outs (``drops``) only at a table of this many players or more; at a smaller
+        #: one the seat drops only as the heuristic does, a hopeless first hand (2: at any table).
+        self.drops_from = drops_from
+        check_whole(play_from, "play_from", 2, 7)
+        #: The search chooses the takes and discards at a table of this many players or more; at a smaller table
+        #: the heuristic's choices stand and the search only weighs drops (2: at any table).
+        self.play_from = play_from
         check_number(anchor, "anchor", 0, 100)
         #: The heuristic's own choice stands unless another candidate beats it on the same guessed deals by this
         #: many standard errors (0: the best mean wins).
@@ -133,7 +143,8 @@ class IsmctsBot:
         self.depth = depth
         #: Drop a candidate once it trails the leader by this many standard errors (0: never).
         self.prune = prune
-        self.heuristic = HeuristicBot(seed)
+        #: The heuristic whose choices the search starts from (``take_gain``: see :class:`HeuristicBot`).
+        self.heuristic = HeuristicBot(seed, take_gain)
         #: Guessed deals, played to their end, that weigh a drop against playing on (0: drop only as the
         #: heuristic does, a hopeless first hand).
         self.drops = drops
@@ -161,18 +172,25 @@ class IsmctsBot:
                 return fallback
             if view.pile and is_joker(view.pile[-1][0], view.wild) and Take("discard") in legal:
                 return Take("discard")
-            if Drop() in legal and self.drops and self._drop_pays(view, fallback, deadline):
+            if Drop() in legal and self._weighs_drop(view) and self._drop_pays(view, fallback, deadline):
                 return Drop()
             takes = [a for a in legal if isinstance(a, Take)]
             if len(takes) == 1:
                 return takes[0]
+            if len(view.seats) < self.play_from:
+                return fallback
             candidates: list[Action] = [fallback, *(t for t in takes if t != fallback)]
         else:
             ranked = [Discard(card) for card, _ in self.heuristic.discard_order(view)]
-            candidates = list(ranked[: self.candidates])
+            candidates = list(ranked[: self.candidates if len(view.seats) >= self.play_from else 1])
             if len(candidates) == 1:
                 return candidates[0]
         return self.search(view, candidates, deadline)
+
+    def _weighs_drop(self, view: PlayerView) -> bool:
+        """Whether a drop is weighed by play-outs: ``drops`` above 0, at a table of :attr:`drops_from` or more
+        players."""
+        return bool(self.drops) and len(view.seats) >= self.drops_from
 
     def _drop_pays(self, view: PlayerView, take: Action, deadline: float) -> bool:
         """Whether dropping now costs less than playing on with ``take``, over ``drops`` guessed deals played to
