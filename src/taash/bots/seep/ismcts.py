@@ -23,8 +23,16 @@ from taash.bots.base import check_number, check_whole
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.inference import hand_requirements
+from taash.bots.seep.lite import lite_outcomes, lite_play, sharp_outcomes, sharp_play
 from taash.bots.seep.opponent_model import TEMPERATURE, PastPlay, log_likelihood, past_plays
-from taash.bots.seep.rollout import Policy, greedy_outcomes, greedy_play, play_out
+from taash.bots.seep.rollout import (
+    Policy,
+    counted_outcomes,
+    counted_play,
+    greedy_outcomes,
+    greedy_play,
+    play_out,
+)
 from taash.cards import cards_of, mask_of
 from taash.seep.deal import Deal
 from taash.seep.plays import CAPTURE, Play
@@ -191,11 +199,18 @@ class IsmctsBot(SeepBot):
         #: out the search stops after the iteration in progress (a few milliseconds) and answers with what it has;
         #: with no iteration done, the heuristic's best play.
         self.seconds = seconds
-        policies: dict[str, Policy] = {"greedy": greedy_play, "heuristic": _heuristic_play, "random": _random_play}
+        policies: dict[str, Policy] = {"greedy": greedy_play, "counted": counted_play, "lite": lite_play,
+                                       "sharp": sharp_play, "heuristic": _heuristic_play, "random": _random_play}
         if rollout not in policies:
-            raise ValueError(f"unknown play-out policy {rollout!r} (greedy, heuristic or random)")
-        #: How every seat plays in the play-outs: ``greedy`` (fast), ``heuristic`` (the heuristic bot's choice,
-        #: from each seat's view of the guessed deal: far slower), or ``random``.
+            raise ValueError(f"unknown play-out policy {rollout!r} (greedy, counted, lite, sharp, heuristic or "
+                             "random)")
+        #: How every seat plays in the play-outs: ``greedy`` (fast; it reads the next hand of the guessed deal),
+        #: ``counted`` (as fast: greedy, but judging the next player's sweep by the cards the mover has not seen),
+        #: ``lite`` (the heuristic bot's rules without its reading of the others' plays, from each seat's view of
+        #: the guessed deal, in the compiled core: :mod:`lite`), ``sharp`` (``lite`` reading the guessed deal's
+        #: other hands instead of counting chances), ``heuristic`` (the heuristic bot's choice, from
+        #: each seat's view of the guessed deal: far slower), or
+        #: ``random``.
         self.policy = policies[rollout]
         self.bidder = HeuristicBot(seed)
         #: Search only the heuristic's best few plays (0: every legal play).
@@ -285,8 +300,9 @@ class IsmctsBot(SeepBot):
             n += 1
             w = world()
             seed = self.rng.random()
-            if self.policy is greedy_play:  # in the compiled core when built: the same numbers, far sooner
-                for j, x in zip(alive, greedy_outcomes(w, team, [legal[j] for j in alive], seed), strict=True):
+            fast = _FAST_OUTCOMES.get(self.policy)
+            if fast is not None:  # in the compiled core when built: the same numbers, far sooner
+                for j, x in zip(alive, fast(w, team, [legal[j] for j in alive], seed), strict=True):
                     outcomes[j].append(x)
             else:
                 for j in alive:
@@ -338,6 +354,12 @@ def _random_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> 
 
 
 _PLAYOUT_HEURISTIC = HeuristicBot(0)
+
+#: The play-out policies whose outcomes of a whole set of plays one call works out (in the compiled core when
+#: built).
+_FAST_OUTCOMES: dict[Policy, Callable[[Deal, int, list[Play], float], list[float]]] = {
+    greedy_play: greedy_outcomes, counted_play: counted_outcomes, lite_play: lite_outcomes,
+    sharp_play: sharp_outcomes}
 
 
 def _heuristic_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
