@@ -78,7 +78,7 @@ def test_search_respects_its_budgets() -> None:
     assert "over 30 guessed deals its team nets" in why and why.startswith(HeuristicBot(1).explain(view, play))
 
 
-@pytest.mark.parametrize("rollout", ["greedy", "counted", "lite", "sharp", "heuristic", "random"])
+@pytest.mark.parametrize("rollout", ["greedy", "counted", "lite", "sharp", "model", "heuristic", "random"])
 def test_every_play_out_policy_searches_to_a_legal_play(rollout: str) -> None:
     from taash.bots.base import make_bot
 

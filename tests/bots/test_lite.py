@@ -9,7 +9,15 @@ import pytest
 
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.ismcts import determinise
-from taash.bots.seep.lite import lite_outcomes, lite_play, lite_scores, sharp_outcomes, sharp_play
+from taash.bots.seep.lite import (
+    lite_outcomes,
+    lite_play,
+    lite_scores,
+    model_outcomes,
+    model_play,
+    sharp_outcomes,
+    sharp_play,
+)
 from taash.bots.seep.rollout import greedy_outcome
 from taash.seep.core import CORE, compiled
 from taash.seep.deal import Deal
@@ -44,12 +52,13 @@ def test_lite_scores_are_the_heuristics_without_inference(preset: str, players: 
 
 
 @needs_compiled
-@pytest.mark.parametrize("sharp", [False, True])
+@pytest.mark.parametrize("rollout", ["lite", "sharp", "model"])
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_compiled_lite_outcomes_are_the_pure_ones(preset: str, players: int, sharp: bool) -> None:
-    compiled_outcomes, policy = (sharp_outcomes, sharp_play) if sharp else (lite_outcomes, lite_play)
+def test_compiled_lite_outcomes_are_the_pure_ones(preset: str, players: int, rollout: str) -> None:
+    compiled_outcomes = {"lite": lite_outcomes, "sharp": sharp_outcomes, "model": model_outcomes}[rollout]
     for world, team, rng in _positions(preset, players, 1):
+        policy = {"lite": lite_play, "sharp": sharp_play, "model": model_play(team)}[rollout]
         legal = world.legal_plays()
         seed = rng.random()
         want = [greedy_outcome(world, team, p, seed, policy) for p in legal]
@@ -86,3 +95,15 @@ def test_the_lite_play_out_reads_no_other_hand() -> None:
         assert lite_scores(world, legal) == lite_scores(other, legal)
         checked += 1
     assert checked > 50
+
+
+def test_the_model_play_out_is_sharp_for_the_team_and_lite_for_the_others() -> None:
+    rng = random.Random(3)
+    for world, team, _ in _positions("standard", 4, 1):
+        legal = world.legal_plays()
+        if world.over or len(legal) < 2:
+            continue
+        seed = rng.random()
+        mine = sharp_play if world.to_move % 2 == team else lite_play
+        assert model_play(team)(world, legal, random.Random(seed).random) == mine(world, legal,
+                                                                                random.Random(seed).random)

@@ -2080,11 +2080,20 @@ static PyObject *py_sharp_outcomes(PyObject *self, PyObject *const *args, Py_ssi
     return playout_outcomes(args, nargs, 3);
 }
 
-/* greedy_outcomes, counted_outcomes (`counted` 1), lite_outcomes (2) and sharp_outcomes (3): the play-outs of
- * `plays`. */
+PyDoc_STRVAR(model_outcomes_doc,
+             "model_outcomes(deal, state, plays, team)\n--\n\nThe play-outs of lite_outcomes where the seats of "
+             "`team` play as sharp_outcomes has them, the others as lite_outcomes (lite.py's model_play).");
+
+static PyObject *py_model_outcomes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return playout_outcomes(args, nargs, 4);
+}
+
+/* greedy_outcomes, counted_outcomes (`counted` 1), lite_outcomes (2), sharp_outcomes (3) and model_outcomes (4):
+ * the play-outs of `plays`. */
 static PyObject *playout_outcomes(PyObject *const *args, Py_ssize_t nargs, int counted) {
     if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, counted == 3 ? "sharp_outcomes takes 4 arguments"
+        PyErr_SetString(PyExc_TypeError, counted == 4 ? "model_outcomes takes 4 arguments"
+                                          : counted == 3 ? "sharp_outcomes takes 4 arguments"
                                           : counted == 2 ? "lite_outcomes takes 4 arguments"
                                           : counted ? "counted_outcomes takes 4 arguments"
                                                     : "greedy_outcomes takes 4 arguments");
@@ -2141,7 +2150,8 @@ static PyObject *playout_outcomes(PyObject *const *args, Py_ssize_t nargs, int c
                 PyErr_SetString(PyExc_ValueError, "no legal play in this position (the parts do not fit together)");
                 goto fail;
             }
-            long j = scratch.n == 1 ? 0 : counted >= 2 ? lite_index(&d, &scratch, &rng, counted == 3)
+            int sharp = counted == 3 || (counted == 4 && (d.to_move & 1) == team);
+            long j = scratch.n == 1 ? 0 : counted >= 2 ? lite_index(&d, &scratch, &rng, sharp)
                                                        : greedy_index(&d, &scratch, &rng, counted);
             if (j < 0) { PyErr_NoMemory(); goto fail; }
             deal_play(&d, &scratch.a[j]);
@@ -2175,6 +2185,7 @@ static PyMethodDef methods[] = {
     {"counted_outcomes", (PyCFunction)(void (*)(void))py_counted_outcomes, METH_FASTCALL, counted_outcomes_doc},
     {"lite_outcomes", (PyCFunction)(void (*)(void))py_lite_outcomes, METH_FASTCALL, lite_outcomes_doc},
     {"sharp_outcomes", (PyCFunction)(void (*)(void))py_sharp_outcomes, METH_FASTCALL, sharp_outcomes_doc},
+    {"model_outcomes", (PyCFunction)(void (*)(void))py_model_outcomes, METH_FASTCALL, model_outcomes_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,7 +23,7 @@ from taash.bots.base import check_number, check_whole
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.inference import hand_requirements
-from taash.bots.seep.lite import lite_outcomes, lite_play, sharp_outcomes, sharp_play
+from taash.bots.seep.lite import lite_outcomes, lite_play, model_outcomes, sharp_outcomes, sharp_play
 from taash.bots.seep.opponent_model import TEMPERATURE, PastPlay, log_likelihood, past_plays
 from taash.bots.seep.rollout import (
     Policy,
@@ -200,18 +200,22 @@ class IsmctsBot(SeepBot):
         #: with no iteration done, the heuristic's best play.
         self.seconds = seconds
         policies: dict[str, Policy] = {"greedy": greedy_play, "counted": counted_play, "lite": lite_play,
-                                       "sharp": sharp_play, "heuristic": _heuristic_play, "random": _random_play}
+                                       "sharp": sharp_play, "model": lite_play, "heuristic": _heuristic_play,
+                                       "random": _random_play}
         if rollout not in policies:
-            raise ValueError(f"unknown play-out policy {rollout!r} (greedy, counted, lite, sharp, heuristic or "
-                             "random)")
+            raise ValueError(f"unknown play-out policy {rollout!r} (greedy, counted, lite, sharp, model, heuristic "
+                             "or random)")
         #: How every seat plays in the play-outs: ``greedy`` (fast; it reads the next hand of the guessed deal),
         #: ``counted`` (as fast: greedy, but judging the next player's sweep by the cards the mover has not seen),
         #: ``lite`` (the heuristic bot's rules without its reading of the others' plays, from each seat's view of
         #: the guessed deal, in the compiled core: :mod:`lite`), ``sharp`` (``lite`` reading the guessed deal's
-        #: other hands instead of counting chances), ``heuristic`` (the heuristic bot's choice, from
-        #: each seat's view of the guessed deal: far slower), or
-        #: ``random``.
+        #: other hands instead of counting chances), ``model`` (the searching seat's team ``sharp``, the other
+        #: team ``lite``: the others play as the heuristic would, unable to see a hand), ``heuristic`` (the
+        #: heuristic bot's choice, from each seat's view of the guessed deal: far slower), or ``random``.
         self.policy = policies[rollout]
+        #: The outcomes of a set of first plays in one call, for the policies that have it (in the compiled core
+        #: when built); None: one play-out at a time with :attr:`policy`.
+        self.outcomes = _FAST_OUTCOMES.get(rollout)
         self.bidder = HeuristicBot(seed)
         #: Search only the heuristic's best few plays (0: every legal play).
         self.candidates = candidates
@@ -300,7 +304,7 @@ class IsmctsBot(SeepBot):
             n += 1
             w = world()
             seed = self.rng.random()
-            fast = _FAST_OUTCOMES.get(self.policy)
+            fast = self.outcomes
             if fast is not None:  # in the compiled core when built: the same numbers, far sooner
                 for j, x in zip(alive, fast(w, team, [legal[j] for j in alive], seed), strict=True):
                     outcomes[j].append(x)
@@ -357,9 +361,9 @@ _PLAYOUT_HEURISTIC = HeuristicBot(0)
 
 #: The play-out policies whose outcomes of a whole set of plays one call works out (in the compiled core when
 #: built).
-_FAST_OUTCOMES: dict[Policy, Callable[[Deal, int, list[Play], float], list[float]]] = {
-    greedy_play: greedy_outcomes, counted_play: counted_outcomes, lite_play: lite_outcomes,
-    sharp_play: sharp_outcomes}
+_FAST_OUTCOMES: dict[str, Callable[[Deal, int, list[Play], float], list[float]]] = {
+    "greedy": greedy_outcomes, "counted": counted_outcomes, "lite": lite_outcomes, "sharp": sharp_outcomes,
+    "model": model_outcomes}
 
 
 def _heuristic_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:

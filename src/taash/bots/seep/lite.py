@@ -147,3 +147,22 @@ def sharp_outcomes(world: Deal, team: int, plays: Sequence[Play], seed: float) -
         return [greedy_outcome(world, team, p, seed, sharp_play) for p in plays]
     result: list[float] = compiled.sharp_outcomes(world.core_state(), state_of(_random.Random(seed)), plays, team)
     return result
+
+
+def model_play(team: int) -> Callable[[Deal, list[Play], Callable[[], float]], Play]:
+    """The play-out policy of a search by a seat of ``team``: its team plays :func:`sharp_play`, the others
+    :func:`lite_play` (they play as the heuristic would, unable to see a hand)."""
+
+    def play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
+        return (sharp_play if deal.to_move % 2 == team else lite_play)(deal, legal, random)
+
+    return play
+
+
+def model_outcomes(world: Deal, team: int, plays: Sequence[Play], seed: float) -> list[float]:
+    """:func:`lite_outcomes` with :func:`model_play` of ``team`` (in the compiled core when it is built)."""
+    if compiled is None:
+        policy = model_play(team)
+        return [greedy_outcome(world, team, p, seed, policy) for p in plays]
+    result: list[float] = compiled.model_outcomes(world.core_state(), state_of(_random.Random(seed)), plays, team)
+    return result
