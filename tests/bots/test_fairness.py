@@ -51,7 +51,8 @@ SEARCH_SPECS = ["ismcts:iterations=6,candidates=3", "ismcts:iterations=6,candida
                 "ismcts:iterations=6,candidates=3,guesses=2,temperature=6",
                 "ismcts:iterations=4,candidates=2,guesses=1,rollout=heuristic",
                 "ismcts:iterations=6,candidates=3,rollout=counted", "ismcts:iterations=6,candidates=3,rollout=lite",
-                "ismcts:iterations=6,candidates=3,rollout=sharp", "ismcts:iterations=6,candidates=3,rollout=model"]
+                "ismcts:iterations=6,candidates=3,rollout=sharp", "ismcts:iterations=6,candidates=3,rollout=model",
+                "ismcts:iterations=4,candidates=2,guesses=1,opponent=lite"]
 
 
 @pytest.mark.parametrize("spec", SEARCH_SPECS)

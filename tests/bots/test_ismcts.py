@@ -91,6 +91,8 @@ def test_every_play_out_policy_searches_to_a_legal_play(rollout: str) -> None:
     assert play in deal.legal_plays() and play == make_bot(spec, 2).choose_play(view)
     with pytest.raises(ValueError, match="unknown play-out policy"):
         make_bot("ismcts:rollout=smart", 2)
+    with pytest.raises(ValueError, match="unknown opponent model"):
+        make_bot("ismcts:opponent=smart", 2)
 
 
 def early_positions(players: int, count: int) -> list[Deal]:

@@ -53,7 +53,8 @@ def test_past_plays_are_the_other_seats_plays_a_guess_decides(players: int, stop
                                         view.rules.max_houses, view.rules.break_with_loose, past.restricted)
 
 
-def test_the_model_gives_each_play_a_probability_and_they_add_up_to_one() -> None:
+@pytest.mark.parametrize("model", ["greedy", "lite"])
+def test_the_model_gives_each_play_a_probability_and_they_add_up_to_one(model: str) -> None:
     deal, view = heuristic_deal(4, 8, 24)
     checked = 0
     for past in past_plays(view):
@@ -62,7 +63,7 @@ def test_the_model_gives_each_play_a_probability_and_they_add_up_to_one() -> Non
         legal = legal_plays(hand, past.seat, 4, past.loose, past.houses, 0, 0, False, past.restricted)
         if len(legal) < 2:
             continue
-        chances = [play_likelihood(view, replace(past, play=p), hand, nxt) for p in legal]
+        chances = [play_likelihood(view, replace(past, play=p), hand, nxt, model=model) for p in legal]
         assert math.isclose(sum(chances), 1.0)
         assert min(chances) >= EPSILON / len(legal) - 1e-12
         checked += 1
@@ -77,7 +78,8 @@ def test_a_play_the_guessed_hand_could_not_make_is_as_unlikely_as_the_model_allo
     assert play_likelihood(view, past, without, nxt) < EPSILON / 2
 
 
-def test_the_true_hands_are_likelier_than_guesses_that_only_fit_the_facts() -> None:
+@pytest.mark.parametrize("model", ["greedy", "lite"])
+def test_the_true_hands_are_likelier_than_guesses_that_only_fit_the_facts(model: str) -> None:
     """Against heuristic players, the true hidden hands rank high among guesses dealt from the hard facts alone:
     the model reads something real in the plays (half the guesses would rank above them were it blind)."""
     rng = random.Random(1)
@@ -87,7 +89,8 @@ def test_the_true_hands_are_likelier_than_guesses_that_only_fit_the_facts() -> N
             deal, view = heuristic_deal(4, seed, stop_at)
             pasts = past_plays(view)
             requirements = hand_requirements(view)
-            true = log_likelihood(view, pasts, list(deal.hands))
-            guesses = [log_likelihood(view, pasts, deal_hidden(view, rng, requirements)[0]) for _ in range(30)]
+            true = log_likelihood(view, pasts, list(deal.hands), model=model)
+            guesses = [log_likelihood(view, pasts, deal_hidden(view, rng, requirements)[0], model=model)
+                       for _ in range(30)]
             ranks.append(sum(g < true for g in guesses) / len(guesses))
     assert statistics.fmean(ranks) > 0.7

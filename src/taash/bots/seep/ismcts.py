@@ -3,7 +3,9 @@
 Each iteration deals the cards this seat has not seen to the places they can be (the other hands, the cards
 still to come), consistently with everything the seat knows (:func:`hand_requirements`): hand sizes, the bid,
 that an owner keeps a card of his house's value (I2, R4), and who must hold Qasim's restricted cards (7.2). It
-then picks one of its own legal plays by UCB1 and plays the deal out with a fast policy for everyone. The reward
+then picks one of its own legal plays by UCB1 and plays the deal out with a fast policy for everyone (by default
+``sharp``: the heuristic's rules of thumb, in the compiled core, each seat reading the guessed hands; see
+:mod:`lite`). The reward
 is the points its team gains from now on minus the other team's, so past captures, which no play can change, do
 not add noise. The search is anytime: an iteration budget, a time budget, or both.
 
@@ -188,9 +190,11 @@ class IsmctsBot(SeepBot):
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: str = "greedy", candidates: int = 8, prune: float = 2.5, guesses: int = 0,
-                 temperature: float = TEMPERATURE):
+                 rollout: str = "sharp", candidates: int = 8, prune: float = 2.5, guesses: int = 0,
+                 temperature: float = TEMPERATURE, opponent: str = "greedy"):
         check_settings(iterations, seconds, candidates, prune, guesses, temperature)
+        if opponent not in ("greedy", "lite"):
+            raise ValueError(f"unknown opponent model {opponent!r} (greedy or lite)")
         self.rng = random.Random(seed)
         #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
@@ -205,7 +209,8 @@ class IsmctsBot(SeepBot):
         if rollout not in policies:
             raise ValueError(f"unknown play-out policy {rollout!r} (greedy, counted, lite, sharp, model, heuristic "
                              "or random)")
-        #: How every seat plays in the play-outs: ``greedy`` (fast; it reads the next hand of the guessed deal),
+        #: How every seat plays in the play-outs: ``sharp`` (the default, see below), ``greedy`` (fastest; the most
+        #: points now, no sweep left to the next hand of the guessed deal),
         #: ``counted`` (as fast: greedy, but judging the next player's sweep by the cards the mover has not seen),
         #: ``lite`` (the heuristic bot's rules without its reading of the others' plays, from each seat's view of
         #: the guessed deal, in the compiled core: :mod:`lite`), ``sharp`` (``lite`` reading the guessed deal's
@@ -229,6 +234,9 @@ class IsmctsBot(SeepBot):
         #: How soft the opponent model is (points of its score that make a play e times likelier; with
         #: ``guesses``): higher, the others' plays say less about their hands.
         self.temperature = float(temperature)
+        #: The opponent model of ``guesses``: ``greedy`` (the greedy play-out's scores, reading the next hand) or
+        #: ``lite`` (the heuristic's rules from what the seat saw then; :func:`opponent_model.play_likelihood`).
+        self.opponent = opponent
         #: After a search: each candidate's determinisations played and mean gain in points (its team's minus
         #: the other team's, from now on).
         self.last_stats: dict[Play, tuple[int, float]] = {}
@@ -274,7 +282,7 @@ class IsmctsBot(SeepBot):
         pool that grows with every iteration)."""
         for _ in range(self.guesses):
             hands, rest = deal_hidden(view, self.rng, requirements)
-            pool.append((hands, rest, log_likelihood(view, pasts, hands, self.temperature)))
+            pool.append((hands, rest, log_likelihood(view, pasts, hands, self.temperature, self.opponent)))
         top = max(x for _, _, x in pool)
         weights = [math.exp(x - top) for _, _, x in pool]
         pick = self.rng.random() * sum(weights)

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from taash.bots.seep.heuristic import holds_probability
 from taash.bots.seep.rollout import greedy_outcome, unseen_by
 from taash.seep.core import compiled, state_of
-from taash.seep.deal import Deal
+from taash.seep.deal import Deal, card_points
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play, team_mask
-from taash.seep.rules import LAST_PLAY
+from taash.seep.rules import LAST_PLAY, Rules
 from taash.seep.values import VALUE, VALUE_MASK
 
 
@@ -29,12 +30,26 @@ def lite_scores(deal: Deal, legal: Sequence[Play], sharp: bool = False) -> list[
 
     With ``sharp`` (:func:`sharp_play`) it reads the other hands instead of counting chances: a chance is 1 when
     the next hand (for a house's safety, an opponent's) holds a card of the value, else 0."""
-    rules = deal.rules
-    seat, players, index = deal.to_move, deal.players, len(deal.plays)
-    unseen = unseen_by(deal, seat)
-    unknown = unseen.bit_count()
+    seat, players = deal.to_move, deal.players
     nxt = (seat + 1) % players
-    nxt_hand = deal.hands[nxt].bit_count() - (1 if index == 0 and players == 4 else 0)
+    ours = team_mask(seat, players)
+    theirs = 0
+    for s in range(players):
+        if not ours >> s & 1:
+            theirs |= deal.hands[s]
+    return position_scores(deal.rules, seat, players, len(deal.plays), deal.loose, deal.houses,
+                           unseen_by(deal, seat), deal.hands[nxt].bit_count(), legal,
+                           (deal.hands[nxt], theirs) if sharp else None)
+
+
+def position_scores(rules: Rules, seat: int, players: int, index: int, loose_before: int,
+                    houses_before: dict[int, House], unseen: int, next_size: int, legal: Sequence[Play],
+                    sharp: tuple[int, int] | None = None) -> list[float]:
+    """:func:`lite_scores` of ``legal`` made by ``seat`` as play ``index`` on the floor ``loose_before`` and
+    ``houses_before``, the seat not having seen ``unseen`` and the next seat holding ``next_size`` cards; with
+    ``sharp``, (the next hand, the opponents' cards) read instead of counted."""
+    unknown = unseen.bit_count()
+    nxt_hand = next_size - (1 if index == 0 and players == 4 else 0)
     if index == 0:  # after the bid play the others get their cards: 12 for the next player
         nxt_hand = 12
     remaining = LAST_PLAY - index
@@ -42,16 +57,12 @@ def lite_scores(deal: Deal, legal: Sequence[Play], sharp: bool = False) -> list[
     by_value = rules.sweep_scores_card_value
     sweep_next = rules.sweep_value(0, min(index + 1, LAST_PLAY))
     unseen_of = [(unseen & VALUE_MASK[v]).bit_count() if v else 0 for v in range(14)]
-    theirs = 0
-    for s in range(players):
-        if not ours >> s & 1:
-            theirs |= deal.hands[s]
-    next_hand = deal.hands[nxt]
-    points = deal.card_points_of
+    next_hand, theirs = sharp if sharp is not None else (0, 0)
+    points = partial(card_points, rules)
     scores = []
     for play in legal:
-        houses: dict[int, House] = dict(deal.houses)
-        loose, taken = apply_play(play, seat, players, deal.loose, houses)
+        houses: dict[int, House] = dict(houses_before)
+        loose, taken = apply_play(play, seat, players, loose_before, houses)
         gained = points(taken)
         score = float(gained)
         if taken and not loose and not houses:
@@ -81,7 +92,7 @@ def lite_scores(deal: Deal, legal: Sequence[Play], sharp: bool = False) -> list[
                         got += v if by_value else sweep_next
                     best = got
                 if best != 0.0:
-                    if sharp:
+                    if sharp is not None:
                         chance = 1.0 if next_hand & VALUE_MASK[v] else 0.0
                     else:
                         chance = holds_probability(unknown, k, nxt_hand)
@@ -91,11 +102,11 @@ def lite_scores(deal: Deal, legal: Sequence[Play], sharp: bool = False) -> list[
             cards, cemented, owners = houses[v]
             if not owners & ours:
                 continue
-            if sharp:
+            if sharp is not None:
                 safe = 0.0 if theirs & VALUE_MASK[v] else 1.0
             else:
                 safe = 1.0 - holds_probability(unknown, unseen_of[v], max(1, unknown // 2))
-            before = deal.houses.get(v)
+            before = houses_before.get(v)
             before_points = points(before[0]) if before is not None and before[2] & ours else 0
             score += 0.5 * (points(cards) - before_points) * (2 * safe - 1)
             if cemented and (before is None or not before[1]):
