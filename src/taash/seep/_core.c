@@ -12,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1889,10 +1890,9 @@ static long greedy_index(const Deal *d, const Plays *legal, MT *rng, int counted
  * houses summed in the order of their values) for the seat to move, from what that seat sees of `d`. With `sharp`
  * (lite.py's sharp_play) it reads the other hands instead of counting chances: a chance is 1 when the next hand
  * (for a house's safety, an opponent's) holds a card of the value, else 0. */
-static int lite_scores(const Deal *d, const Plays *legal, double *scores, int sharp) {
+static int lite_scores(const Deal *d, const Plays *legal, double *scores, int sharp, u64 unseen) {
     const Rules *r = d->rules;
     int seat = d->to_move, players = d->players, index = d->nplays;
-    u64 unseen = unseen_by(d, seat);
     int unknown = popcount(unseen);
     int nxt = (seat + 1) % players;
     int nxt_hand = popcount(d->hands[nxt]) - (index == 0 && players == 4 ? 1 : 0);
@@ -2026,7 +2026,7 @@ static long lite_index(const Deal *d, const Plays *legal, MT *rng, int sharp) {
         lite_buf = a;
         lite_cap = legal->n;
     }
-    if (lite_scores(d, legal, lite_buf, sharp)) return -1;
+    if (lite_scores(d, legal, lite_buf, sharp, unseen_by(d, d->to_move))) return -1;
     double best = -1e300;
     for (size_t i = 0; i < legal->n; i++)
         if (lite_buf[i] > best) best = lite_buf[i];
@@ -2037,6 +2037,154 @@ static long lite_index(const Deal *d, const Plays *legal, MT *rng, int sharp) {
     for (size_t i = 0; i < legal->n; i++)
         if (lite_buf[i] >= best - 1e-9 && !pick--) return (long)i;
     return -1;
+}
+
+/* -- the lite opponent model (bots/seep/opponent_model.py's log_likelihood with model "lite") ------------------- */
+
+/* One past play of another seat, packed by pack_pasts: what opponent_model.PastPlay holds. */
+typedef struct {
+    int index, seat, next_seat;
+    Play play;
+    u64 loose, house_bits, uncemented, owned_by[4], restricted, played_since, next_played_since, seen;
+    House houses[14];
+} PastC;
+
+PyDoc_STRVAR(pack_pasts_doc,
+             "pack_pasts(pasts)\n--\n\nThe past plays `pasts` (tuples (index, seat, play, loose, houses, restricted, "
+             "played_since, next_seat, next_played_since, seen), as opponent_model.PastPlay holds them) packed as "
+             "bytes for lite_log_likelihood.");
+
+static PyObject *py_pack_pasts(PyObject *self, PyObject *arg) {
+    PyObject *seq = PySequence_Fast(arg, "pasts: a sequence of tuples");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(PastC));
+    if (!out) { Py_DECREF(seq); return NULL; }
+    PastC *a = (PastC *)PyBytes_AS_STRING(out);
+    memset(a, 0, (size_t)n * sizeof(PastC));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PastC *p = &a[i];
+        int kind, card, house, broken;
+        unsigned long long pl, loose, restricted, since, next_since, seen;
+        PyObject *houses;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "ii(iiiiK)KO!KKiKK", &p->index, &p->seat, &kind,
+                              &card, &house, &broken, &pl, &loose, &PyDict_Type, &houses, &restricted, &since,
+                              &p->next_seat, &next_since, &seen))
+            goto fail;
+        if (p->seat < 0 || p->seat > 3 || p->next_seat < 0 || p->next_seat > 3 || p->index < 1 ||
+            p->index > LAST_PLAY || kind < 0 || kind > BREAK || card < 0 || card > 51) {
+            PyErr_SetString(PyExc_ValueError, "a past play: seats 0..3, play 1..47, a play tuple");
+            goto fail;
+        }
+        p->play.kind = (uint8_t)kind;
+        p->play.card = (uint8_t)card;
+        p->play.house = (uint8_t)house;
+        p->play.broken = (uint8_t)broken;
+        p->play.loose = pl;
+        p->loose = loose;
+        p->restricted = restricted;
+        p->played_since = since;
+        p->next_played_since = next_since;
+        p->seen = seen;
+        if (house_summary(houses, &p->house_bits, &p->uncemented, p->owned_by)) goto fail;
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(houses, &pos, &k, &v)) {
+            long w = PyLong_AsLong(k);
+            unsigned long long cards = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(v, 0));
+            if (PyErr_Occurred()) goto fail;
+            p->houses[w].cards = cards;
+            p->houses[w].cemented = !(p->uncemented >> w & 1);
+            p->houses[w].owners = (uint8_t)PyLong_AsLong(PyTuple_GET_ITEM(v, 2));
+        }
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyDoc_STRVAR(lite_log_likelihood_doc,
+             "lite_log_likelihood(rules, players, packed, hands, temperature, epsilon)\n--\n\nopponent_model.py's "
+             "log_likelihood with model \"lite\": the log of the probability of every past play of `packed` "
+             "(pack_pasts) when the hidden hands are `hands` today, each play chosen with probability epsilon / n + "
+             "(1 - epsilon) * softmax(lite score / temperature) among its n legal plays.");
+
+static PyObject *py_lite_log_likelihood(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "lite_log_likelihood takes 6 arguments");
+        return NULL;
+    }
+    Rules rules;
+    if (rules_from_tuple(args[0], &rules)) return NULL;
+    long players = PyLong_AsLong(args[1]);
+    double temperature = PyFloat_AsDouble(args[4]), epsilon = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    if ((players != 2 && players != 4) || !PyBytes_Check(args[2]) ||
+        PyBytes_GET_SIZE(args[2]) % (Py_ssize_t)sizeof(PastC) || !(temperature > 0)) {
+        PyErr_SetString(PyExc_ValueError, "players 2 or 4, pasts packed by pack_pasts, a temperature above 0");
+        return NULL;
+    }
+    u64 hands[4] = {0, 0, 0, 0};
+    PyObject *seq = PySequence_Fast(args[3], "hands: a sequence of masks");
+    if (!seq) return NULL;
+    Py_ssize_t nh = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < nh && i < 4; i++)
+        if (mask_arg(PySequence_Fast_GET_ITEM(seq, i), &hands[i])) { Py_DECREF(seq); return NULL; }
+    Py_DECREF(seq);
+    const PastC *a = (const PastC *)PyBytes_AS_STRING(args[2]);
+    size_t n = (size_t)PyBytes_GET_SIZE(args[2]) / sizeof(PastC);
+    cache_trim();
+    Deal d;
+    memset(&d, 0, sizeof(d));
+    d.rules = &rules;
+    d.players = (int)players;
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const PastC *p = &a[i];
+        u64 hand = hands[p->seat] | p->played_since;
+        scratch.n = 0;
+        if (plays_of(&scratch, hand, p->seat, p->loose, p->house_bits, p->uncemented, p->owned_by, rules.max_houses,
+                     rules.break_with_loose, p->restricted))
+            return PyErr_NoMemory();
+        size_t count = scratch.n;
+        long found = -1;
+        for (size_t j = 0; j < count && found < 0; j++) {
+            const Play *q = &scratch.a[j];
+            if (q->kind == p->play.kind && q->card == p->play.card && q->house == p->play.house &&
+                q->broken == p->play.broken && q->loose == p->play.loose)
+                found = (long)j;
+        }
+        if (found < 0) {
+            total += log(epsilon / (double)(count + 1));
+            continue;
+        }
+        if (count == 1) continue;
+        if (lite_cap < count) {
+            double *b = realloc(lite_buf, count * sizeof(double));
+            if (!b) return PyErr_NoMemory();
+            lite_buf = b;
+            lite_cap = count;
+        }
+        d.to_move = p->seat;
+        d.nplays = p->index;
+        d.loose = p->loose;
+        d.house_bits = p->house_bits;
+        memcpy(d.houses, p->houses, sizeof(d.houses));
+        memset(d.hands, 0, sizeof(d.hands));
+        d.hands[p->seat] = hand;
+        d.hands[p->next_seat] = hands[p->next_seat] | p->next_played_since;
+        if (lite_scores(&d, &scratch, lite_buf, 0, ~(hand | p->seen) & ((1ULL << 52) - 1))) return PyErr_NoMemory();
+        double top = lite_buf[0], sum = 0.0;
+        for (size_t j = 1; j < count; j++)
+            if (lite_buf[j] > top) top = lite_buf[j];
+        for (size_t j = 0; j < count; j++) sum += exp((lite_buf[j] - top) / temperature);
+        double chosen = exp((lite_buf[found] - top) / temperature);
+        total += log(epsilon / (double)count + (1 - epsilon) * chosen / sum);
+    }
+    return PyFloat_FromDouble(total);
 }
 
 PyDoc_STRVAR(greedy_outcomes_doc,
@@ -2186,6 +2334,9 @@ static PyMethodDef methods[] = {
     {"lite_outcomes", (PyCFunction)(void (*)(void))py_lite_outcomes, METH_FASTCALL, lite_outcomes_doc},
     {"sharp_outcomes", (PyCFunction)(void (*)(void))py_sharp_outcomes, METH_FASTCALL, sharp_outcomes_doc},
     {"model_outcomes", (PyCFunction)(void (*)(void))py_model_outcomes, METH_FASTCALL, model_outcomes_doc},
+    {"pack_pasts", py_pack_pasts, METH_O, pack_pasts_doc},
+    {"lite_log_likelihood", (PyCFunction)(void (*)(void))py_lite_log_likelihood, METH_FASTCALL,
+     lite_log_likelihood_doc},
     {NULL, NULL, 0, NULL},
 };
 

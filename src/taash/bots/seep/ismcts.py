@@ -26,7 +26,7 @@ from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.inference import hand_requirements
 from taash.bots.seep.lite import lite_outcomes, lite_play, model_outcomes, sharp_outcomes, sharp_play
-from taash.bots.seep.opponent_model import TEMPERATURE, PastPlay, log_likelihood, past_plays
+from taash.bots.seep.opponent_model import TEMPERATURE, past_plays, reader
 from taash.bots.seep.rollout import (
     Policy,
     counted_outcomes,
@@ -272,17 +272,18 @@ class IsmctsBot(SeepBot):
         if not pasts:
             return self.search(view, lambda: determinise(view, self.rng, requirements), deadline)
         pool: list[tuple[list[int], list[int], float]] = []
-        return self.search(view, lambda: self.likely_deal(view, requirements, pasts, pool), deadline)
+        likelihood = reader(view, pasts, self.temperature, self.opponent)
+        return self.search(view, lambda: self.likely_deal(view, requirements, likelihood, pool), deadline)
 
-    def likely_deal(self, view: PlayerView, requirements: list[tuple[int, int]], pasts: list[PastPlay],
-                    pool: list[tuple[list[int], list[int], float]]) -> Deal:
+    def likely_deal(self, view: PlayerView, requirements: list[tuple[int, int]],
+                    likelihood: Callable[[list[int]], float], pool: list[tuple[list[int], list[int], float]]) -> Deal:
         """A deal that fits ``view``, drawn from ``pool`` (the guesses of this decision so far, each with the log
-        of the likelihood of the other seats' past plays ``pasts`` under the opponent model) in proportion to
+        of ``likelihood``: of the other seats' past plays under the opponent model) in proportion to
         that likelihood, once :attr:`guesses` new guesses have joined the pool (importance resampling from a
         pool that grows with every iteration)."""
         for _ in range(self.guesses):
             hands, rest = deal_hidden(view, self.rng, requirements)
-            pool.append((hands, rest, log_likelihood(view, pasts, hands, self.temperature, self.opponent)))
+            pool.append((hands, rest, likelihood(hands)))
         top = max(x for _, _, x in pool)
         weights = [math.exp(x - top) for _, _, x in pool]
         pick = self.rng.random() * sum(weights)

@@ -16,11 +16,13 @@ not a guess are left out: the seat's own, the bid play (the bidder held only fou
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from taash.bots.seep.lite import position_scores
 from taash.bots.seep.rollout import greedy_scores
 from taash.cards import FULL_PACK, mask_of, parse_card
+from taash.seep.core import compiled, core_rules
 from taash.seep.plays import ADD, CAPTURE, THROW, House, Play, apply_play, legal_plays
 from taash.seep.rules import FIRST_HALF_PLAYS
 from taash.seep.values import VALUE_MASK
@@ -118,3 +120,22 @@ def log_likelihood(view: PlayerView, pasts: list[PastPlay], hands: list[int],
         next_hand = hands[past.next_seat] | past.next_played_since
         total += math.log(play_likelihood(view, past, hand, next_hand, temperature, model))
     return total
+
+
+def reader(view: PlayerView, pasts: list[PastPlay], temperature: float = TEMPERATURE,
+           model: str = "greedy") -> Callable[[list[int]], float]:
+    """``log_likelihood(view, pasts, hands, temperature, model)`` as a function of ``hands``, worked out once for
+    the many guesses of a decision: for the ``lite`` model in the compiled core when it is built (the same
+    numbers to rounding; ``lite_log_likelihood``)."""
+    if model != "lite" or compiled is None:
+        return lambda hands: log_likelihood(view, pasts, hands, temperature, model)
+    packed = compiled.pack_pasts([(p.index, p.seat, p.play, p.loose, p.houses, p.restricted, p.played_since,
+                                   p.next_seat, p.next_played_since, p.seen) for p in pasts])
+    rules = core_rules(view.rules)
+    players = view.players
+
+    def likelihood(hands: list[int]) -> float:
+        total: float = compiled.lite_log_likelihood(rules, players, packed, hands, temperature, EPSILON)
+        return total
+
+    return likelihood
