@@ -18,7 +18,9 @@ from taash.bots.seep.opponent_model import (
     log_likelihood,
     past_plays,
     play_likelihood,
+    reader,
 )
+from taash.seep.core import CORE, compiled
 from taash.seep.deal import Deal
 from taash.seep.plays import legal_plays
 from taash.seep.rules import FIRST_HALF_PLAYS, PRESETS
@@ -94,3 +96,40 @@ def test_the_true_hands_are_likelier_than_guesses_that_only_fit_the_facts(model:
                        for _ in range(30)]
             ranks.append(sum(g < true for g in guesses) / len(guesses))
     assert statistics.fmean(ranks) > 0.7
+
+
+@pytest.mark.skipif(compiled is None, reason=f"the compiled core is not in use: {CORE}")
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_compiled_lite_likelihood_is_the_pure_one(players: int) -> None:
+    """``reader`` for the lite model (in the compiled core) gives the pure log-likelihood of any guess, to
+    rounding, at every stage of a deal; a guess it could not have made (the hands swapped) included."""
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(3):
+        for stop_at in (6, 20, 34, 46):
+            deal, view = heuristic_deal(players, seed, stop_at)
+            pasts = past_plays(view)
+            for temperature in (1.0, 0.3):
+                likelihood = reader(view, pasts, temperature, "lite")
+                guesses = [deal_hidden(view, rng)[0] for _ in range(3)] + [list(deal.hands)]
+                others = [s for s in range(players) if s != view.seat]
+                swapped = list(deal.hands)
+                swapped[others[0]], swapped[others[-1]] = swapped[others[-1]], swapped[others[0]]
+                for hands in [*guesses, swapped]:
+                    want = log_likelihood(view, pasts, hands, temperature, "lite")
+                    assert math.isclose(likelihood(hands), want, rel_tol=1e-9, abs_tol=1e-9), (seed, stop_at)
+                    checked += 1
+    assert checked > 50
+
+
+@pytest.mark.skipif(compiled is None, reason=f"the compiled core is not in use: {CORE}")
+def test_the_compiled_lite_likelihood_refuses_what_does_not_fit() -> None:
+    assert compiled is not None
+    with pytest.raises(ValueError, match="past play"):
+        compiled.pack_pasts([(0, 1, (1, 5, 0, 0, 0), 0, {}, 0, 0, 2, 0, 0)])
+    with pytest.raises(TypeError):
+        compiled.pack_pasts([(3, 1, (1, 5, 0, 0, 0), 0, [], 0, 0, 2, 0, 0)])
+    _, view = heuristic_deal(4, 1, 10)
+    from taash.seep.core import core_rules
+    with pytest.raises(ValueError, match="pack_pasts"):
+        compiled.lite_log_likelihood(core_rules(view.rules), 4, b"123", [0, 0, 0, 0], 1.0, EPSILON)
