@@ -168,14 +168,18 @@ def test_weighing_guesses_is_deterministic_for_a_seed_and_changes_the_search() -
     while len(deal.plays) < 18 or len(deal.legal_plays()) < 3:
         deal.play(bots[deal.to_move].choose_play(view_of(deal, deal.to_move)))
     view = view_of(deal, deal.to_move)
-    a, b = IsmctsBot(3, iterations=20, guesses=2, prune=0), IsmctsBot(3, iterations=20, guesses=2, prune=0)
+    a, b = (IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="greedy", temperature=1),
+            IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="greedy", temperature=1))
     assert a.choose_play(view) == b.choose_play(view) and a.last_stats == b.last_stats
-    plain = IsmctsBot(3, iterations=20, prune=0)
+    plain = IsmctsBot(3, iterations=20, prune=0, guesses=0)
     plain.choose_play(view)
     assert plain.last_stats != a.last_stats
-    softer = IsmctsBot(3, iterations=20, guesses=2, prune=0, temperature=8)
+    softer = IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="greedy", temperature=8)
     softer.choose_play(view)
     assert softer.last_stats != a.last_stats  # the opponent model's temperature weighs the guesses otherwise
+    lite = [IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="lite", temperature=1) for _ in range(2)]
+    assert lite[0].choose_play(view) == lite[1].choose_play(view) and lite[0].last_stats == lite[1].last_stats
+    assert lite[0].last_stats != a.last_stats  # the lite opponent model weighs the guesses otherwise
 
 
 @pytest.mark.parametrize("guesses", [-2, 1.5, "x", 10**4])
