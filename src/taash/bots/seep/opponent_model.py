@@ -6,6 +6,10 @@ not hold that card: the guess is unlikely. The model is the greedy play-out's ju
 the points a play takes now, less what it leaves the next player), softened: a play is chosen with probability
 ``EPSILON / n + (1 - EPSILON) * softmax(score / TEMPERATURE)`` among its ``n`` legal plays, so that a player who
 plays otherwise than greedily (to keep a house, to hold a card back) makes a guess less likely, never impossible.
+With the ``lite`` model the scores are the heuristic's rules instead
+(:func:`~taash.bots.seep.lite.position_scores`), from what the player saw then (his hand, the cards played, the
+next hand's size): how heuristic players really choose, so the true hands read far likelier than with the greedy
+model.
 
 Everything here is read from the seat's view (the plays are public; the guess is the search's own): a hand at a
 past play is the guessed hand of today with the cards its owner has played since put back. Plays whose hand is
