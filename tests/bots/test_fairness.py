@@ -49,7 +49,10 @@ def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, prese
 
 SEARCH_SPECS = ["ismcts:iterations=6,candidates=3", "ismcts:iterations=6,candidates=3,guesses=2",
                 "ismcts:iterations=6,candidates=3,guesses=2,temperature=6",
-                "ismcts:iterations=4,candidates=2,guesses=1,rollout=heuristic"]
+                "ismcts:iterations=4,candidates=2,guesses=1,rollout=heuristic",
+                "ismcts:iterations=6,candidates=3,rollout=counted", "ismcts:iterations=6,candidates=3,rollout=lite",
+                "ismcts:iterations=6,candidates=3,rollout=sharp", "ismcts:iterations=6,candidates=3,rollout=model",
+                "ismcts:iterations=4,candidates=2,guesses=1,opponent=lite"]
 
 
 @pytest.mark.parametrize("spec", SEARCH_SPECS)

@@ -78,7 +78,7 @@ def test_search_respects_its_budgets() -> None:
     assert "over 30 guessed deals its team nets" in why and why.startswith(HeuristicBot(1).explain(view, play))
 
 
-@pytest.mark.parametrize("rollout", ["greedy", "heuristic", "random"])
+@pytest.mark.parametrize("rollout", ["greedy", "counted", "lite", "sharp", "model", "heuristic", "random"])
 def test_every_play_out_policy_searches_to_a_legal_play(rollout: str) -> None:
     from taash.bots.base import make_bot
 
@@ -91,6 +91,8 @@ def test_every_play_out_policy_searches_to_a_legal_play(rollout: str) -> None:
     assert play in deal.legal_plays() and play == make_bot(spec, 2).choose_play(view)
     with pytest.raises(ValueError, match="unknown play-out policy"):
         make_bot("ismcts:rollout=smart", 2)
+    with pytest.raises(ValueError, match="unknown opponent model"):
+        make_bot("ismcts:opponent=smart", 2)
 
 
 def early_positions(players: int, count: int) -> list[Deal]:
@@ -166,14 +168,18 @@ def test_weighing_guesses_is_deterministic_for_a_seed_and_changes_the_search() -
     while len(deal.plays) < 18 or len(deal.legal_plays()) < 3:
         deal.play(bots[deal.to_move].choose_play(view_of(deal, deal.to_move)))
     view = view_of(deal, deal.to_move)
-    a, b = IsmctsBot(3, iterations=20, guesses=2, prune=0), IsmctsBot(3, iterations=20, guesses=2, prune=0)
+    a, b = (IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="greedy", temperature=1),
+            IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="greedy", temperature=1))
     assert a.choose_play(view) == b.choose_play(view) and a.last_stats == b.last_stats
-    plain = IsmctsBot(3, iterations=20, prune=0)
+    plain = IsmctsBot(3, iterations=20, prune=0, guesses=0)
     plain.choose_play(view)
     assert plain.last_stats != a.last_stats
-    softer = IsmctsBot(3, iterations=20, guesses=2, prune=0, temperature=8)
+    softer = IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="greedy", temperature=8)
     softer.choose_play(view)
     assert softer.last_stats != a.last_stats  # the opponent model's temperature weighs the guesses otherwise
+    lite = [IsmctsBot(3, iterations=20, guesses=2, prune=0, opponent="lite", temperature=1) for _ in range(2)]
+    assert lite[0].choose_play(view) == lite[1].choose_play(view) and lite[0].last_stats == lite[1].last_stats
+    assert lite[0].last_stats != a.last_stats  # the lite opponent model weighs the guesses otherwise
 
 
 @pytest.mark.parametrize("guesses", [-2, 1.5, "x", 10**4])

@@ -18,7 +18,9 @@ from taash.bots.seep.opponent_model import (
     log_likelihood,
     past_plays,
     play_likelihood,
+    reader,
 )
+from taash.seep.core import CORE, compiled
 from taash.seep.deal import Deal
 from taash.seep.plays import legal_plays
 from taash.seep.rules import FIRST_HALF_PLAYS, PRESETS
@@ -53,7 +55,8 @@ def test_past_plays_are_the_other_seats_plays_a_guess_decides(players: int, stop
                                         view.rules.max_houses, view.rules.break_with_loose, past.restricted)
 
 
-def test_the_model_gives_each_play_a_probability_and_they_add_up_to_one() -> None:
+@pytest.mark.parametrize("model", ["greedy", "lite"])
+def test_the_model_gives_each_play_a_probability_and_they_add_up_to_one(model: str) -> None:
     deal, view = heuristic_deal(4, 8, 24)
     checked = 0
     for past in past_plays(view):
@@ -62,7 +65,7 @@ def test_the_model_gives_each_play_a_probability_and_they_add_up_to_one() -> Non
         legal = legal_plays(hand, past.seat, 4, past.loose, past.houses, 0, 0, False, past.restricted)
         if len(legal) < 2:
             continue
-        chances = [play_likelihood(view, replace(past, play=p), hand, nxt) for p in legal]
+        chances = [play_likelihood(view, replace(past, play=p), hand, nxt, model=model) for p in legal]
         assert math.isclose(sum(chances), 1.0)
         assert min(chances) >= EPSILON / len(legal) - 1e-12
         checked += 1
@@ -77,7 +80,8 @@ def test_a_play_the_guessed_hand_could_not_make_is_as_unlikely_as_the_model_allo
     assert play_likelihood(view, past, without, nxt) < EPSILON / 2
 
 
-def test_the_true_hands_are_likelier_than_guesses_that_only_fit_the_facts() -> None:
+@pytest.mark.parametrize("model", ["greedy", "lite"])
+def test_the_true_hands_are_likelier_than_guesses_that_only_fit_the_facts(model: str) -> None:
     """Against heuristic players, the true hidden hands rank high among guesses dealt from the hard facts alone:
     the model reads something real in the plays (half the guesses would rank above them were it blind)."""
     rng = random.Random(1)
@@ -87,7 +91,45 @@ def test_the_true_hands_are_likelier_than_guesses_that_only_fit_the_facts() -> N
             deal, view = heuristic_deal(4, seed, stop_at)
             pasts = past_plays(view)
             requirements = hand_requirements(view)
-            true = log_likelihood(view, pasts, list(deal.hands))
-            guesses = [log_likelihood(view, pasts, deal_hidden(view, rng, requirements)[0]) for _ in range(30)]
+            true = log_likelihood(view, pasts, list(deal.hands), model=model)
+            guesses = [log_likelihood(view, pasts, deal_hidden(view, rng, requirements)[0], model=model)
+                       for _ in range(30)]
             ranks.append(sum(g < true for g in guesses) / len(guesses))
     assert statistics.fmean(ranks) > 0.7
+
+
+@pytest.mark.skipif(compiled is None, reason=f"the compiled core is not in use: {CORE}")
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_compiled_lite_likelihood_is_the_pure_one(players: int) -> None:
+    """``reader`` for the lite model (in the compiled core) gives the pure log-likelihood of any guess, to
+    rounding, at every stage of a deal; a guess it could not have made (the hands swapped) included."""
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(3):
+        for stop_at in (6, 20, 34, 46):
+            deal, view = heuristic_deal(players, seed, stop_at)
+            pasts = past_plays(view)
+            for temperature in (1.0, 0.3):
+                likelihood = reader(view, pasts, temperature, "lite")
+                guesses = [deal_hidden(view, rng)[0] for _ in range(3)] + [list(deal.hands)]
+                others = [s for s in range(players) if s != view.seat]
+                swapped = list(deal.hands)
+                swapped[others[0]], swapped[others[-1]] = swapped[others[-1]], swapped[others[0]]
+                for hands in [*guesses, swapped]:
+                    want = log_likelihood(view, pasts, hands, temperature, "lite")
+                    assert math.isclose(likelihood(hands), want, rel_tol=1e-9, abs_tol=1e-9), (seed, stop_at)
+                    checked += 1
+    assert checked > 50
+
+
+@pytest.mark.skipif(compiled is None, reason=f"the compiled core is not in use: {CORE}")
+def test_the_compiled_lite_likelihood_refuses_what_does_not_fit() -> None:
+    assert compiled is not None
+    with pytest.raises(ValueError, match="past play"):
+        compiled.pack_pasts([(0, 1, (1, 5, 0, 0, 0), 0, {}, 0, 0, 2, 0, 0)])
+    with pytest.raises(TypeError):
+        compiled.pack_pasts([(3, 1, (1, 5, 0, 0, 0), 0, [], 0, 0, 2, 0, 0)])
+    _, view = heuristic_deal(4, 1, 10)
+    from taash.seep.core import core_rules
+    with pytest.raises(ValueError, match="pack_pasts"):
+        compiled.lite_log_likelihood(core_rules(view.rules), 4, b"123", [0, 0, 0, 0], 1.0, EPSILON)

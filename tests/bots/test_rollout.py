@@ -9,7 +9,7 @@ import random
 import pytest
 
 from taash.bots.seep.ismcts import determinise
-from taash.bots.seep.rollout import greedy_outcome, greedy_outcomes
+from taash.bots.seep.rollout import counted_outcomes, counted_play, greedy_outcome, greedy_outcomes, greedy_play
 from taash.seep.core import CORE, compiled, state_of
 from taash.seep.deal import Deal
 from taash.seep.rules import PRESETS
@@ -63,3 +63,36 @@ def test_greedy_outcomes_are_one_outcome_per_play_with_the_same_luck() -> None:
     together = greedy_outcomes(world, team, legal, seed)
     assert together == [greedy_outcomes(world, team, [p], seed)[0] for p in legal]
     assert len(set(together)) > 1
+
+
+@needs_compiled
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_compiled_counted_outcomes_are_the_pure_ones(preset: str, players: int) -> None:
+    for world, team, rng in _positions(preset, players, 2):
+        legal = world.legal_plays()
+        seed = rng.random()
+        want = [greedy_outcome(world, team, p, seed, counted_play) for p in legal]
+        assert counted_outcomes(world, team, legal, seed) == want, (preset, players, len(world.plays))
+
+
+def test_the_counted_play_out_does_not_read_the_next_hand() -> None:
+    """Two guesses that differ only in the next player's hand (the same cards, swapped with a later seat's) are
+    played the same by the counting mover, where the greedy one (which reads that hand) plays some differently."""
+    differs = 0
+    for world, _, rng in _positions("standard", 4, 3):
+        if not world.plays or world.over:
+            continue
+        nxt, later = (world.to_move + 1) % 4, (world.to_move + 2) % 4
+        hands = list(world.hands)
+        if hands[nxt].bit_count() != hands[later].bit_count():
+            continue
+        swapped = world.clone()
+        swapped.hands[nxt], swapped.hands[later] = hands[later], hands[nxt]
+        legal = world.legal_plays()
+        seed = rng.random()
+        assert counted_play(world, legal, random.Random(seed).random) == counted_play(
+            swapped, legal, random.Random(seed).random)
+        greedy = [greedy_play(w, legal, random.Random(seed).random) for w in (world, swapped)]
+        differs += greedy[0] != greedy[1]
+    assert differs

@@ -12,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1819,16 +1820,43 @@ static u64 sweep_values_of(u64 loose) {
 static size_t *greedy_ties;
 static size_t greedy_ties_cap;
 
-/* rollout.py's greedy_play: the index of the play of `legal` (more than one) that the greedy play-out makes. */
-static long greedy_index(const Deal *d, const Plays *legal, MT *rng) {
+/* heuristic.py's holds_probability: the chance that a hand of `hand_size` cards drawn from `unknown` cards holds one
+ * of `of_value` of them (the same arithmetic, so the same float). */
+static double holds_probability(int unknown, int of_value, int hand_size) {
+    if (of_value <= 0 || hand_size <= 0 || unknown <= 0) return 0.0;
+    if (hand_size >= unknown) return 1.0;
+    double miss = 1.0;
+    for (int i = 0; i < hand_size; i++) {
+        miss *= (double)(unknown - of_value - i) / (double)(unknown - i);
+        if (miss <= 0) return 1.0;
+    }
+    return 1.0 - miss;
+}
+
+/* The cards `seat` has not seen (view.py's unseen): those in the other hands and those still to be dealt. */
+static u64 unseen_by(const Deal *d, int seat) {
+    u64 unseen = d->nplays == 0 ? mask_of_deck(d->deck, 8, 52)
+                 : d->players == 2 && d->nplays < FIRST_HALF_PLAYS ? mask_of_deck(d->deck, 28, 52) : 0;
+    for (int s = 0; s < d->players; s++)
+        if (s != seat) unseen |= d->hands[s];
+    return unseen;
+}
+
+/* rollout.py's greedy_play: the index of the play of `legal` (more than one) that the greedy play-out makes. With
+ * `counted` (rollout.py's counted_play), the mover does not read the next hand: it counts the cards it has not seen
+ * and holds a sweep the next player could make against a play in proportion to the chance that he can. */
+static long greedy_index(const Deal *d, const Plays *legal, MT *rng, int counted) {
     const Rules *r = d->rules;
     int index = d->nplays, last = index == LAST_PLAY, n_houses = popcount(d->house_bits);
     u64 nxt = d->hands[(d->to_move + 1) % d->players];
-    u64 nxt_values = nxt && !last ? ((nxt | nxt >> 13 | nxt >> 26 | nxt >> 39) & ROW) << 1 : 0;
-    int by_value = r->sweep_scores_card_value;
-    int sweep_next = by_value || index + 1 >= LAST_PLAY ? 0 : sweep_value(r, 0, index + 1);
     u64 house_cards = 0;
     for (u64 hb = d->house_bits; hb; hb &= hb - 1) house_cards |= d->houses[low_index(hb)].cards;
+    u64 unseen = 0;
+    if (counted) unseen = unseen_by(d, d->to_move);
+    u64 known = counted ? unseen : nxt;
+    u64 nxt_values = nxt && !last ? ((known | known >> 13 | known >> 26 | known >> 39) & ROW) << 1 : 0;
+    int by_value = r->sweep_scores_card_value;
+    int sweep_next = by_value || index + 1 >= LAST_PLAY ? 0 : sweep_value(r, 0, index + 1);
     if (greedy_ties_cap < legal->n) {
         size_t *a = realloc(greedy_ties, legal->n * sizeof(size_t));
         if (!a) return -1;
@@ -1893,7 +1921,14 @@ static long greedy_index(const Deal *d, const Plays *legal, MT *rng) {
                 u64 on_floor = left | house_cards;
                 if (kind == CAPTURE) on_floor &= ~taken;
                 else if (kind != THROW) on_floor |= m | bit;
-                score -= card_points(r, on_floor) + (by_value ? 63 - __builtin_clzll(values) : sweep_next);
+                int lost = card_points(r, on_floor) + (by_value ? 63 - __builtin_clzll(values) : sweep_next);
+                if (counted) {
+                    u64 sweepers = 0;
+                    for (u64 vb = values; vb; vb &= vb - 1) sweepers |= VALUE_MASK[low_index(vb)];
+                    score -= holds_probability(popcount(unseen), popcount(unseen & sweepers), popcount(nxt)) * lost;
+                } else {
+                    score -= lost;
+                }
             }
         }
         if (score > best + 1e-9) {
@@ -1907,6 +1942,309 @@ static long greedy_index(const Deal *d, const Plays *legal, MT *rng) {
     return (long)(nties == 1 ? greedy_ties[0] : greedy_ties[draw(rng, DRAW_FLOOR, nties)]);
 }
 
+/* -- the lite heuristic play-out (bots/seep/lite.py's lite_scores and lite_play) ----------------------------------- */
+
+/* The heuristic bot's score of each of `legal` (heuristic.py's HeuristicBot(inference=False).evaluate, its
+ * houses summed in the order of their values) for the seat to move, from what that seat sees of `d`. With `sharp`
+ * (lite.py's sharp_play) it reads the other hands instead of counting chances: a chance is 1 when the next hand
+ * (for a house's safety, an opponent's) holds a card of the value, else 0. */
+static int lite_scores(const Deal *d, const Plays *legal, double *scores, int sharp, u64 unseen) {
+    const Rules *r = d->rules;
+    int seat = d->to_move, players = d->players, index = d->nplays;
+    int unknown = popcount(unseen);
+    int nxt = (seat + 1) % players;
+    int nxt_hand = popcount(d->hands[nxt]) - (index == 0 && players == 4 ? 1 : 0);
+    if (index == 0) nxt_hand = 12;
+    int remaining = LAST_PLAY - index;
+    int ours = players == 4 ? 1 << seat | 1 << ((seat + 2) % 4) : 1 << seat;
+    int by_value = r->sweep_scores_card_value;
+    int sweep_next = sweep_value(r, 0, index + 1 < LAST_PLAY ? index + 1 : LAST_PLAY);
+    int unseen_of[14];
+    for (int v = 1; v < 14; v++) unseen_of[v] = popcount(unseen & VALUE_MASK[v]);
+    u64 theirs = 0;
+    for (int s = 0; s < players; s++)
+        if (!(ours >> s & 1)) theirs |= d->hands[s];
+    Vec groups = {NULL, 0, 0};
+    for (size_t i = 0; i < legal->n; i++) {
+        const Play *p = &legal->a[i];
+        int kind = p->kind, c = p->card, value = p->house;
+        u64 bit = (u64)1 << c, m = p->loose, loose, taken = 0;
+        House h[14];
+        memcpy(h, d->houses, sizeof(h));
+        u64 hbits = d->house_bits;
+        if (kind == CAPTURE) {
+            int v = VAL[c];
+            taken = m | bit;
+            if (hbits >> v & 1) {
+                taken |= h[v].cards;
+                hbits &= ~((u64)1 << v);
+            }
+            loose = d->loose ^ m;
+        } else if (kind == THROW) {
+            loose = d->loose | bit;
+        } else {
+            loose = d->loose ^ m;
+            if (kind == ADD) {
+                h[value].cards |= m | bit;
+                h[value].cemented = 1;
+                h[value].owners = (uint8_t)joined_owners(h[value].owners, seat, players);
+            } else {
+                u64 cards = m | bit;
+                if (kind == BREAK) {
+                    cards |= h[p->broken].cards;
+                    hbits &= ~((u64)1 << p->broken);
+                }
+                if (hbits >> value & 1) {
+                    h[value].cards |= cards;
+                    h[value].cemented = 1;
+                    h[value].owners = (uint8_t)joined_owners(h[value].owners, seat, players);
+                } else {
+                    h[value].cards = cards;
+                    h[value].cemented = mask_value_sum(cards) != (u64)value;
+                    h[value].owners = (uint8_t)(1 << seat);
+                    hbits |= (u64)1 << value;
+                }
+            }
+        }
+        int gained = card_points(r, taken);
+        int n_houses = popcount(hbits);
+        double score = (double)gained;
+        if (taken && !loose && !hbits) score += sweep_value(r, c, index < LAST_PLAY ? index : LAST_PLAY);
+        double danger = 0.0;
+        if (remaining > 0 && nxt_hand > 0) {
+            for (int v = 1; v < 14; v++) {
+                int k = unseen_of[v];
+                if (!k) continue;
+                int has_house = (int)(hbits >> v & 1);
+                u64 hc = has_house ? h[v].cards : 0;
+                int others = n_houses - has_house;
+                double best = 0.0;
+                if (loose) {
+                    groups.n = 0;
+                    if (real_groups(loose, v, 1, &groups)) { free(groups.a); return -1; }
+                    if (!groups.n) {  /* maximal_groups gives (0,) when no group adds up to v */
+                        if (vec_push(&groups, 0)) { free(groups.a); return -1; }
+                    }
+                    for (size_t g = 0; g < groups.n; g++) {
+                        u64 u = groups.a[g];
+                        if (!u && !has_house) continue;
+                        double got = (double)card_points(r, u | hc);
+                        if (!(loose & ~u) && !others && remaining > 1) got += by_value ? v : sweep_next;
+                        got += 0.1 * popcount(u);
+                        if (got > best) best = got;
+                    }
+                } else if (has_house) {
+                    double got = (double)card_points(r, hc);
+                    if (n_houses == 1 && remaining > 1) got += by_value ? v : sweep_next;
+                    best = got;
+                }
+                if (best != 0.0) {
+                    double chance = sharp ? (d->hands[nxt] & VALUE_MASK[v] ? 1.0 : 0.0)
+                                          : holds_probability(unknown, k, nxt_hand);
+                    if (best * chance > danger) danger = best * chance;
+                }
+            }
+        }
+        score -= danger;
+        for (u64 hb = hbits; hb; hb &= hb - 1) {
+            int v = low_index(hb);
+            if (!(h[v].owners & ours)) continue;
+            int hp = card_points(r, h[v].cards);
+            double safe = sharp ? (theirs & VALUE_MASK[v] ? 0.0 : 1.0)
+                                : 1.0 - holds_probability(unknown, unseen_of[v], unknown / 2 > 1 ? unknown / 2 : 1);
+            int had = (int)(d->house_bits >> v & 1);
+            int bp = had && d->houses[v].owners & ours ? card_points(r, d->houses[v].cards) : 0;
+            score += 0.5 * (double)(hp - bp) * (2 * safe - 1);
+            if (h[v].cemented && (!had || !d->houses[v].cemented)) score += 1.0;
+        }
+        if (remaining > 0 && (loose || hbits) && popcount(loose) + n_houses <= 2) score += 0.5;
+        if (kind == THROW) {
+            score -= 0.5 * (double)r->points[c];
+            if (VAL[c] >= 9) score -= 0.5;
+        }
+        if (kind == CAPTURE) {
+            score += 0.05 * popcount(taken);
+            if (remaining < 4) score += 0.5;
+        }
+        scores[i] = score;
+    }
+    free(groups.a);
+    return 0;
+}
+
+static double *lite_buf;
+static size_t lite_cap;
+
+/* lite.py's lite_play: the index of the play of `legal` (more than one) of the best lite score, ties (within
+ * 1e-9 of the best) drawn as floor(random() * count). */
+static long lite_index(const Deal *d, const Plays *legal, MT *rng, int sharp) {
+    if (lite_cap < legal->n) {
+        double *a = realloc(lite_buf, legal->n * sizeof(double));
+        if (!a) return -1;
+        lite_buf = a;
+        lite_cap = legal->n;
+    }
+    if (lite_scores(d, legal, lite_buf, sharp, unseen_by(d, d->to_move))) return -1;
+    double best = -1e300;
+    for (size_t i = 0; i < legal->n; i++)
+        if (lite_buf[i] > best) best = lite_buf[i];
+    size_t nties = 0, pick;
+    for (size_t i = 0; i < legal->n; i++)
+        if (lite_buf[i] >= best - 1e-9) nties++;
+    pick = nties == 1 ? 0 : draw(rng, DRAW_FLOOR, nties);
+    for (size_t i = 0; i < legal->n; i++)
+        if (lite_buf[i] >= best - 1e-9 && !pick--) return (long)i;
+    return -1;
+}
+
+/* -- the lite opponent model (bots/seep/opponent_model.py's log_likelihood with model "lite") ------------------- */
+
+/* One past play of another seat, packed by pack_pasts: what opponent_model.PastPlay holds. */
+typedef struct {
+    int index, seat, next_seat;
+    Play play;
+    u64 loose, house_bits, uncemented, owned_by[4], restricted, played_since, next_played_since, seen;
+    House houses[14];
+} PastC;
+
+PyDoc_STRVAR(pack_pasts_doc,
+             "pack_pasts(pasts)\n--\n\nThe past plays `pasts` (tuples (index, seat, play, loose, houses, restricted, "
+             "played_since, next_seat, next_played_since, seen), as opponent_model.PastPlay holds them) packed as "
+             "bytes for lite_log_likelihood.");
+
+static PyObject *py_pack_pasts(PyObject *self, PyObject *arg) {
+    PyObject *seq = PySequence_Fast(arg, "pasts: a sequence of tuples");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(PastC));
+    if (!out) { Py_DECREF(seq); return NULL; }
+    PastC *a = (PastC *)PyBytes_AS_STRING(out);
+    memset(a, 0, (size_t)n * sizeof(PastC));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PastC *p = &a[i];
+        int kind, card, house, broken;
+        unsigned long long pl, loose, restricted, since, next_since, seen;
+        PyObject *houses;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "ii(iiiiK)KO!KKiKK", &p->index, &p->seat, &kind,
+                              &card, &house, &broken, &pl, &loose, &PyDict_Type, &houses, &restricted, &since,
+                              &p->next_seat, &next_since, &seen))
+            goto fail;
+        if (p->seat < 0 || p->seat > 3 || p->next_seat < 0 || p->next_seat > 3 || p->index < 1 ||
+            p->index > LAST_PLAY || kind < 0 || kind > BREAK || card < 0 || card > 51) {
+            PyErr_SetString(PyExc_ValueError, "a past play: seats 0..3, play 1..47, a play tuple");
+            goto fail;
+        }
+        p->play.kind = (uint8_t)kind;
+        p->play.card = (uint8_t)card;
+        p->play.house = (uint8_t)house;
+        p->play.broken = (uint8_t)broken;
+        p->play.loose = pl;
+        p->loose = loose;
+        p->restricted = restricted;
+        p->played_since = since;
+        p->next_played_since = next_since;
+        p->seen = seen;
+        if (house_summary(houses, &p->house_bits, &p->uncemented, p->owned_by)) goto fail;
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(houses, &pos, &k, &v)) {
+            long w = PyLong_AsLong(k);
+            unsigned long long cards = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(v, 0));
+            if (PyErr_Occurred()) goto fail;
+            p->houses[w].cards = cards;
+            p->houses[w].cemented = !(p->uncemented >> w & 1);
+            p->houses[w].owners = (uint8_t)PyLong_AsLong(PyTuple_GET_ITEM(v, 2));
+        }
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyDoc_STRVAR(lite_log_likelihood_doc,
+             "lite_log_likelihood(rules, players, packed, hands, temperature, epsilon)\n--\n\nopponent_model.py's "
+             "log_likelihood with model \"lite\": the log of the probability of every past play of `packed` "
+             "(pack_pasts) when the hidden hands are `hands` today, each play chosen with probability epsilon / n + "
+             "(1 - epsilon) * softmax(lite score / temperature) among its n legal plays.");
+
+static PyObject *py_lite_log_likelihood(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "lite_log_likelihood takes 6 arguments");
+        return NULL;
+    }
+    Rules rules;
+    if (rules_from_tuple(args[0], &rules)) return NULL;
+    long players = PyLong_AsLong(args[1]);
+    double temperature = PyFloat_AsDouble(args[4]), epsilon = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    if ((players != 2 && players != 4) || !PyBytes_Check(args[2]) ||
+        PyBytes_GET_SIZE(args[2]) % (Py_ssize_t)sizeof(PastC) || !(temperature > 0)) {
+        PyErr_SetString(PyExc_ValueError, "players 2 or 4, pasts packed by pack_pasts, a temperature above 0");
+        return NULL;
+    }
+    u64 hands[4] = {0, 0, 0, 0};
+    PyObject *seq = PySequence_Fast(args[3], "hands: a sequence of masks");
+    if (!seq) return NULL;
+    Py_ssize_t nh = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < nh && i < 4; i++)
+        if (mask_arg(PySequence_Fast_GET_ITEM(seq, i), &hands[i])) { Py_DECREF(seq); return NULL; }
+    Py_DECREF(seq);
+    const PastC *a = (const PastC *)PyBytes_AS_STRING(args[2]);
+    size_t n = (size_t)PyBytes_GET_SIZE(args[2]) / sizeof(PastC);
+    cache_trim();
+    Deal d;
+    memset(&d, 0, sizeof(d));
+    d.rules = &rules;
+    d.players = (int)players;
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const PastC *p = &a[i];
+        u64 hand = hands[p->seat] | p->played_since;
+        scratch.n = 0;
+        if (plays_of(&scratch, hand, p->seat, p->loose, p->house_bits, p->uncemented, p->owned_by, rules.max_houses,
+                     rules.break_with_loose, p->restricted))
+            return PyErr_NoMemory();
+        size_t count = scratch.n;
+        long found = -1;
+        for (size_t j = 0; j < count && found < 0; j++) {
+            const Play *q = &scratch.a[j];
+            if (q->kind == p->play.kind && q->card == p->play.card && q->house == p->play.house &&
+                q->broken == p->play.broken && q->loose == p->play.loose)
+                found = (long)j;
+        }
+        if (found < 0) {
+            total += log(epsilon / (double)(count + 1));
+            continue;
+        }
+        if (count == 1) continue;
+        if (lite_cap < count) {
+            double *b = realloc(lite_buf, count * sizeof(double));
+            if (!b) return PyErr_NoMemory();
+            lite_buf = b;
+            lite_cap = count;
+        }
+        d.to_move = p->seat;
+        d.nplays = p->index;
+        d.loose = p->loose;
+        d.house_bits = p->house_bits;
+        memcpy(d.houses, p->houses, sizeof(d.houses));
+        memset(d.hands, 0, sizeof(d.hands));
+        d.hands[p->seat] = hand;
+        d.hands[p->next_seat] = hands[p->next_seat] | p->next_played_since;
+        if (lite_scores(&d, &scratch, lite_buf, 0, ~(hand | p->seen) & ((1ULL << 52) - 1))) return PyErr_NoMemory();
+        double top = lite_buf[0], sum = 0.0;
+        for (size_t j = 1; j < count; j++)
+            if (lite_buf[j] > top) top = lite_buf[j];
+        for (size_t j = 0; j < count; j++) sum += exp((lite_buf[j] - top) / temperature);
+        double chosen = exp((lite_buf[found] - top) / temperature);
+        total += log(epsilon / (double)count + (1 - epsilon) * chosen / sum);
+    }
+    return PyFloat_FromDouble(total);
+}
+
 PyDoc_STRVAR(greedy_outcomes_doc,
              "greedy_outcomes(deal, state, plays, team)\n--\n\nFor each play of `plays` (legal in the deal in "
              "progress `deal`, Deal.core_state()): make it, then play the deal to its end with the greedy play-out "
@@ -1915,9 +2253,56 @@ PyDoc_STRVAR(greedy_outcomes_doc,
              "what team `team` gained from `deal` on (card points of the cards taken, no majority, and sweep "
              "points) minus what the other team gained, as floats: ismcts.py's outcome of each play.");
 
+PyDoc_STRVAR(counted_outcomes_doc,
+             "counted_outcomes(deal, state, plays, team)\n--\n\ngreedy_outcomes with the counting play-out "
+             "(rollout.py's counted_play for every seat): the mover does not read the next hand, it holds a sweep "
+             "the next player could make against a play in proportion to the chance, from the cards it has not "
+             "seen, that he can.");
+
+static PyObject *playout_outcomes(PyObject *const *args, Py_ssize_t nargs, int counted);
+
 static PyObject *py_greedy_outcomes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return playout_outcomes(args, nargs, 0);
+}
+
+static PyObject *py_counted_outcomes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return playout_outcomes(args, nargs, 1);
+}
+
+PyDoc_STRVAR(lite_outcomes_doc,
+             "lite_outcomes(deal, state, plays, team)\n--\n\ngreedy_outcomes with the lite heuristic play-out "
+             "(lite.py's lite_play for every seat: the heuristic bot's rules, without its reading of the others' "
+             "plays, from what the seat to move sees).");
+
+static PyObject *py_lite_outcomes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return playout_outcomes(args, nargs, 2);
+}
+
+PyDoc_STRVAR(sharp_outcomes_doc,
+             "sharp_outcomes(deal, state, plays, team)\n--\n\nlite_outcomes where every seat reads the other "
+             "hands of the deal (lite.py's sharp_play) instead of counting its chances.");
+
+static PyObject *py_sharp_outcomes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return playout_outcomes(args, nargs, 3);
+}
+
+PyDoc_STRVAR(model_outcomes_doc,
+             "model_outcomes(deal, state, plays, team)\n--\n\nThe play-outs of lite_outcomes where the seats of "
+             "`team` play as sharp_outcomes has them, the others as lite_outcomes (lite.py's model_play).");
+
+static PyObject *py_model_outcomes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return playout_outcomes(args, nargs, 4);
+}
+
+/* greedy_outcomes, counted_outcomes (`counted` 1), lite_outcomes (2), sharp_outcomes (3) and model_outcomes (4):
+ * the play-outs of `plays`. */
+static PyObject *playout_outcomes(PyObject *const *args, Py_ssize_t nargs, int counted) {
     if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "greedy_outcomes takes 4 arguments");
+        PyErr_SetString(PyExc_TypeError, counted == 4 ? "model_outcomes takes 4 arguments"
+                                          : counted == 3 ? "sharp_outcomes takes 4 arguments"
+                                          : counted == 2 ? "lite_outcomes takes 4 arguments"
+                                          : counted ? "counted_outcomes takes 4 arguments"
+                                                    : "greedy_outcomes takes 4 arguments");
         return NULL;
     }
     Rules rules;
@@ -1971,7 +2356,9 @@ static PyObject *py_greedy_outcomes(PyObject *self, PyObject *const *args, Py_ss
                 PyErr_SetString(PyExc_ValueError, "no legal play in this position (the parts do not fit together)");
                 goto fail;
             }
-            long j = scratch.n == 1 ? 0 : greedy_index(&d, &scratch, &rng);
+            int sharp = counted == 3 || (counted == 4 && (d.to_move & 1) == team);
+            long j = scratch.n == 1 ? 0 : counted >= 2 ? lite_index(&d, &scratch, &rng, sharp)
+                                                       : greedy_index(&d, &scratch, &rng, counted);
             if (j < 0) { PyErr_NoMemory(); goto fail; }
             deal_play(&d, &scratch.a[j]);
         }
@@ -2001,6 +2388,13 @@ static PyMethodDef methods[] = {
     {"random_deals", (PyCFunction)(void (*)(void))py_random_deals, METH_FASTCALL, random_deals_doc},
     {"play_out", (PyCFunction)(void (*)(void))py_play_out, METH_FASTCALL, play_out_doc},
     {"greedy_outcomes", (PyCFunction)(void (*)(void))py_greedy_outcomes, METH_FASTCALL, greedy_outcomes_doc},
+    {"counted_outcomes", (PyCFunction)(void (*)(void))py_counted_outcomes, METH_FASTCALL, counted_outcomes_doc},
+    {"lite_outcomes", (PyCFunction)(void (*)(void))py_lite_outcomes, METH_FASTCALL, lite_outcomes_doc},
+    {"sharp_outcomes", (PyCFunction)(void (*)(void))py_sharp_outcomes, METH_FASTCALL, sharp_outcomes_doc},
+    {"model_outcomes", (PyCFunction)(void (*)(void))py_model_outcomes, METH_FASTCALL, model_outcomes_doc},
+    {"pack_pasts", py_pack_pasts, METH_O, pack_pasts_doc},
+    {"lite_log_likelihood", (PyCFunction)(void (*)(void))py_lite_log_likelihood, METH_FASTCALL,
+     lite_log_likelihood_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -27,8 +27,9 @@ class CheatBot:
     full_information = True
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 candidates: int = 8, prune: float = 2.5):
-        self.search = IsmctsBot(seed, iterations=iterations, seconds=seconds, candidates=candidates, prune=prune)
+                 candidates: int = 8, prune: float = 2.5, rollout: str = "sharp"):
+        self.search = IsmctsBot(seed, iterations=iterations, seconds=seconds, candidates=candidates, prune=prune,
+                                rollout=rollout)
 
     def choose_bid(self, deal: Deal) -> int:
         """The heuristic bid (it does not look at the face-down floor)."""

@@ -3,7 +3,9 @@
 Each iteration deals the cards this seat has not seen to the places they can be (the other hands, the cards
 still to come), consistently with everything the seat knows (:func:`hand_requirements`): hand sizes, the bid,
 that an owner keeps a card of his house's value (I2, R4), and who must hold Qasim's restricted cards (7.2). It
-then picks one of its own legal plays by UCB1 and plays the deal out with a fast policy for everyone. The reward
+then picks one of its own legal plays by UCB1 and plays the deal out with a fast policy for everyone (by default
+``sharp``: the heuristic's rules of thumb, in the compiled core, each seat reading the guessed hands; see
+:mod:`lite`). The reward
 is the points its team gains from now on minus the other team's, so past captures, which no play can change, do
 not add noise. The search is anytime: an iteration budget, a time budget, or both.
 
@@ -23,8 +25,16 @@ from taash.bots.base import check_number, check_whole
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.inference import hand_requirements
-from taash.bots.seep.opponent_model import TEMPERATURE, PastPlay, log_likelihood, past_plays
-from taash.bots.seep.rollout import Policy, greedy_outcomes, greedy_play, play_out
+from taash.bots.seep.lite import lite_outcomes, lite_play, model_outcomes, sharp_outcomes, sharp_play
+from taash.bots.seep.opponent_model import TEMPERATURE, past_plays, reader
+from taash.bots.seep.rollout import (
+    Policy,
+    counted_outcomes,
+    counted_play,
+    greedy_outcomes,
+    greedy_play,
+    play_out,
+)
 from taash.cards import cards_of, mask_of
 from taash.seep.deal import Deal
 from taash.seep.plays import CAPTURE, Play
@@ -180,9 +190,11 @@ class IsmctsBot(SeepBot):
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: str = "greedy", candidates: int = 8, prune: float = 2.5, guesses: int = 0,
-                 temperature: float = TEMPERATURE):
+                 rollout: str = "sharp", candidates: int = 8, prune: float = 2.5, guesses: int = 0,
+                 temperature: float = TEMPERATURE, opponent: str = "greedy"):
         check_settings(iterations, seconds, candidates, prune, guesses, temperature)
+        if opponent not in ("greedy", "lite"):
+            raise ValueError(f"unknown opponent model {opponent!r} (greedy or lite)")
         self.rng = random.Random(seed)
         #: Determinisations per decision (each plays out every candidate still in the race).
         self.iterations = iterations
@@ -191,12 +203,24 @@ class IsmctsBot(SeepBot):
         #: out the search stops after the iteration in progress (a few milliseconds) and answers with what it has;
         #: with no iteration done, the heuristic's best play.
         self.seconds = seconds
-        policies: dict[str, Policy] = {"greedy": greedy_play, "heuristic": _heuristic_play, "random": _random_play}
+        policies: dict[str, Policy] = {"greedy": greedy_play, "counted": counted_play, "lite": lite_play,
+                                       "sharp": sharp_play, "model": lite_play, "heuristic": _heuristic_play,
+                                       "random": _random_play}
         if rollout not in policies:
-            raise ValueError(f"unknown play-out policy {rollout!r} (greedy, heuristic or random)")
-        #: How every seat plays in the play-outs: ``greedy`` (fast), ``heuristic`` (the heuristic bot's choice,
-        #: from each seat's view of the guessed deal: far slower), or ``random``.
+            raise ValueError(f"unknown play-out policy {rollout!r} (greedy, counted, lite, sharp, model, heuristic "
+                             "or random)")
+        #: How every seat plays in the play-outs: ``sharp`` (the default, see below), ``greedy`` (fastest; the most
+        #: points now, no sweep left to the next hand of the guessed deal),
+        #: ``counted`` (as fast: greedy, but judging the next player's sweep by the cards the mover has not seen),
+        #: ``lite`` (the heuristic bot's rules without its reading of the others' plays, from each seat's view of
+        #: the guessed deal, in the compiled core: :mod:`lite`), ``sharp`` (``lite`` reading the guessed deal's
+        #: other hands instead of counting chances), ``model`` (the searching seat's team ``sharp``, the other
+        #: team ``lite``: the others play as the heuristic would, unable to see a hand), ``heuristic`` (the
+        #: heuristic bot's choice, from each seat's view of the guessed deal: far slower), or ``random``.
         self.policy = policies[rollout]
+        #: The outcomes of a set of first plays in one call, for the policies that have it (in the compiled core
+        #: when built); None: one play-out at a time with :attr:`policy`.
+        self.outcomes = _FAST_OUTCOMES.get(rollout)
         self.bidder = HeuristicBot(seed)
         #: Search only the heuristic's best few plays (0: every legal play).
         self.candidates = candidates
@@ -210,6 +234,9 @@ class IsmctsBot(SeepBot):
         #: How soft the opponent model is (points of its score that make a play e times likelier; with
         #: ``guesses``): higher, the others' plays say less about their hands.
         self.temperature = float(temperature)
+        #: The opponent model of ``guesses``: ``greedy`` (the greedy play-out's scores, reading the next hand) or
+        #: ``lite`` (the heuristic's rules from what the seat saw then; :func:`opponent_model.play_likelihood`).
+        self.opponent = opponent
         #: After a search: each candidate's determinisations played and mean gain in points (its team's minus
         #: the other team's, from now on).
         self.last_stats: dict[Play, tuple[int, float]] = {}
@@ -245,17 +272,18 @@ class IsmctsBot(SeepBot):
         if not pasts:
             return self.search(view, lambda: determinise(view, self.rng, requirements), deadline)
         pool: list[tuple[list[int], list[int], float]] = []
-        return self.search(view, lambda: self.likely_deal(view, requirements, pasts, pool), deadline)
+        likelihood = reader(view, pasts, self.temperature, self.opponent)
+        return self.search(view, lambda: self.likely_deal(view, requirements, likelihood, pool), deadline)
 
-    def likely_deal(self, view: PlayerView, requirements: list[tuple[int, int]], pasts: list[PastPlay],
-                    pool: list[tuple[list[int], list[int], float]]) -> Deal:
+    def likely_deal(self, view: PlayerView, requirements: list[tuple[int, int]],
+                    likelihood: Callable[[list[int]], float], pool: list[tuple[list[int], list[int], float]]) -> Deal:
         """A deal that fits ``view``, drawn from ``pool`` (the guesses of this decision so far, each with the log
-        of the likelihood of the other seats' past plays ``pasts`` under the opponent model) in proportion to
+        of ``likelihood``: of the other seats' past plays under the opponent model) in proportion to
         that likelihood, once :attr:`guesses` new guesses have joined the pool (importance resampling from a
         pool that grows with every iteration)."""
         for _ in range(self.guesses):
             hands, rest = deal_hidden(view, self.rng, requirements)
-            pool.append((hands, rest, log_likelihood(view, pasts, hands, self.temperature)))
+            pool.append((hands, rest, likelihood(hands)))
         top = max(x for _, _, x in pool)
         weights = [math.exp(x - top) for _, _, x in pool]
         pick = self.rng.random() * sum(weights)
@@ -285,8 +313,9 @@ class IsmctsBot(SeepBot):
             n += 1
             w = world()
             seed = self.rng.random()
-            if self.policy is greedy_play:  # in the compiled core when built: the same numbers, far sooner
-                for j, x in zip(alive, greedy_outcomes(w, team, [legal[j] for j in alive], seed), strict=True):
+            fast = self.outcomes
+            if fast is not None:  # in the compiled core when built: the same numbers, far sooner
+                for j, x in zip(alive, fast(w, team, [legal[j] for j in alive], seed), strict=True):
                     outcomes[j].append(x)
             else:
                 for j in alive:
@@ -338,6 +367,12 @@ def _random_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> 
 
 
 _PLAYOUT_HEURISTIC = HeuristicBot(0)
+
+#: The play-out policies whose outcomes of a whole set of plays one call works out (in the compiled core when
+#: built).
+_FAST_OUTCOMES: dict[str, Callable[[Deal, int, list[Play], float], list[float]]] = {
+    "greedy": greedy_outcomes, "counted": counted_outcomes, "lite": lite_outcomes, "sharp": sharp_outcomes,
+    "model": model_outcomes}
 
 
 def _heuristic_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:

@@ -6,6 +6,10 @@ not hold that card: the guess is unlikely. The model is the greedy play-out's ju
 the points a play takes now, less what it leaves the next player), softened: a play is chosen with probability
 ``EPSILON / n + (1 - EPSILON) * softmax(score / TEMPERATURE)`` among its ``n`` legal plays, so that a player who
 plays otherwise than greedily (to keep a house, to hold a card back) makes a guess less likely, never impossible.
+With the ``lite`` model the scores are the heuristic's rules instead
+(:func:`~taash.bots.seep.lite.position_scores`), from what the player saw then (his hand, the cards played, the
+next hand's size): how heuristic players really choose, so the true hands read far likelier than with the greedy
+model.
 
 Everything here is read from the seat's view (the plays are public; the guess is the search's own): a hand at a
 past play is the guessed hand of today with the cards its owner has played since put back. Plays whose hand is
@@ -16,10 +20,13 @@ not a guess are left out: the seat's own, the bid play (the bidder held only fou
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from taash.bots.seep.lite import position_scores
 from taash.bots.seep.rollout import greedy_scores
-from taash.cards import mask_of, parse_card
+from taash.cards import FULL_PACK, mask_of, parse_card
+from taash.seep.core import compiled, core_rules
 from taash.seep.plays import ADD, CAPTURE, THROW, House, Play, apply_play, legal_plays
 from taash.seep.rules import FIRST_HALF_PLAYS
 from taash.seep.values import VALUE_MASK
@@ -48,6 +55,8 @@ class PastPlay:
     #: The seat after ``seat``, and the cards it played after this play.
     next_seat: int
     next_played_since: int
+    #: The cards every seat had seen before the play: the first floor and the cards played.
+    seen: int = 0
 
 
 def past_plays(view: PlayerView) -> list[PastPlay]:
@@ -60,6 +69,7 @@ def past_plays(view: PlayerView) -> list[PastPlay]:
     houses: dict[int, House] = {}
     restricted = mask_of(parse_card(c) for c in view.rules.restricted_cards)
     now = view.plays_made
+    seen = view.initial_floor
     for index, (seat, play) in enumerate(history):
         lapsed = players == 2 and index < FIRST_HALF_PLAYS <= now
         if index > 0 and seat != view.seat and not lapsed:
@@ -67,7 +77,8 @@ def past_plays(view: PlayerView) -> list[PastPlay]:
             found.append(PastPlay(
                 index, seat, play, loose, dict(houses), restricted,
                 mask_of(cards[i] for i in range(index, now) if history[i][0] == seat), nxt,
-                mask_of(cards[i] for i in range(index + 1, now) if history[i][0] == nxt)))
+                mask_of(cards[i] for i in range(index + 1, now) if history[i][0] == nxt), seen))
+        seen |= 1 << play[1]
         loose, _ = apply_play(play, seat, players, loose, houses)
         kind = play[0]
         if kind == THROW:
@@ -78,9 +89,12 @@ def past_plays(view: PlayerView) -> list[PastPlay]:
 
 
 def play_likelihood(view: PlayerView, past: PastPlay, hand: int, next_hand: int,
-                    temperature: float = TEMPERATURE) -> float:
+                    temperature: float = TEMPERATURE, model: str = "greedy") -> float:
     """The model's probability that ``past.seat``, holding ``hand`` while the next seat held ``next_hand``,
-    made the play he made (softened at ``temperature`` points)."""
+    made the play he made (softened at ``temperature`` points). ``model``: whose scores are softened, the greedy
+    play-out's (which reads the next hand) or ``lite``, the heuristic's rules from what the seat saw then
+    (:func:`~taash.bots.seep.lite.position_scores`: its hand, the floor, the cards played, the next hand's
+    size)."""
     rules = view.rules
     legal = legal_plays(hand, past.seat, view.players, past.loose, past.houses, 0, rules.max_houses,
                         rules.break_with_loose, past.restricted)
@@ -89,7 +103,11 @@ def play_likelihood(view: PlayerView, past: PastPlay, hand: int, next_hand: int,
         return EPSILON / (n + 1)
     if n == 1:
         return 1.0
-    scores = greedy_scores(rules, past.index, past.loose, past.houses, next_hand, legal)
+    if model == "lite":
+        scores = position_scores(rules, past.seat, view.players, past.index, past.loose, past.houses,
+                                 FULL_PACK & ~(hand | past.seen), next_hand.bit_count(), legal)
+    else:
+        scores = greedy_scores(rules, past.index, past.loose, past.houses, next_hand, legal)
     top = max(scores)
     weights = [math.exp((s - top) / temperature) for s in scores]
     chosen = weights[legal.index(past.play)]
@@ -97,12 +115,31 @@ def play_likelihood(view: PlayerView, past: PastPlay, hand: int, next_hand: int,
 
 
 def log_likelihood(view: PlayerView, pasts: list[PastPlay], hands: list[int],
-                   temperature: float = TEMPERATURE) -> float:
+                   temperature: float = TEMPERATURE, model: str = "greedy") -> float:
     """The log of the probability of every play of ``pasts`` under the model, the hidden hands being ``hands``
     today (the view's own hand at its seat)."""
     total = 0.0
     for past in pasts:
         hand = hands[past.seat] | past.played_since
         next_hand = hands[past.next_seat] | past.next_played_since
-        total += math.log(play_likelihood(view, past, hand, next_hand, temperature))
+        total += math.log(play_likelihood(view, past, hand, next_hand, temperature, model))
     return total
+
+
+def reader(view: PlayerView, pasts: list[PastPlay], temperature: float = TEMPERATURE,
+           model: str = "greedy") -> Callable[[list[int]], float]:
+    """``log_likelihood(view, pasts, hands, temperature, model)`` as a function of ``hands``, worked out once for
+    the many guesses of a decision: for the ``lite`` model in the compiled core when it is built (the same
+    numbers to rounding; ``lite_log_likelihood``)."""
+    if model != "lite" or compiled is None:
+        return lambda hands: log_likelihood(view, pasts, hands, temperature, model)
+    packed = compiled.pack_pasts([(p.index, p.seat, p.play, p.loose, p.houses, p.restricted, p.played_since,
+                                   p.next_seat, p.next_played_since, p.seen) for p in pasts])
+    rules = core_rules(view.rules)
+    players = view.players
+
+    def likelihood(hands: list[int]) -> float:
+        total: float = compiled.lite_log_likelihood(rules, players, packed, hands, temperature, EPSILON)
+        return total
+
+    return likelihood

@@ -11,12 +11,14 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Callable, Sequence
 
+from taash.bots.seep.heuristic import holds_probability
+from taash.cards import mask_of
 from taash.seep.core import compiled, state_of
 from taash.seep.deal import Deal, point_rows
 from taash.seep.groups import sweep_values
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW, Play
-from taash.seep.rules import LAST_PLAY, Rules
-from taash.seep.values import VALUE
+from taash.seep.rules import FIRST_HALF_PLAYS, LAST_PLAY, Rules
+from taash.seep.values import VALUE, VALUE_MASK
 
 Policy = Callable[[Deal, list[Play], Callable[[], float]], Play]
 
@@ -52,6 +54,18 @@ def _tables_of(rules: Rules) -> _Tables:
     return found[1]
 
 
+def unseen_by(deal: Deal, seat: int) -> int:
+    """The cards ``seat`` has not seen (:meth:`PlayerView.unseen`): those in the other hands and those still to be
+    dealt."""
+    made = len(deal.plays)
+    unseen = mask_of(deal.deck[8:]) if made == 0 else mask_of(deal.deck[28:]) if (
+        deal.players == 2 and made < FIRST_HALF_PLAYS) else 0
+    for s in range(deal.players):
+        if s != seat:
+            unseen |= deal.hands[s]
+    return unseen
+
+
 def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
     """The play of most points now (a sweep counts its points), less a sweep left to the next player.
 
@@ -60,6 +74,20 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
     """
     scores = greedy_scores(deal.rules, len(deal.plays), deal.loose, deal.houses,
                            deal.hands[(deal.to_move + 1) % deal.players], legal)
+    return _best(legal, scores, random)
+
+
+def counted_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> Play:
+    """:func:`greedy_play` as a player who cannot see the next hand plays it: a sweep the next player could make
+    is held against a play in proportion to the chance that he holds a card that makes it, counted from the
+    cards the mover has not seen (its hand, the floor and the cards taken are seen; :func:`holds_probability`)."""
+    scores = greedy_scores(deal.rules, len(deal.plays), deal.loose, deal.houses,
+                           deal.hands[(deal.to_move + 1) % deal.players], legal, unseen=unseen_by(deal, deal.to_move))
+    return _best(legal, scores, random)
+
+
+def _best(legal: list[Play], scores: list[float], random: Callable[[], float]) -> Play:
+    """The play of the best score, ties broken by ``random``."""
     best = -1e9
     chosen: list[Play] = []
     for play, score in zip(legal, scores, strict=True):
@@ -74,16 +102,19 @@ def greedy_play(deal: Deal, legal: list[Play], random: Callable[[], float]) -> P
 
 
 def greedy_scores(rules: Rules, index: int, loose: int, houses: dict[int, tuple[int, bool, int]], nxt: int,
-                  legal: list[Play]) -> list[float]:
+                  legal: list[Play], unseen: int | None = None) -> list[float]:
     """What the greedy play-out makes of each of ``legal``, made as play ``index`` on the floor ``loose`` and
     ``houses`` while the next player holds ``nxt``: the points it takes now (a sweep counts its points), less
-    what the next player could then sweep. :func:`greedy_play` makes the best of them."""
+    what the next player could then sweep. :func:`greedy_play` makes the best of them.
+
+    With ``unseen`` (the cards the mover has not seen) the next hand is not read, only its size: a sweep is held
+    against a play times the chance that a hand of that size drawn from ``unseen`` holds a card that makes it."""
     tables = _tables_of(rules)
     ps, ph, pd, pc = tables.rows
     card_pts = tables.card_points
     last = index == LAST_PLAY
     n_houses = len(houses)
-    nxt_values = _values_held(nxt) if nxt and not last else 0
+    nxt_values = _values_held(nxt if unseen is None else unseen) if nxt and not last else 0
     by_value = rules.sweep_scores_card_value
     # A sweep the next player makes on the last play is not held against this one; what the others score is the
     # rules' (a sweep by value scores the card: the value the next player sweeps with, below).
@@ -145,7 +176,16 @@ def greedy_scores(rules: Rules, index: int, loose: int, houses: dict[int, tuple[
                     on_floor |= m | bit if kind != THROW else 0
                 points_left = (ps[on_floor & 0x1FFF] + ph[on_floor >> 13 & 0x1FFF] + pd[on_floor >> 26 & 0x1FFF]
                                + pc[on_floor >> 39])
-                score -= points_left + (values.bit_length() - 1 if by_value else sweep_next)
+                lost = points_left + (values.bit_length() - 1 if by_value else sweep_next)
+                if unseen is None:
+                    score -= lost
+                else:
+                    sweepers = 0
+                    for v in range(1, 14):
+                        if values >> v & 1:
+                            sweepers |= VALUE_MASK[v]
+                    score -= holds_probability(unseen.bit_count(), (unseen & sweepers).bit_count(),
+                                               nxt.bit_count()) * lost
         scores.append(score)
     return scores
 
@@ -170,15 +210,15 @@ def play_out(deal: Deal, policy: Policy, random: Callable[[], float]) -> None:
         make(legal[0] if len(legal) == 1 else policy(deal, legal, random), False)
 
 
-def greedy_outcome(world: Deal, team: int, first: Play, seed: float) -> float:
-    """Make ``first`` in a copy of ``world`` and play it out greedily (:func:`greedy_play` for every seat, its ties
-    drawn from ``random.Random(seed)``): what ``team`` gains from now on (card points taken, no majority, and
-    sweep points) minus the other team's."""
+def greedy_outcome(world: Deal, team: int, first: Play, seed: float, policy: Policy | None = None) -> float:
+    """Make ``first`` in a copy of ``world`` and play it out greedily (:func:`greedy_play`, or ``policy``, for every
+    seat, its ties drawn from ``random.Random(seed)``): what ``team`` gains from now on (card points taken, no
+    majority, and sweep points) minus the other team's."""
     deal = world.clone()
     before0, before1 = deal.piles
     sweeps_before = len(deal.sweeps)
     deal.play(first, check=False)
-    play_out(deal, greedy_play, _random.Random(seed).random)
+    play_out(deal, policy or greedy_play, _random.Random(seed).random)
     gain = [deal.card_points_of(deal.piles[0] & ~before0), deal.card_points_of(deal.piles[1] & ~before1)]
     for seat, _, pts in deal.sweeps[sweeps_before:]:
         gain[seat % 2] += pts
@@ -191,4 +231,13 @@ def greedy_outcomes(world: Deal, team: int, plays: Sequence[Play], seed: float) 
     if compiled is None:
         return [greedy_outcome(world, team, p, seed) for p in plays]
     result: list[float] = compiled.greedy_outcomes(world.core_state(), state_of(_random.Random(seed)), plays, team)
+    return result
+
+
+def counted_outcomes(world: Deal, team: int, plays: Sequence[Play], seed: float) -> list[float]:
+    """:func:`greedy_outcomes` with :func:`counted_play` for every seat: in the compiled core when it is built (the
+    same numbers), else one by one."""
+    if compiled is None:
+        return [greedy_outcome(world, team, p, seed, counted_play) for p in plays]
+    result: list[float] = compiled.counted_outcomes(world.core_state(), state_of(_random.Random(seed)), plays, team)
     return result
