@@ -309,7 +309,9 @@ def test_time_away_while_a_bot_plays_for_him_is_not_taken_from_his_extra_time(
         played = turns_played(live)
         hub.leave(live, conn)
         await until_played(live, played)
-        assert extra - stayed - 1 < live.bank[0] <= extra - stayed, live.bank[0]
+        # (The turn's clock starts when the hub has stored the deal after the move that began it, a moment after
+        # the table shows his turn: a loaded machine can leave him a few milliseconds more.)
+        assert extra - stayed - 1 < live.bank[0] <= extra - stayed + 0.05, live.bank[0]
         left = live.bank[0]
         await hub.close()
         again = Hub(store, bot_delay=0, away_seconds=away, turn_seconds=turn, extra_seconds=extra)
