@@ -152,14 +152,22 @@ function stopPlayNow() {
   $("play-now-waiting").hidden = true;
 }
 
+/** The header line: the name and links are drawn once per person; the chips update in place (so a click on a link
+ * never lands on an element that is being replaced). */
 function showWho(guest, wallet = null) {
-  $("who").replaceChildren(`Playing as ${guest.name}`,
+  const who = $("who");
+  if (who.dataset.person !== guest.id || who.dataset.name !== guest.name) {
+    who.dataset.person = guest.id;
+    who.dataset.name = guest.name;
+    who.replaceChildren(`Playing as ${guest.name}`, h("span", { id: "who-chips" }), " · ",
+      h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
+      h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"));
+  }
+  $("who-chips").replaceChildren(
     wallet === null ? "" : h("span", { testid: "wallet" }, ` · ${wallet.balance.toLocaleString("en-IN")} chips`),
     wallet && wallet.bonus_today
       ? h("span", { testid: "bonus-today" }, ` (today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")})`)
-      : "", " · ",
-    h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
-    h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"));
+      : "");
 }
 
 function showReady(guest) {
