@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
 import socket
@@ -21,13 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+import orjson
 import websockets
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -133,28 +133,28 @@ class Person:
                     message = self.rng.choice(moves or offered["legal"])
                 pending[mid] = time.perf_counter()
                 with contextlib.suppress(websockets.ConnectionClosed):
-                    await ws.send(json.dumps({**message, "version": seen, "id": mid}))
+                    await ws.send(orjson.dumps({**message, "version": seen, "id": mid}).decode())
 
-            while time.monotonic() < stop:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-                except TimeoutError:
-                    break
-                m = json.loads(raw)
-                kind = m["type"]
-                if kind == "ack":
-                    sent = pending.pop(m["id"], None)
-                    if sent is not None:
-                        self.results.latencies.append(time.perf_counter() - sent)
-                    continue
-                if kind == "error":
-                    self.results.errors[m["code"]] = self.results.errors.get(m["code"], 0) + 1
-                    pending.pop(m.get("id") or "", None)
-                if "state" in m:
-                    state, version = m["state"], m["version"]
-                    deal = state.get("deal")
-                    if deal and (deal.get("bids") or deal["legal"]) and (turn_task is None or turn_task.done()):
-                        turn_task = asyncio.create_task(move(version, deal))
+            # One deadline for the whole session (not a timer per message: the load test's own cost must stay
+            # small beside the server's, on the same machine), and orjson to read the states.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(0.1, stop - time.monotonic())):
+                    while True:
+                        m = orjson.loads(await ws.recv(decode=False))
+                        kind = m["type"]
+                        if kind == "ack":
+                            sent = pending.pop(m["id"], None)
+                            if sent is not None:
+                                self.results.latencies.append(time.perf_counter() - sent)
+                            continue
+                        if kind == "error":
+                            self.results.errors[m["code"]] = self.results.errors.get(m["code"], 0) + 1
+                            pending.pop(m.get("id") or "", None)
+                        if "state" in m:
+                            state, version = m["state"], m["version"]
+                            deal = state.get("deal")
+                            if deal and (deal.get("bids") or deal["legal"]) and (turn_task is None or turn_task.done()):
+                                turn_task = asyncio.create_task(move(version, deal))
             if turn_task is not None:
                 turn_task.cancel()
 
@@ -226,7 +226,7 @@ def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url
         if url is None:
             proc, url = start_server(Path(tmp))
         try:
-            return asyncio.run(run_async(url, players, duration, interval, seed, on_tick, game))
+            return run_loop(run_async(url, players, duration, interval, seed, on_tick, game))
         finally:
             if proc is not None:
                 proc.terminate()
@@ -234,6 +234,16 @@ def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url
                     proc.wait(10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+
+
+def run_loop(main: Coroutine[Any, Any, Results]) -> Results:
+    """Run the simulated people on uvloop where it is installed (as the server runs: with uvicorn[standard] on
+    Linux and macOS), else on asyncio's own loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 def raise_open_files_limit(wanted: int) -> None:
