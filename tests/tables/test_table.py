@@ -165,6 +165,33 @@ def test_every_seat_is_shown_the_arrangement_of_its_own_hand_remembered_or_not()
         table.apply(table.bot_action(), None)
 
 
+def test_the_arrangements_remembered_are_the_latest_used_when_they_are_too_many(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full, the memory forgets the hand least recently asked for, never one just asked for again (every seat's
+    hand is asked for at each version of its table: forgetting them all at once is a burst of work under load)."""
+    import random
+
+    from taash.rummy.rules import PRESETS
+    from taash.tables import rummy
+
+    monkeypatch.setattr(rummy, "_ARRANGEMENTS", {})
+    monkeypatch.setattr(rummy, "ARRANGEMENTS_KEPT", 4)
+    found: list[tuple[int, ...]] = []
+    monkeypatch.setattr(rummy, "arrangement", lambda hand, *_: found.append(hand) or {"hand": list(hand)})
+    rng = random.Random(3)
+    hands = [tuple(sorted(rng.sample(range(52), 13))) for _ in range(6)]
+    rules = PRESETS["octro"]
+    for hand in hands[:4]:
+        rummy.arrangement_of(hand, rules, 0, None)
+    assert rummy.arrangement_of(hands[0], rules, 0, None) == {"hand": list(hands[0])}  # remembered: not found again
+    rummy.arrangement_of(hands[4], rules, 0, None)  # full: hands[1], the least recently used, goes
+    rummy.arrangement_of(hands[0], rules, 0, None)
+    rummy.arrangement_of(hands[2], rules, 0, None)
+    rummy.arrangement_of(hands[1], rules, 0, None)
+    assert found == [*hands[:5], hands[1]]
+    assert len(rummy._ARRANGEMENTS) == 4
+
+
 def test_a_finished_deal_shows_the_declarers_groups_and_every_hand_still_in_never_a_dropped_one() -> None:
     from taash.tables.rummy import judge_groups
 

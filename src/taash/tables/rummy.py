@@ -308,21 +308,24 @@ def timeout_words(deal: Any, name: str, to_take: bool) -> str:
     return line
 
 
-#: Arrangements already found: ``(hand, wild, keep, id(rules)) -> (rules, arrangement)`` (rules are not hashable;
-#: the rules object is kept, so that its id cannot be another's). Emptied when full.
+#: Arrangements already found, least recently used first: ``(hand, wild, keep, id(rules)) -> (rules, arrangement)``
+#: (rules are not hashable; the rules object is kept, so that its id cannot be another's). Every seat at every
+#: live table asks for its hand's at each version, so the oldest unused one goes when it is full (emptying it all
+#: at once would make every table's next messages find every hand again together: a burst under load).
 _ARRANGEMENTS: dict[tuple[tuple[int, ...], int, int | None, int], tuple[Rules, dict[str, JSON]]] = {}
-ARRANGEMENTS_KEPT = 8192
+ARRANGEMENTS_KEPT = 16384
 
 
 def arrangement_of(hand: tuple[int, ...], rules: Rules, wild: int, keep: int | None) -> dict[str, JSON]:
     """:func:`arrangement`, remembered: a seat's hand changes only with his own moves, and every other version
     of the table asks again for the same (the answer is shared: never to be changed)."""
     key = (hand, wild, keep, id(rules))
-    found = _ARRANGEMENTS.get(key)
+    found = _ARRANGEMENTS.pop(key, None)
     if found is not None and found[0] is rules:
+        _ARRANGEMENTS[key] = found  # now the most recently used
         return found[1]
-    if len(_ARRANGEMENTS) >= ARRANGEMENTS_KEPT:
-        _ARRANGEMENTS.clear()
+    while len(_ARRANGEMENTS) >= ARRANGEMENTS_KEPT:
+        del _ARRANGEMENTS[next(iter(_ARRANGEMENTS))]
     out = arrangement(hand, rules, wild, keep)
     _ARRANGEMENTS[key] = (rules, out)
     return out
