@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from taash.cards import CardError
 from taash.games.api import Action, State
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
@@ -308,26 +310,29 @@ def timeout_words(deal: Any, name: str, to_take: bool) -> str:
     return line
 
 
-#: Arrangements already found, least recently used first: ``(hand, wild, keep, id(rules)) -> (rules, arrangement)``
+#: Arrangements already found, least recently used first: ``(hand, wild, keep, id(rules)) -> (rules, its JSON)``
 #: (rules are not hashable; the rules object is kept, so that its id cannot be another's). Every seat at every
 #: live table asks for its hand's at each version, so the oldest unused one goes when it is full (emptying it all
-#: at once would make every table's next messages find every hand again together: a burst under load).
-_ARRANGEMENTS: dict[tuple[tuple[int, ...], int, int | None, int], tuple[Rules, dict[str, JSON]]] = {}
+#: at once would make every table's next messages find every hand again together: a burst under load). Kept as
+#: JSON bytes, which the garbage collector never looks into: thousands of small dicts and lists living for minutes
+#: would make its collections long pauses of the server.
+_ARRANGEMENTS: dict[tuple[tuple[int, ...], int, int | None, int], tuple[Rules, bytes]] = {}
 ARRANGEMENTS_KEPT = 16384
 
 
 def arrangement_of(hand: tuple[int, ...], rules: Rules, wild: int, keep: int | None) -> dict[str, JSON]:
     """:func:`arrangement`, remembered: a seat's hand changes only with his own moves, and every other version
-    of the table asks again for the same (the answer is shared: never to be changed)."""
+    of the table asks again for the same."""
     key = (hand, wild, keep, id(rules))
     found = _ARRANGEMENTS.pop(key, None)
     if found is not None and found[0] is rules:
         _ARRANGEMENTS[key] = found  # now the most recently used
-        return found[1]
+        shown: dict[str, JSON] = orjson.loads(found[1])
+        return shown
     while len(_ARRANGEMENTS) >= ARRANGEMENTS_KEPT:
         del _ARRANGEMENTS[next(iter(_ARRANGEMENTS))]
     out = arrangement(hand, rules, wild, keep)
-    _ARRANGEMENTS[key] = (rules, out)
+    _ARRANGEMENTS[key] = (rules, orjson.dumps(out))
     return out
 
 
