@@ -319,8 +319,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             hub.schedule_bots(live)
         sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
                    if config.sweep_seconds > 0 else None)
-        # Latency: what is loaded so far is never garbage, collections run less often, and the writer thread
-        # hands the interpreter back to the event loop sooner.
+        # Latency: what is loaded so far is never garbage, collections run less often, and the threads (the
+        # writer thread on PostgreSQL, the chips' work) hand the interpreter back to the event loop sooner.
         gc.collect()
         gc.freeze()
         gc.set_threshold(50_000, 50, 100)
