@@ -132,13 +132,14 @@ def test_a_tiny_time_budget_is_kept_early_in_a_deal(players: int) -> None:
 
 def test_the_expert_level_thinks_within_its_budget() -> None:
     """``taash play``'s expert bots (and the web's) keep to EXPERT_SECONDS a play, early in a deal too, where a
-    full search of 200 iterations takes most of a second or more; a bot named ``ismcts`` has no time limit."""
+    full search of 400 iterations takes most of a second or more; a bot named ``ismcts`` has no time limit."""
     import time
 
     from taash.bots.base import EXPERT_SECONDS, make_bot
 
     assert make_bot("expert", 1).seconds == EXPERT_SECONDS  # type: ignore[attr-defined]
     assert make_bot("ismcts", 1).seconds is None  # type: ignore[attr-defined]
+    assert make_bot("ismcts", 1).iterations == make_bot("expert", 1).iterations == 400  # type: ignore[attr-defined]
     for deal in early_positions(4, 2):
         started = time.perf_counter()
         make_bot("expert", 7).choose_play(view_of(deal, deal.to_move))

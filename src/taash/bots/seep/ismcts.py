@@ -189,7 +189,7 @@ class IsmctsBot(SeepBot):
 
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
+    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None,
                  rollout: str = "sharp", candidates: int = 8, prune: float = 2.5, guesses: int = 0,
                  temperature: float = TEMPERATURE, opponent: str = "greedy"):
         check_settings(iterations, seconds, candidates, prune, guesses, temperature)
@@ -330,7 +330,7 @@ class IsmctsBot(SeepBot):
 
     def explain_play(self, view: PlayerView, play: Play) -> str:
         """The heuristic's reason for ``play`` and, after a search, what the simulations said of it: ``"Capture
-        2♠ 9♠ with J♦: 11 points, leaves no sweep; over 200 guessed deals its team nets +14, 6 more than the next
+        2♠ 9♠ with J♦: 11 points, leaves no sweep; over 400 guessed deals its team nets +14, 6 more than the next
         best"``."""
         reason = self.bidder.explain(view, play)
         visits, mean = self.last_stats.get(play, (0, 0.0))
