@@ -245,7 +245,8 @@ def run_loop(main: Coroutine[Any, Any, Results]) -> Results:
         import uvloop
     except ImportError:
         return asyncio.run(main)
-    return uvloop.run(main)
+    run_on_uvloop = getattr(uvloop, "run", None)  # uvloop 0.18 and later
+    return asyncio.run(main) if run_on_uvloop is None else run_on_uvloop(main)
 
 
 def raise_open_files_limit(wanted: int) -> None:

@@ -156,19 +156,20 @@ class Store:
 
             error = sys.exc_info()[1]
             _, done, loop = batch[0]
-            if self.on_loop:
-                _settle(done, error)
-            else:
-                loop.call_soon_threadsafe(_settle, done, error)
-            return
-        if self.on_loop:
-            _settle_all([done for _, done, _ in batch])
+            self._on(loop, _settle, done, error)
             return
         by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
         for _, done, loop in batch:
             by_loop.setdefault(loop, []).append(done)
         for loop, futures in by_loop.items():  # one wake-up of each loop for the whole batch
-            loop.call_soon_threadsafe(_settle_all, futures)
+            self._on(loop, _settle_all, futures)
+
+    def _on(self, loop: asyncio.AbstractEventLoop, settle: Callable[..., None], *args: Any) -> None:
+        """Settle awaited writes: at once when committed on their own loop, else by waking that loop."""
+        if self.on_loop:
+            settle(*args)
+        else:
+            loop.call_soon_threadsafe(settle, *args)
 
     def close(self) -> None:
         if self._thread is not None:
