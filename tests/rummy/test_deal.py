@@ -242,8 +242,8 @@ def test_illegal_actions_change_nothing_and_legal_ones_are_accepted(seed: int, r
             choice = legal[1]
         deal.act(choice)
         hands = sum(len(h) for h in deal.hands.values())
-        in_play = len(deal.in_play)
-        assert hands == 13 * in_play + (deal.phase is Phase.DISCARD)
+        holding = sum(status in (Status.IN, Status.DECLARED) for status in deal.status.values())  # a declarer too
+        assert hands == 13 * holding + (deal.phase is Phase.DISCARD)
 
 
 def test_an_action_with_a_card_that_is_not_a_face_is_refused_in_words() -> None:

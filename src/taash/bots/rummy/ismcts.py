@@ -16,8 +16,12 @@ at once; a hopeless first hand is dropped as the heuristic drops it); after taki
 ``candidates`` discards (a valid declaration is made at once: it scores 0 and wins the deal). This is the flat
 (one level) form of single-observer ISMCTS, as Seep's expert: the seat's actions are the same in every
 determinisation, since they depend only on what it sees. It has an iteration budget, a time budget, or both.
-Below ``play_from`` players the heuristic's takes and discards stand, and below ``drops_from`` the seat drops only
-as the heuristic does (both off by default: measured at two players, neither search beat the heuristic's own).
+Below ``play_from`` players (by default: at two) the play-outs choose no take or discard: the takes and discards
+are an expectimax over the next card the seat may draw, exact over the cards it has not seen
+(:mod:`taash.bots.rummy.lookahead`; with ``lookahead=0``, the heuristic's), and only a drop is weighed by
+play-outs. Measured at two players, the play-outs' takes and discards did no better than the heuristic's, and the
+expectimax does clearly better (README, "The arena for Rummy"). Below ``drops_from`` players the seat drops only as
+the heuristic does (off by default).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from collections.abc import Callable, Hashable, Sequence
 from taash.bots.base import check_number, check_whole
 from taash.bots.rummy.heuristic import TAKE_GAIN, HeuristicBot
 from taash.bots.rummy.inference import Knowledge, World, determinise, knowledge
+from taash.bots.rummy.lookahead import LookaheadPolicy
 from taash.bots.rummy.rollout import MOST_TURNS, Playout, Table
 from taash.packs import face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
@@ -105,15 +110,24 @@ class IsmctsBot:
 
     def __init__(self, seed: int = 0, iterations: int = 24, seconds: float | None = None, candidates: int = 4,
                  depth: int = 1, prune: float = 2.5, drops: int = 12, measured: int = 0, anchor: float = 0.0,
-                 sharpen: int = 1, drops_from: int = 2, play_from: int = 2, take_gain: float = TAKE_GAIN):
+                 sharpen: int = 1, drops_from: int = 2, play_from: int = 3, take_gain: float = TAKE_GAIN,
+                 lookahead: int = 1):
         check_settings(iterations, seconds, candidates, depth, prune)
+        check_number(take_gain, "take_gain", 0, 100)
+        #: The heuristic whose choices the search starts from (``take_gain``: see :class:`HeuristicBot`).
+        self.heuristic = HeuristicBot(seed, take_gain)
+        check_whole(lookahead, "lookahead", 0, 1)
+        #: Below :attr:`play_from` players, the takes and discards are the expectimax over the next card's
+        #: (:mod:`taash.bots.rummy.lookahead`) instead of the heuristic's (0: the heuristic's).
+        self.lookahead = LookaheadPolicy(self.heuristic) if lookahead else None
         check_whole(drops_from, "drops_from", 2, 7)
         #: Drops are weighed by play-outs (``drops``) only at a table of this many players or more; at a smaller
         #: one the seat drops only as the heuristic does, a hopeless first hand (2: at any table).
         self.drops_from = drops_from
         check_whole(play_from, "play_from", 2, 7)
         #: The search chooses the takes and discards at a table of this many players or more; at a smaller table
-        #: the heuristic's choices stand and the search only weighs drops (2: at any table).
+        #: the expectimax's choices stand (:attr:`lookahead`) and the search only weighs drops (2: at any table;
+        #: 3, the default: the play-outs choose at three players or more).
         self.play_from = play_from
         check_number(anchor, "anchor", 0, 100)
         #: The heuristic's own choice stands unless another candidate beats it on the same guessed deals by this
@@ -143,8 +157,6 @@ class IsmctsBot:
         self.depth = depth
         #: Drop a candidate once it trails the leader by this many standard errors (0: never).
         self.prune = prune
-        #: The heuristic whose choices the search starts from (``take_gain``: see :class:`HeuristicBot`).
-        self.heuristic = HeuristicBot(seed, take_gain)
         #: Guessed deals, played to their end, that weigh a drop against playing on (0: drop only as the
         #: heuristic does, a hopeless first hand).
         self.drops = drops
@@ -178,9 +190,14 @@ class IsmctsBot:
             if len(takes) == 1:
                 return takes[0]
             if len(view.seats) < self.play_from:
-                return fallback
+                if self.lookahead is None:
+                    return fallback
+                takes_open = Take("discard") in legal and self.lookahead.takes_open_card(view)
+                return Take("discard") if takes_open or Take("stock") not in legal else Take("stock")
             candidates: list[Action] = [fallback, *(t for t in takes if t != fallback)]
         else:
+            if len(view.seats) < self.play_from and self.lookahead is not None:
+                return Discard(self.lookahead.discard_order(view, deadline)[0][0])
             ranked = [Discard(card) for card, _ in self.heuristic.discard_order(view)]
             candidates = list(ranked[: self.candidates if len(view.seats) >= self.play_from else 1])
             if len(candidates) == 1:
@@ -287,6 +304,10 @@ class IsmctsBot:
         if isinstance(action, Drop) and visits:
             return (f"Drop ({cost} points): over {visits} guessed deals played to the end, playing on costs "
                     f"{-mean:.0f} points on average")
+        if self.lookahead is not None and len(view.seats) < self.play_from:
+            said = self.lookahead.explain(view, action)
+            if said is not None:
+                return said
         if action == self.heuristic.choose(view):
             reason = self.heuristic.explain(view, action)
         else:
