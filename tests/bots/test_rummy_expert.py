@@ -44,11 +44,12 @@ class Checked:
         return action
 
 
+@pytest.mark.parametrize("spec", [QUICK, QUICK + ",play_from=2"])  # the expectimax's choices, the play-outs'
 @pytest.mark.parametrize("preset", ["octro", "classic"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_it_plays_whole_deals_legally_in_every_preset_and_table_size(preset: str, players: int) -> None:
+def test_it_plays_whole_deals_legally_in_every_preset_and_table_size(preset: str, players: int, spec: str) -> None:
     game = make_game("rummy", rules=preset, players=players, format="points")
-    expert = Checked(QUICK, 1)
+    expert = Checked(spec, 1)
     bots = [expert if seat == players - 1 else Checked("heuristic", seat) for seat in range(players)]
     state = play_state(game.new_state(players), bots)
     assert state.is_over and expert.chosen > 0
@@ -69,12 +70,13 @@ def _mid_deal(players: int, seed: int, turns: int) -> RummyState:
 def test_it_is_deterministic_for_its_seed() -> None:
     state = _mid_deal(3, 4, 6)
     view = state.view(state.current_player)
-    first, second = IsmctsBot(7, iterations=12), IsmctsBot(7, iterations=12)
+    first, second = IsmctsBot(7, iterations=12, play_from=2), IsmctsBot(7, iterations=12, play_from=2)
     assert first.choose(view) == second.choose(view)
     assert first.last_stats == second.last_stats and first.last_stats
 
 
-@pytest.mark.parametrize(("players", "spec"), [(4, QUICK), (2, QUICK), (2, QUICK + ",sharpen=8,play_from=2"),
+@pytest.mark.parametrize(("players", "spec"), [(4, QUICK), (4, QUICK + ",play_from=2"), (2, QUICK),
+                                                   (2, QUICK + ",sharpen=8,play_from=2"),
                                                    (2, QUICK + ",play_from=3,drops_from=3,take_gain=10")])
 def test_hidden_cards_never_change_a_decision(players: int, spec: str) -> None:
     game = make_game("rummy", players=players)
@@ -188,7 +190,7 @@ def test_bad_settings_are_refused_in_one_line(spec: str, words: str) -> None:
 def test_the_time_budget_cuts_the_search_short() -> None:
     state = _mid_deal(6, 2, 8)
     view = state.view(state.current_player)
-    bot = IsmctsBot(1, iterations=1_000_000, seconds=0.05, prune=0)
+    bot = IsmctsBot(1, iterations=1_000_000, seconds=0.05, prune=0, play_from=2)
     start = time.perf_counter()
     action = bot.choose(view)
     assert time.perf_counter() - start < 1.0

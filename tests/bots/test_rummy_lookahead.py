@@ -109,11 +109,12 @@ def test_the_faces_it_may_draw_are_those_unseen_less_what_the_opponent_is_known_
         assert +(may + held) == Counter(deal.hands[other]) + Counter(deal.stock)
 
 
-def test_at_two_players_the_expert_takes_and_discards_by_the_lookahead_and_says_why_in_one_line() -> None:
+@pytest.mark.parametrize(("players", "deals"), [(2, 4), (6, 1)])
+def test_the_expert_takes_and_discards_by_the_lookahead_and_says_why_in_one_line(players: int, deals: int) -> None:
     policy = LookaheadPolicy(HeuristicBot())
     differs = 0
-    for seed in range(4):
-        state = make_game("rummy", players=2).new_state(seed)
+    for seed in range(deals):
+        state = make_game("rummy", players=players).new_state(seed)
         heuristic = HeuristicBot()
         while not state.is_over:
             seat = state.current_player
