@@ -29,8 +29,8 @@ PLAY_HELP = "\n\n".join([
     "Play a match of 13-card Indian Rummy against the computer: you and 1 to 5 bots, in points, pool or deals "
     "format.",
     "Levels (--level): easy plays at random; medium takes the card that lowers its points most; hard weighs what "
-    "its hand could become and what the next player wants; expert weighs every card it may draw next at two "
-    "players, and plays its choices out on guessed deals at more (up to half a second a move).",
+    "its hand could become and what the next player wants; expert weighs every card it may draw next, counting "
+    "the cards it has seen, and plays the deal out on guessed hands before it drops.",
     "Keys: on your turn 1 takes from the stock, 2 from the discard pile, 3 drops; then Left/Right or a card's "
     "letter picks a card, 1 discards it, 2 declares with it (you confirm, seeing your groups and whether they are "
     "valid). h a hint; u undo your last move; s save; q or Ctrl+Q save and quit (--resume FILE goes on). On the "
