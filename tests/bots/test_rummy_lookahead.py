@@ -22,6 +22,7 @@ from taash.rummy.game import RummyState
 from taash.rummy.melds import is_joker
 from taash.rummy.rules import PRESETS, Rules
 from taash.rummy.solver import pure_discard_values, solve
+from taash.rummy.view import PlayerView
 
 OCTRO = PRESETS["octro"]
 
@@ -37,8 +38,6 @@ def _reference_level(cards: list[int], rules: Rules, wild: int, late: float) -> 
     none = replace(rules, runs_required=0, pure_runs_required=0, long_run=False, max_points=1000)
     best = float("inf")
     for card in set(cards):
-        rest = list(cards)
-        rest.remove(card)
         strict = pure_discard_values(cards, rules, wild)[card]
         relaxed = min(strict, min(pure_discard_values(cards, one, wild)[card], cap) + RUN_MISSING,
                       min(pure_discard_values(cards, none, wild)[card], cap) + NO_PURE_RUN)
@@ -136,12 +135,17 @@ def test_the_expert_takes_and_discards_by_the_lookahead_and_says_why_in_one_line
     assert differs > 0
 
 
-def test_the_open_card_is_taken_when_it_beats_the_stocks_worth() -> None:
-    state = _mid_deal(3, 6, Phase.TAKE)
+def _policy_at(phase: Phase) -> tuple[LookaheadPolicy, PlayerView, Lookahead]:
+    """The policy, a view six turns into a deal at ``phase``, and the view's lookahead."""
+    state = _mid_deal(3, 6, phase)
     assert state is not None
     view = state.view(state.current_player)
     policy = LookaheadPolicy(HeuristicBot())
-    look = policy.lookahead(view)
+    return policy, view, policy.lookahead(view)
+
+
+def test_the_open_card_is_taken_when_it_beats_the_stocks_worth() -> None:
+    policy, view, look = _policy_at(Phase.TAKE)
     top = view.pile[-1][0]
     taken = min(look.levels([*view.hand, top], top).values())
     assert policy.takes_open_card(view) is (taken < look.worth(view.hand) - policy.take_margin)
@@ -151,11 +155,7 @@ def test_the_open_card_is_taken_when_it_beats_the_stocks_worth() -> None:
 
 
 def test_past_its_deadline_it_ranks_the_discards_by_their_levels_now() -> None:
-    state = _mid_deal(3, 6, Phase.DISCARD)
-    assert state is not None
-    view = state.view(state.current_player)
-    policy = LookaheadPolicy(HeuristicBot())
-    look = policy.lookahead(view)
+    policy, view, look = _policy_at(Phase.DISCARD)
     hurried = policy.discard_order(view, deadline=0.0)
     keep = view.taken_from_pile if view.rules.keep_taken_discard else None
     assert {c for c, _ in hurried} == set(look.levels(view.hand, keep))

@@ -109,15 +109,19 @@ class LookaheadPolicy:
     def lookahead(self, view: PlayerView) -> Lookahead:
         return Lookahead(view.rules, view.wild, drawable(view), HeuristicBot.lateness(view))
 
-    def takes_open_card(self, view: PlayerView) -> bool:
-        """Whether the hand after taking the open card and discarding beats the worth of the stock's card."""
+    def take_figures(self, view: PlayerView) -> tuple[float, float]:
+        """The best level after taking the open card and discarding, and the worth of the stock's card."""
         top = view.pile[-1][0]
-        if is_joker(top, view.wild):
-            return True
         look = self.lookahead(view)
         keep = top if view.rules.keep_taken_discard else None
-        taken = min(look.levels([*view.hand, top], keep).values())
-        return taken < look.worth(view.hand) - self.take_margin
+        return min(look.levels([*view.hand, top], keep).values()), look.worth(view.hand)
+
+    def takes_open_card(self, view: PlayerView) -> bool:
+        """Whether the hand after taking the open card and discarding beats the worth of the stock's card."""
+        if is_joker(view.pile[-1][0], view.wild):
+            return True
+        taken, stock = self.take_figures(view)
+        return taken < stock - self.take_margin
 
     def discard_order(self, view: PlayerView, deadline: float = math.inf) -> list[tuple[int, float]]:
         """The discards worked out, best first, each with its score (the worth of the hand left plus the charge
@@ -127,18 +131,20 @@ class LookaheadPolicy:
         look = self.lookahead(view)
         keep = view.taken_from_pile if rules.keep_taken_discard else None
         now = look.levels(view.hand, keep)
-        first = sorted(now, key=lambda c: (now[c] + self.heuristic.danger(view, c), -card_points(c, rules, wild), c))
-        scores = {}
-        for card in first[: self.candidates]:
+
+        def ranked(scores: dict[int, float]) -> list[tuple[int, float]]:
+            order = sorted(scores, key=lambda c: (scores[c], -card_points(c, rules, wild), c))
+            return [(c, scores[c]) for c in order]
+
+        first = ranked({c: level + self.heuristic.danger(view, c) for c, level in now.items()})
+        worths = {}
+        for card, _ in first[: self.candidates]:
             if time.perf_counter() >= deadline:
                 break
             rest = list(view.hand)
             rest.remove(card)
-            scores[card] = look.worth(rest) + self.heuristic.danger(view, card)
-        if not scores:
-            return [(c, now[c] + self.heuristic.danger(view, c)) for c in first]
-        ranked = sorted(scores, key=lambda c: (scores[c], -card_points(c, rules, wild), c))
-        return [(c, scores[c]) for c in ranked]
+            worths[card] = look.worth(rest) + self.heuristic.danger(view, card)
+        return ranked(worths) if worths else first
 
     def explain(self, view: PlayerView, action: object) -> str | None:
         """The reason for a take or discard in one line (None for another action)."""
@@ -146,10 +152,7 @@ class LookaheadPolicy:
             top = view.pile[-1][0]
             if is_joker(top, view.wild):
                 return f"Take {face_name(top)} from the discard pile: a joker"
-            look = self.lookahead(view)
-            keep = top if view.rules.keep_taken_discard else None
-            taken = min(look.levels([*view.hand, top], keep).values())
-            stock = look.worth(view.hand)
+            taken, stock = self.take_figures(view)
             if action.source == "discard":
                 return (f"Take {face_name(top)} from the discard pile: the hand after it measures {taken:.1f}, "
                         f"a card from the stock {stock:.1f} on average")
