@@ -36,6 +36,9 @@ PLAY_HELP = "\n\n".join([
     "Keys: Left/Right choose a card of your hand; Up/Down and Enter, or 1-9, make one of its plays (or the bid); "
     "h a hint; u undo your last move; s save; q or Ctrl+Q save and quit (--resume FILE goes on). On the score "
     "sheet: Enter the next deal, q save and quit.",
+    "--plain plays either game one line at a time, for a screen reader: no box drawing, every event on a line of "
+    "its own, cards named in words; type a choice's number, or l to look again, h a hint, u undo, ? the commands, "
+    "q quit.",
 ])
 #: ``taash replay --help``.
 REPLAY_HELP = "\n\n".join([
@@ -82,6 +85,9 @@ def play(
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards (Ks, Th) instead of suit symbols.")]
     = False,
     delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
+    plain: Annotated[bool, typer.Option("--plain", help="The plain game: one line per event, no box drawing or "
+                                        "colour, a numbered choice typed at a prompt (for screen readers).")]
+    = False,
     old_name: Annotated[str | None, typer.Option("-n", hidden=True)] = None,
 ) -> None:
     """Play a match of Seep against the computer (the help's text is PLAY_HELP)."""
@@ -94,8 +100,14 @@ def play(
         game = saved                                      # game's saves are its records, not tables' saves)
     given = frozenset(p for p in PARAMETERS
                       if (source := ctx.get_parameter_source(p)) is not None and source.name != "DEFAULT")
-    screens(game).play(PlayOptions(players, rules, fmt, level, baazis, seed, name, resume, save, ascii_only, delay,
-                                   given))
+    options = PlayOptions(players, rules, fmt, level, baazis, seed, name, resume, save, ascii_only, delay, given,
+                          plain)
+    if plain:
+        from taash.cli.plain_play import play_plain
+
+        play_plain(game, options)
+        return
+    screens(game).play(options)
 
 
 def replay_record(
