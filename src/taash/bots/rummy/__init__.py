@@ -12,4 +12,10 @@ from taash.bots.rummy.random_bot import RandomBot
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot,
                               "ismcts": IsmctsBot}
 
-__all__ = ["BOTS", "GreedyBot", "HeuristicBot", "IsmctsBot", "RandomBot"]
+#: What each level's bot does at 13-card Rummy, in a player's words (the terminal's help).
+LEVEL_WORDS = {"easy": "plays at random", "medium": "takes the card that lowers its points most",
+               "hard": "weighs what its hand could become and what the next player wants",
+               "expert": "weighs every card it may draw next, counting the cards it has seen, and plays the deal "
+                         "out on guessed hands before it drops"}
+
+__all__ = ["BOTS", "LEVEL_WORDS", "GreedyBot", "HeuristicBot", "IsmctsBot", "RandomBot"]

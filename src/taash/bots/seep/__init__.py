@@ -12,4 +12,9 @@ from taash.bots.seep.random_bot import RandomBot
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot,
                               "ismcts": IsmctsBot}
 
-__all__ = ["BOTS", "GreedyBot", "HeuristicBot", "IsmctsBot", "RandomBot"]
+#: What each level's bot does at Seep, in a player's words (the terminal's help).
+LEVEL_WORDS = {"easy": "plays at random", "medium": "takes the most points now",
+               "hard": "counts the cards and weighs what it leaves the next player",
+               "expert": "searches hundreds of guessed deals before each play"}
+
+__all__ = ["BOTS", "LEVEL_WORDS", "GreedyBot", "HeuristicBot", "IsmctsBot", "RandomBot"]
