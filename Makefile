@@ -9,7 +9,7 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 BIN := $(VENV)/bin
 
-.PHONY: play tui test lint docs docs-serve bench venv clean
+.PHONY: play tui test lint docs docs-serve i18n bench venv clean
 
 venv: $(STAMP)
 
@@ -47,6 +47,14 @@ docs: $(STAMP)
 
 docs-serve: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
+
+# The message catalogues: the messages players read, extracted from the code into taash.pot, and each language's
+# catalogue updated from it (new messages then need their translations: tests/test_i18n.py says which).
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project taash \
+		--copyright-holder "taash contributors" -o src/taash/i18n/locale/taash.pot src/taash
+	$(BIN)/pybabel update -i src/taash/i18n/locale/taash.pot -d src/taash/i18n/locale -D taash \
+		--no-fuzzy-matching --ignore-obsolete --width 120
 
 bench: $(STAMP)
 	$(BIN)/taash seep bench

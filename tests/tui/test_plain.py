@@ -14,7 +14,7 @@ import pytest
 
 from taash.tables.adapter import adapter
 from taash.tables.session import Session
-from taash.tui.plain import HELP, PlainGame, PlainWords, spoken
+from taash.tui.plain import PlainGame, PlainWords, help_text, spoken
 from taash.tui.rummy.plain import WORDS as RUMMY_WORDS
 from taash.tui.seep.plain import WORDS as SEEP_WORDS
 
@@ -90,7 +90,7 @@ def test_help_look_hint_and_undo() -> None:
     out: list[str] = []
     game = PlainGame(s, RUMMY_WORDS, read=lambda _: next(typed), write=out.append)
     assert game.run() == "quit"
-    assert out.count(HELP) >= 2  # at the start, and for ?
+    assert out.count(help_text()) >= 2  # at the start, and for ?
     assert sum(1 for line in out if line.startswith("Your hand of")) >= 3  # the turn, l, and after the undo
     assert any(line.startswith("Hint: ") for line in out)
     assert "Nothing to undo: you have not moved yet." in out

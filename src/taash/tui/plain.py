@@ -16,45 +16,57 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from taash.cards import RANKS, SUIT_SYMBOLS, SUITS
+from taash.i18n import N_, _, ngettext
 from taash.tables.adapter import TableError
 from taash.tables.session import Session
 
 JSON = Any
 #: The bot whose choice a hint gives, whatever the opponents' level.
 HINT_LEVEL = "hard"
-RANK_WORDS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
-SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
-#: A card inside a sentence: by its protocol name (``Ts``, ``Kd``) or by suit symbol (``10♠``, ``K♦``, ``T♣``).
-_CARD = re.compile(rf"(?<![\w♠♥♦♣])(10|[{RANKS}])([{SUITS}{SUIT_SYMBOLS}])(?![\w♠♥♦♣])")
-_JOKER = re.compile(r"(?<!\w)(JK|🃏)(?!\w)")
-#: The log's third-person verbs after "You" ("You bids" -> "You bid").
+#: A card as a screen reader says it: one message per rank (so each language may order and inflect it), the suit
+#: its own word.
+RANK_OF = (N_("ace of {suit}"), N_("two of {suit}"), N_("three of {suit}"), N_("four of {suit}"),
+           N_("five of {suit}"), N_("six of {suit}"), N_("seven of {suit}"), N_("eight of {suit}"),
+           N_("nine of {suit}"), N_("ten of {suit}"), N_("jack of {suit}"), N_("queen of {suit}"),
+           N_("king of {suit}"))
+SUIT_WORDS = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+#: A rank alone ("every three is a joker").
+RANK_WORDS = (N_("ace"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"),
+              N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"))
+_CARD_TEXT = rf"(?:10|[{RANKS}])[{SUITS}{SUIT_SYMBOLS}]|JK|🃏"
+#: Cards inside a sentence, one or several in a row: by protocol name (``Ts``, ``Kd``), by suit symbol (``10♠``,
+#: ``K♦``), and the printed joker (``JK``).
+_CARDS = re.compile(rf"(?<![\w♠♥♦♣])(?:{_CARD_TEXT})(?: (?:{_CARD_TEXT}))*(?![\w♠♥♦♣])")
+#: The log's third-person verbs after "You" ("You bids" -> "You bid"), in the English of the log.
 _YOU = re.compile(r"\bYou (bids|deals|takes|discards|drops|declares|wins|is out)\b")
 _SECOND_PERSON = {"bids": "bid", "deals": "deal", "takes": "take", "discards": "discard", "drops": "drop",
                   "declares": "declare", "wins": "win", "is out": "are out"}
-#: Two or more cards in a row inside a sentence, once said in words ("two of spades nine of spades").
-_CARDS_IN_A_ROW = re.compile(r"(spades|hearts|diamonds|clubs) (?=(?:ace|two|three|four|five|six|seven|eight|nine|ten|"
-                             r"jack|queen|king) of )")
-HELP = ("Type the number of a choice to make it. l: look at the table again. h: a hint (the hard bot's choice and "
-        "why). u: undo your last move. ?: these commands. q: quit.")
+
+
+def help_text() -> str:
+    return _("Type the number of a choice to make it. l: look at the table again. h: a hint (the hard bot's choice "
+             "and why). u: undo your last move. ?: these commands. q: quit.")
 
 
 def spoken_card(rank: int, suit: int) -> str:
-    """``queen of hearts``: a card as a screen reader should say it."""
-    return f"{RANK_WORDS[rank]} of {SUIT_WORDS[suit]}"
+    """``queen of hearts``: a card as a screen reader should say it, in the current language."""
+    return _(RANK_OF[rank], suit=_(SUIT_WORDS[suit]))
+
+
+def _spoken_one(text: str) -> str:
+    if text in ("JK", "🃏"):
+        return _("joker")
+    rank = 9 if text[:-1] == "10" else RANKS.index(text[0])
+    suit = SUITS.index(text[-1]) if text[-1] in SUITS else SUIT_SYMBOLS.index(text[-1])
+    return spoken_card(rank, suit)
 
 
 def spoken(text: str) -> str:
     """A sentence for the ear: every card named in words, cards in a row parted by commas, the printed joker as
     "joker", and "You" in the second person ("You: Capture 2♠ 9♠ with J♣" -> "You: Capture two of spades, nine of
     spades with jack of clubs"; "You bids 12" -> "You bid 12")."""
-
-    def card(m: re.Match[str]) -> str:
-        rank = 9 if m[1] == "10" else RANKS.index(m[1])
-        suit = SUITS.index(m[2]) if m[2] in SUITS else SUIT_SYMBOLS.index(m[2])
-        return spoken_card(rank, suit)
-
-    said = _CARDS_IN_A_ROW.sub(r"\1, ", _CARD.sub(card, text))
-    return _YOU.sub(lambda m: f"You {_SECOND_PERSON[m[1]]}", _JOKER.sub("joker", said))
+    said = _CARDS.sub(lambda m: ", ".join(_spoken_one(card) for card in m[0].split(" ")), text)
+    return _YOU.sub(lambda m: f"You {_SECOND_PERSON[m[1]]}", said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +115,7 @@ class PlainGame:
 
     def run(self) -> str:
         """Play until the match ends or the person quits; returns ``"over"`` or ``"quit"``."""
-        self.say(HELP)
+        self.say(help_text())
         while True:
             self.news()
             seat = self.session.to_move()
@@ -114,7 +126,7 @@ class PlainGame:
                 self.bot_moves()
                 continue
             if self.turn() == "quit":
-                self.say("You left the match.")
+                self.say(_("You left the match."))
                 return "quit"
 
     def bot_moves(self) -> None:
@@ -132,7 +144,7 @@ class PlainGame:
         self.offer(choices)
         while True:
             try:
-                typed = self.read("Your choice: ").strip().lower()
+                typed = self.read(_("Your choice: ")).strip().lower()
             except EOFError:
                 return "quit"
             outcome = self.command(typed, choices)
@@ -140,7 +152,7 @@ class PlainGame:
                 return outcome
 
     def offer(self, choices: Sequence[Choice]) -> None:
-        self.say(f"Your turn. {len(choices)} choice{'s' * (len(choices) != 1)}:")
+        self.say(ngettext("Your turn. {n} choice:", "Your turn. {n} choices:", len(choices)))
         self.say(*(f"{i}. {c.words}" for i, c in enumerate(choices, 1)))
 
     def command(self, typed: str, choices: Sequence[Choice]) -> str | None:
@@ -148,31 +160,31 @@ class PlainGame:
         if typed == "q":
             return "quit"
         if typed == "?":
-            self.say(HELP)
+            self.say(help_text())
         elif typed == "l":
             self.look()
             self.offer(choices)
         elif typed == "h":
-            _, reason = self.session.hint(self.human, HINT_LEVEL)
-            self.say(f"Hint: {reason}")
+            reason = self.session.hint(self.human, HINT_LEVEL)[1]
+            self.say(_("Hint: {reason}", reason=reason))
         elif typed == "u":
             if not self.session.undo(self.human):
-                self.say("Nothing to undo: you have not moved yet.")
+                self.say(_("Nothing to undo: you have not moved yet."))
                 return None
             self.told = 0
-            self.say("Undone. The match again from its start, up to your move:")
+            self.say(_("Undone. The match again from its start, up to your move:"))
             return "moved"
         elif typed.isdigit() and 1 <= int(typed) <= len(choices):
             return self.choose(choices[int(typed) - 1])
         else:
-            self.say(f"Type a number from 1 to {len(choices)}, or ? for the commands." if choices
-                     else "Type ? for the commands.")
+            self.say(_("Type a number from 1 to {n}, or ? for the commands.", n=len(choices)) if choices
+                     else _("Type ? for the commands."))
         return None
 
     def choose(self, choice: Choice) -> str | None:
         try:
             self.session.move(self.human, choice.message)
         except TableError as e:
-            self.say(f"Not possible: {e}")
+            self.say(_("Not possible: {reason}", reason=str(e)))
             return None
         return "moved"

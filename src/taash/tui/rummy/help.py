@@ -5,47 +5,56 @@ from __future__ import annotations
 
 from taash.bots.base import LEVELS
 from taash.bots.rummy import LEVEL_WORDS
+from taash.i18n import _
 from taash.rummy.match import Format
 from taash.rummy.rules import Rules
 from taash.tui.widgets import rules_lines
 
-KEYS = [
-    "  1 2 3     take from the stock, take from the discard pile, drop",
-    "  ← → a-p   then a card: 1 discards it, 2 declares with it",
-    "  h         a hint: the hard bot's choice and why",
-    "  u         undo your last move and the bots' replies",
-    "  s save   q save and quit   ? or Esc  back to the game",
-]
 
-
-def scoring_lines(rules: Rules) -> list[str]:
-    pure = f"{rules.pure_runs_required} of them pure" if rules.pure_runs_required else "pure or not"
-    long_run = "; one run of 4 cards or more" if rules.long_run else ""
-    needs = (f"  A valid declaration: every card in runs and sets, with at least {rules.runs_required} runs "
-             f"({pure}){long_run}." if rules.runs_required else
-             "  A valid declaration: every card in runs and sets.")
+def key_lines() -> list[str]:
     return [
-        needs,
-        f"  Cards outside melds score: tens and faces 10, two to nine their rank, aces {rules.ace_points}, jokers 0;"
-        f" a hand scores at most {rules.max_points}.",
-        f"  A first drop (before taking a card) costs {rules.first_drop}, a middle drop {rules.middle_drop}, a "
-        f"wrong declaration {rules.wrong_declaration}.",
+        "  1 2 3     " + _("take from the stock, take from the discard pile, drop"),
+        "  ← → a-p   " + _("then a card: 1 discards it, 2 declares with it"),
+        "  h         " + _("a hint: the hard bot's choice and why"),
+        "  u         " + _("undo your last move and the bots' replies"),
+        "  s " + _("save") + "   q " + _("save and quit") + "   ? Esc  " + _("back to the game"),
     ]
 
 
+def scoring_lines(rules: Rules) -> list[str]:
+    if not rules.runs_required:
+        needs = _("A valid declaration: every card in runs and sets.")
+    elif rules.long_run:
+        needs = _("A valid declaration: every card in runs and sets, with at least {runs} runs ({pure} of them "
+                  "pure); one run of 4 cards or more.", runs=rules.runs_required, pure=rules.pure_runs_required)
+    else:
+        needs = _("A valid declaration: every card in runs and sets, with at least {runs} runs ({pure} of them "
+                  "pure).", runs=rules.runs_required, pure=rules.pure_runs_required)
+    return ["  " + line for line in (
+        needs,
+        _("Cards outside melds score: tens and faces 10, two to nine their rank, aces {ace}, jokers 0; a hand "
+          "scores at most {most}.", ace=rules.ace_points, most=rules.max_points),
+        _("A first drop (before taking a card) costs {first}, a middle drop {middle}, a wrong declaration "
+          "{wrong}.", first=rules.first_drop, middle=rules.middle_drop, wrong=rules.wrong_declaration),
+    )]
+
+
 def format_words(fmt: Format) -> str:
+    if fmt.kind == "pool" and fmt.drops:
+        return _("Pool {limit}: a total of {limit} puts a player out; the last one in wins; drops cost {first} and "
+                 "{middle}", limit=fmt.limit, first=fmt.drops[0], middle=fmt.drops[1])
     if fmt.kind == "pool":
-        drops = f"; drops cost {fmt.drops[0]} and {fmt.drops[1]}" if fmt.drops else ""
-        return f"Pool {fmt.limit}: a total of {fmt.limit} puts a player out; the last one in wins{drops}"
+        return _("Pool {limit}: a total of {limit} puts a player out; the last one in wins", limit=fmt.limit)
     if fmt.kind == "deals":
-        return f"Deals {fmt.deals}: the lowest total after {fmt.deals} deals wins"
-    return "points: one deal, the losers' points paid to the winner"
+        return _("Deals {deals}: the lowest total after {deals} deals wins", deals=fmt.deals)
+    return _("points: one deal, the losers' points paid to the winner")
 
 
 def help_lines(rules: Rules, fmt: Format) -> list[str]:
     """The help's lines (Rich markup)."""
-    match_format = format_words(fmt)
-    levels = [f"  {level}: {LEVEL_WORDS[level]}" for level in LEVELS]
-    return ["[b]Keys[/]", *KEYS, "", "[b]Scoring[/]", *scoring_lines(rules), f"  This match: {match_format}.", "",
-            "[b]The bots' levels[/]", *levels, "", f"[b]The rules in play[/]: {rules.preset}, every parameter:",
+    levels = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in LEVELS]
+    return ["[b]" + _("Keys") + "[/]", *key_lines(), "", "[b]" + _("Scoring") + "[/]", *scoring_lines(rules),
+            "  " + _("This match: {format}.", format=format_words(fmt)), "",
+            "[b]" + _("The bots' levels") + "[/]", *levels, "",
+            "[b]" + _("The rules in play: {preset}, every parameter:", preset=rules.preset) + "[/]",
             *rules_lines(rules)]

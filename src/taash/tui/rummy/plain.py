@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from taash.i18n import N_, _, ngettext
 from taash.packs import JOKER, face_name, parse_face
 from taash.rummy.deal import Discard, Phase, Take
 from taash.rummy.game import RummyState
@@ -17,7 +18,10 @@ from taash.tables.session import Session
 from taash.tui.plain import RANK_WORDS, Choice, spoken_card
 
 #: Each group's kind, as the plain game says it.
-KIND_WORDS = {"pure": "pure run", "impure": "impure run", "set": "set", "free": "joker", None: "unmatched"}
+KIND_WORDS = {"pure": N_("pure run"), "impure": N_("impure run"), "set": N_("set"), "free": N_("joker"),
+              None: N_("unmatched")}
+#: A seat's standing in the deal, by the engine's word for it.
+STATUS_WORDS = {"dropped": N_("dropped"), "wrong": N_("out: a wrong declaration"), "declared": N_("declared")}
 
 
 def _match(session: Session) -> Match:
@@ -28,46 +32,50 @@ def _match(session: Session) -> Match:
 
 def card_words(face: int, wild: int) -> str:
     if face == JOKER:
-        return "printed joker"
+        return _("printed joker")
     words = spoken_card(face % 13, face // 13)
-    return f"{words} (wild joker)" if face % 13 == wild else words
+    return _("{card} (wild joker)", card=words) if face % 13 == wild else words
 
 
 def cards_words(faces: Iterable[int], wild: int) -> str:
-    return ", ".join(card_words(f, wild) for f in faces) or "none"
+    return ", ".join(card_words(f, wild) for f in faces) or _("none")
 
 
 def hand_lines(view: PlayerView) -> list[str]:
     if not view.hand:
-        return ["You hold no cards: you are out of this deal."]
+        return [_("You hold no cards: you are out of this deal.")]
     shown = arrangement(view.hand, view.rules, view.wild, view.taken_from_pile)
-    lines = [f"Your hand of {len(view.hand)} cards, in groups:"]
+    lines = [ngettext("Your hand of {n} card, in groups:", "Your hand of {n} cards, in groups:", len(view.hand))]
     for group in shown["groups"]:
-        faces = [_face(name) for name in group["cards"]]
-        lines.append(f"  {KIND_WORDS.get(group['kind'], 'unmatched')}: {cards_words(faces, view.wild)}.")
+        faces = [parse_face(name) for name in group["cards"]]
+        lines.append("  " + _("{kind}: {cards}.", kind=_(KIND_WORDS.get(group["kind"], KIND_WORDS[None])),
+                                cards=cards_words(faces, view.wild)))
     if shown["discard"] is not None:
-        lines.append(f"  set apart to discard: {card_words(_face(shown['discard']), view.wild)}.")
-    lines.append(f"Points if another player declared now: {shown['points']}"
-                 + ("; these groups would make a valid declaration." if shown["valid"] else "."))
+        lines.append("  " + _("set apart to discard: {card}.", card=card_words(parse_face(shown["discard"]),
+                                                                               view.wild)))
+    lines.append(_("Points if another player declared now: {points}; these groups would make a valid declaration.",
+                   points=shown["points"]) if shown["valid"] else
+                 _("Points if another player declared now: {points}.", points=shown["points"]))
     return lines
-
-
-def _face(name: str) -> int:
-    return parse_face(name)
 
 
 def table_lines(session: Session, view: PlayerView) -> list[str]:
     wild = view.wild
-    top = (f"the top of the discard pile is the {card_words(view.pile[-1][0], wild)}" if view.pile
-           else "the discard pile is empty")
-    lines = [f"The wild joker card is the {card_words(view.wild_card, -1)}: every {RANK_WORDS[wild]} is a joker; "
-             f"{top}; {view.stock_size} cards in the stock."]
+    top = (_("the top of the discard pile is the {card}", card=card_words(view.pile[-1][0], wild)) if view.pile
+           else _("the discard pile is empty"))
+    lines = [ngettext("The wild joker card is the {card}: every {rank} is a joker; {top}; {n} card in the stock.",
+                      "The wild joker card is the {card}: every {rank} is a joker; {top}; {n} cards in the stock.",
+                      view.stock_size, card=card_words(view.wild_card, -1), rank=_(RANK_WORDS[wild]), top=top)]
     for seat in view.seats:
         if seat == view.seat:
             continue
         status = view.status[seat]
-        standing = f"{view.hand_sizes[seat]} cards" if status == "in" else str(status)
-        lines.append(f"{session.names[seat]}: {standing}.")
+        if status == "in":
+            lines.append(ngettext("{name}: {n} card.", "{name}: {n} cards.", view.hand_sizes[seat],
+                                  name=session.names[seat]))
+        elif status is not None:
+            lines.append(_("{name}: {standing}.", name=session.names[seat],
+                           standing=_(STATUS_WORDS.get(status, status))))
     return lines
 
 
@@ -77,12 +85,12 @@ class RummyWords:
     def situation(self, session: Session, seat: int) -> list[str]:
         match = _match(session)
         view = match.view(seat)
-        lines = [f"Deal {len(match.past) + 1}: {session.names[view.dealer]} dealt."]
+        lines = [_("Deal {number}: {dealer} dealt.", number=len(match.past) + 1, dealer=session.names[view.dealer])]
         lines += table_lines(session, view)
         lines += hand_lines(view)
         if match.format.kind != "points":
             totals = ", ".join(f"{session.names[s]} {t}" for s, t in enumerate(match.totals))
-            lines.append(f"Totals so far: {totals}.")
+            lines.append(_("Totals so far: {totals}.", totals=totals))
         return lines
 
     def choices(self, session: Session, seat: int) -> list[Choice]:
@@ -90,19 +98,21 @@ class RummyWords:
         legal = view.legal_actions()
         if view.phase is Phase.TAKE:
             return self.take_choices(view, legal)
-        out = [Choice(f"Discard the {card_words(a.card, view.wild)}", {"type": "discard", "card": face_name(a.card)})
+        out = [Choice(_("Discard the {card}", card=card_words(a.card, view.wild)),
+                      {"type": "discard", "card": face_name(a.card)})
                for a in legal if isinstance(a, Discard)]
         return out + self.declarations(view)
 
     def take_choices(self, view: PlayerView, legal: Sequence[object]) -> list[Choice]:
         out = []
         if Take("stock") in legal:
-            out.append(Choice("Take the top card of the stock", {"type": "take", "from": "stock"}))
+            out.append(Choice(_("Take the top card of the stock"), {"type": "take", "from": "stock"}))
         if Take("discard") in legal and view.pile:
-            out.append(Choice(f"Take the {card_words(view.pile[-1][0], view.wild)} from the discard pile",
+            out.append(Choice(_("Take the {card} from the discard pile", card=card_words(view.pile[-1][0], view.wild)),
                               {"type": "take", "from": "discard"}))
-        cost, which = (view.middle_drop, "middle") if view.has_taken[view.seat] else (view.first_drop, "first")
-        out.append(Choice(f"Drop ({which} drop: {cost} points)", {"type": "drop"}))
+        drop = (_("Drop (a middle drop: {points} points)", points=view.middle_drop) if view.has_taken[view.seat] else
+                _("Drop (a first drop: {points} points)", points=view.first_drop))
+        out.append(Choice(drop, {"type": "drop"}))
         return out
 
     def declarations(self, view: PlayerView) -> list[Choice]:
@@ -115,8 +125,9 @@ class RummyWords:
             solution = solve(rest, view.rules, view.wild)
             if not solution.valid:
                 continue
-            groups = [list(cards) for _, cards in solution.melds] + [[f] for f in solution.free]
-            out.append(Choice(f"Declare, laying the {card_words(finish, view.wild)} face down: a valid declaration",
+            groups = [list(cards) for _kind, cards in solution.melds] + [[f] for f in solution.free]
+            out.append(Choice(_("Declare, laying the {card} face down: a valid declaration",
+                                card=card_words(finish, view.wild)),
                               {"type": "declare", "discard": face_name(finish),
                                "melds": [[face_name(f) for f in g] for g in groups]}))
         return out
@@ -126,10 +137,12 @@ class RummyWords:
         lines = []
         for i, r in enumerate(match.results, 1):
             paid = ", ".join(f"{session.names[s]} {p}" for s, p in enumerate(r.points.points) if p is not None)
-            how = " with a valid declaration" if r.points.declared else ""
-            lines.append(f"Deal {i}: {session.names[r.points.winner]} won it{how}; points: {paid}.")
-        winner = match.winner
-        lines.append("The match is over: " + (f"{session.names[winner]} won." if winner is not None else "no winner."))
+            winner = session.names[r.points.winner]
+            lines.append(_("Deal {number}: {winner} won it with a valid declaration; points: {paid}.", number=i,
+                           winner=winner, paid=paid) if r.points.declared else
+                         _("Deal {number}: {winner} won it; points: {paid}.", number=i, winner=winner, paid=paid))
+        lines.append(_("The match is over: {winner} won.", winner=session.names[match.winner])
+                     if match.winner is not None else _("The match is over: no winner."))
         return lines
 
 
