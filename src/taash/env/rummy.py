@@ -10,7 +10,7 @@ the groups (:func:`taash.rummy.deal.legal_actions`), so an agent never declares 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -47,7 +47,8 @@ def action_index(action: Hashable) -> int:
     raise ValueError(f"not a Rummy action: {str(action)[:40]}")
 
 
-def _counts(faces: Any) -> np.ndarray:
+def _counts(faces: Sequence[int]) -> np.ndarray:
+    """How many of each face (count / :data:`COPIES`, at most 1)."""
     out = np.zeros(FACES, dtype=np.float32)
     for face in faces:
         out[face] += 1.0
@@ -91,7 +92,7 @@ class RummyEncoding:
         players = view.players
         parts: list[np.ndarray] = [
             _counts(view.hand), _one_hot(view.wild, 13), _one_hot(view.wild_card, FACES),
-            _one_hot(view.pile[-1][0] if view.pile else None, FACES), _counts(card for card, _ in view.pile),
+            _one_hot(view.pile[-1][0] if view.pile else None, FACES), _counts([card for card, _ in view.pile]),
             _one_hot(view.taken_from_pile, FACES),
         ]
         discarded = [[] for _ in range(SEATS)]  # type: list[list[int]]

@@ -11,7 +11,7 @@ Actions (``Discrete(57 + 52 * 21 * options)``, ``options`` 8 unless set):
   house of ``h`` into ``n`` (the pairs ``h < n`` of 9 .. 13 in order: 9-10, 9-11, 9-12, 9-13, 10-11, ...), and the
   plays that share a card and a target (they take or build with different loose cards) are ordered by the mask of
   those loose cards. A position with more than ``options`` such plays offers the first ``options`` of them; the
-  others are left out (random play meets more than 8 in about one position in 10,000).
+  others are left out (random play met more than 8 in 5 positions of 115,000).
 
 The engine lists the legal plays; this module only numbers them.
 """
@@ -47,7 +47,6 @@ _FIRST_HOUSE = HOUSE_VALUES[0]
 _BREAK_TARGET = {pair: 1 + 2 * len(HOUSE_VALUES) + i for i, pair in enumerate(BREAKS)}
 #: Scale of the sweep points in the observation (sweep points / 200, at most 1).
 SWEEP_SCALE = 200.0
-_BITS = np.arange(52, dtype=np.int64)
 
 
 def target_of(play: Play) -> int:
@@ -81,9 +80,10 @@ def play_indices(plays: list[Play], options: int = OPTIONS) -> dict[int, Play]:
     return out
 
 
-def _bits(mask: int) -> np.ndarray:
-    """A 52-card mask as 52 zeros and ones."""
-    return (np.int64(mask) >> _BITS) & 1
+def card_planes(masks: list[int]) -> np.ndarray:
+    """52-card masks as one float32 vector of 52 zeros and ones each, in order (card ``c`` at ``52 * i + c``)."""
+    bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8), bitorder="little")
+    return bits.reshape(len(masks), 64)[:, :52].ravel().astype(np.float32)
 
 
 class SeepEncoding:
@@ -91,8 +91,8 @@ class SeepEncoding:
 
     #: The observation's parts in order, with their lengths (``docs/env.md`` describes each).
     LAYOUT: tuple[tuple[str, int], ...] = (
-        ("hand", 52), ("loose", 52), ("house_cards", 5 * 52), ("house_facts", 5 * 5), ("captured_mine", 52),
-        ("captured_theirs", 52), ("unseen", 52), ("restricted", 52), ("phase", 2), ("bid", 5), ("bid_play_due", 1),
+        ("hand", 52), ("loose", 52), ("house_cards", 5 * 52), ("captured_mine", 52), ("captured_theirs", 52),
+        ("unseen", 52), ("restricted", 52), ("house_facts", 5 * 5), ("phase", 2), ("bid", 5), ("bid_play_due", 1),
         ("to_move", 4), ("dealer", 4), ("hand_sizes", 4), ("plays_made", 1), ("card_points", 2),
         ("sweep_points", 2), ("match_difference", 2), ("baazis", 2),
     )
@@ -121,55 +121,38 @@ class SeepEncoding:
         match = state.match
         players = view.players
         me = seat % 2
-        out = np.zeros(self.observation_size, dtype=np.float32)
-        at = 0
-
-        def put(values: Any, length: int) -> None:
-            nonlocal at
-            out[at:at + length] = values
-            at += length
-
-        put(_bits(view.hand), 52)
-        put(_bits(view.loose), 52)
-        facts = np.zeros((5, 5), dtype=np.float32)
-        cards = np.zeros((5, 52), dtype=np.float32)
-        for value, (house, cemented, owners) in view.houses.items():
-            i = value - _FIRST_HOUSE
-            cards[i] = _bits(house)
-            mine = bool(owners >> seat & 1)
+        houses = [view.houses.get(value) for value in HOUSE_VALUES]
+        captured = view.captured()
+        planes = [view.hand, view.loose, *(0 if h is None else h[0] for h in houses), captured[me],
+                  captured[1 - me], view.unseen(), view.restricted]
+        facts: list[float] = []
+        for house in houses:
+            if house is None:
+                facts += (0.0, 0.0, 0.0, 0.0, 0.0)
+                continue
+            _, cemented, owners = house
             partner = players == 4 and bool(owners >> ((seat + 2) % 4) & 1)
             theirs = any(owners >> s & 1 for s in range(players) if s % 2 != me)
-            facts[i] = (1.0, float(cemented), float(mine), float(partner), float(theirs))
-        put(cards.ravel(), 5 * 52)
-        put(facts.ravel(), 5 * 5)
-        captured = view.captured()
-        put(_bits(captured[me]), 52)
-        put(_bits(captured[1 - me]), 52)
-        put(_bits(view.unseen()), 52)
-        put(_bits(view.restricted), 52)
-        put((float(view.phase is Phase.BID), float(view.phase is Phase.PLAY)), 2)
-        bid = np.zeros(5, dtype=np.float32)
-        if view.bid:
-            bid[view.bid - _FIRST_HOUSE] = 1.0
-        put(bid, 5)
-        put(float(view.phase is Phase.PLAY and not view.history), 1)
-        put(_relative(view.to_move, seat, players), 4)
-        put(_relative(view.dealer, seat, players), 4)
-        sizes = np.zeros(4, dtype=np.float32)
+            facts += (1.0, float(cemented), float(owners >> seat & 1), float(partner), float(theirs))
+        facts += (float(view.phase is Phase.BID), float(view.phase is Phase.PLAY))
+        facts += (float(view.bid == value) for value in HOUSE_VALUES)
+        facts.append(float(view.phase is Phase.PLAY and not view.history))
+        facts += _relative(view.to_move, seat, players)
+        facts += _relative(view.dealer, seat, players)
+        sizes = [0.0] * 4
         for s, n in enumerate(view.hand_sizes):
             sizes[(s - seat) % players] = n / 12.0
-        put(sizes, 4)
-        put(len(view.history) / PLAYS_PER_DEAL, 1)
-        points = [card_points(view.rules, captured[team]) / self._card_scale for team in (me, 1 - me)]
-        put(np.minimum(points, 1.0), 2)
+        facts += sizes
+        facts.append(len(view.history) / PLAYS_PER_DEAL)
+        facts += (min(1.0, card_points(view.rules, captured[team]) / self._card_scale) for team in (me, 1 - me))
         sweeps = [0, 0]
         for s, _, value in view.sweeps:
             sweeps[0 if s % 2 == me else 1] += value
-        put(np.minimum(np.array(sweeps, dtype=np.float32) / SWEEP_SCALE, 1.0), 2)
+        facts += (min(1.0, points / SWEEP_SCALE) for points in sweeps)
         difference = match.difference if me == 0 else -match.difference
-        put((min(1.0, max(difference, 0) / self._lead), min(1.0, max(-difference, 0) / self._lead)), 2)
-        put((min(1.0, match.baazis[me] / self._baazis), min(1.0, match.baazis[1 - me] / self._baazis)), 2)
-        return out
+        facts += (min(1.0, max(difference, 0) / self._lead), min(1.0, max(-difference, 0) / self._lead))
+        facts += (min(1.0, match.baazis[me] / self._baazis), min(1.0, match.baazis[1 - me] / self._baazis))
+        return np.concatenate((card_planes(planes), np.array(facts, dtype=np.float32)))
 
     def deals_over(self, state: State) -> int:
         assert isinstance(state, SeepState)
@@ -189,9 +172,9 @@ class SeepEncoding:
         return describe_view(state.view(state.current_player))
 
 
-def _relative(seat: int, me: int, players: int) -> np.ndarray:
+def _relative(seat: int, me: int, players: int) -> list[float]:
     """One-hot of ``seat`` counted from ``me`` (0: me, 1: next to play, 2: partner in the 4-player game)."""
-    out = np.zeros(4, dtype=np.float32)
+    out = [0.0] * 4
     out[(seat - me) % players] = 1.0
     return out
 
