@@ -57,6 +57,9 @@ class Encoding(Protocol):
     def render(self, state: State) -> str:
         """The table in text, as the seat to act sees it."""
 
+    def describe(self, state: State, seat: int) -> str:
+        """What ``seat`` sees of the table, in a few lines of text."""
+
 
 class CardGameEnv(AECEnv):  # type: ignore[misc]
     """One match of a taash game as a PettingZoo AEC environment (see the module's docstring)."""

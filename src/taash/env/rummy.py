@@ -140,14 +140,18 @@ class RummyEncoding:
         assert isinstance(state, RummyState)
         if state.is_over:
             return f"Rummy: the match is over; winner seat {state.match.winner}, totals {list(state.match.totals)}"
-        return describe_view(state.view(state.current_player))
+        return self.describe(state, state.current_player)
+
+    def describe(self, state: State, seat: int) -> str:
+        assert isinstance(state, RummyState)
+        return describe_view(state.view(seat))
 
 
 def describe_view(view: PlayerView) -> str:
     """A few lines of text on what ``view``'s seat sees."""
     top = face_name(view.pile[-1][0]) if view.pile else "empty"
     return "\n".join((
-        f"Rummy, {view.players} players: seat {view.seat} to {view.phase.value}",
+        f"Rummy, {view.players} players, seat {view.seat}'s view: seat {view.to_move} to {view.phase.value}",
         f"  wild: {face_name(view.wild_card)} (rank {rank_name(view.wild)})   discard pile top: {top}   "
         f"stock: {view.stock_size} cards",
         f"  hand: {' '.join(face_name(f) for f in view.hand)}",

@@ -169,7 +169,11 @@ class SeepEncoding:
         if state.is_over:
             results = state.match.results
             return f"Seep: the match is over; deal scores {[list(r.score.score) for r in results]}"
-        return describe_view(state.view(state.current_player))
+        return self.describe(state, state.current_player)
+
+    def describe(self, state: State, seat: int) -> str:
+        assert isinstance(state, SeepState)
+        return describe_view(state.view(seat))
 
 
 def _relative(seat: int, me: int, players: int) -> list[float]:
@@ -184,8 +188,8 @@ def describe_view(view: PlayerView) -> str:
     houses = " ".join(f"{h['value']}:{'+'.join(h['cards'])}{'*' if h['cemented'] else ''}"
                       for h in houses_to_json(view.houses)) or "none"
     return "\n".join((
-        f"Seep, {view.players} players: seat {view.seat} to {'bid' if view.phase is Phase.BID else 'play'}"
-        + (f" (bid {view.bid})" if view.bid else ""),
+        f"Seep, {view.players} players, seat {view.seat}'s view: seat {view.to_move} to "
+        f"{'bid' if view.phase is Phase.BID else 'play'}" + (f" (bid {view.bid})" if view.bid else ""),
         f"  floor: {' '.join(names_of(view.loose)) or 'empty'}   houses: {houses}",
         f"  hand: {' '.join(names_of(view.hand))}",
         f"  cards captured by team: {list(view.captured_counts)}   sweeps: {len(view.sweeps)}",
