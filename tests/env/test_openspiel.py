@@ -64,7 +64,7 @@ def test_a_seats_observations_do_not_change_when_the_cards_hidden_from_it_are_de
                   state.information_state_tensor(seat), state.information_state_string(seat))
         other = state.clone()
         other.match.state = state.state.with_hidden_dealt_again(seat, rng)
-        other._legal = None
+        other.match.legal = None
         assert (other.observation_tensor(seat), other.observation_string(seat), other.information_state_tensor(seat),
                 other.information_state_string(seat)) == before
 

@@ -3,5 +3,6 @@
 (:mod:`taash.env.single_agent`); and both games registered with OpenSpiel (:mod:`taash.env.openspiel`).
 
 They need the optional extras: ``pip install 'taash[env]'`` (PettingZoo, Gymnasium, NumPy), and
-``'taash[openspiel]'`` for OpenSpiel; nothing else in the package imports them. ``docs/env.md`` documents the observations, the actions and the rewards.
+``'taash[openspiel]'`` for OpenSpiel; nothing else in the package imports them. ``docs/env.md`` documents the
+observations, the actions and the rewards.
 """

@@ -57,8 +57,8 @@ class Encoding(Protocol):
     def render(self, state: State) -> str:
         """The table in text, as the seat to act sees it."""
 
-    def describe(self, state: State, seat: int) -> str:
-        """What ``seat`` sees of the table, in a few lines of text."""
+    def describe(self, view: Any) -> str:
+        """What a seat sees of the table (its view, from ``state.view(seat)``), in a few lines of text."""
 
 
 class CardGameEnv(AECEnv):  # type: ignore[misc]

@@ -120,14 +120,33 @@ class _Parts:
 
 
 class _Match:
-    """The games API's state of a match, cloned by the engine when OpenSpiel clones a state (it deep-copies the
-    Python state's attributes one by one; a deep copy of an engine's state would copy its caches too)."""
+    """What changes in a match: the games API's state, each seat's log and cards held, the legal actions now.
 
-    def __init__(self, state: State):
-        self.state = state
+    OpenSpiel clones a Python state by deep-copying its attributes one by one; this one copies itself with the
+    engine's own clone (a deep copy of the engine's state would copy its caches too) and shares the views in the
+    logs, which never change.
+    """
+
+    def __init__(self, players: int):
+        self.state: State | None = None
+        self.moves = 0
+        #: Each seat's perfect-recall log: the moves (seat, action index) and the seat's view after each move (its
+        #: lines are written when asked for: a play-out to the end of a deal never asks).
+        self.logs: list[list[str | Any]] = [[] for _ in range(players)]
+        #: Each seat's faces held at some time in the deal in progress (53 flags), and that deal's number.
+        self.held = np.zeros((players, 53), np.float32)
+        self.deal = 0
+        self.legal: dict[int, Hashable] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Match:
-        return _Match(self.state.clone())
+        new = _Match.__new__(_Match)
+        new.state = None if self.state is None else self.state.clone()
+        new.moves = self.moves
+        new.logs = [list(log) for log in self.logs]
+        new.held = self.held.copy()
+        new.deal = self.deal
+        new.legal = self.legal
+        return new
 
 
 class TaashState(pyspiel.State):  # type: ignore[misc]
@@ -136,19 +155,12 @@ class TaashState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TaashGame):
         super().__init__(game)
         self.game = _Parts(game.taash, game.encoding, game.seeds, game.max_moves)
-        self.match: _Match | None = None
-        self.moves = 0
-        #: Each seat's perfect-recall log: its compact observation after each move, with the move.
-        self.logs: list[list[str]] = [[] for _ in range(game.taash.players)]
-        #: Each seat's cards held at some time in the deal in progress (faces, 53 flags), and that deal's number.
-        self.held = np.zeros((game.taash.players, 53), np.float32)
-        self.deal = 0
-        self._legal: dict[int, Hashable] | None = None
+        self.match = _Match(game.taash.players)
 
     @property
     def state(self) -> State | None:
         """The games API's state of the match (None before the chance node deals it)."""
-        return None if self.match is None else self.match.state
+        return self.match.state
 
     # -- OpenSpiel's API ----------------------------------------------------------------------------------------
 
@@ -169,25 +181,25 @@ class TaashState(pyspiel.State):  # type: ignore[misc]
         return [(seed, p) for seed in range(self.game.seeds)]
 
     def _apply_action(self, action: int) -> None:
-        if self.match is None:
-            self.match = _Match(self.game.taash.new_state(action))
-            state = self.match.state
+        match = self.match
+        if match.state is None:
+            state = match.state = self.game.taash.new_state(action)
         else:
-            state = self.match.state
+            state = match.state
             actor = state.current_player
             state.apply(self.legal()[action])
-            self.moves += 1
-            self._legal = None
-            for log in self.logs:
+            match.moves += 1
+            match.legal = None
+            for log in match.logs:
                 log.append(f"{actor}:{action}")
         deals = self.game.encoding.deals_over(state)
-        if deals != self.deal:
-            self.deal = deals
-            self.held.fill(0.0)
-        for seat, log in enumerate(self.logs):
-            log.append(self.observation_string(seat))
+        if deals != match.deal:
+            match.deal = deals
+            match.held.fill(0.0)
+        for seat, log in enumerate(match.logs):
             view: Any = state.view(seat)
-            self.held[seat, _faces(view.hand)] = 1.0
+            log.append(view)
+            match.held[seat, _faces(view.hand)] = 1.0
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -198,7 +210,7 @@ class TaashState(pyspiel.State):  # type: ignore[misc]
         return f"action {action}"
 
     def is_terminal(self) -> bool:
-        return self.state is not None and (self.state.is_over or self.moves >= self.game.max_moves)
+        return self.state is not None and (self.state.is_over or self.match.moves >= self.game.max_moves)
 
     def returns(self) -> list[float]:
         if self.state is None or not self.state.is_over:
@@ -214,16 +226,20 @@ class TaashState(pyspiel.State):  # type: ignore[misc]
 
     def legal(self) -> dict[int, Hashable]:
         """The legal actions of the seat to act, by index."""
-        if self._legal is None:
+        if self.match.legal is None:
             assert self.state is not None
-            self._legal = self.game.encoding.legal_indices(self.state)
-        return self._legal
+            self.match.legal = self.game.encoding.legal_indices(self.state)
+        return self.match.legal
 
     def observation_string(self, seat: int) -> str:
         """What ``seat`` sees now, on one line (its view; the match's seed is not in it)."""
         if self.state is None:
             return ""
-        return " / ".join(line.strip() for line in self.game.encoding.describe(self.state, seat).splitlines())
+        return self.line(self.state.view(seat))
+
+    def line(self, view: Any) -> str:
+        """A view in one line of text."""
+        return " / ".join(text.strip() for text in self.game.encoding.describe(view).splitlines())
 
 
 def _faces(hand: int | tuple[int, ...]) -> list[int]:
@@ -249,11 +265,12 @@ class TaashObserver:
         size = self.game.encoding.observation_size
         self.tensor[:size] = self.game.encoding.observation(state.state, player)
         if self.perfect_recall:
-            self.tensor[size:] = state.held[player]
+            self.tensor[size:] = state.match.held[player]
 
     def string_from(self, state: TaashState, player: int) -> str:
         if self.perfect_recall:
-            return "\n".join(state.logs[player])
+            log = state.match.logs[player]
+            return "\n".join(entry if isinstance(entry, str) else state.line(entry) for entry in log)
         return state.observation_string(player)
 
 

@@ -140,11 +140,10 @@ class RummyEncoding:
         assert isinstance(state, RummyState)
         if state.is_over:
             return f"Rummy: the match is over; winner seat {state.match.winner}, totals {list(state.match.totals)}"
-        return self.describe(state, state.current_player)
+        return describe_view(state.view(state.current_player))
 
-    def describe(self, state: State, seat: int) -> str:
-        assert isinstance(state, RummyState)
-        return describe_view(state.view(seat))
+    def describe(self, view: Any) -> str:
+        return describe_view(view)
 
 
 def describe_view(view: PlayerView) -> str:

@@ -169,11 +169,10 @@ class SeepEncoding:
         if state.is_over:
             results = state.match.results
             return f"Seep: the match is over; deal scores {[list(r.score.score) for r in results]}"
-        return self.describe(state, state.current_player)
+        return describe_view(state.view(state.current_player))
 
-    def describe(self, state: State, seat: int) -> str:
-        assert isinstance(state, SeepState)
-        return describe_view(state.view(seat))
+    def describe(self, view: Any) -> str:
+        return describe_view(view)
 
 
 def _relative(seat: int, me: int, players: int) -> list[float]:
