@@ -82,9 +82,25 @@ def test_count_instructions_counts_under_valgrind() -> None:
     ("bench_series.py", ["--src", "/no/such/dir"], "holds no taash package"),
     ("bench_series.py", ["--chart", "/no/such/dir/x.png"], "no such folder"),
     ("bench_series.py", ["--log", "/no/such/dir/runs.jsonl"], "no such folder"),
+    ("env_steps.py", ["--steps", "0"], "--steps and --runs must be at least 1"),
+    ("openspiel_arena.py", ["--deals", "0"], "--deals and --simulations must be at least 1"),
 ])
 def test_the_benchmark_tools_refuse_bad_input_in_one_line(name: str, args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / name), *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode != 0 and message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_env_steps_times_random_steps_of_each_environment() -> None:
+    pytest.importorskip("pettingzoo", reason="the env extra is not installed (pip install 'taash[env]')")
+    out = run_script("env_steps.py", "--steps", "30", "--runs", "2", "--cpu")
+    for name in ("seep_v0 players=2", "seep_v0 players=4", "rummy_v0 players=2", "rummy_v0 players=6"):
+        assert f"{name}: median" in out
+    assert "CPU time" in out
+
+
+def test_openspiel_arena_plays_openspiels_ismcts_against_a_taash_bot_in_duplicate() -> None:
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install 'taash[openspiel]')")
+    out = run_script("openspiel_arena.py", "--deals", "1", "--simulations", "2", "--expert", "random")
+    assert "deal 1 (seed" in out and "against taash random, 2 players, 2 deals: mean margin" in out

@@ -1,0 +1,8 @@
+"""Research adapters: the games as PettingZoo AEC environments (:mod:`taash.env.seep_v0`,
+:mod:`taash.env.rummy_v0`) and a Gymnasium single-agent environment that seats taash bots at the other seats
+(:mod:`taash.env.single_agent`); and both games registered with OpenSpiel (:mod:`taash.env.openspiel`).
+
+They need the optional extras: ``pip install 'taash[env]'`` (PettingZoo, Gymnasium, NumPy), and
+``'taash[openspiel]'`` for OpenSpiel; nothing else in the package imports them. ``docs/env.md`` documents the
+observations, the actions and the rewards.
+"""
