@@ -71,7 +71,8 @@ def test_the_ray_backend_returns_pairs_in_seed_order_whatever_finishes_first(ray
     assert [r.seed for r in results] == [9, 2, 7, 4] and len(done) == 4
 
 
-def test_an_address_that_cannot_be_reached_is_one_line(tmp_path: Path) -> None:
+def test_an_address_that_cannot_be_reached_is_one_line() -> None:
+    pytest.importorskip("ray", reason="Ray is not installed: pip install 'taash[ray]'")
     for address, words in (("127.0.0.1:1", "no Ray cluster can be reached there"),
                            ("nohost", "say auto or a cluster's HOST:PORT"), (" ", "needs auto or a cluster's")):
         result = CliRunner().invoke(app, ["seep", "arena", "heuristic", "greedy", "--deals", "2", "--ray", address])
