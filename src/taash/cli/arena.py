@@ -1,20 +1,19 @@
 """The arena's command body for any game (``taash seep arena``, ``taash rummy arena``): duplicate pairs between
-every two bots, in worker processes when asked, then the table, the ratings, and the results' files.
+every two bots, in worker processes or on Ray when asked, then the table, the ratings, and the results' files.
 
 Thin like the rest of the command line: :mod:`taash.arena.duplicate` plays and measures, this module checks the
-bots, spreads the pairs over processes and prints; each game's command says only which game, what to call it and
-which of its tallies to show.
+bots, chooses a backend (:mod:`taash.arena.backends`: this process, worker processes, Ray) and prints; each
+game's command says only which game, what to call it and which of its tallies to show.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import os
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
@@ -22,7 +21,8 @@ from typing import Any
 
 from rich.table import Table
 
-from taash.arena.duplicate import DuplicateSummary, PairResult, make_arena_bot, play_pair, ratings, summarise
+from taash.arena.backends import Backend, BackendError, PairJob, local_backend, ray_backend
+from taash.arena.duplicate import DuplicateSummary, PairResult, make_arena_bot, ratings, summarise
 from taash.cli.common import fail, out, progress_bar, user_errors
 from taash.games.api import Game
 
@@ -62,9 +62,28 @@ def worker_count(jobs: int, pairs: int) -> int:
     return workers
 
 
-def _pair_job(args: tuple[str, str, Game, int]) -> PairResult:
-    a, b, game, seed = args
-    return play_pair(a, b, game, seed)
+def _backend(jobs: int, deals: int, ray_address: str | None) -> AbstractContextManager[Backend]:
+    """Ray tasks with ``--ray`` (a fresh local Ray gets this machine's cores), else ``--jobs`` local processes."""
+    if ray_address is not None:
+        if not ray_address.strip():
+            fail("--ray needs auto or a cluster's address, such as 10.0.0.5:6379")
+        return ray_backend(ray_address.strip(), cores())
+    return local_backend(worker_count(jobs, deals))
+
+
+def _play(game: Game, pairings: list[tuple[str, str]], deals: int, seed: int, backend: Backend
+          ) -> tuple[list[DuplicateSummary], list[tuple[str, str, list[PairResult]]]]:
+    """Every pairing's pairs on ``backend``, with a progress bar; their summaries and results in seed order."""
+    summaries: list[DuplicateSummary] = []
+    played: list[tuple[str, str, list[PairResult]]] = []
+    with progress_bar("Arena") as bar:
+        task = bar.add_task("pairs", total=len(pairings) * deals)
+        for a, b in pairings:
+            jobs = [PairJob(a, b, game, seed + k) for k in range(deals)]
+            results = backend.play(jobs, lambda: bar.advance(task))
+            summaries.append(summarise(a, b, results))
+            played.append((a, b, results))
+    return summaries, played
 
 
 def _column(name: str) -> str:
@@ -94,30 +113,18 @@ def check_bots(bots: Sequence[str], game: str) -> None:
 
 
 def run_arena(setup: ArenaSetup, bots: Sequence[str], deals: int, seed: int, jobs: int,
-              out_dir: Path | None) -> None:
+              out_dir: Path | None, ray_address: str | None = None) -> None:
     """Every pairing of ``bots`` over ``deals`` duplicate pairs (pair k from ``seed + k``): print the table and
-    the ratings, and write results.json, results.csv, pairs.csv and results.png to ``out_dir``."""
+    the ratings, and write results.json, results.csv, pairs.csv and results.png to ``out_dir``. The pairs run in
+    ``jobs`` local processes, or as Ray tasks with ``ray_address`` (``auto`` or a cluster's address); the results
+    are the same either way."""
     check_bots(bots, setup.game.name)
     pairings = list(combinations(bots, 2))
-    workers = worker_count(jobs, deals)
-    summaries: list[DuplicateSummary] = []
-    played: list[tuple[str, str, list[PairResult]]] = []
-    with progress_bar("Arena") as bar, contextlib.ExitStack() as stack:
-        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
-        task = bar.add_task("pairs", total=len(pairings) * deals)
-        for a, b in pairings:
-            work = [(a, b, setup.game, seed + k) for k in range(deals)]
-            results = []
-            if pool is None:
-                for item in work:
-                    results.append(_pair_job(item))
-                    bar.advance(task)
-            else:
-                for r in pool.map(_pair_job, work, chunksize=max(1, min(16, deals // (4 * workers)))):
-                    results.append(r)
-                    bar.advance(task)
-            summaries.append(summarise(a, b, results))
-            played.append((a, b, results))
+    try:
+        with _backend(jobs, deals, ray_address) as backend:
+            summaries, played = _play(setup.game, pairings, deals, seed, backend)
+    except BackendError as e:
+        fail(str(e))
     rated = ratings(played)
     table = Table(title=f"Duplicate deals ({setup.description}, {deals} pairs each)", title_justify="left")
     for col in ("A", "B", f"margin/{setup.unit} A-B", "95% CI", f"{setup.units} won A/B",

@@ -154,6 +154,9 @@ def arena(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Pair k of each pairing deals from seed+k.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most one per pair and per core).",
                                       min=1)] = 1,
+    ray: Annotated[str | None, typer.Option("--ray", help="Play the pairs as Ray tasks instead: auto (the Ray of "
+                                            "this machine, or a fresh local one) or a cluster's address such as "
+                                            "10.0.0.5:6379. Needs pip install 'taash[ray]'.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Write results.json, results.csv, "
                                                   "pairs.csv (every duplicate pair) and results.png here.")] = None,
 ) -> None:
@@ -179,4 +182,4 @@ def arena(
                         ("declared A/B", "valid declarations")),
                        {"players": players, "rules": chosen.to_json(), "format": match_format.name},
                        "deal" if single else "match", "deals" if single else "matches")
-    run_arena(setup, bots, deals, seed, jobs, out_dir)
+    run_arena(setup, bots, deals, seed, jobs, out_dir, ray)
