@@ -13,7 +13,9 @@ from taash.fairness import Fairness, Reshuffles, commitment_of
 from taash.rummy.deal import Discard, Take
 from taash.rummy.errors import RecordError
 from taash.rummy.match import Match as RummyMatch
-from taash.rummy.record import check_fairness as rummy_check, record_from_json as rummy_record, record_of, replay
+from taash.rummy.record import check_fairness as rummy_check
+from taash.rummy.record import record_from_json as rummy_record
+from taash.rummy.record import record_of, replay
 from taash.rummy.rules import PRESETS as RUMMY_PRESETS
 from taash.seep.match import Match as SeepMatch
 from taash.seep.match import fair_deck
@@ -68,7 +70,7 @@ def test_a_whole_server_match_verifies_deal_by_deal(played: tuple[Table, list[st
 
 def test_the_secret_is_in_no_state_told_before_the_end_and_the_commitment_in_every_one(
         played: tuple[Table, list[str]]) -> None:
-    table, told = played
+    _, told = played
     assert len(told) > 20
     for text in told:
         assert SECRET.hex() not in text
