@@ -25,7 +25,17 @@ from pydantic import BaseModel, Field, field_validator
 
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
-from taash.web.http import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, Signed, display_name
+from taash.web.http import (
+    COOKIE,
+    ERRORS,
+    NAME_RULE,
+    ApiError,
+    Guest,
+    ServerConfig,
+    Signed,
+    StrictIn,
+    display_name,
+)
 from taash.web.names import name_keys, prototypes
 
 #: Wrong passwords one account may have in ``ACCOUNT_WINDOW`` seconds; then every attempt is refused (429) until
@@ -55,7 +65,7 @@ def password(v: str) -> str:
     return v
 
 
-class ClaimIn(BaseModel):
+class ClaimIn(StrictIn):
     name: str | None = Field(None, min_length=1, max_length=24,
                              description=f"The account's name (default: your guest name): {NAME_RULE}; unique "
                                          "without regard to width, case and letters of other scripts that look "
@@ -73,7 +83,7 @@ class ClaimIn(BaseModel):
         return password(v)
 
 
-class LoginIn(BaseModel):
+class LoginIn(StrictIn):
     name: str = Field(min_length=1, max_length=24, description="The account's name (any case or look-alike)")
     password: str = Field(min_length=1, max_length=128)
 
@@ -83,7 +93,7 @@ class LoginIn(BaseModel):
         return display_name(v)
 
 
-class PasswordIn(BaseModel):
+class PasswordIn(StrictIn):
     old: str = Field(min_length=1, max_length=128, description="The password now")
     new: str = Field(min_length=8, max_length=128, description=f"The new password: {PASSWORD_RULE}")
 
