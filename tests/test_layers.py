@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-ENGINES = ("taash.cards", "taash.packs", "taash.rulebook", "taash.seep", "taash.rummy")
+ENGINES = ("taash.cards", "taash.packs", "taash.fairness", "taash.rulebook", "taash.seep", "taash.rummy")
 GAME_ENGINES = ("taash.seep", "taash.rummy")
 ABOVE_ENGINES = ("taash.games", "taash.bots", "taash.arena", "taash.env", "taash.tables", "taash.cli", "taash.tui",
                  "taash.web", "taash.play", "taash.benchmarks", "taash.chips")

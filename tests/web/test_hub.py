@@ -237,8 +237,14 @@ def test_a_restart_deals_the_stored_packs_even_when_taash_now_shuffles_otherwise
 
     before = asyncio.run(into_the_second_deal())
     assert before.table.session.state.match is not None and before.deals_stored == 2
-    original = taash.seep.match.shuffled_pack
-    monkeypatch.setattr(taash.seep.match, "shuffled_pack", lambda rng: original(rng)[::-1])  # the upgrade
+    original = taash.seep.match.fair_deck
+
+    def upgraded(*args: Any) -> tuple[list[int], list[str]]:
+        """The upgrade: the cards below the bidder's four and the floor's four in the reverse order (a valid deal)."""
+        deck, redeals = original(*args)
+        return deck[:8] + deck[8:][::-1], redeals
+
+    monkeypatch.setattr(taash.seep.match, "fair_deck", upgraded)
 
     store = Store(make_engine(f"sqlite:///{tmp_path / 't.db'}"))
     try:

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from taash.fairness import fairness_from_json
 from taash.packs import face_name, face_symbol, parse_face
 from taash.rummy.deal import Deal, Declare, Discard, Drop, Status, Take
 from taash.rummy.game import RummyState
@@ -65,9 +66,9 @@ class Truth:
 
 
 def timeline(record: dict[str, Any]) -> list[Truth]:
-    """The match of the record played again from its seed: the truth after 0, 1, 2, ... moves."""
+    """The match of the record played again from its seed and fair dealing: the truth after 0, 1, 2, ... moves."""
     state = RummyState(Match(rules_from_json(record["rules"]), record["players"], get_format(record["format"]),
-                             record["seed"]))
+                             record["seed"], fairness=fairness_from_json(record["fairness"])))
     ever: set[str] = set()
 
     def truth() -> Truth:

@@ -23,6 +23,7 @@ from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
 from taash.cli.rummy import app as rummy_app
 from taash.cli.seep import app as seep_app
+from taash.cli.verify import verify
 from taash.cli.web import serve, web_app
 
 #: Exit status for an error in taash itself (sysexits' EX_SOFTWARE).
@@ -40,6 +41,7 @@ app = typer.Typer(
 app.command("play", short_help="Play a match of Seep against bots in the terminal.")(play)
 app.command("replay", short_help="Step through a game record, every hand shown.")(replay_record)
 app.command("serve", short_help="Play Seep in the browser: start the web server.")(serve)
+app.command("verify", short_help="Check that a server dealt a match fairly, from its record.")(verify)
 
 
 def version_text() -> str:

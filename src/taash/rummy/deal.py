@@ -5,8 +5,8 @@ the wild joker, turns (drop, take, discard, declare), the reshuffle of the disca
 :func:`taash.rummy.view.view_of`. Cards are faces (:mod:`taash.packs`): twins are equal for the rules, so hands,
 actions and records name faces, and nothing tells one twin from another (which pack a card came from would tell
 where its twin lay in the shuffled pack). Randomness (the reshuffle, R4) comes only from the ``random.Random``
-given to the deal. The points of the other hands at a valid declaration come from
-:func:`taash.rummy.scoring.least_points` (R8).
+given to the deal (or a server's fair dealing, :class:`taash.fairness.Reshuffles`). The points of the other hands
+at a valid declaration come from :func:`taash.rummy.scoring.least_points` (R8).
 
 Where the rules leave a choice, the engine reads them so: the discard pile is shuffled into a new stock (R4) when a
 player takes from the empty stock, so the pile keeps its cards in view until a card is needed; R3 forbids
@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Literal
 
+from taash.fairness import Reshuffles
 from taash.packs import JOKER, face_name
 from taash.rummy.errors import BadHandError, IllegalTurnError
 from taash.rummy.melds import declaration_valid
@@ -184,8 +185,8 @@ class Deal:
     ``middle_drop`` default to the rules' (Pool 201 gives others).
     """
 
-    def __init__(self, rules: Rules, players: int, dealer: int, pack: Sequence[int], rng: random.Random,
-                 seats: Sequence[int] | None = None, first_drop: int | None = None,
+    def __init__(self, rules: Rules, players: int, dealer: int, pack: Sequence[int],
+                 rng: random.Random | Reshuffles, seats: Sequence[int] | None = None, first_drop: int | None = None,
                  middle_drop: int | None = None):
         seats = tuple(range(players)) if seats is None else tuple(sorted(seats))
         if not 2 <= players <= 6:
@@ -439,8 +440,11 @@ class Deal:
         new = Deal.__new__(Deal)
         for name, value in self.__dict__.items():
             setattr(new, name, value)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        if isinstance(self.rng, Reshuffles):
+            new.rng = self.rng.copy()
+        else:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
         new.hands = {s: list(h) for s, h in self.hands.items()}
         new.pile = list(self.pile)
         new.stock = list(self.stock)

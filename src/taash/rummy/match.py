@@ -2,7 +2,9 @@
 
 The match owns the only random generator, ``random.Random(seed)``, which draws the first dealer and shuffles every
 pack. Each deal reshuffles its discard pile (R4) from its own stream, :func:`deal_stream` of the match's seed and
-the deal's index, so that a game record with its seed replays exactly whatever packs it holds. :class:`Tally` is
+the deal's index, so that a game record with its seed replays exactly whatever packs it holds. A server's table
+deals by :mod:`taash.fairness` instead (a :class:`~taash.fairness.Fairness` given to the match): the first dealer,
+every pack (:func:`fair_pack`) and every reshuffle come from its committed secret. :class:`Tally` is
 the scoring of section 6 alone (totals, eliminations, tie-breaks, the next deal's seats and dealer): the match and
 :func:`taash.rummy.record.replay` share it.
 """
@@ -13,6 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
+from taash.fairness import Fairness, Reshuffles
 from taash.rummy.deal import Action, Deal, DealPoints, sorted_pack
 from taash.rummy.errors import BadRulesError, IllegalTurnError
 from taash.rummy.rules import PLAYER_COUNTS, Rules
@@ -52,6 +55,20 @@ def get_format(name: str) -> Format:
 def deal_stream(seed: int, index: int) -> random.Random:
     """The random stream deal ``index`` (from 0) of a match with ``seed`` reshuffles its discard pile from."""
     return random.Random(f"taash-rummy/{seed}/{index}")
+
+
+def fair_pack(rules: Rules, seats: int, fairness: Fairness, deal: int) -> list[int]:
+    """Deal ``deal``'s pack (from 1) for ``seats`` players dealt in, as fair dealing shuffles it: the faces of
+    :func:`~taash.rummy.deal.sorted_pack` shuffled by the deal's ``pack`` draw 0."""
+    pack = sorted_pack(rules, seats)
+    fairness.shuffle(pack, deal, "pack", 0)
+    return pack
+
+
+def reshuffles(seed: int, fairness: Fairness | None, index: int) -> random.Random | Reshuffles:
+    """What deal ``index`` (from 0) reshuffles its discard pile with: the fair dealing's ``reshuffle`` draws of
+    the deal, or else :func:`deal_stream` of the seed."""
+    return deal_stream(seed, index) if fairness is None else Reshuffles(fairness, index + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +163,8 @@ class Match:
     """A match in one of the formats of section 6, on 2 to 6 seats."""
 
     def __init__(self, rules: Rules, players: int = 4, fmt: str | Format = "points", seed: int = 0,
-                 first_dealer: int | None = None):
+                 first_dealer: int | None = None, fairness: Fairness | None = None):
+        """``fairness``: the first dealer, every pack and every reshuffle come from it rather than from ``seed``."""
         if players not in PLAYER_COUNTS:
             raise BadRulesError(f"13-card Rummy is played by 2 to 6 players, not {players}")
         self.rules = rules
@@ -154,7 +172,11 @@ class Match:
         self.format = fmt if isinstance(fmt, Format) else get_format(fmt)
         self.seed = seed
         self.rng = random.Random(seed)
-        dealer = self.rng.randrange(players) if first_dealer is None else first_dealer
+        self.fairness = fairness
+        if first_dealer is not None:
+            dealer = first_dealer
+        else:
+            dealer = self.rng.randrange(players) if fairness is None else fairness.first_dealer(players)
         if dealer not in range(players):
             raise BadRulesError(f"the first dealer must be a seat from 0 to {players - 1}, not {dealer}")
         self.first_dealer = dealer
@@ -166,11 +188,14 @@ class Match:
     def _new_deal(self) -> Deal:
         seats = self.tally.seats()
         dealer = self.tally.next_dealer(self.first_dealer)
-        pack = sorted_pack(self.rules, len(seats))
-        self.rng.shuffle(pack)
+        if self.fairness is None:
+            pack = sorted_pack(self.rules, len(seats))
+            self.rng.shuffle(pack)
+        else:
+            pack = fair_pack(self.rules, len(seats), self.fairness, len(self.past) + 1)
         first, middle = self.tally.drops(self.rules)
-        return Deal(self.rules, self.players, dealer, pack, deal_stream(self.seed, len(self.past)), seats,
-                    first, middle)
+        return Deal(self.rules, self.players, dealer, pack, reshuffles(self.seed, self.fairness, len(self.past)),
+                    seats, first, middle)
 
     # -- the deal in progress -------------------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ A record keeps the rules, the table size, the format, the seed (deal ``k`` reshu
 :func:`taash.rummy.match.deal_stream`), and each deal's dealer, pack and turns: enough to replay it exactly.
 Cards are written by face (``Ts``, ``JK``); twins alike. Besides the protocol's turns, a timed-out turn is written
 with ``"timeout": true`` (and its take and discard, which the engine made); a deal dealt to fewer seats than the
-table's (players out of a pool, a tie-break) lists them in ``"seats"``.
+table's (players out of a pool, a tie-break) lists them in ``"seats"``. A fairly dealt match's record (a server
+table's) carries its ``fairness`` block, the secret revealed: its reshuffles come from the secret rather than the
+seed, and :func:`check_fairness` checks that every pack is the one the secret deals.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taash.cards import CardError
+from taash.fairness import Fairness, FairnessError, fairness_from_json
 from taash.packs import JOKER, face_name, parse_face, parse_rank, rank_name
 from taash.rummy.deal import Deal, Declare, Discard, Drop, Phase, Take, Turn
 from taash.rummy.errors import BadHandError, BadRulesError, IllegalTurnError, RecordError
-from taash.rummy.match import FORMATS, DealResult, Format, Match, Tally, deal_stream, get_format
+from taash.rummy.match import FORMATS, DealResult, Format, Match, Tally, fair_pack, get_format, reshuffles
 from taash.rummy.rules import PLAYER_COUNTS, Rules, rules_from_json
 
 JSON = Any
@@ -46,12 +49,16 @@ class GameRecord:
     seed: int
     deals: list[DealRecord]
     names: list[str] | None = None
+    #: How a fairly dealt match was dealt (its secret revealed: a record is published once the match is over).
+    fairness: Fairness | None = None
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"game": "rummy", "rules": self.rules.to_json(), "players": self.players,
                                 "format": self.format.name, "seed": self.seed}
         if self.names:
             out["names"] = list(self.names)
+        if self.fairness is not None:
+            out["fairness"] = self.fairness.to_json()
         deals = []
         for d in self.deals:
             n = len(d.seats) if d.seats is not None else self.players
@@ -95,7 +102,7 @@ def record_of(match: Match, names: list[str] | None = None) -> GameRecord:
     deals = [deal_record(d) for d in match.past]
     if not match.past or match.past[-1] is not match.deal:
         deals.append(deal_record(match.deal))
-    return GameRecord(match.rules, match.players, match.format, match.seed, deals, names)
+    return GameRecord(match.rules, match.players, match.format, match.seed, deals, names, match.fairness)
 
 
 # -- reading --------------------------------------------------------------------------------------------------
@@ -169,7 +176,13 @@ def record_from_json(data: JSON) -> GameRecord:
         if not isinstance(turns, list):
             raise RecordError("turns must be a list", i)
         deals.append(DealRecord(dealer, faces, turns, seats))
-    return GameRecord(rules, players, get_format(name), seed, deals, names)
+    fairness = None
+    if "fairness" in data:
+        try:
+            fairness = fairness_from_json(data["fairness"])
+        except FairnessError as e:
+            raise RecordError(f"fairness: {e}") from None
+    return GameRecord(rules, players, get_format(name), seed, deals, names, fairness)
 
 
 # -- replaying ------------------------------------------------------------------------------------------------
@@ -228,8 +241,8 @@ def replay(record: GameRecord) -> Replayed:
         elif d.dealer not in seats:
             raise RecordError(f"seat {d.dealer} is not dealt in", i, illegal=True)
         try:
-            deal = Deal(record.rules, record.players, d.dealer, d.pack, deal_stream(record.seed, i - 1), seats,
-                        first, middle)
+            deal = Deal(record.rules, record.players, d.dealer, d.pack, reshuffles(record.seed, record.fairness, i - 1),
+                        seats, first, middle)
         except BadHandError as e:
             raise RecordError(str(e), i) from None
         for j, raw in enumerate(d.turns, 1):
@@ -247,8 +260,8 @@ def positions(record: GameRecord) -> Iterator[tuple[int, int, Deal]]:
     first, middle = tally.drops(record.rules)
     for i, d in enumerate(record.deals):
         try:
-            deal = Deal(record.rules, record.players, d.dealer, d.pack, deal_stream(record.seed, i), tally.seats(),
-                        first, middle)
+            deal = Deal(record.rules, record.players, d.dealer, d.pack, reshuffles(record.seed, record.fairness, i),
+                        tally.seats(), first, middle)
         except BadHandError as e:
             raise RecordError(str(e), i + 1) from None
         yield i, 0, deal.clone()
@@ -257,6 +270,31 @@ def positions(record: GameRecord) -> Iterator[tuple[int, int, Deal]]:
             yield i, j, deal.clone()
         if deal.over:
             tally.add(deal.dealer, deal.seats, deal.result())
+
+
+def check_fairness(record: GameRecord) -> list[str]:
+    """Check that a fairly dealt record was dealt by its secret: the first dealer, and every pack the one
+    :func:`~taash.rummy.match.fair_pack` gives for the seats dealt in (each reshuffle of the discard pile comes from
+    the secret as :func:`replay` plays the record). One line per deal; :class:`RecordError` for the first deal
+    that is not (or a record with no fairness block). Check the rules with :func:`replay` too."""
+    fairness = record.fairness
+    if fairness is None:
+        raise RecordError("the record has no fairness block: its match was not dealt fairly by a server")
+    lines = []
+    for i, d in enumerate(record.deals, 1):
+        if i == 1 and d.dealer != fairness.first_dealer(record.players):
+            raise RecordError(f"seat {d.dealer} deals first, but the secret makes seat "
+                              f"{fairness.first_dealer(record.players)} the first dealer", i)
+        seats = len(d.seats) if d.seats is not None else record.players
+        pack = fair_pack(record.rules, seats, fairness, i)
+        if d.pack != pack:
+            if len(d.pack) != len(pack):
+                raise RecordError(f"the pack holds {len(d.pack)} cards, not {len(pack)}", i)
+            place = next(k for k, (a, b) in enumerate(zip(d.pack, pack, strict=True)) if a != b)
+            raise RecordError(f"the pack is not the one the secret deals (card {place + 1} is "
+                              f"{face_name(d.pack[place])}, the secret deals {face_name(pack[place])})", i)
+        lines.append(f"Deal {i}: seat {d.dealer} deals; the pack of {len(d.pack)} cards is the one the secret deals")
+    return lines
 
 
 def _replay_turn(deal: Deal, raw: JSON, i: int, j: int, last: bool) -> None:

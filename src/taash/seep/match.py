@@ -1,6 +1,8 @@
 """A match of Seep: deals one after another, the minimum rule, baazis and who deals next (section 6).
 
-The match owns the only random generator, ``random.Random(seed)``: the same seed gives the same match. Each deal
+The match owns the only random generator, ``random.Random(seed)``: the same seed gives the same match. A server's
+table deals by :mod:`taash.fairness` instead (a :class:`~taash.fairness.Fairness` given to the match): the first
+dealer and every pack, redeals included, come from its committed secret (:func:`fair_deck`). Each deal
 also keeps how it was dealt (:class:`Dealt`), and a match can be rebuilt from those instead of from its seed alone:
 a server that stores them continues its tables exactly even after an upgrade that shuffles differently.
 """
@@ -10,7 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import count
 
+from taash.fairness import Fairness
 from taash.seep.deal import Deal, DealScore, deal_problem, shuffled_pack
 from taash.seep.errors import IllegalPlayError
 from taash.seep.plays import Play
@@ -79,14 +83,34 @@ def next_dealer(players: int, dealer: int, difference: int, baazi: int | None) -
     return (dealer + 1) % 4 if ahead else dealer
 
 
+#: The order of the 52 cards before fair dealing shuffles them (the card numbers of :mod:`taash.cards`).
+_CARD_ORDER = range(52)
+
+
+def fair_deck(rules: Rules, players: int, fairness: Fairness, deal: int) -> tuple[list[int], list[str]]:
+    """Deal ``deal``'s pack (from 1) as fair dealing shuffles it: the 52 cards in card order (spades, hearts,
+    diamonds, clubs, each ace to king) shuffled by the ``pack`` draw 0, then again by draw 1, 2, ... while the
+    rules call for a redeal (4.2, 7.1); with the reason for each redeal."""
+    redeals: list[str] = []
+    for index in count():
+        deck = list(_CARD_ORDER)
+        fairness.shuffle(deck, deal, "pack", index)
+        problem = deal_problem(rules, players, deck)
+        if problem is None:
+            break
+        redeals.append(problem)
+    return deck, redeals
+
+
 class Match:
     """A match: first to ``baazis_to_win`` baazis, or a single deal when ``baazis_to_win`` is 0."""
 
     def __init__(self, rules: Rules, players: int = 4, seed: int = 0, baazis_to_win: int = 1,
-                 first_dealer: int | None = None, dealt: Sequence[Dealt] = ()):
+                 first_dealer: int | None = None, dealt: Sequence[Dealt] = (), fairness: Fairness | None = None):
         """``dealt``: how the first deals were dealt (from :attr:`dealt` of the same match before); deal ``i`` then
         takes its dealer and pack from ``dealt[i]`` instead of from the seed. The generator still shuffles for it,
-        so deals beyond those given come from the seed as if none had been given."""
+        so deals beyond those given come from the seed as if none had been given. ``fairness``: the first dealer
+        and every pack come from it (:func:`fair_deck`) rather than from the seed."""
         if players not in (2, 4):
             raise ValueError("Seep is played by 2 or 4 players")
         if baazis_to_win < 0:
@@ -96,7 +120,11 @@ class Match:
         self.seed = seed
         self.baazis_to_win = baazis_to_win
         self.rng = random.Random(seed)
-        dealer = self.rng.randrange(players) if first_dealer is None else first_dealer
+        self.fairness = fairness
+        if first_dealer is not None:
+            dealer = first_dealer
+        else:
+            dealer = self.rng.randrange(players) if fairness is None else fairness.first_dealer(players)
         self.results: list[DealResult] = []
         self.difference = 0
         self.baazis = [0, 0]
@@ -115,18 +143,25 @@ class Match:
     def _shuffle(self, dealer: int) -> Deal:
         """A new deal, shuffled again (and the reason kept) until no redeal is needed; as :meth:`Deal.shuffled`.
         A deal given to the constructor replaces what was shuffled."""
-        self.redeals = []
-        while True:
-            deck = shuffled_pack(self.rng)
-            problem = deal_problem(self.rules, self.players, deck)
-            if problem is None:
-                break
-            self.redeals.append(problem)
+        if self.fairness is not None:
+            deck, self.redeals = fair_deck(self.rules, self.players, self.fairness, len(self.dealt) + 1)
+        else:
+            deck, self.redeals = self._seeded_deck()
         if len(self._given) > len(self.dealt):
             given = self._given[len(self.dealt)]
             dealer, deck, self.redeals = given.dealer, list(given.deck), list(given.redeals)
         self.dealt.append(Dealt(dealer, tuple(deck), tuple(self.redeals)))
         return Deal(self.rules, self.players, dealer, deck)
+
+    def _seeded_deck(self) -> tuple[list[int], list[str]]:
+        """A pack from the match's generator, shuffled again while a redeal is needed; with the reasons."""
+        redeals: list[str] = []
+        while True:
+            deck = shuffled_pack(self.rng)
+            problem = deal_problem(self.rules, self.players, deck)
+            if problem is None:
+                return deck, redeals
+            redeals.append(problem)
 
     # -- forwarding to the deal in progress ----------------------------------------------------------------
 
@@ -205,6 +240,7 @@ class Match:
         new.rules = self.rules
         new.players = self.players
         new.seed = self.seed
+        new.fairness = self.fairness
         new.baazis_to_win = self.baazis_to_win
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())

@@ -1,6 +1,8 @@
 """Game records (``seep-record/1``): writing a match down, and ``replay``, which checks and scores one.
 
-A record keeps each deal's dealer, deck order, bid and plays: enough to replay the match exactly.
+A record keeps each deal's dealer, deck order, bid and plays: enough to replay the match exactly. A fairly dealt
+match's record (a server table's) carries its ``fairness`` block too, the secret revealed, and
+:func:`check_fairness` checks that every deck is the one the secret deals.
 """
 
 from __future__ import annotations
@@ -9,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taash.cards import CardError, card_name, parse_cards
+from taash.fairness import Fairness, FairnessError, fairness_from_json
 from taash.seep.deal import Deal, Phase
 from taash.seep.errors import BadPositionError, BadRulesError, IllegalPlayError, RecordError
-from taash.seep.match import DealResult, Match, next_dealer, score_deal
+from taash.seep.match import DealResult, Match, fair_deck, next_dealer, score_deal
 from taash.seep.notation import play_from_json, play_to_json
 from taash.seep.plays import Play
 from taash.seep.rules import Rules, rules_from_json
@@ -36,11 +39,15 @@ class GameRecord:
     players: int
     deals: list[DealRecord]
     names: list[str] | None = None
+    #: How a fairly dealt match was dealt (its secret revealed: a record is published once the match is over).
+    fairness: Fairness | None = None
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"format": FORMAT, "rules": self.rules.to_json(), "players": self.players}
         if self.names:
             out["names"] = list(self.names)
+        if self.fairness is not None:
+            out["fairness"] = self.fairness.to_json()
         deals = []
         for d in self.deals:
             replayed = Deal(self.rules, self.players, d.dealer, d.deck)
@@ -65,7 +72,7 @@ def record_of(match: Match, names: list[str] | None = None, past: list[DealRecor
     deals = list(past)
     d = match.deal
     deals.append(DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)))
-    return GameRecord(match.rules, match.players, deals, names)
+    return GameRecord(match.rules, match.players, deals, names, match.fairness)
 
 
 def _expect_int(data: dict[str, JSON], key: str, allowed: range, where: int | None) -> int:
@@ -112,7 +119,13 @@ def record_from_json(data: JSON) -> GameRecord:
         if not isinstance(plays, list):
             raise RecordError("plays must be a list", i)
         deals.append(DealRecord(dealer, deck, bid or 0, plays))
-    return GameRecord(rules, players, deals, names)
+    fairness = None
+    if "fairness" in data:
+        try:
+            fairness = fairness_from_json(data["fairness"])
+        except FairnessError as e:
+            raise RecordError(f"fairness: {e}") from None
+    return GameRecord(rules, players, deals, names, fairness)
 
 
 def replay(record: GameRecord) -> list[DealResult]:
@@ -162,6 +175,30 @@ def replay(record: GameRecord) -> list[DealResult]:
             difference = step.difference
             results.append(DealResult(d.dealer, score, step.difference, step.baazi, step.minimum_rule))
     return results
+
+
+def check_fairness(record: GameRecord) -> list[str]:
+    """Check that a fairly dealt record was dealt by its secret: the first dealer, and every deck the one
+    :func:`~taash.seep.match.fair_deck` gives (redeals included). One line per deal; :class:`RecordError` for the
+    first deal that is not (or a record with no fairness block). Check the rules with :func:`replay` too."""
+    fairness = record.fairness
+    if fairness is None:
+        raise RecordError("the record has no fairness block: its match was not dealt fairly by a server")
+    lines = []
+    for i, d in enumerate(record.deals):
+        if i == 0 and d.dealer != fairness.first_dealer(record.players):
+            raise RecordError(f"seat {d.dealer} deals first, but the secret makes seat "
+                              f"{fairness.first_dealer(record.players)} the first dealer", 0)
+        deck, redeals = fair_deck(record.rules, record.players, fairness, i + 1)
+        if d.deck != deck:
+            if len(d.deck) != len(deck):
+                raise RecordError(f"the deck holds {len(d.deck)} cards, not {len(deck)}", i)
+            place = next(k for k, (a, b) in enumerate(zip(d.deck, deck, strict=True)) if a != b)
+            raise RecordError(f"the deck is not the one the secret deals (card {place + 1} is "
+                              f"{card_name(d.deck[place])}, the secret deals {card_name(deck[place])})", i)
+        again = f", after {len(redeals)} redeal{'s' if len(redeals) != 1 else ''}" if redeals else ""
+        lines.append(f"Deal {i + 1}: seat {d.dealer} deals; the deck is the one the secret deals{again}")
+    return lines
 
 
 def replay_to_json(results: list[DealResult]) -> dict[str, JSON]:

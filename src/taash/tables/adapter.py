@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from taash.fairness import Fairness
 from taash.games.api import Action, State
 
 JSON = Any
@@ -92,8 +93,10 @@ class TableGame(Protocol):
     def rules_json(self, settings: Settings) -> JSON:
         """The rules as the lobby and the database hold them (a preset's name, or the parameters)."""
 
-    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = ()) -> State:
-        """A new match; deals already dealt before (``dealt``) are dealt the same way again."""
+    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = (),
+                  fairness: Fairness | None = None) -> State:
+        """A new match; deals already dealt before (``dealt``) are dealt the same way again. With ``fairness``
+        every card dealt comes from it (:mod:`taash.fairness`) rather than from ``seed``."""
 
     def dealt(self, state: State) -> list[Dealt]:
         """How each deal of the match so far was dealt (empty for a game whose seed is enough)."""
@@ -157,6 +160,11 @@ class TableGame(Protocol):
 
     def replay(self, state: State, names: Sequence[str]) -> JSON:
         """Every step of the match, each hand shown, for the replay page (once the match is over)."""
+
+    def verify(self, record: JSON) -> list[str]:
+        """Check a fairly dealt match's record (as :meth:`record` writes it): its rules, its secret against its
+        commitment, and every deal against the secret; one line per deal (``TableError`` in one line for the
+        first thing wrong)."""
 
 
 def adapter(game: str) -> TableGame:

@@ -8,14 +8,15 @@ from typing import Any
 import orjson
 
 from taash.cards import CardError
+from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, Timeout, discardable
-from taash.rummy.errors import BadRulesError
+from taash.rummy.errors import BadRulesError, RecordError
 from taash.rummy.game import RummyState, action_from_json
 from taash.rummy.match import FORMATS, DealResult, Match, get_format
 from taash.rummy.melds import MeldKind, group_kind, hand_points, meets_requirement
-from taash.rummy.record import record_of, replay_json
+from taash.rummy.record import check_fairness, record_from_json, record_of, replay, replay_json
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.solver import shown_best_discard, shown_solve
 from taash.rummy.view import view_of, view_to_json
@@ -73,13 +74,14 @@ class RummyTables:
         rules = self.rules_json(settings)
         return {"rules": rules if isinstance(rules, str) else "custom", "format": settings.length}
 
-    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = ()) -> State:
+    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = (),
+                  fairness: Fairness | None = None) -> State:
         assert isinstance(settings.length, str)
         rules = settings.rules or PRESETS["octro"]
-        return RummyState(Match(rules, settings.players, get_format(settings.length), seed))
+        return RummyState(Match(rules, settings.players, get_format(settings.length), seed, fairness=fairness))
 
     def dealt(self, state: State) -> list[Dealt]:
-        return []  # a Rummy match is its seed and its moves (the stock's reshuffles come from the seed too)
+        return []  # a Rummy match is its seed (or fair dealing) and its moves: the stock's reshuffles come from it too
 
     def move_types(self) -> tuple[str, ...]:
         return ("take", "discard", "drop", "declare")
@@ -261,7 +263,7 @@ class RummyTables:
         the stock's size, and what happened in words."""
         assert isinstance(state, RummyState)
         m = state.match
-        again = RummyState(Match(m.rules, m.players, m.format, m.seed))
+        again = RummyState(Match(m.rules, m.players, m.format, m.seed, fairness=m.fairness))
         deals: list[dict[str, JSON]] = []
 
         def deal_start() -> None:
@@ -292,6 +294,14 @@ class RummyTables:
         rules = m.rules.to_json()
         return {"game": "rummy", "players": m.players, "rules": rules if isinstance(rules, str) else "custom",
                 "format": m.format.name, "names": list(names), "deals": deals}
+
+    def verify(self, record: JSON) -> list[str]:
+        try:
+            rec = record_from_json(record)
+            replay(rec)
+            return check_fairness(rec)
+        except RecordError as e:
+            raise TableError(str(e), "unfair") from None
 
 
 def timeout_words(deal: Any, name: str, to_take: bool) -> str:

@@ -7,16 +7,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taash.cards import card_name, names_of, parse_card
+from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.seep.deal import Deal, Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, describe_outcome, describe_play
-from taash.seep.errors import BadPositionError, BadRulesError
+from taash.seep.errors import BadPositionError, BadRulesError, RecordError
 from taash.seep.game import SeepState
 from taash.seep.match import DealResult, Match
 from taash.seep.match import Dealt as SeepDealt
 from taash.seep.notation import houses_to_json, play_from_json, play_to_json
 from taash.seep.plays import Play
-from taash.seep.record import GameRecord, record_of, replay, replay_to_json
+from taash.seep.record import GameRecord, check_fairness, record_from_json, record_of, replay, replay_to_json
 from taash.seep.rules import PRESETS, Rules, rules_from_json
 from taash.seep.view import view_of
 from taash.tables.adapter import Dealt, Remembered, SeatResult, Settings, TableError
@@ -84,12 +85,13 @@ class SeepTables:
         rules = self.rules_json(settings)
         return {"rules": rules if isinstance(rules, str) else "custom", "baazis": settings.length}
 
-    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = ()) -> State:
+    def new_state(self, settings: Settings, seed: int, dealt: Sequence[Dealt] = (),
+                  fairness: Fairness | None = None) -> State:
         assert isinstance(settings.length, int)
         packs = [SeepDealt(d.dealer, tuple(parse_card(d.pack[i:i + 2]) for i in range(0, len(d.pack), 2)),
                            tuple(json.loads(d.notes))) for d in dealt]
         rules = settings.rules or PRESETS["standard"]
-        return SeepState(Match(rules, settings.players, seed, settings.length, dealt=packs))
+        return SeepState(Match(rules, settings.players, seed, settings.length, dealt=packs, fairness=fairness))
 
     def dealt(self, state: State) -> list[Dealt]:
         return [Dealt(d.dealer, "".join(card_name(c) for c in d.deck), json.dumps(list(d.redeals)))
@@ -225,6 +227,14 @@ class SeepTables:
 
     def replay(self, state: State, names: Sequence[str]) -> JSON:
         return replay_json(self.game_record(state, names))
+
+    def verify(self, record: JSON) -> list[str]:
+        try:
+            rec = record_from_json(record)
+            replay(rec)
+            return check_fairness(rec)
+        except RecordError as e:
+            raise TableError(str(e), "unfair") from None
 
 
 def replay_json(record: GameRecord) -> dict[str, JSON]:

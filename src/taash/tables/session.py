@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from taash.bots.base import LEVELS, Bot, make_bot
+from taash.fairness import Fairness
 from taash.games.api import Action, State, View
 from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
 
@@ -39,15 +40,17 @@ class SaveError(TableError):
 
 
 class Session:
-    """One match of ``settings`` dealt from ``seed``, with seat names for the log."""
+    """One match of ``settings`` dealt from ``seed`` (or by ``fairness``, a server table's: :mod:`taash.fairness`),
+    with seat names for the log. The bots are seeded from ``seed`` either way."""
 
     def __init__(self, game: TableGame, settings: Settings, seed: int, names: Sequence[str],
-                 dealt: Sequence[Dealt] = ()):
+                 dealt: Sequence[Dealt] = (), fairness: Fairness | None = None):
         self.game = game
         self.settings = settings
         self.seed = seed
+        self.fairness = fairness
         self.names = list(names)
-        self.state: State = game.new_state(settings, seed, dealt)
+        self.state: State = game.new_state(settings, seed, dealt, fairness)
         #: Every move made, as messages, in order: the match is its seed and these.
         self.moves: list[dict[str, JSON]] = []
         #: The seat that made each move (for undo: a person's own decisions).
@@ -166,7 +169,7 @@ class Session:
         """Set the match to its start again and make ``moves`` (``TableError`` naming the first that does not
         apply, with the session left at its start)."""
         dealt = self.dealt()
-        self.state = self.game.new_state(self.settings, self.seed, dealt)
+        self.state = self.game.new_state(self.settings, self.seed, dealt, self.fairness)
         self.moves, self.movers, self.log = [], [], []
         self.note(*self.game.opening(self.state, self.names))
         for i, message in enumerate(moves, 1):
@@ -175,7 +178,7 @@ class Session:
             try:
                 self.move(None, message)
             except TableError as e:
-                self.state = self.game.new_state(self.settings, self.seed, dealt)
+                self.state = self.game.new_state(self.settings, self.seed, dealt, self.fairness)
                 self.moves, self.movers, self.log = [], [], []
                 raise TableError(f"move {i} ({_short(message)}): {e}", e.code) from None
 

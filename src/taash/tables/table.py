@@ -4,7 +4,9 @@ A table is a list of actions (sit, leave, fill with bots, start, the game's move
 turns out of time), each numbered by the table's version. The match is rebuilt from the table's seed, its actions
 and how its deals were dealt, so a restarted server continues every table where it was. :meth:`Table.state_for`
 is the only way out of the table for game state: it gives a seat its own view (or a spectator the face-up cards)
-and never the pack or the seed.
+and never the pack or the seed. A table given a secret deals fairly (:mod:`taash.fairness`): its state publishes
+the secret's commitment and the players' own seeds from the start, and only the record, once the match is over,
+reveals the secret.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taash.bots.base import LEVELS, Bot
+from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.session import TIMEOUT_REFUSED, Session
@@ -30,6 +33,8 @@ class Seat:
     guest: str | None = None  # the guest id of the person sitting here
     name: str = ""
     bot: bool = False
+    #: The person's own seed for fair dealing, mixed into every shuffle (:mod:`taash.fairness`), if he gave one.
+    seed: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -57,8 +62,10 @@ class Table:
     """Seats, status and match of one table; every change is an action that bumps :attr:`version`."""
 
     def __init__(self, table_id: str, code: str, settings: Settings, seed: int, owner: str | None = None,
-                 dealt: Sequence[Dealt] = ()):
-        """``dealt``: how its deals were dealt, when the table is rebuilt."""
+                 dealt: Sequence[Dealt] = (), secret: bytes | None = None):
+        """``dealt``: how its deals were dealt, when the table is rebuilt. ``secret``: the server's secret that
+        every card comes from (:mod:`taash.fairness`; None: a table made before tables dealt fairly, whose cards
+        come from its seed). The bots' choices come from ``seed`` either way."""
         check_settings(settings)
         self.game = adapter(settings.game)
         self.dealt = list(dealt)
@@ -66,6 +73,7 @@ class Table:
         self.code = code
         self.settings = settings
         self.seed = seed
+        self.secret = secret
         self.owner = owner
         self.seats = [Seat() for _ in range(settings.players)]
         self.version = 0
@@ -160,11 +168,17 @@ class Table:
             raise TableError("that seat is taken", "taken")
         if any(s.name.casefold() == name.casefold() and s.guest != guest for s in self.seats if not s.empty):
             raise TableError(f"the name {name!r} is taken at this table", "name_taken")
+        own = action.get("seed")
+        if own is not None:
+            try:
+                own = check_seed(own)
+            except FairnessError as e:
+                raise TableError(str(e)) from None
         if not dry:
             old = self.seat_of(guest)
             if old is not None:
                 self.seats[old] = Seat()
-            self.seats[seat] = Seat(guest, name)
+            self.seats[seat] = Seat(guest, name, seed=own)
         return f"{name} sits in seat {seat}"
 
     def _leave(self, guest: str | None, dry: bool) -> str:
@@ -203,8 +217,16 @@ class Table:
         if any(s.empty for s in self.seats):
             raise TableError("every seat needs a player or a bot first", "seats_empty")
         if not dry:
-            self.session = Session(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt)
+            self.session = Session(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
+                                   self._fairness())
         return "The match starts"
+
+    def _fairness(self) -> Fairness | None:
+        """The match's fair dealing: the table's secret and the seeds its people gave (None: no secret)."""
+        if self.secret is None:
+            return None
+        seeds = tuple((i, s.seed) for i, s in enumerate(self.seats) if s.seed is not None and not s.bot)
+        return Fairness(self.settings.game, self.id, self.secret, seeds)
 
     def _move(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
         session = self.session
@@ -358,6 +380,7 @@ class Table:
         if self._public_cache is not None and self._public_cache[0] == self.version:
             return self._public_cache[1]
         out = self.summary()
+        out["fairness"] = self.fairness_state()
         out["log"] = self.log[-LOG_LINES:]
         out["split"] = self.split_state()
         out["split_open"] = self.split_open()
@@ -368,6 +391,18 @@ class Table:
             out.update(self.game.public(self.session.state, self.session.names, self.last_shown))
         self._public_cache = (self.version, out)
         return out
+
+    def fairness_state(self) -> dict[str, JSON] | None:
+        """What everyone is told of the fair dealing from the table's making on: the algorithm, the commitment to
+        the secret, and the players' seeds (those given so far; from the start, those the match is dealt with).
+        Never the secret. None for a table with no secret."""
+        if self.secret is None:
+            return None
+        if self.session is not None and self.session.fairness is not None:
+            seeds = dict(self.session.fairness.seeds)
+        else:
+            seeds = {i: s.seed for i, s in enumerate(self.seats) if s.seed is not None and not s.bot}
+        return published(self.settings.game, self.id, commitment_of(self.secret), seeds)
 
     # -- records --------------------------------------------------------------------------------------------------
 
@@ -403,6 +438,16 @@ class Table:
             data["ended"] = "split"
             data["split"] = {str(s): w for s, w in sorted(self.split.items())}
         return data
+
+    def verify(self) -> list[str]:
+        """Check the finished match's record against its fair dealing (:meth:`TableGame.verify`): one line per
+        deal (``TableError`` for the first thing wrong, or a table that does not deal fairly)."""
+        if self.secret is None:
+            raise TableError("this table was made before tables dealt fairly: its cards came from its seed",
+                             "not_fair")
+        if self.status != "finished":
+            raise TableError("the secret is revealed when the match is over: verify it then", "not_finished")
+        return self.game.verify(self.record())
 
     def replay(self) -> JSON | None:
         """Every step of the match, every hand shown (for the replay page, once the match is over)."""

@@ -34,6 +34,7 @@ from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
 from taash.chips.ledger import Ledger
+from taash.fairness import SEED_RULE
 from taash.tables.adapter import TIMEOUT, TableError, adapter, game_names
 from taash.tables.rummy import judge_groups
 from taash.tables.session import TIMEOUT_REFUSED
@@ -117,6 +118,8 @@ class TableIn(StrictIn):
                                                         "only manages the table)")
     stake: int = Field(0, ge=0, le=10**9, description="Chips the match is played for (0: none); see README's "
                                                      "'Playing for chips' for each game's rule and hold")
+    seed: str | None = Field(None, description="Its creator's own seed for fair dealing, with ``seat``: mixed into "
+                                               f"every shuffle ({SEED_RULE}; see docs/web-protocol.md)")
 
     @model_validator(mode="after")
     def _seat(self) -> TableIn:
@@ -132,6 +135,8 @@ class SitIn(StrictIn):
                                          f"names are unique per table: {NAME_RULE}")
     code: str | None = Field(None, max_length=12, description="The table's invite code: needed to sit at a "
                                                               "private table (its creator and players need none)")
+    seed: str | None = Field(None, description="Your own seed for fair dealing: mixed into every shuffle of the "
+                                               f"match ({SEED_RULE}; see docs/web-protocol.md)")
 
     @field_validator("name")
     @classmethod
@@ -485,8 +490,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
         if body.seat is not None:
-            await act(live, {"type": "sit", "seat": body.seat, "name": name}, guest)
+            await act(live, sit_action(body.seat, name, body.seed), guest)
         return live
+
+    def sit_action(seat: int, name: str, seed: str | None) -> dict[str, JSON]:
+        """The table's sit action (with the player's own seed for fair dealing, when he gives one)."""
+        action: dict[str, JSON] = {"type": "sit", "seat": seat, "name": name}
+        if seed is not None:
+            action["seed"] = seed
+        return action
 
     def private_refused(live: Live, guest: str | None, what: str) -> None:
         """Refuse (403) anyone but a private table's creator and players."""
@@ -539,7 +551,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         who = request.client.host if request.client else "?"
         if not code_shown(live, guest) and not code_opens(live, body.code, who):
             raise ApiError("forbidden", "a private table: sitting at it needs its invite code")
-        await act(live, {"type": "sit", "seat": body.seat, "name": body.name or guest_name(guest)}, guest)
+        await act(live, sit_action(body.seat, body.name or guest_name(guest), body.seed), guest)
         return table_out(live, True)
 
     @app.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)
@@ -611,6 +623,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if live.table.status != "finished":
             raise ApiError("not_finished", "the replay is published when the match is over")
         return JSONResponse(await asyncio.to_thread(live.table.replay))
+
+    @app.get("/api/tables/{table_id}/verify", responses=ERRORS)
+    async def verify(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
+        """Check a finished match's record against its fair dealing, as ``taash verify`` does: the secret against
+        the commitment published from the start, and every deal against the secret. ``{"ok": true, "deals":
+        [line per deal], ...}`` or ``{"ok": false, "error": line}``; 409 before the match is over (the secret is
+        not yet revealed) or for a table made before tables dealt fairly; a private table's only for its creator
+        and its players (403)."""
+        live = live_table(table_id)
+        private_refused(live, guest_of(taash_guest), "its record")
+        fairness = live.table.fairness_state()
+        try:
+            deals = await asyncio.to_thread(live.table.verify)
+        except TableError as e:
+            if e.code != "unfair":
+                raise ApiError(e.code, str(e)) from None
+            return JSONResponse({"ok": False, "error": str(e), "fairness": fairness})
+        return JSONResponse({"ok": True, "deals": deals, "fairness": fairness})
 
     @app.post("/api/rummy/groups", response_model=GroupsOut, responses=ERRORS)
     async def rummy_groups(body: GroupsIn) -> GroupsOut:

@@ -63,6 +63,9 @@ class TableRow(Base):
     level: Mapped[str] = mapped_column(String(16))
     public: Mapped[bool] = mapped_column(Boolean)
     seed: Mapped[int] = mapped_column(BigInteger)
+    #: The server's secret that every card of the match comes from, in hex (:mod:`taash.fairness`; never sent
+    #: before the match is over). None: a table made before tables dealt fairly (its cards come from its seed).
+    fair_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

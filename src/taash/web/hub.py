@@ -25,6 +25,7 @@ import orjson
 
 from taash.chips.errors import ChipsError, InsufficientChips, UnknownAccount
 from taash.chips.ledger import Ledger
+from taash.fairness import SECRET_BYTES
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.admissions import Admissions
@@ -360,14 +361,15 @@ class Hub:
         while code in self.codes:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
         seed = secrets.randbits(62)
-        table = Table(table_id, code, settings, seed, owner)
+        secret = secrets.token_bytes(SECRET_BYTES)
+        table = Table(table_id, code, settings, seed, owner, secret=secret)
         rules = table.game.rules_json(settings)
         length = settings.length
         await self.store.add_table(TableRow(
             id=table_id, game=settings.game, code=code, owner=owner, players=settings.players,
             rules=json.dumps(rules), baazis=length if isinstance(length, int) else 0,
             format=length if isinstance(length, str) else None, level=settings.level, public=settings.public,
-            seed=seed, status="waiting", version=0, stake=stake))
+            seed=seed, fair_secret=secret.hex(), status="waiting", version=0, stake=stake))
         live = self._add(table)
         live.stake = stake
         return live
@@ -824,7 +826,8 @@ def rebuild(stored: StoredTable, spent: dict[int, float] | None = None) -> Table
     game = adapter(row.game)  # a game this taash does not seat: TableError, and the table waits for one that does
     length = row.format if row.format is not None else row.baazis
     settings = game.settings(row.players, json.loads(row.rules), length, row.level, row.public)
-    table = Table(row.id, row.code, settings, row.seed, row.owner, stored.deals)
+    secret = bytes.fromhex(row.fair_secret) if row.fair_secret else None
+    table = Table(row.id, row.code, settings, row.seed, row.owner, stored.deals, secret)
     for action in stored.actions:
         body = json.loads(action.body)
         mover = table.to_move()

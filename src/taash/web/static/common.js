@@ -142,3 +142,10 @@ export function chipsText(chips) {
   const amount = Math.abs(chips).toLocaleString("en-IN");
   return chips > 0 ? `+${amount}` : chips < 0 ? `\u2212${amount}` : "0";
 }
+
+/** A player's own seed for fair dealing: 16 random bytes in hex, drawn here, so that the server cannot know it
+ * before it committed to its secret (docs/web-protocol.md, "Fair dealing"). */
+export function newSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

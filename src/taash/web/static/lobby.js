@@ -1,6 +1,6 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { api, h, me, nameForm, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
+import { api, h, me, nameForm, newSeed, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
 
@@ -23,6 +23,7 @@ function tableOptions() {
     rules: form.rules.value,
     level: form.level.value,
     public: form.public.checked,
+    seed: newSeed(),
   };
   if (GAMES[options.game].formats.length) options.format = form.format.value;
   else options.baazis = Number.isFinite(baazis) ? Math.min(20, Math.max(0, baazis)) : 1;

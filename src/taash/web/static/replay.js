@@ -43,6 +43,30 @@ function render() {
   (STEPS[r.game] || seepStep)($, r, deal, step, plays);
 }
 
+/** Ask the server to check the record against its fair dealing (the commitment published from the start, and
+ * every deal against the secret revealed), and show its answer: a line per deal, or what is wrong. */
+async function verifyFairness() {
+  const box = $("fairness");
+  box.hidden = false;
+  box.replaceChildren(h("p", {}, "Checking every deal against the secret…"));
+  let answer;
+  try {
+    answer = await api("GET", `/api/tables/${TABLE_ID}/verify`);
+  } catch (e) {
+    box.replaceChildren(h("p", { class: "error", testid: "fairness-result" }, e.message));
+    return;
+  }
+  const f = answer.fairness || {};
+  const head = answer.ok ? "Every deal matches the commitment made before the match: the dealing was fair."
+    : `The record does not check: ${answer.error}`;
+  const lines = (answer.deals || []).map((line) => h("li", { testid: "fairness-deal" }, line));
+  box.replaceChildren(
+    h("p", { class: answer.ok ? "ok" : "error", testid: "fairness-result" }, head),
+    h("ul", {}, ...lines),
+    h("p", { class: "small" }, `${f.algorithm || ""} · commitment ${f.commitment || ""}`),
+  );
+}
+
 function go(step) {
   R.step = Math.max(0, Math.min(R.steps.length - 1, step));
   render();
@@ -81,6 +105,7 @@ async function main() {
   $("replay-prev").addEventListener("click", () => go(R.step - 1));
   $("replay-first").addEventListener("click", () => go(0));
   $("replay-last").addEventListener("click", () => go(R.steps.length - 1));
+  $("verify").addEventListener("click", verifyFairness);
   document.addEventListener("keydown", (event) => {
     if (event.target && event.target.tagName === "INPUT") return;
     if (event.key === "ArrowRight") go(R.step + 1);

@@ -2,7 +2,7 @@
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
 // in its view module (static/{game}/view.js), chosen by the state's `game`.
 
-import { api, h, me, nameForm, toast, words } from "/static/common.js";
+import { api, h, me, nameForm, newSeed, toast, words } from "/static/common.js";
 import * as rummyView from "/static/rummy/view.js";
 import * as seepView from "/static/seep/view.js";
 
@@ -344,6 +344,7 @@ async function sit(seat, name = null) {
   try {
     const body = name ? { seat, name } : { seat };
     if (CODE) body.code = CODE;
+    body.seed = newSeed();
     await api("POST", `/api/tables/${TABLE_ID}/sit`, body);
     $("name-box").replaceChildren();
   } catch (e) {
