@@ -71,6 +71,13 @@ def serve(
              "change something, e.g. behind a proxy; repeat for more.")] = None,
     secure_cookies: Annotated[bool, typer.Option(
         help="Send the guest cookie over HTTPS only (behind a proxy that serves HTTPS).")] = False,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="A proxy's address or network (10.0.0.5, 10.0.0.0/8) whose X-Forwarded-For and X-Forwarded-Proto "
+             "headers are believed; repeat for more. None by default: a client's address is the connection's "
+             "(the one its limits are counted by).")] = None,
+    header_timeout: Annotated[float, typer.Option(
+        help="Seconds a connection has to send a request's headers (from its start, or the request's first "
+             "byte); then it is closed.")] = 10.0,
     log_level: Annotated[str, typer.Option(help=f"uvicorn's log level: {', '.join(LOG_LEVELS)}.")] = "warning",
 ) -> None:
     """Play Seep in the browser: start the server and open the address it prints."""
@@ -79,8 +86,10 @@ def serve(
 
     import uvicorn
 
-    from taash.web.app import MAX_FRAME, ServerConfig, create_app
+    from taash.web.app import ServerConfig, create_app
     from taash.web.db import database_problem
+    from taash.web.serving import trusted_proxy as proxy_address
+    from taash.web.serving import uvicorn_config
 
     if not 0 < port < 65536:
         fail(f"--port must be from 1 to 65535, not {port}")
@@ -121,6 +130,14 @@ def serve(
     for origin in origins:
         if not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?|https?://\[[0-9A-Fa-f:]+\](:\d{1,5})?", origin):
             fail(f"--allowed-origin must look like https://example.org or http://host:8080, not {origin!r}")
+    proxies = []
+    for proxy in trusted_proxy or []:
+        try:
+            proxies.append(proxy_address(proxy))
+        except ValueError as e:
+            fail(f"--trusted-proxy: {e}")
+    if not 1 <= header_timeout <= 600:
+        fail(f"--header-timeout must be from 1 to 600 seconds, not {header_timeout}")
     if log_level not in LOG_LEVELS:
         fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
     problem = database_problem(database_url)
@@ -141,15 +158,13 @@ def serve(
                           creations=creations, max_tables=max_tables, max_connections=max_connections,
                           max_connections_per_address=max_connections_per_address,
                           max_connections_per_guest=max_connections_per_guest,
-                          allowed_origins=origins,
+                          allowed_origins=origins, trusted_proxies=proxies, header_timeout=header_timeout,
                           secure_cookies=secure_cookies)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
     if ":" in shown:
         shown = f"[{shown}]"
     print(f"taash: Seep and Rummy at http://{shown}:{port}/  (Ctrl-C stops the server)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(
-        create_app(config), ws_max_size=MAX_FRAME, ws_per_message_deflate=False, log_level=log_level,
-        timeout_graceful_shutdown=3))
+    server = uvicorn.Server(uvicorn_config(create_app(config), config, log_level))
     server.run(sockets=[sock])
     if not server.started:
         fail("the server could not start (see the lines above)", 1)

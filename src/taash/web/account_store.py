@@ -2,18 +2,18 @@
 
 An account belongs to a guest (its key is the guest's id), so everything kept under the guest id (his tables and,
 with the chips ledger, his wallet) is the account's. Its name is unique by both keys of
-:func:`taash.web.names.name_keys`: unique constraints of the database, not only a check here. Wrong passwords are
-counted on the account itself, so that the limit holds across restarts and across servers sharing one database.
+:func:`taash.web.names.name_keys`: unique constraints of the database, not only a check here. Attempts at its
+password are counted in the database too (:mod:`taash.web.login_limits`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import BigInteger, CheckConstraint, ForeignKey, Integer, String, UniqueConstraint, case, select, update
-from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy import CheckConstraint, ForeignKey, String, UniqueConstraint, select, update
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 from sqlalchemy.types import DateTime
@@ -28,7 +28,6 @@ class AccountRow(Base):
     __table_args__ = (UniqueConstraint("name_key", name="uq_accounts_name_key"),
                       UniqueConstraint("look_key", name="uq_accounts_look_key"),
                       UniqueConstraint("sound_key", name="uq_accounts_sound_key"),
-                      CheckConstraint("failures >= 0", name="ck_accounts_failures"),
                       CheckConstraint("length(name_key) > 0 AND length(look_key) > 0", name="ck_accounts_keys"))
 
     guest_id: Mapped[str] = mapped_column(String(32), ForeignKey("guests.id"), primary_key=True)
@@ -39,9 +38,6 @@ class AccountRow(Base):
     sound_key: Mapped[str] = mapped_column(String(400))
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    #: Wrong passwords (and attempts still being checked) since ``failed_since`` (seconds since the epoch).
-    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    failed_since: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class AccountError(ValueError):
@@ -94,7 +90,7 @@ class Accounts:
         def work(s: Session) -> None:
             s.add(AccountRow(guest_id=guest_id, name=name, name_key=keys.folded, look_key=keys.look,
                              sound_key=keys.sound,
-                             password_hash=password_hash, failures=0))
+                             password_hash=password_hash))
             guest = s.get(GuestRow, guest_id)
             if guest is not None:
                 guest.name = name
@@ -110,30 +106,7 @@ class Accounts:
             raise
 
     async def set_password(self, guest_id: str, password_hash: str) -> None:
-        await self.store.write(lambda s: _update(s, guest_id, password_hash=password_hash, failures=0,
-                                                 failed_since=None))
-
-    async def attempt(self, guest_id: str, at: int, limit: int, window: int) -> bool:
-        """Count a password attempt on the account before it is checked (so that attempts made at once count
-        too); False, and nothing counted, when it has had ``limit`` in the ``window`` seconds up to ``at``."""
-        a = AccountRow
-        fresh = a.failed_since.is_(None) | (a.failed_since <= at - window)
-        counted: list[int] = []
-
-        def work(s: Session) -> None:
-            result = s.execute(
-                update(a).where(a.guest_id == guest_id, fresh | (a.failures < limit))
-                .values(failures=case((fresh, 1), else_=a.failures + 1),
-                        failed_since=case((fresh, at), else_=a.failed_since))
-                .execution_options(synchronize_session=False))
-            counted.append(cast(CursorResult[Any], result).rowcount)
-
-        await self.store.write(work)
-        return bool(counted and counted[0])
-
-    async def succeeded(self, guest_id: str) -> None:
-        """The right password: the account's count of attempts starts again."""
-        await self.store.write(lambda s: _update(s, guest_id, failures=0, failed_since=None))
+        await self.store.write(lambda s: _update(s, guest_id, password_hash=password_hash))
 
 
 def _update(s: Session, guest_id: str, **values: Any) -> None:

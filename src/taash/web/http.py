@@ -56,6 +56,12 @@ class ServerConfig:
     creations: float = 60.0
     #: Origins whose pages may open the websocket and make state-changing requests, besides the server's own.
     allowed_origins: list[str] = field(default_factory=list)
+    #: Proxies (addresses or networks) whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (taash
+    #: serve --trusted-proxy); none by default: the client's address is the connection's.
+    trusted_proxies: list[str] = field(default_factory=list)
+    #: Seconds a connection has to send a request's headers, from its start or the request's first byte (taash
+    #: serve --header-timeout); then it is closed.
+    header_timeout: float = 10.0
     secure_cookies: bool = False
     #: Chips a new guest's wallet opens with (taash serve --starting-chips).
     starting_chips: int = 10_000
