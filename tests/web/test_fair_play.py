@@ -4,6 +4,10 @@ chips), and a guest cannot take an account's name or pass for one."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -165,12 +169,35 @@ def test_accounts_from_different_addresses_play_for_chips_and_a_login_relates_th
     audit_clean(server)
 
 
-def test_an_operator_may_let_related_people_play_for_chips(tmp_path: Path) -> None:
+def test_an_operator_may_let_related_people_play_for_chips_and_taash_chips_flows_shows_the_farm(
+        tmp_path: Path) -> None:
+    """With ``--allow-related-stakes`` the recipe goes through; ``taash chips flows`` then puts the related pair,
+    with every chip one way, first (the unrelated pair that played both ways after it)."""
     with running_server(tmp_path, related_stakes=True) as server:
         main, helper = Person(server, "Main", account=True), Person(server, "Helper", account=True)
         assert farm(main, helper) is None
         assert balance(main) == 20_000
+        xavi = Person(server, "Xavi", account=True, address="127.0.0.2")
+        yash = Person(server, "Yash", account=True, address="127.0.0.3")
+        assert farm(xavi, yash) is None
         audit_clean(server)
+        ids = {p.name: p.http.get("/api/me").json()["id"] for p in (main, helper, xavi, yash)}
+    report = subprocess.run([sys.executable, "-m", "taash.cli.main", "chips", "flows", "--json", "--database-url",
+                             server.database_url], capture_output=True, text=True, timeout=60)
+    assert report.returncode == 0, report.stderr
+    pairs = json.loads(report.stdout)
+    assert [(p["giver"], p["taker"], abs(p["net"]), p["one_sided"], p["related"]) for p in pairs] == [
+        (ids["Helper"], ids["Main"], 10_000, 1.0, True), (ids["Yash"], ids["Xavi"], 10_000, 1.0, False)]
+    first = pairs[0]
+    assert first["shared_addresses"] >= 1 and {first["a_name"], first["b_name"]} == {"Main", "Helper"}
+    assert first["a_account"] and first["b_account"]
+    shown = subprocess.run([sys.executable, "-m", "taash.cli.main", "chips", "flows", "--database-url",
+                            server.database_url], capture_output=True, text=True, timeout=60, env={
+                                **os.environ, "COLUMNS": "160"})
+    assert shown.returncode == 0, shown.stderr
+    lines = [line for line in shown.stdout.splitlines() if "10,000" in line]
+    assert len(lines) == 2 and "Helper" in lines[0] and "yes: 1 address" in lines[0] and "100%" in lines[0]
+    assert "Yash" in lines[1] and lines[1].rstrip().endswith("no")
 
 
 @pytest.mark.parametrize("name", ["Meera", "MEERA", "meera", "\u041c\u0435\u0435\u0440\u0430",
