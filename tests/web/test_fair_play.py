@@ -236,3 +236,28 @@ def test_seats_of_accounts_are_marked_in_the_lobby_and_the_table_state(server: S
     sock.recv_until("update")
     assert sock.state["seats_account"] == [True, True]
     sock.close()
+
+
+def test_the_addresses_table_is_as_its_model_says_and_keeps_no_address_in_clear(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import select
+
+    from taash.web.db import Base, migrate
+    from taash.web.fair_play import AddressRow
+
+    with running_server(tmp_path) as server:
+        Person(server, "Asha", account=True)
+    engine = make_engine(server.database_url)
+    try:
+        migrate(engine)
+        with engine.connect() as c:
+            differences = [d for d in compare_metadata(MigrationContext.configure(c), Base.metadata)
+                           if "identity_addresses" in repr(d)]
+            rows = c.execute(select(AddressRow.address_hash, AddressRow.seen_as)).all()
+        assert differences == []
+        assert sorted(seen for _, seen in rows) == ["claim", "guest"]
+        assert all(len(hashed) == 64 and "127.0.0.1" not in hashed for hashed, _ in rows)
+        assert len({hashed for hashed, _ in rows}) == 1  # one address, one key: one hash
+    finally:
+        engine.dispose()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
 from typing import Any
 
 from sqlalchemy import Engine, Select, and_, case, func, literal, or_, select

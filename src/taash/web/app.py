@@ -139,8 +139,8 @@ class SeatOut(BaseModel):
     name: str | None
     bot: bool
     empty: bool
-    account: bool = Field(False, description="Whether the person in the seat has an account (false: a guest, a "
-                                             "bot or nobody)")
+    account: bool = Field(default=False, description="Whether the person in the seat has an account (false: a "
+                                                     "guest, a bot or nobody)")
 
 
 class TableOut(BaseModel):

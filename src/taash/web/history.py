@@ -22,11 +22,10 @@ from typing import Annotated, Any
 
 from fastapi import Cookie, FastAPI, Query
 from pydantic import BaseModel, Field
+from sqlalchemy import select
 
 from taash.chips.errors import UnknownAccount
 from taash.chips.ledger import Ledger, wallet_of
-from sqlalchemy import select
-
 from taash.chips.reports import chips_by_match, wallet_board
 from taash.tables.adapter import game_names
 from taash.web.account_store import AccountRow
@@ -45,7 +44,8 @@ class SeatOut(BaseModel):
     seat: int
     name: str
     bot: bool
-    account: bool = Field(False, description="Whether the seat's person has an account (false: a guest or a bot)")
+    account: bool = Field(default=False, description="Whether the seat's person has an account (false: a guest or a "
+                                                     "bot)")
     team: int
     won: bool
     points: int
@@ -84,7 +84,7 @@ class PersonOut(BaseModel):
     matches: list[MatchOut]
     balance: int | None = Field(default=None, description="The chips in the person's wallet now (null: he has "
                                                           "none yet)")
-    account: bool = Field(False, description="Whether the person has an account (false: a guest)")
+    account: bool = Field(default=False, description="Whether the person has an account (false: a guest)")
 
 
 class RatedOut(BaseModel):
@@ -92,7 +92,7 @@ class RatedOut(BaseModel):
     player: str = Field(description="A guest id, or ``bot:LEVEL`` for the bots of a level")
     name: str
     bot: bool
-    account: bool = Field(False, description="Whether the player has an account (false: a guest or bots)")
+    account: bool = Field(default=False, description="Whether the player has an account (false: a guest or bots)")
     rating: float = Field(description="mu - 3 sigma: a rating the player is very likely to be above")
     mu: float
     sigma: float
@@ -110,7 +110,7 @@ class WalletOut(BaseModel):
     player: str = Field(description="A guest id (accounts only: guests play without stakes, bots with the "
                                     "house's chips)")
     name: str
-    account: bool = Field(True, description="Always true: only accounts are ranked by chips")
+    account: bool = Field(default=True, description="Always true: only accounts are ranked by chips")
     balance: int = Field(description="The chips in his wallet now")
     won: int = Field(description="His chips won (or, negative, lost) at tables, after the house's rake")
     matches: int = Field(description="The staked matches he played to the end")
