@@ -9,14 +9,14 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 BIN := $(VENV)/bin
 
-.PHONY: play tui test lint bench venv clean
+.PHONY: play tui test lint docs docs-serve i18n bench venv clean
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml setup.py src/taash/seep/_core.c src/taash/rummy/_solver.c
 	@test -x $(BIN)/python || "$$(scripts/pick-python)" -m venv $(VENV)
 	-$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,docs]'
 	@$(BIN)/python -c 'from taash.seep.core import CORE; print(f"taash: the Seep engine runs on its {CORE} core")'
 	@$(BIN)/python -c 'from taash.rummy.core import CORE; print(f"taash: the Rummy solver runs on its {CORE} core")'
 	@touch $(STAMP)
@@ -35,14 +35,30 @@ lint: $(STAMP)
 
 # Every test, then the Seep engine's tests and the Rummy solver's again on their pure cores (the fallback where the
 # compiled ones are not built).
-test: lint
+test: lint docs
 	@scripts/ensure-chromium
 	$(BIN)/python -m pytest -q -n auto
 	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep tests/rummy/test_solver.py tests/rummy/test_solver_core.py
+
+# The documentation site (mkdocs.yml, docs/): built strictly (a broken link or a missing page fails), into
+# site/; `make docs-serve` serves it with live reload on http://127.0.0.1:8001/.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
+
+# The message catalogues: the messages players read, extracted from the code into taash.pot, and each language's
+# catalogue updated from it (new messages then need their translations: tests/test_i18n.py says which).
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --project taash \
+		--copyright-holder "taash contributors" -o src/taash/i18n/locale/taash.pot src/taash
+	$(BIN)/pybabel update -i src/taash/i18n/locale/taash.pot -d src/taash/i18n/locale -D taash \
+		--no-fuzzy-matching --ignore-obsolete --width 120
 
 bench: $(STAMP)
 	$(BIN)/taash seep bench
 	$(BIN)/taash rummy bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -169,7 +169,9 @@ class Person:
         return self.http.post(path, json=body)
 
     def socket(self, table_id: str, since: int | None = None, origin: str | None = None,
-               code: str | None = None) -> Socket:
+               code: str | None = None, source: str | None = None) -> Socket:
+        """A websocket to the table, with this person's cookie; ``source``: the loopback address it comes from
+        (127.0.0.1 unless told: any of 127.0.0.0/8)."""
         headers = {}
         token = self.http.cookies.get("taash_guest")
         if token:
@@ -178,8 +180,9 @@ class Person:
             headers["Origin"] = origin
         params = {k: str(v) for k, v in (("since", since), ("code", code)) if v is not None}
         query = f"?{urlencode(params)}" if params else ""
+        where = {"source_address": (source, 0)} if source else {}
         connection = connect(f"{self.server.ws_url}/ws/{table_id}{query}", additional_headers=headers,
-                             open_timeout=10)
+                             open_timeout=10, **where)
         return Socket(connection.__enter__(), self)  # closed by Socket.close() (or when the server goes)
 
     def refusal(self, table_id: str, **options: Any) -> tuple[int, str]:

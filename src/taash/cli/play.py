@@ -14,6 +14,7 @@ from taash.cli.common import fail, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.seep_play import DEFAULT_SAVE  # the default game's, for the help
 from taash.cli.terminal import unicode_ok
+from taash.i18n import LANGUAGES, language_from, use
 
 #: Each game's terminal game, by the game's name: a module with its :class:`Screens` (loaded only when played).
 GAME_SCREENS = {"seep": "taash.cli.seep_play", "rummy": "taash.cli.rummy_play"}
@@ -36,6 +37,9 @@ PLAY_HELP = "\n\n".join([
     "Keys: Left/Right choose a card of your hand; Up/Down and Enter, or 1-9, make one of its plays (or the bid); "
     "h a hint; u undo your last move; s save; q or Ctrl+Q save and quit (--resume FILE goes on). On the score "
     "sheet: Enter the next deal, q save and quit.",
+    "--plain plays either game one line at a time, for a screen reader: no box drawing, every event on a line of "
+    "its own, cards named in words; type a choice's number, or l to look again, h a hint, u undo, ? the commands, "
+    "q quit.",
 ])
 #: ``taash replay --help``.
 REPLAY_HELP = "\n\n".join([
@@ -44,6 +48,14 @@ REPLAY_HELP = "\n\n".join([
     "Keys: Left/Right a play back or forward; Up/Down (or PageUp/PageDown) a deal; Home/End the start or the end of "
     "the deal; q leave.",
 ])
+
+
+def speak(lang: str | None) -> None:
+    """Speak ``--lang``, or the environment's language (one of ours, else English)."""
+    chosen = language_from() if lang is None else lang
+    if chosen not in LANGUAGES:
+        fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {chosen[:20]!r}")
+    use(chosen)
 
 
 def saved_game(path: Path) -> str | None:
@@ -82,6 +94,11 @@ def play(
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards (Ks, Th) instead of suit symbols.")]
     = False,
     delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
+    lang: Annotated[str | None, typer.Option("--lang", help="The language: en (English), hi (Hindi) or pa (Punjabi "
+                                             "in Gurmukhi); default: from LANGUAGE or LANG, else English.")] = None,
+    plain: Annotated[bool, typer.Option("--plain", help="The plain game: one line per event, no box drawing or "
+                                        "colour, a numbered choice typed at a prompt (for screen readers).")]
+    = False,
     old_name: Annotated[str | None, typer.Option("-n", hidden=True)] = None,
 ) -> None:
     """Play a match of Seep against the computer (the help's text is PLAY_HELP)."""
@@ -92,10 +109,17 @@ def play(
     saved = saved_game(resume) if resume is not None else None
     if saved in GAME_SCREENS and saved != DEFAULT_GAME:  # a save of another game goes on as one (the default
         game = saved                                      # game's saves are its records, not tables' saves)
+    speak(lang)
     given = frozenset(p for p in PARAMETERS
                       if (source := ctx.get_parameter_source(p)) is not None and source.name != "DEFAULT")
-    screens(game).play(PlayOptions(players, rules, fmt, level, baazis, seed, name, resume, save, ascii_only, delay,
-                                   given))
+    options = PlayOptions(players, rules, fmt, level, baazis, seed, name, resume, save, ascii_only, delay, given,
+                          plain)
+    if plain:
+        from taash.cli.plain_play import play_plain
+
+        play_plain(game, options)
+        return
+    screens(game).play(options)
 
 
 def replay_record(

@@ -25,6 +25,8 @@ class PlayOptions:
     ascii_only: bool
     delay: float
     given: frozenset[str]
+    #: The plain terminal game: one line per event, for screen readers (``taash play --plain``).
+    plain: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,10 +66,16 @@ def serve(
     creations: Annotated[float, typer.Option(
         help="Guests and tables one client address may create per minute (bursts of as many).")] = 60.0,
     max_tables: Annotated[int, typer.Option(help="Unfinished tables the server holds at most.")] = 2000,
-    max_connections: Annotated[int, typer.Option(help="Websocket connections the server holds at most.")] = 5000,
+    max_connections: Annotated[int, typer.Option(
+        help="Websocket connections the server holds at most; the last tenth only for players at their own "
+             "tables.")] = 5000,
+    max_connections_per_address: Annotated[int, typer.Option(
+        help="Websocket connections from one client address (a player's to his own tables apart).")] = 50,
+    max_connections_per_guest: Annotated[int, typer.Option(
+        help="Websocket connections of one guest, to tables and the Play now queue.")] = 20,
     allowed_origin: Annotated[list[str] | None, typer.Option(
-        help="Another origin (https://HOST[:PORT]) whose pages may open the websocket, e.g. behind a proxy; "
-             "repeat for more.")] = None,
+        help="Another origin (https://HOST[:PORT]) whose pages may open the websocket and make requests that "
+             "change something, e.g. behind a proxy; repeat for more.")] = None,
     secure_cookies: Annotated[bool, typer.Option(
         help="Send the guest cookie over HTTPS only (behind a proxy that serves HTTPS).")] = False,
     log_level: Annotated[str, typer.Option(help=f"uvicorn's log level: {', '.join(LOG_LEVELS)}.")] = "warning",
@@ -116,6 +122,10 @@ def serve(
         fail(f"--max-tables must be from 1 to 1000000, not {max_tables}")
     if not 1 <= max_connections <= 1_000_000:
         fail(f"--max-connections must be from 1 to 1000000, not {max_connections}")
+    if not 1 <= max_connections_per_address <= 1_000_000:
+        fail(f"--max-connections-per-address must be from 1 to 1000000, not {max_connections_per_address}")
+    if not 1 <= max_connections_per_guest <= 1_000_000:
+        fail(f"--max-connections-per-guest must be from 1 to 1000000, not {max_connections_per_guest}")
     origins = allowed_origin or []
     for origin in origins:
         if not re.fullmatch(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?|https?://\[[0-9A-Fa-f:]+\](:\d{1,5})?", origin):
@@ -138,6 +148,8 @@ def serve(
                           turn_seconds=turn_seconds, extra_seconds=extra_seconds, idle_minutes=idle_minutes,
                           sweep_seconds=sweep_seconds, rate=rate, starting_chips=starting_chips, rake=rake,
                           creations=creations, max_tables=max_tables, max_connections=max_connections,
+                          max_connections_per_address=max_connections_per_address,
+                          max_connections_per_guest=max_connections_per_guest,
                           allowed_origins=origins, accounts_per_address=accounts_per_address,
                           related_stakes=allow_related_stakes, secure_cookies=secure_cookies)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host

@@ -18,7 +18,7 @@ from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 
-from taash.tui.widgets import ASCII_KEYS, SheetScreen, TooSmallScreen, fit_terminal, plain
+from taash.tui.widgets import ASCII_KEYS, HelpScreen, SheetScreen, TooSmallScreen, fit_terminal, plain
 
 W = TypeVar("W", bound=Widget)
 R = TypeVar("R")
@@ -63,7 +63,10 @@ class GameApp(App[R]):
         self.fit(event.size.width, event.size.height)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """While the terminal is too small, keys play nothing unseen: only leaving works."""
+        """While the terminal is too small, keys play nothing unseen: only leaving works; under the help, only
+        its own keys and leaving."""
+        if isinstance(self.screen, HelpScreen):
+            return action in ("quit_match", "quit")
         return not isinstance(self.screen, TooSmallScreen) or action in ("quit_match", "quit")
 
 
@@ -141,6 +144,7 @@ class MatchShell(GameApp[str]):
 
     #: The command that resumes a saved match, for the messages.
     RESUME: ClassVar[str] = "taash play --resume"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "help", "help", key_display="?")]
 
     def __init__(self, save_path: Path, delay: float = 0.5, ascii_only: bool = False) -> None:
         super().__init__(ascii_only)
@@ -194,6 +198,10 @@ class MatchShell(GameApp[str]):
         raise NotImplementedError
 
     def fill_options(self) -> None:
+        raise NotImplementedError
+
+    def help_text(self) -> RenderableType:
+        """The game's help (``?``): its keys, its scoring, its levels and the rules in play."""
         raise NotImplementedError
 
     def over_words(self) -> str:
@@ -275,6 +283,10 @@ class MatchShell(GameApp[str]):
 
     def action_pick(self, number: int) -> None:
         self.make_choice(number - 1)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.help_text(), self.ascii_only))
 
     def action_undo(self) -> None:
         self._generation += 1

@@ -5,6 +5,7 @@ under its own name (:mod:`taash.tui.seep`, :mod:`taash.tui.rummy`), found by the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
@@ -115,3 +116,51 @@ class SheetScreen(ModalScreen[None]):
         """Up and down through the deals, when there are more than the screen holds."""
         scroll = self.query_one("#sheet-scroll", VerticalScroll)
         scroll.scroll_relative(y=step, animate=False)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The game's help over the match (``?``): its keys, how it scores, what each level's bots do, and every
+    parameter of the rules in play. Escape, ``?`` or ``q`` goes back to the match where it was."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "back to the game", key_display="Esc ?"),
+        Binding("question_mark", "close", show=False),
+        Binding("q", "close", show=False),
+        Binding("up", "scroll(-1)", "scroll", key_display="↑↓"),
+        Binding("down", "scroll(1)", show=False),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center top; background: $background; }
+    HelpScreen > VerticalScroll { width: 100%; max-width: 80; height: 1fr; background: $panel; padding: 0 1; }
+    HelpScreen.ascii > VerticalScroll { scrollbar-size-vertical: 0; }
+    """
+
+    def __init__(self, text: RenderableType, ascii_only: bool) -> None:
+        super().__init__(classes="ascii" if ascii_only else "")
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-scroll"):
+            yield Static(self.text, id="help")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll(self, step: int) -> None:
+        self.query_one("#help-scroll", VerticalScroll).scroll_relative(y=step, animate=False)
+
+
+def rules_lines(rules: object) -> list[str]:
+    """Every parameter of a game's rules (a dataclass), one line each: ``name: value``."""
+    out = []
+    for name in rules.__dataclass_fields__:  # type: ignore[attr-defined]
+        value = getattr(rules, name)
+        if isinstance(value, dict | Mapping):
+            value = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
+        elif isinstance(value, tuple | list):
+            value = ", ".join(str(v) for v in value) or "none"
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        out.append(f"  {name}: {value}")
+    return out

@@ -27,7 +27,17 @@ from sqlalchemy.orm import Session
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
 from taash.web.fair_play import AT_CLAIM, AT_LOGIN, FairPlay, add_address
-from taash.web.http import COOKIE, ERRORS, NAME_RULE, ApiError, Guest, ServerConfig, Signed, display_name
+from taash.web.http import (
+    COOKIE,
+    ERRORS,
+    NAME_RULE,
+    ApiError,
+    Guest,
+    ServerConfig,
+    Signed,
+    StrictIn,
+    display_name,
+)
 from taash.web.names import name_keys, prototypes
 
 #: Wrong passwords one account may have in ``ACCOUNT_WINDOW`` seconds; then every attempt is refused (429) until
@@ -57,7 +67,7 @@ def password(v: str) -> str:
     return v
 
 
-class ClaimIn(BaseModel):
+class ClaimIn(StrictIn):
     name: str | None = Field(None, min_length=1, max_length=24,
                              description=f"The account's name (default: your guest name): {NAME_RULE}; unique "
                                          "without regard to width, case and letters of other scripts that look "
@@ -75,7 +85,7 @@ class ClaimIn(BaseModel):
         return password(v)
 
 
-class LoginIn(BaseModel):
+class LoginIn(StrictIn):
     name: str = Field(min_length=1, max_length=24, description="The account's name (any case or look-alike)")
     password: str = Field(min_length=1, max_length=128)
 
@@ -85,7 +95,7 @@ class LoginIn(BaseModel):
         return display_name(v)
 
 
-class PasswordIn(BaseModel):
+class PasswordIn(StrictIn):
     old: str = Field(min_length=1, max_length=128, description="The password now")
     new: str = Field(min_length=8, max_length=128, description=f"The new password: {PASSWORD_RULE}")
 

@@ -15,12 +15,11 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from fastapi import Cookie, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -39,18 +38,25 @@ from taash.tables.adapter import TIMEOUT, TableError, adapter, game_names
 from taash.tables.rummy import judge_groups
 from taash.tables.session import TIMEOUT_REFUSED
 from taash.web.accounts import accounts_router
+from taash.web.admissions import Admission, Admissions
 from taash.web.chips_routes import chips_router
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import AS_GUEST, NEEDS_ACCOUNT, FairPlay
 from taash.web.history import add_history
 from taash.web.http import (
     COOKIE,
+    CROSS_SITE,
     ERRORS,
+    FORM_TYPES,
     NAME_RULE,
+    SAFE_METHODS,
     ApiError,
     Guest,
     ServerConfig,
+    StrictIn,
+    cross_site,
     display_name,
+    origin_allowed,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.matchmaking import Matchmaker
@@ -74,7 +80,7 @@ MAX_FRAME = 256 * 1024
 # -- request and response bodies -------------------------------------------------------------------------------
 
 
-class GuestIn(BaseModel):
+class GuestIn(StrictIn):
     name: str = Field(min_length=1, max_length=24, description=f"The display name: {NAME_RULE}")
 
     @field_validator("name")
@@ -93,7 +99,7 @@ ALL_PRESETS = sorted({p for g in GAMES.values() for p in g.presets})
 ALL_FORMATS = sorted({f for g in GAMES.values() for f in g.formats})
 
 
-class TableIn(BaseModel):
+class TableIn(StrictIn):
     game: Literal["seep", "rummy"] = Field("seep", description="The game: Seep (2 or 4 players) or 13-card Rummy "
                                                                "(2 to 6)")
     players: int = Field(4, ge=2, le=6, description="Seep: 2 or 4; Rummy: 2 to 6 (another: 400 ``bad``)")
@@ -120,7 +126,7 @@ class TableIn(BaseModel):
         return self
 
 
-class SitIn(BaseModel):
+class SitIn(StrictIn):
     seat: int = Field(ge=0, le=5)
     name: str | None = Field(None, min_length=1, max_length=24,
                              description="The name to sit under at this table (default: your guest name); "
@@ -161,7 +167,7 @@ class TableOut(BaseModel):
     hold: int = Field(0, description="Chips held from each seat when the match starts (the most it can lose)")
 
 
-class GroupsIn(BaseModel):
+class GroupsIn(StrictIn):
     rules: str | dict[str, JSON] | None = Field(None, description="The deal's rules as its state names them (a "
                                                                  "preset's name, or its parameters); null: octro")
     wild: str = Field(max_length=2, description="The deal's wild rank, as its state names it (\"7\", \"T\")")
@@ -177,7 +183,7 @@ class GroupsOut(BaseModel):
 
 
 HTTP_CODES = {400: "bad", 401: "no_guest", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
-              413: "too_big", 422: "invalid"}
+              413: "too_big", 415: "unsupported", 422: "invalid"}
 HTTP_SENTENCES = {404: "no such page", 405: "that method is not allowed here"}
 
 
@@ -197,15 +203,18 @@ def validation_sentence(e: RequestValidationError) -> str:
 
 
 class Guard:
-    """Plain ASGI middleware: refuses HTTP bodies over ``max_body`` bytes (413, before reading them) and adds the
-    security headers to every page (no framing, no sniffing, scripts and connections only from this server)."""
+    """Plain ASGI middleware: refuses HTTP bodies over ``max_body`` bytes (413, before reading them),
+    state-changing requests from another site's pages (403: see :func:`cross_site`) and form bodies on the JSON
+    API (415), and adds the security headers to every page (no framing, no sniffing, scripts and connections only
+    from this server). No route can forget these."""
 
     CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
            "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
 
-    def __init__(self, app: ASGIApp, max_body: int):
+    def __init__(self, app: ASGIApp, max_body: int, allowed_origins: Collection[str] = ()):
         self.app = app
         self.max_body = max_body
+        self.allowed_origins = frozenset(allowed_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -215,7 +224,11 @@ class Guard:
         length = headers.get(b"content-length")
         too_big = length is not None and (not length.isdigit() or int(length) > self.max_body)
         if too_big:
-            await self._refuse(send)
+            await self._refuse(send, 413, "too_big", f"a request body may be at most {self.max_body} bytes")
+            return
+        refused = self.refusal(scope["method"], scope["path"], headers)
+        if refused is not None:
+            await self._refuse(send, *refused)
             return
         received = 0
         page = not scope["path"].startswith(("/api/", "/docs", "/redoc", "/openapi.json"))
@@ -241,11 +254,29 @@ class Guard:
         try:
             await self.app(scope, limited_receive, secured_send)
         except BodyTooBig:
-            await self._refuse(send)
+            await self._refuse(send, 413, "too_big", f"a request body may be at most {self.max_body} bytes")
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"detail": f"a request body may be at most {self.max_body} bytes", "code": "too_big"})
-        await send({"type": "http.response.start", "status": 413,
+    def refusal(self, method: str, path: str, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
+        """The status, code and sentence that refuse a request before any route sees it, or None: a
+        state-changing one from another site's page, or one that posts a form's body to the JSON API."""
+        if method in SAFE_METHODS:
+            return None
+
+        def header(name: bytes) -> str | None:
+            value = headers.get(name)
+            return None if value is None else value.decode("latin-1")
+
+        if cross_site(header(b"origin"), header(b"sec-fetch-site"), header(b"host"), self.allowed_origins):
+            return 403, "forbidden", CROSS_SITE
+        media = (header(b"content-type") or "").split(";")[0].strip().lower()
+        if path.startswith("/api/") and media in FORM_TYPES:
+            return 415, "unsupported", "the API takes JSON bodies (Content-Type: application/json)"
+        return None
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, code: str, detail: str) -> None:
+        body = json.dumps({"detail": detail, "code": code})
+        await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body.encode()})
 
@@ -310,9 +341,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, engine)
         store = Store(engine)
         ledger = Ledger(engine, starting_grant=config.starting_chips, rake_percent=Decimal(str(config.rake)))
+        admissions = Admissions(config.max_connections, config.max_connections_per_address,
+                                config.max_connections_per_guest, config.reserved_for_players)
         fair = FairPlay(engine, server_key(engine, "address"), config.accounts_per_address, config.related_stakes)
         hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
-                  config.turn_seconds, ledger, config.extra_seconds, fair)
+                  config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         sessions = Sessions(store, signer)
@@ -344,7 +377,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(title="taash", version="1", lifespan=lifespan,
                   description="Seep and 13-card Rummy with friends and bots: guests, tables, and a websocket per "
                               "table.")
-    app.add_middleware(Guard, max_body=config.max_body)
+    app.add_middleware(Guard, max_body=config.max_body, allowed_origins=config.allowed_origins)
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, e: ApiError) -> JSONResponse:
@@ -613,12 +646,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # -- the table websocket ----------------------------------------------------------------------------------
 
     def origin_ok(ws: WebSocket) -> bool:
-        origin = ws.headers.get("origin")
-        if origin is None:
-            return True  # not a browser
-        if origin in config.allowed_origins:
-            return True
-        return urlsplit(origin).netloc == ws.headers.get("host")
+        origin = ws.headers.get("origin")  # none: not a browser
+        return origin is None or origin_allowed(origin, ws.headers.get("host"), config.allowed_origins)
 
     async def refuse(ws: WebSocket, code: int, reason: str) -> None:
         """Refuse a connection as the protocol says: accepted, then closed at once with ``code`` and ``reason``
@@ -626,32 +655,37 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await ws.accept()
         await ws.close(code=code, reason=reason)
 
+    def admit(ws: WebSocket, guest: str | None, player: bool) -> Admission | str:
+        """Count a connection against the server's limits (see :mod:`taash.web.admissions`), or why not."""
+        return hub().admissions.admit(ws.client.host if ws.client else "?", guest, player)
+
     @app.websocket("/ws/play-now")
     async def play_now(ws: WebSocket) -> None:
         """Play now's queue (see :mod:`taash.web.play_now`)."""
         if not origin_ok(ws):
             await refuse(ws, 1008, "this page's origin may not connect to this server")
             return
-        if hub().connection_count >= config.max_connections:
-            await refuse(ws, 1013, "the server is full: try again later")
+        guest = guest_of(ws.cookies.get(COOKIE))
+        admitted = admit(ws, guest, player=False)
+        if isinstance(admitted, str):
+            await refuse(ws, 1013, admitted)
             return
-        await ws.accept()
+        try:
+            await ws.accept()
 
-        def name(guest: str) -> str | None:
-            row = state["store"].guest(guest)
-            return None if row is None else str(row.name)
+            def name(guest: str) -> str | None:
+                row = state["store"].guest(guest)
+                return None if row is None else str(row.name)
 
-        await play_now_socket(ws, state["play_now"], guest_of(ws.cookies.get(COOKIE)), name, may_create, send_loop,
-                              validation_sentence)
+            await play_now_socket(ws, state["play_now"], guest, name, may_create, send_loop, validation_sentence)
+        finally:
+            hub().admissions.release(admitted)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         h = hub()
         if not origin_ok(ws):
             await refuse(ws, 1008, "this page's origin may not connect to this server")
-            return
-        if h.connection_count >= config.max_connections:
-            await refuse(ws, 1013, "the server is full: try again later")
             return
         live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
         if live is None:
@@ -671,10 +705,23 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if not opened:
             await refuse(ws, 1008, "a private table: only its players may watch it")
             return
-        if len(live.connections) >= config.max_table_connections and (
-                guest is None or live.table.seat_of(guest) is None):
+        player = guest is not None and live.table.seat_of(guest) is not None
+        if not player and len(live.connections) >= config.max_table_connections:
             await refuse(ws, 1013, "this table has as many watchers as it can take: try again later")
             return
+        admitted = admit(ws, guest, player)
+        if isinstance(admitted, str):
+            await refuse(ws, 1013, admitted)
+            return
+        try:
+            await table_connection(ws, live, guest, code)
+        finally:
+            h.admissions.release(admitted)
+
+    async def table_connection(ws: WebSocket, live: Live, guest: str | None, code: str | None) -> None:
+        """Serve an admitted connection to a table: accept it, send the snapshot (or what it missed), then read
+        its messages until it closes."""
+        h = hub()
         # ?since=VERSION: the version the client last saw; anything else is ignored (a snapshot is sent).
         raw_since = ws.query_params.get("since", "")
         since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None

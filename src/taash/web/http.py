@@ -4,11 +4,13 @@ shape of an HTTP error (a sentence and a code)."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import Cookie, Depends, HTTPException, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 COOKIE = "taash_guest"
 NAME_PUNCTUATION = frozenset(" .'-")
@@ -32,8 +34,17 @@ class ServerConfig:
     max_tables: int = 2000
     #: Unfinished tables one guest may have created.
     max_tables_per_guest: int = 10
+    #: Websockets the server holds at most (tables' and the Play now queue's).
     max_connections: int = 5000
-    #: Connections to one table (its players and its spectators).
+    #: The share of ``max_connections`` kept for players connecting to their own tables: spectators and the Play
+    #: now queue stop this far below the maximum.
+    reserved_for_players: float = 0.1
+    #: Websockets from one client address, a player's to his own tables apart (taash serve
+    #: --max-connections-per-address).
+    max_connections_per_address: int = 50
+    #: Websockets of one guest, wherever they go (taash serve --max-connections-per-guest).
+    max_connections_per_guest: int = 20
+    #: Connections to one table (a seated player's own are always let in).
     max_table_connections: int = 200
     #: Largest websocket message accepted, in bytes.
     max_message: int = 4096
@@ -43,7 +54,7 @@ class ServerConfig:
     rate: float = 10.0
     #: Guests and tables one client address may create per minute (with bursts of as many).
     creations: float = 60.0
-    #: Origins allowed on the websocket besides the server's own address.
+    #: Origins whose pages may open the websocket and make state-changing requests, besides the server's own.
     allowed_origins: list[str] = field(default_factory=list)
     secure_cookies: bool = False
     #: Chips granted once to a person's wallet when he claims an account (a guest's opens empty) (taash serve
@@ -68,17 +79,87 @@ class ServerConfig:
 # -- names -----------------------------------------------------------------------------------------------------
 
 
+#: Combining marks (Unicode category M: vowel signs, viramas, nuktas, accents) one letter or digit may carry in a
+#: row. Devanagari and Gurmukhi need up to three ("हैं", "क़ीं", "ਗੁਰਪ੍ਰੀਤ"); a letter under a pile of marks that
+#: spills over the lines around it is refused.
+MAX_MARKS = 3
+
+
 def display_name(v: str) -> str:
     """A display name: 1 to 24 letters (of any script, with their marks: Devanagari, Gurmukhi, Tamil...),
-    digits, spaces or . ' -; spaces are squeezed."""
+    digits, spaces or . ' -; spaces are squeezed; at most ``MAX_MARKS`` marks in a row, after a letter or digit."""
     v = " ".join(unicodedata.normalize("NFC", v).split())
     if not 1 <= len(v) <= 24 or not all(c in NAME_PUNCTUATION or unicodedata.category(c)[0] in "LMN" for c in v):
         raise ValueError("a name is 1 to 24 letters, digits, spaces or . ' -")
+    if not marks_carried(v):
+        raise ValueError(f"a name's marks (accents, vowel signs) come after a letter or digit, {MAX_MARKS} at most "
+                         "in a row")
     return v
 
 
+def marks_carried(v: str) -> bool:
+    """Whether every run of combining marks in ``v`` follows a letter or digit and is ``MAX_MARKS`` long at most.
+
+    >>> marks_carried("ਗੁਰਪ੍ਰੀਤ"), marks_carried("a\u0301\u0302\u0303\u0304"), marks_carried("\u0301a")
+    (True, False, False)
+    """
+    run, base = 0, False
+    for c in v:
+        kind = unicodedata.category(c)[0]
+        if kind != "M":
+            run, base = 0, kind in "LN"
+            continue
+        run += 1
+        if not base or run > MAX_MARKS:
+            return False
+    return True
+
+
 NAME_RULE = ("1 to 24 letters of any script (with their marks: Devanagari, Gurmukhi, Tamil...), digits, spaces or "
-             ". ' - (spaces are squeezed, and the name is compared without regard to case)")
+             f". ' -; at most {MAX_MARKS} marks in a row, after a letter or digit (spaces are squeezed, and the name "
+             "is compared without regard to case)")
+
+
+# -- where a request comes from --------------------------------------------------------------------------------
+
+#: The methods that change nothing; every other one (POST, PUT, PATCH, DELETE) must come from this server's pages.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: The bodies a page of another site may post with no preflight (a form's): the JSON API takes none of them.
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data", "text/plain"})
+CROSS_SITE = "a page of another site may not change anything here"
+
+
+def origin_allowed(origin: str, host: str | None, allowed: Collection[str]) -> bool:
+    """Whether a page of ``origin`` may talk to this server: one of its own (the origin's host and port are the
+    request's ``Host``), or one named in ``allowed`` (taash serve --allowed-origin)."""
+    if origin in allowed:
+        return True
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # "http://[::1", say
+        return False
+    return bool(netloc) and host is not None and netloc.lower() == host.lower()
+
+
+def cross_site(origin: str | None, fetch_site: str | None, host: str | None, allowed: Collection[str]) -> bool:
+    """Whether a state-changing request comes from another site's page: its ``Origin`` is not allowed, or it has
+    none and its ``Sec-Fetch-Site`` says another site (or another origin of this one). A request with neither
+    header is no browser's (a browser sends ``Origin`` on every POST), or one with no cookie to abuse: the guest
+    cookie is ``SameSite=Lax``."""
+    if origin is not None:
+        return not origin_allowed(origin, host, allowed)
+    return fetch_site in ("cross-site", "same-site")
+
+
+# -- request bodies --------------------------------------------------------------------------------------------
+
+
+class StrictIn(BaseModel):
+    """A request body, read strictly: a number is a JSON integer (not ``"100"``, ``true`` or ``1000.0``), a
+    yes-or-no is ``true`` or ``false``, a text is a string; anything else is refused (422 ``invalid``, naming the
+    field) rather than guessed at."""
+
+    model_config = ConfigDict(strict=True)
 
 
 # -- errors ----------------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from taash.chips.errors import ChipsError, InsufficientChips, UnknownAccount
 from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
+from taash.web.admissions import Admissions
 from taash.web.db import ResultRow, TableRow, now
 from taash.web.fair_play import FairPlay
 from taash.web.stakes import chips_won, match_id, stakes_of
@@ -141,7 +142,7 @@ class Hub:
 
     def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000,
                  max_tables_per_guest: int = 10, turn_seconds: float = 30.0, ledger: Ledger | None = None,
-                 extra_seconds: float = 60.0, fair: FairPlay | None = None):
+                 extra_seconds: float = 60.0, admissions: Admissions | None = None, fair: FairPlay | None = None):
         self.store = store
         #: Who may sit and start at a table (:mod:`taash.web.fair_play`; None: anyone, as the tables alone say).
         self.fair = fair
@@ -158,8 +159,14 @@ class Hub:
         self.max_tables_per_guest = max_tables_per_guest
         self.live: dict[str, Live] = {}
         self.codes: dict[str, str] = {}
-        self.connection_count = 0
+        #: The server's websockets, counted and held to their limits (per address, per guest, players' room).
+        self.admissions = admissions or Admissions()
         self.closing = False
+
+    @property
+    def connection_count(self) -> int:
+        """Websockets open (or being opened) on this server: tables' and the Play now queue's."""
+        return self.admissions.open
 
     # -- tables -------------------------------------------------------------------------------------------------
 
@@ -638,7 +645,6 @@ class Hub:
         conn = Connection(guest, seat)
         live.connections.add(conn)
         live.last_active = time.monotonic()
-        self.connection_count += 1
         if seat is not None:
             live.away_since.pop(seat, None)
         table = live.table
@@ -657,7 +663,6 @@ class Hub:
         if conn not in live.connections:
             return
         live.connections.discard(conn)
-        self.connection_count -= 1
         if conn.seat is not None and not live.seat_connected(conn.seat):
             live.away_since[conn.seat] = time.monotonic()
             self.send_presence(live)

@@ -24,18 +24,19 @@ from typing import Any, Literal
 
 from fastapi import WebSocket
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TableError, adapter
 from taash.web.fair_play import NEEDS_ACCOUNT
+from taash.web.http import StrictIn
 from taash.web.hub import Connection
 from taash.web.matchmaking import WAITS, Entry, Matchmaker, Wanted
 
 JSON = Any
 
 
-class PlayNowIn(BaseModel):
+class PlayNowIn(StrictIn):
     """Play now's settings; a field left out takes the lobby's default."""
 
     game: Literal["seep", "rummy"] = "seep"
@@ -79,7 +80,6 @@ async def play_now_socket(ws: WebSocket, queue: Matchmaker, guest: str | None, n
 
     sender = asyncio.create_task(send_loop(ws, conn))
     who = ws.client.host if ws.client else "?"
-    queue.hub.connection_count += 1
     try:
         while conn.close_code == 1000 and not sender.done():
             frame = await ws.receive()
@@ -109,7 +109,6 @@ async def play_now_socket(ws: WebSocket, queue: Matchmaker, guest: str | None, n
             else:
                 conn.send(error("malformed", f"unknown message type {str(kind)[:40]!r}"))
     finally:
-        queue.hub.connection_count -= 1
         if entry is not None:
             queue.cancel(entry)
         conn.send(None)
@@ -126,7 +125,7 @@ async def press(queue: Matchmaker, guest: str, message: dict[str, JSON], name: C
     """Check a press of Play now and queue it in place of this connection's ``previous`` entry (gone then, even
     from a match being made for it): the new entry, or the error message that answers it (nothing changed)."""
     try:
-        body = PlayNowIn.model_validate(message, strict=True)
+        body = PlayNowIn.model_validate(message)
     except ValidationError as e:
         return error("invalid", sentence(RequestValidationError(e.errors())))
     try:

@@ -7,9 +7,15 @@ from taash.bots.seep.greedy import GreedyBot
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.ismcts import IsmctsBot
 from taash.bots.seep.random_bot import RandomBot
+from taash.i18n import N_
 
 #: The bots players may meet, by name.
 BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot,
                               "ismcts": IsmctsBot}
 
-__all__ = ["BOTS", "GreedyBot", "HeuristicBot", "IsmctsBot", "RandomBot"]
+#: What each level's bot does at Seep, in a player's words (the terminal's help).
+LEVEL_WORDS = {"easy": N_("plays at random"), "medium": N_("takes the most points now"),
+               "hard": N_("counts the cards and weighs what it leaves the next player"),
+               "expert": N_("searches hundreds of guessed deals before each play")}
+
+__all__ = ["BOTS", "LEVEL_WORDS", "GreedyBot", "HeuristicBot", "IsmctsBot", "RandomBot"]

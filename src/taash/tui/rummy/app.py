@@ -35,6 +35,7 @@ from taash.rummy.view import PlayerView
 from taash.tables.adapter import TableError
 from taash.tables.rummy import arrangement
 from taash.tables.session import Session
+from taash.tui.rummy.help import help_lines
 from taash.tui.rummy.text import (
     CARD_LETTERS,
     KIND_WORDS,
@@ -55,7 +56,7 @@ from taash.tui.rummy.text import (
     words,
 )
 from taash.tui.shell import MatchShell
-from taash.tui.widgets import SheetScreen, TooSmallScreen, plain
+from taash.tui.widgets import HelpScreen, SheetScreen, TooSmallScreen, plain
 
 #: The bot that gives hints, whatever the opponents' level.
 HINT_LEVEL = "hard"
@@ -387,6 +388,9 @@ class RummyApp(MatchShell):
 
     # -- the score sheet ---------------------------------------------------------------------------------------
 
+    def help_text(self) -> Text:
+        return self.line("\n".join(help_lines(self.match.rules, self.match.format)))
+
     def sheet_parts(self) -> tuple[Text, RenderableType, Text]:
         m, names = self.match, self.session.names
         lines = [result_line(m, names)]
@@ -453,6 +457,6 @@ class RummyApp(MatchShell):
         confirmation or a score sheet, only their own keys, saving and quitting."""
         if isinstance(self.screen, TooSmallScreen):
             return action in ("quit_match", "quit")
-        if isinstance(self.screen, DeclareScreen | SheetScreen):
+        if isinstance(self.screen, DeclareScreen | SheetScreen | HelpScreen):
             return action in ("quit_match", "quit", "save")
         return True

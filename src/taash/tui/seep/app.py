@@ -30,6 +30,7 @@ from taash.play.seep import Event, Session
 from taash.seep.deal import Phase
 from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
 from taash.seep.plays import Play
+from taash.tui.seep.help import help_lines
 from taash.tui.seep.render import card_markup, floor_lines, pile_line
 from taash.tui.shell import MatchShell
 from taash.tui.widgets import FULL_SIZE, plain
@@ -295,6 +296,9 @@ class SeepApp(MatchShell):
 
     def bot_moves(self, seat: int, decision: int | Play) -> None:
         self.session.bot_move(seat, decision)
+
+    def help_text(self) -> Text:
+        return self.line("\n".join(help_lines(self.session.match.rules, self.ascii_only)))
 
     def sheet_parts(self) -> tuple[Text, Group, Text]:
         """The score sheet's heading (the deal's result and its last plays), its table, and what Enter does."""
