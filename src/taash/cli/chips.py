@@ -137,8 +137,8 @@ def flows(
     from taash.web.fair_play import accounts_among, shared_addresses
 
     with books(database_url) as engine:
-        found = chip_flows(engine, shared_addresses(engine))
-        people = {p for f in found for p in (f.a, f.b)}
+        people = {p for f in chip_flows(engine) for p in (f.a, f.b)}
+        found = chip_flows(engine, shared_addresses(engine, people))  # related pairs only among those who played
         with engine.connect() as c:
             names = dict(c.execute(select(GuestRow.id, GuestRow.name).where(GuestRow.id.in_(sorted(people)))).all())
         accounts = accounts_among(engine, people)
