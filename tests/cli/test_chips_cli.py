@@ -111,3 +111,16 @@ def test_every_chips_command_takes_h_and_fits_80_columns(command: list[str], cap
     code, text, err = taash(capsys, monkeypatch, "chips", *command, "-h")
     assert (code, err) == (0, "") and "Usage:" in text and "<bool>" not in text
     assert all(len(line) <= 80 for line in text.splitlines()), text
+
+
+def test_flows_with_no_match_between_people_say_so_and_bad_input_is_one_line(
+        tmp_path: Path, books: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asha played only the house: no pair of people, in words and as JSON; a missing database is one line."""
+    code, out, _ = taash(capsys, monkeypatch, "chips", "flows", "--database-url", books)
+    assert code == 0 and out == "taash: no chips moved between people in settled matches\n"
+    code, out, _ = taash(capsys, monkeypatch, "chips", "flows", "--json", "--database-url", books)
+    assert code == 0 and out.strip() == "[]"
+    code, _, err = taash(capsys, monkeypatch, "chips", "flows", "--database-url", f"sqlite:///{tmp_path}/none.db")
+    assert code == 2 and err.strip().startswith("taash: there is no database at") and "\n" not in err.strip()
+    code, _, err = taash(capsys, monkeypatch, "chips", "flows", "--limit", "0", "--database-url", books)
+    assert code == 2 and "Traceback" not in err

@@ -108,9 +108,11 @@ class Server:
 @contextmanager
 def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
                    away_seconds: float = 30.0, rate: float = 1000.0, extra: tuple[str, ...] = (),
-                   creations: float = 1e6) -> Iterator[Server]:
+                   creations: float = 1e6, accounts_per_address: int = 1000,
+                   related_stakes: bool = False) -> Iterator[Server]:
     """A server on a free loopback port; bots move at once, and a test client may send fast (``rate``) and make
-    many guests and tables (``creations`` a minute);
+    many guests, tables (``creations`` a minute) and accounts (``accounts_per_address`` a day); everyone comes
+    from one address, so people play each other for chips only where ``related_stakes`` lets related people;
     ``extra`` are more options of ``taash serve``."""
     port = free_port()
 
@@ -118,7 +120,8 @@ def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
         server = Server(f"http://127.0.0.1:{port}", url, [
             "--port", str(port), "--database-url", url, "--bot-delay", str(bot_delay),
             "--away-seconds", str(away_seconds), "--rate", str(rate), "--creations", str(creations),
-            "--log-level", "warning", *extra],
+            "--accounts-per-address", str(accounts_per_address),
+            *(("--allow-related-stakes",) if related_stakes else ()), "--log-level", "warning", *extra],
             log=tmp / "server.log")
         server.start()
         try:
@@ -139,14 +142,28 @@ class Person:
 
     server: Server
     name: str | None = None
+    #: Whether he claims his name as an account at once (free chips, and playing for them, need one).
+    account: bool = False
+    #: The loopback address his HTTP calls come from (127.0.0.2, ...: another address, so not related to people
+    #: of 127.0.0.1); None: the system's choice.
+    address: str | None = None
     http: httpx.Client = field(init=False)
     counter: int = 0
 
     def __post_init__(self) -> None:
-        self.http = httpx.Client(base_url=self.server.url, timeout=30)
+        transport = None if self.address is None else httpx.HTTPTransport(local_address=self.address)
+        self.http = httpx.Client(base_url=self.server.url, timeout=30, transport=transport)
         if self.name:
             r = self.http.post("/api/guest", json={"name": self.name})
             assert r.status_code == 200, r.text
+        if self.account:
+            self.claim()
+
+    def claim(self, password: str = "a long password") -> httpx.Response:
+        """Claim his name as an account (the starting chips are granted then)."""
+        r = self.http.post("/api/account", json={"password": password})
+        assert r.status_code == 200, r.text
+        return r
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
         return self.http.post(path, json=body)

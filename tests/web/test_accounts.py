@@ -259,17 +259,22 @@ def test_bad_input_is_one_line_and_changes_nothing(server: Server) -> None:
 # -- names ---------------------------------------------------------------------------------------------------------
 
 
+def claim_as(server: Server, name: str) -> httpx.Response:
+    """A new guest (under a name of his own: a guest may not take an account's) claims ``name``."""
+    return Person(server, "Someone").post("/api/account", {"name": name, "password": PASSWORD})
+
+
 def test_look_alike_names_are_one_name(server: Server) -> None:
     claimed(server, "Meera")
     # Full width, capitals, small letters, and Cyrillic М, е, а that look like Latin M, e, a.
     for same in ("ＭＥＥＲＡ", "MEERA", "meera", "Мееrа", "Mееrа", "МEERA"):
-        r = Person(server, same).post("/api/account", {"password": PASSWORD})
+        r = claim_as(server, same)
         assert refused(r, 409, "name_taken") == "that name (or one that looks or reads like it) has an account already"
     # Cyrillic "Меера" reads "Meera" (the issue's own example), though it looks like "Meepa" (its р is the
     # Cyrillic er): it is one name with both.
-    refused(Person(server, "Меера").post("/api/account", {"password": PASSWORD}), 409, "name_taken")
-    assert Person(server, "Meepa").post("/api/account", {"password": PASSWORD}).status_code == 200
-    refused(Person(server, "Меера").post("/api/account", {"password": PASSWORD}), 409, "name_taken")
+    refused(claim_as(server, "Меера"), 409, "name_taken")
+    assert claim_as(server, "Meepa").status_code == 200
+    refused(claim_as(server, "Меера"), 409, "name_taken")
     # Login finds the account under any of its look-alikes.
     _, r = login(server, "ＭＥＥＲＡ")
     assert r.status_code == 200 and r.json()["name"] == "Meera"
@@ -296,7 +301,7 @@ def test_names_of_other_scripts_are_their_own_names_unless_they_read_alike(serve
     _, r = login(server, "प्रिया")
     assert r.status_code == 200 and r.json()["name"] == "प्रिया"
     for same in ("Priya", "ப்ரியா", "Arjun"):  # Priya and Arjun in Latin and Tamil letters read as the names above
-        refused(Person(server, same).post("/api/account", {"password": PASSWORD}), 409, "name_taken")
+        refused(claim_as(server, same), 409, "name_taken")
 
 
 def one_name(a: str, b: str) -> bool:

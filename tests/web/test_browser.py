@@ -485,8 +485,8 @@ def test_the_score_sheet_says_when_a_lead_won_a_baazi(server: str, browser: Brow
 
 
 def test_the_lobby_shows_the_wallet_and_a_tables_stake(server: str, browser: Browser) -> None:
-    """A new guest sees his starting chips beside his name; a table made with a stake is listed with its stake
-    and what it holds from each seat."""
+    """A new guest's wallet is empty; once he claims an account he sees his starting chips beside his name, and
+    a table he makes with a stake is listed with its stake and what it holds from each seat."""
     errors: list[str] = []
     page = browser.new_context().new_page()
     page.set_default_timeout(10000)
@@ -494,6 +494,9 @@ def test_the_lobby_shows_the_wallet_and_a_tables_stake(server: str, browser: Bro
     page.goto(f"{server}/")
     tid(page, "name-input").fill("Staker")
     tid(page, "name-submit").click()
+    _expect(page.locator("#who")).to_contain_text("0 chips")
+    assert page.request.post(f"{server}/api/account", data={"password": "a long password"}).ok
+    page.reload()
     _expect(page.locator("#who")).to_contain_text("10,000 chips")
     tid(page, "players").select_option("2")
     tid(page, "baazis").fill("0")

@@ -2,7 +2,8 @@
 table of points for two, 5 chips a point, on a server whose house keeps 10% of winnings. The first player drops at
 his first turn (20 points), which ends the match at once and always the same way; both wallets, as the lobby, the
 players' pages and the board of chips show them, change by the stake rules (the loser 20 x 5 = 100 chips, the
-winner 100 less the rake of 10), and ``taash chips audit`` finds the books clean.
+winner 100 less the rake of 10), and ``taash chips audit`` finds the books clean. Both are accounts (playing for
+chips needs one): their seats and their rows on the board carry the account's mark.
 
 The same needs as tests/web/test_browser.py (Debian's chromium, the playwright package); skipped without them.
 """
@@ -39,7 +40,8 @@ RAKE = LOST * 10 // 100
 
 @pytest.fixture
 def raked(tmp_path: Path) -> Iterator[Server]:
-    with running_server(tmp_path, bot_delay=0.05, extra=("--rake", "10")) as s:
+    # Both browsers come from one address: the operator's switch lets such related people play for chips.
+    with running_server(tmp_path, bot_delay=0.05, related_stakes=True, extra=("--rake", "10")) as s:
         yield s
 
 
@@ -50,10 +52,15 @@ def balance(page: Page, server: str) -> int:
 
 
 def named(page: Page, server: str, name: str) -> str:
-    """From the lobby: a name; returns the guest's id once the wallet beside it shows the starting chips."""
+    """From the lobby: a name, claimed as an account (free chips, and playing for them, need one); returns the
+    guest's id once the wallet beside it shows the starting chips."""
     page.goto(f"{server}/")
     tid(page, "name-input").fill(name)
     tid(page, "name-submit").click()
+    _expect(tid(page, "wallet")).to_have_text(" · 0 chips")  # a guest's wallet opens empty
+    claimed = page.request.post(f"{server}/api/account", data={"password": "a long password"})
+    assert claimed.ok, claimed.text()
+    page.reload()
     _expect(tid(page, "wallet")).to_have_text(" · 10,000 chips")
     return str(page.request.get(f"{server}/api/me").json()["id"])
 
@@ -87,6 +94,11 @@ def test_a_staked_match_played_to_the_end_moves_both_wallets_by_the_stake_rules(
     b.wait_for_url("**/t/*")
     tid(b, "sit-1").click()
     _expect(tid(a, "seat-1")).to_contain_text("Bina")
+    # Both seats are accounts': each name carries the mark, titled and read out "account".
+    for seat in ("seat-0", "seat-1"):
+        mark = tid(a, seat).get_by_role("img", name="account")
+        _expect(mark).to_have_text("\u2713")
+        _expect(mark).to_have_attribute("title", "account")
     tid(a, "start").click()
     for page in (a, b):
         _expect(tid(page, "hand")).to_be_visible()
@@ -129,8 +141,9 @@ def test_a_staked_match_played_to_the_end_moves_both_wallets_by_the_stake_rules(
     a.goto(f"{server}/leaderboard")
     rows = tid(a, "chips-row")
     _expect(rows).to_have_count(2)
-    _expect(rows.nth(0)).to_contain_text("Bina10,090+90")
-    _expect(rows.nth(1)).to_contain_text("Anil9,900\u2212100")
+    _expect(rows.nth(0)).to_contain_text("Bina\u271310,090+90")  # the account's mark after the name
+    _expect(rows.nth(1)).to_contain_text("Anil\u27139,900\u2212100")
+    _expect(rows.nth(0).get_by_role("img", name="account")).to_be_visible()
     shoot(a, "chips-leaderboard")
     a_ctx.close()
     b_ctx.close()
@@ -149,8 +162,9 @@ def test_a_staked_match_played_to_the_end_moves_both_wallets_by_the_stake_rules(
 
 
 def test_the_lobby_gives_and_shows_the_daily_bonus_below_the_floor(tmp_path: Path, browser: Browser) -> None:
-    """On a server whose wallets open with 500 chips (below the floor of 1,000), the lobby gives the bonus by
-    itself when it loads, shows it beside the wallet, and a reload gives nothing more."""
+    """On a server whose accounts are granted 500 chips (below the floor of 1,000), the lobby gives an account the
+    bonus by itself when it loads, shows it beside the wallet, and a reload gives nothing more; a guest gets
+    none."""
     with running_server(tmp_path, bot_delay=0.05, extra=("--starting-chips", "500")) as poor:
         errors: list[str] = []
         page = browser.new_context().new_page()
@@ -159,6 +173,9 @@ def test_the_lobby_gives_and_shows_the_daily_bonus_below_the_floor(tmp_path: Pat
         page.goto(f"{poor.url}/")
         tid(page, "name-input").fill("Dev")
         tid(page, "name-submit").click()
+        _expect(tid(page, "wallet")).to_have_text(" · 0 chips")  # a guest: no grant, no bonus
+        assert page.request.post(f"{poor.url}/api/account", data={"password": "a long password"}).ok
+        page.reload()
         _expect(tid(page, "wallet")).to_have_text(" · 1,500 chips")
         _expect(tid(page, "bonus-today")).to_have_text(" (today's bonus: +1,000)")
         page.reload()

@@ -40,9 +40,9 @@ def bonuses(wallet: dict[str, object]) -> list[object]:
 
 
 def test_many_requests_at_once_pay_the_bonus_once(poor: Server) -> None:
-    """Twenty-four requests at the same moment (the lobby's, the table page's and claims) of one person below the
+    """Twenty-four requests at the same moment (the lobby's, the table page's and claims) of one account below the
     floor: one bonus of 1,000 chips is paid; at most one claim is answered 200, the others 409 ``no_bonus``."""
-    anil = Person(poor, "Anil")
+    anil = Person(poor, "Anil", account=True)
     cookies = dict(anil.http.cookies)
     requests = [("GET", "/api/me"), ("GET", "/api/chips"), ("POST", "/api/chips/bonus")] * 8
     start = threading.Barrier(len(requests))
@@ -73,7 +73,7 @@ def test_many_requests_at_once_pay_the_bonus_once(poor: Server) -> None:
 
 
 def test_a_claim_before_the_lobby_asks_still_pays(poor: Server) -> None:
-    bina = Person(poor, "Bina")
+    bina = Person(poor, "Bina", account=True)
     claimed = bina.post("/api/chips/bonus")
     assert claimed.status_code == 200 and claimed.json()["balance"] == 1_500
     assert claimed.json()["bonus_today"] == 1_000
@@ -98,6 +98,7 @@ def test_a_person_below_the_floor_who_comes_back_on_a_new_day_gets_the_bonus(
         app: tuple[TestClient, Ledger, list[date]]) -> None:
     client, ledger, days = app
     guest = client.post("/api/guest", json={"name": "Chetan"}).json()["id"]
+    assert client.post("/api/account", json={"password": "a long password"}).status_code == 200
     wallet = wallet_of(guest)
     assert client.get("/api/chips").json()["balance"] == 10_000  # above the floor: nothing
     assert ledger.transfer_by_id(f"bonus:{guest}:2026-03-01") is None
@@ -133,12 +134,13 @@ def test_a_person_below_the_floor_who_comes_back_on_a_new_day_gets_the_bonus(
 
 def test_a_wallet_not_opened_yet_opens_at_the_lobby_and_gets_the_bonus_when_it_is_below_the_floor(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A guest from before the server kept chips has no wallet: ``/api/me`` opens none and gives nothing; the
+    """An account from before the server kept chips has no wallet: ``/api/me`` opens none and gives nothing; the
     lobby's wallet opens it (with the starting grant, here below the floor) and then gives the bonus."""
     monkeypatch.setattr(chips_routes, "today", lambda: date(2026, 3, 1))
     url = f"sqlite:///{tmp_path / 'taash.db'}"
     with TestClient(create_app(ServerConfig(database_url=url, starting_chips=300))) as client:
         guest = client.post("/api/guest", json={"name": "Dev"}).json()["id"]
+        assert client.post("/api/account", json={"password": "a long password"}).status_code == 200
         ledger = Ledger(make_engine(url))
         with ledger.engine.begin() as c:  # as if it were made before the ledger
             c.exec_driver_sql("DROP TRIGGER IF EXISTS chips_transfers_no_delete")

@@ -136,7 +136,7 @@ def test_the_api_takes_no_form_bodies(server: Server) -> None:
 
 
 def test_numbers_and_yes_or_no_are_json_types_not_strings_or_guesses(server: Server) -> None:
-    anil = Person(server, "Anil")
+    anil = Person(server, "Anil", account=True)  # staked tables need an account
     tid = anil.post("/api/tables", {"players": 2}).json()["id"]
     tables = len(httpx.get(f"{server.url}/api/tables").json())
     cases = [("/api/tables", {"stake": "100"}, "stake"), ("/api/tables", {"stake": True}, "stake"),

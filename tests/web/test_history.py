@@ -167,7 +167,9 @@ def settled(person: Person, table_id: str) -> dict[str, Any]:
 
 
 def test_a_persons_page_shows_what_each_match_moved_and_his_balance(raked: Server) -> None:
-    anil, bina, stranger = Person(raked, "Anil"), Person(raked, "Bina"), Person(raked, "Stranger")
+    # Accounts from three addresses: people who may play each other for chips.
+    anil, bina, stranger = (Person(raked, name, account=True, address=f"127.0.0.{i}")
+                            for i, name in enumerate(("Anil", "Bina", "Stranger"), start=2))
     anil_id, bina_id = (p.http.get("/api/me").json()["id"] for p in (anil, bina))
     free = anil.post("/api/tables", {"players": 2, "baazis": 0, "level": "easy", "public": True, "seat": 0}).json()
     assert anil.post(f"/api/tables/{free['id']}/bots").status_code == 200

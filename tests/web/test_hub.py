@@ -428,7 +428,8 @@ def test_every_message_is_the_state_encoded_whole(game: str, players: int, lengt
                 told = drain(conn) if conn is not conns[0] else []
                 seat = conn.seat
                 state = table.state_for(seat)
-                state.update(seats_present=hub.presence(live), timer=None, can_manage=seat is not None)
+                state.update(seats_present=hub.presence(live), seats_account=[False] * players, timer=None,
+                             can_manage=seat is not None)
                 whole = orjson.dumps({"type": "update", "version": table.version, "said": said, "state": state})
                 assert hub.message_for(live, seat, "update", conn.guest, said=said).encode() == whole
                 if told:

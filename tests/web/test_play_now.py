@@ -58,7 +58,9 @@ def waiting(server: Server) -> int:
 
 
 def test_two_people_pressing_play_now_with_the_same_settings_land_at_one_table(server: Server) -> None:
-    anil, bela = Person(server, "Anil"), Person(server, "Anil")  # the same name: the second is "Anil 2"
+    # Accounts from two addresses: people who may play each other for chips.
+    anil = Person(server, "Anil", account=True, address="127.0.0.2")
+    bela = Person(server, "Bela", account=True, address="127.0.0.3")
     first, second = Queue(anil), Queue(bela)
     settings = {"game": "rummy", "players": 2, "rules": "octro", "format": "deals2", "stake": 10, "wait": 60}
     first.press(**settings)
@@ -72,10 +74,21 @@ def test_two_people_pressing_play_now_with_the_same_settings_land_at_one_table(s
         first.recv(5)  # matched: the server closes the queue's connection
     seen = anil.http.get(f"/api/tables/{table['table']}").json()
     assert seen["status"] == "playing" and seen["public"] and seen["format"] == "deals2" and seen["stake"] == 10
-    assert [s["name"] for s in seen["seats"]] == ["Anil", "Anil 2"]
+    assert [s["name"] for s in seen["seats"]] == ["Anil", "Bela"]
     wallet = anil.http.get("/api/chips").json()  # 10 held; below the floor, today's bonus is paid on the way
     assert wallet["balance"] - wallet["bonus_today"] == 990
     assert waiting(server) == 0
+
+
+def test_two_guests_of_one_name_land_at_one_table_without_stakes_as_two_names(server: Server) -> None:
+    first, second = Queue(Person(server, "Ravi")), Queue(Person(server, "Ravi"))  # the second is "Ravi 2"
+    first.press(players=2, wait=60)
+    first.until("waiting")
+    second.press(players=2, wait=60)
+    table = first.until("matched")
+    assert second.until("matched")["table"] == table["table"]
+    seen = httpx.get(f"{server.url}/api/tables/{table['table']}").json()
+    assert [s["name"] for s in seen["seats"]] == ["Ravi", "Ravi 2"] and seen["stake"] == 0
 
 
 REFUSED = [
@@ -92,7 +105,12 @@ REFUSED = [
 
 
 def test_bad_settings_and_short_wallets_are_refused_in_one_line_and_queue_nothing(server: Server) -> None:
-    queue = Queue(Person(server, "Anil"))
+    guest = Queue(Person(server, "Guest"))
+    guest.press(players=2, baazis=0, stake=1)
+    refused = guest.recv()
+    assert refused["code"] == "account_needed" and refused["message"].startswith("playing for chips needs an account")
+    assert waiting(server) == 0
+    queue = Queue(Person(server, "Anil", account=True))
     for settings, code, says in REFUSED:
         queue.press(**settings)
         refused = queue.recv()

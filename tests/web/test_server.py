@@ -760,7 +760,7 @@ def test_bots_playing_when_the_server_is_killed_lose_nothing_anyone_saw(tmp_path
                                    stored.deals)
                 state = rebuild(seen).state_for(None)
                 told = dict(sock.state)
-                for key in ("seats_present", "can_manage", "timer"):
+                for key in ("seats_present", "seats_account", "can_manage", "timer"):
                     told.pop(key)
                 assert json.loads(json.dumps(state)) == told
         finally:

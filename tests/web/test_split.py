@@ -105,7 +105,9 @@ def test_a_split_over_the_websocket(tmp_path: Path) -> None:
     from tests.web.server import Person, running_server
 
     with running_server(tmp_path) as server:
-        anil, bela = Person(server, "Anil"), Person(server, "Bela")
+        # Accounts from two addresses: people who may play each other for chips.
+        anil = Person(server, "Anil", account=True, address="127.0.0.2")
+        bela = Person(server, "Bela", account=True, address="127.0.0.3")
         table = anil.post("/api/tables", {"game": "rummy", "players": 2, "format": "pool101", "stake": 10}).json()
         assert bela.post(f"/api/tables/{table['id']}/sit", {"seat": 1}).status_code == 200
         assert anil.post(f"/api/tables/{table['id']}/start").status_code == 200

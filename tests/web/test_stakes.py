@@ -169,7 +169,7 @@ def test_wallets_and_stakes_over_http(tmp_path: Path) -> None:
     from tests.web.server import Person, running_server
 
     with running_server(tmp_path, extra=("--starting-chips", "500", "--rake", "2.5")) as server:
-        anil = Person(server, "Anil")
+        anil = Person(server, "Anil", account=True)  # free chips, and playing for them, need an account
         bonus = anil.post("/api/chips/bonus")
         assert bonus.status_code == 200 and bonus.json()["balance"] == 1500  # below the floor of 1,000
         wallet = anil.http.get("/api/chips").json()

@@ -32,7 +32,7 @@ GAMES = [{"game": "seep", "players": 2, "baazis": 0, "stake": 2, "level": "easy"
 def test_kill_9_during_staked_matches_loses_no_chip(tmp_path: Path, database: str) -> None:
     rng = random.Random()
     with running_server(tmp_path, database, away_seconds=0.0, extra=("--turn-seconds", "0")) as server:
-        people = [Person(server, "Anil"), Person(server, "Bela")]
+        people = [Person(server, "Anil", account=True), Person(server, "Bela", account=True)]
         stop = threading.Event()
 
         def start_matches() -> None:

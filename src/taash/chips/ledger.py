@@ -250,16 +250,17 @@ class Ledger:
 
     # -- wallets -------------------------------------------------------------------------------------------------
 
-    def open_wallet(self, person: str) -> Transfer | None:
+    def open_wallet(self, person: str, grant: bool = True) -> Transfer | None:
         """Open ``person``'s wallet with the starting grant (once: opening it again changes nothing and returns
-        the grant it was opened with)."""
+        the grant it was opened with); with ``grant`` False it opens empty (a guest's: the grant is paid when he
+        claims an account, by this call again, under the same transfer id)."""
         wallet = wallet_of(person)
 
         def work(c: Connection) -> Transfer | None:
             _create(c, wallet, WALLET)
             accounts = _lock(c, [wallet, GRANTS_ACCOUNT])
             opened = _existing(c, f"{GRANT}:{person}")
-            if opened is not None or self.starting_grant == 0:
+            if opened is not None or self.starting_grant == 0 or not grant:
                 return opened  # the wallet had its grant (perhaps of another amount, before a change of setting)
             return _post(c, accounts, Transfer(f"{GRANT}:{person}", GRANTS_ACCOUNT, wallet, self.starting_grant,
                                                GRANT))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import Engine, and_, case, func, or_, select
+from sqlalchemy import Engine, Select, and_, case, func, literal, or_, select
 
 from taash.chips.books import HOLD, PENDING, POSTED, REFUND, SETTLE, WALLET
 from taash.chips.ledger import ACCOUNTS, TRANSFERS, escrow_of, wallet_of
@@ -53,17 +54,21 @@ def chips_by_match(engine: Engine, person: str, match_ids: Sequence[str]) -> dic
     return moved
 
 
-def wallet_board(engine: Engine, limit: int, offset: int = 0) -> tuple[int, list[WalletLine]]:
+def wallet_board(engine: Engine, limit: int, offset: int = 0,
+                 people: Select[Any] | None = None) -> tuple[int, list[WalletLine]]:
     """How many wallets the books have, and ``limit`` of them from ``offset`` by balance (the highest first;
     equal balances by id). The house and the grant source are not wallets; nor are bots (they play with the
-    house's chips)."""
+    house's chips). ``people``: a query of the person ids whose wallets are ranked (None: everyone's)."""
     if limit < 1 or offset < 0:
         raise ValueError(f"a page of the board needs a limit of 1 or more and an offset of 0 or more, "
                          f"not {limit} and {offset}")
+    ranked = ACCOUNTS.c.kind == WALLET
+    if people is not None:
+        listed = people.subquery()
+        ranked = and_(ranked, ACCOUNTS.c.id.in_(select(literal(f"{WALLET}:") + listed.c[0])))
     with engine.connect() as c:
-        total = int(c.execute(select(func.count()).select_from(ACCOUNTS).where(ACCOUNTS.c.kind == WALLET))
-                    .scalar_one())
-        page = c.execute(select(ACCOUNTS.c.id, ACCOUNTS.c.balance).where(ACCOUNTS.c.kind == WALLET)
+        total = int(c.execute(select(func.count()).select_from(ACCOUNTS).where(ranked)).scalar_one())
+        page = c.execute(select(ACCOUNTS.c.id, ACCOUNTS.c.balance).where(ranked)
                          .order_by(ACCOUNTS.c.balance.desc(), ACCOUNTS.c.id).limit(limit).offset(offset)).all()
         wallets = [r.id for r in page]
         won: dict[str, tuple[int, int]] = {}

@@ -1,4 +1,4 @@
-"""``taash chips``: the books of a server's database (audit, balances, grants)."""
+"""``taash chips``: the books of a server's database (audit, balances, grants, flows between people)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from taash.cli.common import ILLEGAL, fail
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-app = typer.Typer(help="The chips ledger of a server's database: audit the books, show balances, grant chips.",
+app = typer.Typer(help="The chips ledger of a server's database: audit the books, show balances, grant chips, "
+                       "report the chips that moved between related people.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 DatabaseUrl = Annotated[str, typer.Option(
@@ -112,3 +113,56 @@ def grant(
         done = ledger.grant(person, amount, reason)
         print(f"taash: {done.id}: {done.amount:,} chips to {person}, who has "
               f"{ledger.balance(wallet_of(person)):,}")
+
+
+@app.command("flows")
+def flows(
+    database_url: DatabaseUrl = "sqlite:///taash.db",
+    limit: Annotated[int, typer.Option(help="Show at most this many pairs (the most suspicious).", min=1)] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print every pair as JSON (one array) instead.")] = False,
+) -> None:
+    """Chips that moved between pairs of people through settled matches: each way, net, how one-sided, and
+    whether the two are related (they shared an address when they became guests, claimed or logged in). Related
+    pairs first, then by net chips times one-sidedness: chips farmed between identities of one person lead."""
+    import json
+
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+    from sqlalchemy import select
+
+    from taash.chips.flows import chip_flows
+    from taash.cli.common import out
+    from taash.web.db import GuestRow
+    from taash.web.fair_play import accounts_among, shared_addresses
+
+    with books(database_url) as engine:
+        people = {p for f in chip_flows(engine) for p in (f.a, f.b)}
+        found = chip_flows(engine, shared_addresses(engine, people))  # related pairs only among those who played
+        with engine.connect() as c:
+            names = dict(c.execute(select(GuestRow.id, GuestRow.name).where(GuestRow.id.in_(sorted(people)))).all())
+        accounts = accounts_among(engine, people)
+    if as_json:
+        print(json.dumps([{**f.as_dict(), "a_name": names.get(f.a), "b_name": names.get(f.b),
+                           "a_account": f.a in accounts, "b_account": f.b in accounts} for f in found[:limit]],
+                         ensure_ascii=False, indent=1))
+        return
+    if not found:
+        print("taash: no chips moved between people in settled matches")
+        return
+
+    def who(person: str) -> Text:  # a Text: a name is never read as markup
+        return Text(f"{names.get(person, '?')}{' (account)' if person in accounts else ''} {person[:8]}")
+
+    table = Table(box=box.SIMPLE_HEAD, title="Chips between people, most suspicious first")
+    for heading, justify in (("Gave", "left"), ("Took", "left"), ("Net", "right"), ("Other way", "right"),
+                             ("One-sided", "right"), ("Matches", "right"), ("Related", "left")):
+        table.add_column(heading, justify=justify)  # type: ignore[arg-type]
+    for f in found[:limit]:
+        other_way = f.b_to_a if f.giver == f.a else f.a_to_b
+        related = f"yes: {f.shared} address{'es' if f.shared > 1 else ''}" if f.shared else "no"
+        table.add_row(who(f.giver), who(f.taker), f"{abs(f.net):,}", f"{other_way:,}", f"{f.one_sided:.0%}",
+                      str(f.matches), related, style="bold red" if f.shared and f.one_sided >= 0.9 else None)
+    out.print(table)
+    if len(found) > limit:
+        print(f"taash: {len(found) - limit} more pairs (--limit)")

@@ -51,7 +51,14 @@ def serve(
              "abandoned (its stakes refunded).")] = 30.0,
     sweep_seconds: Annotated[float, typer.Option(
         help="Seconds between two sweeps for idle tables (0: no sweep).")] = 60.0,
-    starting_chips: Annotated[int, typer.Option(help="Chips a new guest's wallet opens with (0: none).")] = 10_000,
+    starting_chips: Annotated[int, typer.Option(
+        help="Chips granted once to a wallet when its guest claims an account (0: none; a guest's opens empty).")]
+    = 10_000,
+    accounts_per_address: Annotated[int, typer.Option(
+        help="Accounts one client address may make in a day.")] = 3,
+    allow_related_stakes: Annotated[bool, typer.Option(
+        help="Let related people (who became guests, claimed or logged in from one address) play each other for "
+             "chips; by default a staked table refuses to seat or start with them.")] = False,
     rake: Annotated[float, typer.Option(
         help="The house's share of each winner's winnings at staked tables, in percent (0 to 100).")] = 0.0,
     rate: Annotated[float, typer.Option(help="Messages a connection may send per second (bursts of twice).")]
@@ -107,6 +114,8 @@ def serve(
         fail(f"--sweep-seconds must be 0 (no sweep) or from 1 to 3600, not {sweep_seconds}")
     if not 0 <= starting_chips <= 10**12:
         fail(f"--starting-chips must be from 0 to 1,000,000,000,000, not {starting_chips}")
+    if not 1 <= accounts_per_address <= 1_000_000:
+        fail(f"--accounts-per-address must be from 1 to 1000000, not {accounts_per_address}")
     if not 0 <= rake <= 100 or round(rake, 2) != rake:
         fail(f"--rake must be a percentage from 0 to 100 in hundredths at most, not {rake}")
     if not database_url.startswith(("sqlite://", "postgresql")):
@@ -159,6 +168,7 @@ def serve(
                           max_connections_per_address=max_connections_per_address,
                           max_connections_per_guest=max_connections_per_guest,
                           allowed_origins=origins, trusted_proxies=proxies, header_timeout=header_timeout,
+                          accounts_per_address=accounts_per_address, related_stakes=allow_related_stakes,
                           secure_cookies=secure_cookies)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
     if ":" in shown:

@@ -8,6 +8,7 @@ password are counted in the database too (:mod:`taash.web.login_limits`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -83,11 +84,15 @@ class Accounts:
 
     # -- writing ------------------------------------------------------------------------------------------------
 
-    async def claim(self, guest_id: str, name: str, keys: NameKeys, password_hash: str) -> None:
+    async def claim(self, guest_id: str, name: str, keys: NameKeys, password_hash: str,
+                    also: Callable[[Session], None] | None = None) -> None:
         """Make ``guest_id``'s account, and give the guest its name; AccountError when the name (by its key) or
-        the guest already has one (the database decides: two claims at once cannot both win)."""
+        the guest already has one (the database decides: two claims at once cannot both win). ``also`` runs
+        first in the same transaction (it may refuse the claim with an AccountError)."""
 
         def work(s: Session) -> None:
+            if also is not None:
+                also(s)
             s.add(AccountRow(guest_id=guest_id, name=name, name_key=keys.folded, look_key=keys.look,
                              sound_key=keys.sound,
                              password_hash=password_hash))

@@ -21,9 +21,11 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
+from sqlalchemy.orm import Session
 
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
+from taash.web.fair_play import AT_CLAIM, AT_LOGIN, FairPlay, add_address
 from taash.web.http import (
     COOKIE,
     ERRORS,
@@ -172,18 +174,20 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
 
     @router.get("/api/me", response_model=MeOut, responses=ERRORS)
     async def me(guest: Guest) -> MeOut:
-        """The current guest, and whether he has an account. Below the floor of chips, today's bonus is given
-        (once a day: see ``GET /api/chips``)."""
+        """The current guest, and whether he has an account. An account below the floor of chips is given
+        today's bonus (once a day: see ``GET /api/chips``)."""
         out = me_out(guest)
-        await asyncio.to_thread(give_daily_bonus, state["ledger"], guest)
+        if out.account:
+            await asyncio.to_thread(give_daily_bonus, state["ledger"], guest)
         return out
 
     @router.post("/api/account", response_model=MeOut, responses=ERRORS)
-    async def claim(body: ClaimIn, signed: Signed, response: Response) -> MeOut:
+    async def claim(body: ClaimIn, signed: Signed, request: Request, response: Response) -> MeOut:
         """Claim a name (yours unless told) as your account, with a password: the account is this guest, with
-        everything of his; log in with it from another browser. 409 ``name_taken`` when the name, or one that
-        looks like it, has an account; 409 ``claimed`` when you have one. A browser whose cookie names no
-        session (one from before sessions) gets one: other copies of that cookie no longer sign in."""
+        everything of his; log in with it from another browser. Its wallet is granted the starting chips (once).
+        409 ``name_taken`` when the name, or one that looks like it, has an account; 409 ``claimed`` when you
+        have one; 429 ``too_many`` when your address has made its accounts for the day. A browser whose cookie
+        names no session (one from before sessions) gets one: other copies of that cookie no longer sign in."""
         guest = signed.guest
         current = me_out(guest)
         name = body.name or current.name
@@ -194,11 +198,26 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
             raise ApiError("claimed", "you have an account already")
         if accounts().by_name(keys) is not None:
             raise ApiError("name_taken", "that name (or one that looks or reads like it) has an account already")
+        fair: FairPlay = state["fair"]
+        who = address(request)
+        with Session(state["store"].engine) as s:
+            refused = fair.claim_refusal(s, who)
+        if refused is not None:
+            raise ApiError("too_many", refused)
         hashed = await passwords.hash(body.password)
+
+        def limited(s: Session) -> None:  # checked again in the claim's transaction: two claims at once count
+            again = fair.claim_refusal(s, who)
+            if again is not None:
+                raise AccountError("too_many", again)
+            add_address(s, guest, fair.hashed(who), AT_CLAIM)
+
         try:
-            await accounts().claim(guest, name, keys, hashed)
+            await accounts().claim(guest, name, keys, hashed, limited)
         except AccountError as e:
             raise ApiError(e.code, str(e)) from None
+        await asyncio.to_thread(state["ledger"].open_wallet, guest)  # the starting grant, once per person
+        state["hub"].account_claimed(guest)
         if signed.session is None:
             await sign_in(response, guest)
         return MeOut(id=guest, name=name, account=True)
@@ -215,6 +234,7 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
                                 address(request))
         if passwords.outdated(account.password_hash):
             await accounts().set_password(account.guest_id, await passwords.hash(body.password))
+        await state["store"].write(state["fair"].seen(account.guest_id, who, AT_LOGIN))
         await sign_in(response, account.guest_id)
         return me_out(account.guest_id)
 

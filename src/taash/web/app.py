@@ -42,6 +42,7 @@ from taash.web.accounts import accounts_router
 from taash.web.admissions import Admission, Admissions
 from taash.web.chips_routes import chips_router
 from taash.web.db import make_engine, migrate, server_key
+from taash.web.fair_play import AS_GUEST, NEEDS_ACCOUNT, FairPlay
 from taash.web.history import add_history
 from taash.web.http import (
     COOKIE,
@@ -149,6 +150,8 @@ class SeatOut(BaseModel):
     name: str | None
     bot: bool
     empty: bool
+    account: bool = Field(default=False, description="Whether the person in the seat has an account (false: a "
+                                                     "guest, a bot or nobody)")
 
 
 class TableOut(BaseModel):
@@ -317,6 +320,8 @@ def table_out(live: Live, shown: bool) -> TableOut:
     """The lobby's view of a table; its invite code only where ``shown`` (see :func:`code_shown`)."""
     summary = {**live.table.summary(), "stake": live.stake,
                "hold": hold_per_seat(live.table, live.stake) if live.stake else 0}
+    summary["seats"] = [{**seat, "account": s.guest is not None and s.guest in live.accounts}
+                        for seat, s in zip(summary["seats"], live.table.seats, strict=True)]
     if not shown:
         return TableOut(**{**summary, "code": None}, invite=None)
     return TableOut(**summary, invite=f"/join/{live.table.code}")
@@ -343,14 +348,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         ledger = Ledger(engine, starting_grant=config.starting_chips, rake_percent=Decimal(str(config.rake)))
         admissions = Admissions(config.max_connections, config.max_connections_per_address,
                                 config.max_connections_per_guest, config.reserved_for_players)
+        fair = FairPlay(engine, server_key(engine, "address"), config.accounts_per_address, config.related_stakes)
         hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
-                  config.turn_seconds, ledger, config.extra_seconds, admissions)
+                  config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         sessions = Sessions(store, signer)
         #: The Play now queue (in memory: its entries hold nothing).
         queue = Matchmaker(hub)
-        state.update(store=store, hub=hub, signer=signer, ledger=ledger, sessions=sessions, play_now=queue)
+        state.update(store=store, hub=hub, signer=signer, ledger=ledger, sessions=sessions, play_now=queue,
+                     fair=fair)
         app.state.signer = signer
         app.state.sessions = sessions
         for live in hub.live.values():
@@ -450,17 +457,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/guest", response_model=GuestOut, responses=ERRORS)
     async def new_guest(body: GuestIn, response: Response, request: Request) -> GuestOut:
-        """Become a guest with a display name; the answer sets the signed guest cookie."""
+        """Become a guest with a display name (409 ``name_taken`` for an account's name, or one that looks or
+        reads like it); the answer sets the signed guest cookie. A guest's wallet opens empty: free chips come
+        with an account."""
+        fair: FairPlay = state["fair"]
+        refused = fair.name_refusal(body.name, None)
+        if refused is not None:
+            raise ApiError("name_taken", refused)
         creating(request)
         guest = secrets.token_hex(16)
         await state["store"].add_guest(guest, body.name)
-        await asyncio.to_thread(state["ledger"].open_wallet, guest)
+        await state["store"].write(fair.seen(guest, request.client.host if request.client else "?", AS_GUEST))
+        await asyncio.to_thread(state["ledger"].open_wallet, guest, False)
         response.set_cookie(COOKIE, await state["sessions"].open(guest), httponly=True, samesite="lax",
                             secure=config.secure_cookies, max_age=60 * 60 * 24 * 365)
         return GuestOut(id=guest, name=body.name)
 
 
-    app.include_router(chips_router(lambda: state["ledger"]))  # /api/chips, /api/chips/bonus
+    app.include_router(chips_router(lambda: state["ledger"], lambda guest: bool(state["fair"].accounts([guest]))))
     app.include_router(accounts_router(config, state))  # /api/me, and claiming a name, login, logout, password
 
     # -- tables -----------------------------------------------------------------------------------------------
@@ -480,6 +494,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     async def new_table(body: TableIn, guest: str) -> Live:
         name = guest_name(guest)
+        if body.stake > 0 and not state["fair"].accounts([guest]):
+            raise ApiError("account_needed", f"{NEEDS_ACCOUNT}: claim your name (Account) first, or play without "
+                                             "stakes")
         game = GAMES[body.game]
         try:
             length = body.baazis if not game.formats else body.format or game.formats[0]
@@ -854,7 +871,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return page("replay.html")
 
     add_history(app, lambda: state["store"], lambda: state["ledger"], guest_of, lambda why: ApiError("not_found", why),
-                ERRORS)
+                ERRORS, lambda people: state["fair"].accounts(people))
 
     @app.get("/p/{guest_id}", include_in_schema=False)
     async def person_page(guest_id: str) -> FileResponse:

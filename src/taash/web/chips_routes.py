@@ -1,6 +1,7 @@
 """The wallet's HTTP API: a guest's balance and recent transfers, and the daily bonus.
 
-The daily bonus is given by itself: a person below the floor who comes back on a new day (UTC) gets it when his
+The daily bonus is for accounts (free chips belong to accounts: see :mod:`taash.web.fair_play`), and is given by
+itself: an account below the floor that comes back on a new day (UTC) gets it when its
 page asks who he is (``GET /api/me``) or for his wallet (``GET /api/chips``, the lobby's); ``POST /api/chips/bonus``
 still claims it. Its transfer id, ``bonus:PERSON:DAY``, makes it once a day whatever asks for it, and however many
 ask at once.
@@ -40,6 +41,8 @@ class ChipsOut(BaseModel):
     daily_bonus: int
     rake_percent: float
     bonus_today: int = Field(0, description="The chips of today's bonus (UTC) given to this wallet (0: none)")
+    account: bool = Field(description="Whether the wallet is an account's (only accounts get the starting grant "
+                                      "and the daily bonus, and play for chips)")
     recent: list[TransferOut]
 
 
@@ -81,24 +84,26 @@ def give_daily_bonus(ledger: Ledger, guest: str, day: date | None = None) -> Tra
     return given if new else None
 
 
-def chips_router(ledger: Callable[[], Ledger]) -> APIRouter:
+def chips_router(ledger: Callable[[], Ledger], is_account: Callable[[str], bool]) -> APIRouter:
+    """The wallet's routes; ``is_account(guest)`` tells whether a guest has an account."""
     router = APIRouter()
 
     def wallet(guest: str) -> ChipsOut:
         books = ledger()
+        account = is_account(guest)
         try:
             balance = books.balance(wallet_of(guest))
-        except UnknownAccount:  # a guest from before the server kept chips: his wallet opens now
-            books.open_wallet(guest)
+        except UnknownAccount:  # a person from before the server kept chips: his wallet opens now (empty for a guest)
+            books.open_wallet(guest, account)
             balance = books.balance(wallet_of(guest))
         bonus = books.transfer_by_id(bonus_id(guest, today()))
         return ChipsOut(balance=balance, bonus_floor=books.bonus_floor, daily_bonus=books.bonus,
                         rake_percent=float(books.rake_percent), bonus_today=bonus.amount if bonus else 0,
-                        recent=recent_transfers(books, guest))
+                        account=account, recent=recent_transfers(books, guest))
 
     def wallet_with_bonus(guest: str) -> ChipsOut:
         out = wallet(guest)  # opens it when it is not yet
-        return wallet(guest) if give_daily_bonus(ledger(), guest) else out
+        return wallet(guest) if out.account and give_daily_bonus(ledger(), guest) else out
 
     @router.get("/api/chips", response_model=ChipsOut, responses=ERRORS)
     async def my_chips(guest: Guest) -> ChipsOut:
@@ -108,10 +113,12 @@ def chips_router(ledger: Callable[[], Ledger]) -> APIRouter:
 
     @router.post("/api/chips/bonus", response_model=ChipsOut, responses=ERRORS)
     async def daily_bonus(guest: Guest) -> ChipsOut:
-        """Claim today's bonus (once a day, UTC, and only below the floor: 409 ``no_bonus`` otherwise; it is also
-        given by itself at ``GET /api/me`` and ``GET /api/chips``)."""
+        """Claim today's bonus (an account's, once a day, UTC, and only below the floor: 409 ``no_bonus``
+        otherwise; it is also given by itself at ``GET /api/me`` and ``GET /api/chips``)."""
         def claim() -> ChipsOut:
             before = wallet(guest)
+            if not before.account:
+                raise ApiError("no_bonus", "the daily bonus is for accounts: claim your name (Account) first")
             try:
                 given, new = ledger().claim_daily_bonus(guest, today())
             except ChipsError as e:

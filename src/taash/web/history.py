@@ -7,8 +7,9 @@ team's rank. Bots are rated too, one player per level (``bot:hard``), and marked
 person who plays only against bots still gets a rating measured against them.
 
 Chips come from the ledger: each match row shows what the match moved for its person (after the rake; none for a
-match without stakes), and the board of chips ranks people's wallets by balance (bots play with the house's chips
-and are not on it).
+match without stakes), and the board of chips ranks accounts' wallets by balance (guests play without stakes, and
+bots with the house's chips: neither is on it). Wherever a person's name shows, ``account`` says whether he has
+an account, so that a guest cannot pass for one.
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 from fastapi import Cookie, FastAPI, Query
 from pydantic import BaseModel, Field
+from sqlalchemy import select
 
 from taash.chips.errors import UnknownAccount
 from taash.chips.ledger import Ledger, wallet_of
 from taash.chips.reports import chips_by_match, wallet_board
 from taash.tables.adapter import game_names
+from taash.web.account_store import AccountRow
 from taash.web.db import ResultRow
 from taash.web.stakes import match_id
 from taash.web.store import Store
@@ -41,6 +44,8 @@ class SeatOut(BaseModel):
     seat: int
     name: str
     bot: bool
+    account: bool = Field(default=False, description="Whether the seat's person has an account (false: a guest or a "
+                                                     "bot)")
     team: int
     won: bool
     points: int
@@ -79,6 +84,7 @@ class PersonOut(BaseModel):
     matches: list[MatchOut]
     balance: int | None = Field(default=None, description="The chips in the person's wallet now (null: he has "
                                                           "none yet)")
+    account: bool = Field(default=False, description="Whether the person has an account (false: a guest)")
 
 
 class RatedOut(BaseModel):
@@ -86,6 +92,7 @@ class RatedOut(BaseModel):
     player: str = Field(description="A guest id, or ``bot:LEVEL`` for the bots of a level")
     name: str
     bot: bool
+    account: bool = Field(default=False, description="Whether the player has an account (false: a guest or bots)")
     rating: float = Field(description="mu - 3 sigma: a rating the player is very likely to be above")
     mu: float
     sigma: float
@@ -100,15 +107,17 @@ class BoardOut(BaseModel):
 
 class WalletOut(BaseModel):
     rank: int
-    player: str = Field(description="A guest id (people only: bots play with the house's chips)")
+    player: str = Field(description="A guest id (accounts only: guests play without stakes, bots with the "
+                                    "house's chips)")
     name: str
+    account: bool = Field(default=True, description="Always true: only accounts are ranked by chips")
     balance: int = Field(description="The chips in his wallet now")
     won: int = Field(description="His chips won (or, negative, lost) at tables, after the house's rake")
     matches: int = Field(description="The staked matches he played to the end")
 
 
 class ChipsBoardOut(BaseModel):
-    total: int = Field(description="How many people have a wallet")
+    total: int = Field(description="How many accounts have a wallet")
     offset: int
     limit: int
     players: list[WalletOut]
@@ -160,8 +169,8 @@ def rate(rows: list[ResultRow], levels: dict[str, str]) -> list[RatedOut]:
 
 def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], Ledger],
                 guest_of: Callable[[str | None], str | None], not_found: Callable[[str], Exception],
-                errors: dict[int | str, dict[str, Any]]) -> None:
-    """The routes of people's pages and the leaderboards."""
+                errors: dict[int | str, dict[str, Any]], accounts: Callable[[Iterable[str]], set[str]]) -> None:
+    """The routes of people's pages and the leaderboards; ``accounts(people)`` tells which have an account."""
 
     @app.get("/api/people/{guest_id}", response_model=PersonOut, responses=errors)
     async def person(guest_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> PersonOut:
@@ -194,6 +203,10 @@ def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], L
                 replay=f"/r/{mine.table_id}"))
         for game, g in stats.items():
             g.average_points = round(points[game] / g.matches, 2)
+        marked = accounts([guest_id, *(s.guest for _, seats in found for s in seats if s.guest is not None)])
+        for m, (_, seats) in zip(out, found, strict=True):
+            for seat, s in zip(m.seats, seats, strict=True):
+                seat.account = s.guest is not None and s.guest in marked
         books = ledger()
         moved = chips_by_match(books.engine, guest_id, [match_id(m.table_id) for m in out])
         for m in out:
@@ -202,14 +215,15 @@ def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], L
             balance: int | None = books.balance(wallet_of(guest_id))
         except UnknownAccount:
             balance = None
-        return PersonOut(id=guest_id, name=row.name, stats=stats, matches=out, balance=balance)
+        return PersonOut(id=guest_id, name=row.name, stats=stats, matches=out, balance=balance,
+                         account=guest_id in marked)
 
     @app.get("/api/leaderboard/chips", response_model=ChipsBoardOut, responses=errors)
     async def chips_board(limit: Annotated[int, Query(ge=1, le=CHIPS_PAGE_MOST)] = BOARD_SIZE,
                           offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> ChipsBoardOut:
-        """People by the chips in their wallets (the most first), with their chips won or lost at tables;
-        ``limit`` of them (1 to 100) from ``offset``. Bots and the house are not on it."""
-        total, lines = wallet_board(ledger().engine, limit, offset)
+        """Accounts by the chips in their wallets (the most first), with their chips won or lost at tables;
+        ``limit`` of them (1 to 100) from ``offset``. Guests, bots and the house are not on it."""
+        total, lines = wallet_board(ledger().engine, limit, offset, select(AccountRow.guest_id))
         names = store().guest_names([line.person for line in lines])
         return ChipsBoardOut(total=total, offset=offset, limit=limit, players=[
             WalletOut(rank=offset + i + 1, player=line.person, name=names.get(line.person, line.person),
@@ -223,4 +237,8 @@ def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], L
         if game not in game_names():
             raise not_found(f"no such game (games: {', '.join(game_names())})")
         rows, levels = store().results_for_game(game)
-        return BoardOut(game=game, players=rate(rows, levels))
+        players = rate(rows, levels)
+        marked = accounts(p.player for p in players if not p.bot)
+        for p in players:
+            p.account = p.player in marked
+        return BoardOut(game=game, players=players)

@@ -63,8 +63,14 @@ class ServerConfig:
     #: serve --header-timeout); then it is closed.
     header_timeout: float = 10.0
     secure_cookies: bool = False
-    #: Chips a new guest's wallet opens with (taash serve --starting-chips).
+    #: Chips granted once to a person's wallet when he claims an account (a guest's opens empty) (taash serve
+    #: --starting-chips).
     starting_chips: int = 10_000
+    #: Accounts one client address may make in a day (taash serve --accounts-per-address).
+    accounts_per_address: int = 3
+    #: Whether related people (who shared an address) may play each other for chips (taash serve
+    #: --allow-related-stakes; by default a staked table refuses to seat or start with them).
+    related_stakes: bool = False
     #: The house's share of each winner's winnings, in percent (taash serve --rake).
     rake: float = 0.0
     #: Minutes without a move after which a staked match's creator may abandon it (its stakes refunded).

@@ -30,6 +30,7 @@ from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.admissions import Admissions
 from taash.web.db import ResultRow, TableRow, now
+from taash.web.fair_play import FairPlay
 from taash.web.stakes import chips_won, match_id, stakes_of
 from taash.web.store import Store, StoredTable
 
@@ -109,6 +110,8 @@ class Live:
     stake: int = 0
     #: Abandoned: the table takes no more actions (one that waited for the lock is refused).
     gone: bool = False
+    #: The seated people who have an account (their seats are marked as accounts' where names show).
+    accounts: set[str] = field(default_factory=set)
     #: The table's public state (:meth:`Table.public_state`) whose parts :attr:`encoded` holds, and those parts.
     encoded_from: object = None
     encoded: Encoded | None = None
@@ -140,8 +143,10 @@ class Hub:
 
     def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000,
                  max_tables_per_guest: int = 10, turn_seconds: float = 30.0, ledger: Ledger | None = None,
-                 extra_seconds: float = 60.0, admissions: Admissions | None = None):
+                 extra_seconds: float = 60.0, admissions: Admissions | None = None, fair: FairPlay | None = None):
         self.store = store
+        #: Who may sit and start at a table (:mod:`taash.web.fair_play`; None: anyone, as the tables alone say).
+        self.fair = fair
         #: The books of the server's chips (None: no table may have stakes).
         self.ledger = ledger
         self.bot_delay = bot_delay
@@ -304,7 +309,19 @@ class Hub:
         self.live[table.id] = live
         self.codes[table.code] = table.id
         self.reseat(live)
+        self.mark_accounts(live)
         return live
+
+    def mark_accounts(self, live: Live) -> None:
+        """Which of the table's seated people have an account (asked after each sit and leave)."""
+        if self.fair is not None:
+            live.accounts = self.fair.accounts(s.guest for s in live.table.seats if s.guest is not None)
+
+    def account_claimed(self, guest: str) -> None:
+        """``guest`` has claimed an account: his seats are marked as an account's from the next message on."""
+        for live in self.live.values():
+            if live.table.seat_of(guest) is not None:
+                live.accounts.add(guest)
 
     def get(self, table_id: str) -> Live | None:
         """A table in memory, or read from the database; a finished one read again stays out of memory (it can
@@ -317,7 +334,9 @@ class Hub:
             if stored is None or table is None:
                 return None
             if table.status == "finished" or stored.row.status == "abandoned":
-                return Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
+                gone = Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
+                self.mark_accounts(gone)
+                return gone
             live = self._add(table, stored, spent)
         return live
 
@@ -408,6 +427,8 @@ class Hub:
             if version is not None and version != table.version:
                 raise TableError(f"stale version {version}: the table is at version {table.version}", "stale")
             table.check(action, guest)
+            if self.fair is not None:
+                self.fair.check(table, live.stake, action, guest)
             new_version = table.version + 1
             status_before = table.status
             if action.get("type") == "start" and live.stake > 0 and self.ledger is not None:
@@ -440,6 +461,7 @@ class Hub:
             del live.missed[:-MISSED_KEPT]
             if action.get("type") in ("sit", "leave"):
                 self.reseat(live)
+                self.mark_accounts(live)
             if status_before != table.status and table.status == "playing" and not table.settings.public:
                 # Its watchers are closed before the start is announced: they see nothing of the match.
                 self.close_watchers(live, "a private table: only its players may watch it")
@@ -489,6 +511,7 @@ class Hub:
                  timer: dict[str, JSON] | None, extra: dict[str, JSON]) -> str:
         state = self._encoded_state(live, seat)
         state["seats_present"] = presence
+        state["seats_account"] = [s.guest is not None and s.guest in live.accounts for s in live.table.seats]
         state["timer"] = timer
         state["can_manage"] = seat is not None or (guest is not None and guest == live.table.owner)
         return orjson.dumps({"type": kind, "version": live.table.version, **extra, "state": state}).decode()

@@ -1,5 +1,5 @@
 """How many passwords may be tried, counted in the database before each is checked (the ``login_limits`` table,
-migration 0012).
+migration 0013).
 
 Three counts, each over a fixed window of ``WINDOW`` seconds that begins with its first attempt:
 

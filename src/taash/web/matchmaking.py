@@ -99,8 +99,9 @@ class Matchmaker:
         ledger = self.hub.ledger
         try:
             balance = ledger.balance(wallet_of(guest))
-        except UnknownAccount:  # a guest from before the server kept chips: his wallet opens now
-            ledger.open_wallet(guest)
+        except UnknownAccount:  # a person from before the server kept chips: his wallet opens now (empty for a guest)
+            fair = self.hub.fair
+            ledger.open_wallet(guest, fair is None or bool(fair.accounts([guest])))
             balance = ledger.balance(wallet_of(guest))
         if balance >= hold:
             return None

@@ -28,6 +28,7 @@ from pydantic import Field, ValidationError
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TableError, adapter
+from taash.web.fair_play import NEEDS_ACCOUNT
 from taash.web.http import StrictIn
 from taash.web.hub import Connection
 from taash.web.matchmaking import WAITS, Entry, Matchmaker, Wanted
@@ -135,6 +136,9 @@ async def press(queue: Matchmaker, guest: str, message: dict[str, JSON], name: C
     refused = may_create(who)  # before the wallet is read: a flood of presses costs the server nothing more
     if refused is not None:
         return error("too_many", refused)
+    fair = queue.hub.fair
+    if wanted.stake and fair is not None and not fair.accounts([guest]):
+        return error("account_needed", f"{NEEDS_ACCOUNT}: claim your name (Account) first, or play without stakes")
     short = await asyncio.to_thread(queue.short_of, guest, hold)
     if short is not None:
         return error("short", short)

@@ -73,6 +73,15 @@ export function h(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** The mark beside an account's name (a guest cannot pass for an account): a ✓ titled "account", read out as
+ * "account"; `null` for anyone else, so that `h(...)` leaves it out. */
+export function accountMark(account) {
+  return account
+    ? h("span", { class: "account-mark", testid: "account-mark", title: "account", role: "img",
+      "aria-label": "account" }, "\u2713")
+    : null;
+}
+
 /** A name form (`name-input`, `name-submit`): resolves with the new guest once the server accepted it. */
 export function nameForm(container, { prompt = "Your name", submitLabel = "Continue" } = {}) {
   return new Promise((resolve) => {

@@ -1,12 +1,12 @@
 // Each game's leaderboard by rating, and the board of chips (people by their wallets, a page at a time).
-import { api, chipsText, h } from "/static/common.js";
+import { accountMark, api, chipsText, h } from "/static/common.js";
 
 const GAMES = [["seep", "Seep"], ["rummy", "13-card Rummy"]];
 // People a page of the board of chips shows.
 const CHIPS_PAGE = 25;
 
 function person(p) {
-  return h("a", { href: `/p/${encodeURIComponent(p.player)}` }, p.name);
+  return [h("a", { href: `/p/${encodeURIComponent(p.player)}` }, p.name), accountMark(p.account)];
 }
 
 function table(headings, rows) {

@@ -1,6 +1,6 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { api, h, me, nameForm, newSeed, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
+import { accountMark, api, h, me, nameForm, newSeed, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
 
@@ -71,12 +71,13 @@ function fillSelects() {
 function describe(t) {
   const seated = t.seats.filter((s) => !s.empty);
   const free = t.seats.length - seated.length;
-  const names = seated.map((s) => s.name).join(", ") || "nobody yet";
+  const names = seated.length ? seated.flatMap((s, i) => [i ? ", " : "", s.name, accountMark(s.account)])
+    : ["nobody yet"];
   const match = t.format ? formatLabel(t.format)
     : t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
   const game = (GAMES[t.game] || { title: t.game }).title;
   const stake = t.stake ? ` · stake ${t.stake} (holds ${t.hold} chips)` : "";
-  return { free, text: `${game} · ${t.players} players · ${ruleLabel(t.rules)} · ${match}${stake} · ${names}` };
+  return { free, text: [`${game} · ${t.players} players · ${ruleLabel(t.rules)} · ${match}${stake} · `, ...names] };
 }
 
 async function refreshTables() {
@@ -101,7 +102,7 @@ async function refreshTables() {
       : h("a", { class: "button", href: url, testid: "table-watch" }, "Watch");
     list.appendChild(h("li", { testid: "table-item", dataset: { table: t.id } },
       h("span", { class: "badge " + t.status }, t.status),
-      h("span", { class: "desc" }, d.text),
+      h("span", { class: "desc" }, ...d.text),
       action));
   }
   box.replaceChildren(list);

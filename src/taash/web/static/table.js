@@ -2,7 +2,7 @@
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
 // in its view module (static/{game}/view.js), chosen by the state's `game`.
 
-import { api, h, me, nameForm, newSeed, toast, words } from "/static/common.js";
+import { accountMark, api, h, me, nameForm, newSeed, toast, words } from "/static/common.js";
 import * as rummyView from "/static/rummy/view.js";
 import * as seepView from "/static/seep/view.js";
 
@@ -47,6 +47,11 @@ function seatName(seat) {
 }
 
 function team(seat) { return seat % 2; }
+
+/** Whether the person in `seat` has an account (the state's `seats_account`). */
+function isAccount(seat) {
+  return Boolean(S.state && S.state.seats_account && S.state.seats_account[seat]);
+}
 
 function nextId() {
   S.counter += 1;
@@ -313,7 +318,8 @@ function renderSetup() {
     box.appendChild(h("div", { class: `seat-card team-${team(s.seat)}` + (mine ? " mine" : ""),
       testid: `seat-${s.seat}` },
       h("div", { class: "seat-label" }, `Seat ${s.seat}` + (st.players === 4 ? ` · ${team(s.seat) ? "Team B" : "Team A"}` : "")),
-      h("div", { class: "seat-name" }, s.empty ? "empty" : s.name + (mine ? " (you)" : "")),
+      h("div", { class: "seat-name" }, s.empty ? "empty" : s.name, accountMark(isAccount(s.seat)),
+        s.empty || !mine ? "" : " (you)"),
       h("div", { class: "marks" }, marks),
       action));
   }
@@ -464,7 +470,8 @@ async function main() {
     return;
   }
   document.addEventListener("keydown", onKey);
-  const table = { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId: TABLE_ID };
+  const table = { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId: TABLE_ID,
+    accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));

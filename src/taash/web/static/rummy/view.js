@@ -341,7 +341,7 @@ function seatBox(st, s) {
   return T.h("div", { class: "seat-box" + (turn ? " turn" : "") + (mine ? " mine" : ""), testid: `seat-box-${s.seat}`,
     dataset: { seat: s.seat } },
     T.h("div", { class: "seat-head" },
-      T.h("span", { class: "seat-name" }, (s.empty ? "empty" : s.name) + (mine ? " (you)" : "")),
+      T.h("span", { class: "seat-name" }, s.empty ? "empty" : s.name, T.accountMark(s.seat), mine ? " (you)" : ""),
       T.h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`),
       st.score && st.score.format !== "points" ? T.h("span", { class: "count" }, ` · ${total} pts`) : null),
     T.h("div", { class: "marks" }, marks));

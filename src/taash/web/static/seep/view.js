@@ -147,7 +147,7 @@ function seatBox(s, slot) {
   return h("div", { class: `seat-box team-${team(s.seat)}` + (turn ? " turn" : "") + (mine ? " mine" : ""),
     testid: `seat-box-${s.seat}`, dataset: { seat: s.seat } },
     h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, (s.empty ? "empty" : s.name) + (mine ? " (you)" : "")),
+      h("span", { class: "seat-name" }, s.empty ? "empty" : s.name, T.accountMark(s.seat), mine ? " (you)" : ""),
       h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`)),
     h("div", { class: "marks" }, marks),
     slot === "bottom" && mine ? null : backs);
