@@ -5,7 +5,8 @@
 
 import { cardElement, cardText, JOKER, RANKS, SUITS } from "/static/cards.js";
 
-const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid" };
+const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid",
+  draw: "a card short" };
 const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared: "declared" };
 
 let T = null; // the table page: { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId }
