@@ -29,10 +29,13 @@ function tableOptions() {
   return options;
 }
 
-/** Open a table's page; `code`, the invite code given, lets its page watch and sit at a private table. */
-function goToTable(table, code = null) {
+/** Open a table's page; `code`, the invite code given, lets its page watch and sit at a private table. An
+ * invitation's page (/join/CODE) is replaced in the history by the table's, so that Back leaves the table. */
+function goToTable(table, code = null, replace = false) {
   const query = code && !table.public ? `?code=${encodeURIComponent(code)}` : "";
-  location.assign(`/t/${encodeURIComponent(table.id)}${query}`);
+  const url = `/t/${encodeURIComponent(table.id)}${query}`;
+  if (replace) location.replace(url);
+  else location.assign(url);
 }
 
 async function joinCode(code, errorBox) {
@@ -190,7 +193,7 @@ async function main() {
     const code = decodeURIComponent(invite[1]);
     try {
       const table = await api("GET", `/api/join/${encodeURIComponent(code)}`);
-      goToTable(table, code);
+      goToTable(table, code, true);
       return;
     } catch (e) {
       setStatus(`Invitation ${code}: ${e.message}`, true);

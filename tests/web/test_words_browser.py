@@ -1,0 +1,101 @@
+"""Issue 27 ("What a newcomer found at the tables"), the page's part: Back from an invitation, the lobby's words and
+controls, the table's words, dialogs and help, the replay's auto-play. Driven through Chromium with Playwright
+(skipped without it, as tests/web/test_browser.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
+from tests.web.server import Server, free_port
+
+if HAVE_PLAYWRIGHT:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import expect as _expect
+
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium (apt-get install chromium)"),
+    pytest.mark.skipif(not HAVE_PLAYWRIGHT, reason="the playwright Python package is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One ``taash serve`` for the module's tests (each test its own people), with quick bots."""
+    tmp = tmp_path_factory.mktemp("words")
+    port = free_port()
+    db = f"sqlite:///{tmp / 'words.db'}"
+    s = Server(f"http://127.0.0.1:{port}", db, ["--port", str(port), "--database-url", db, "--bot-delay", "0.02",
+                                                  "--log-level", "warning"], log=tmp / "server.log")
+    s.start()
+    try:
+        yield s.url
+    finally:
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    ctx.set_default_timeout(10000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def tid(page: Page, testid: str):  # type: ignore[no-untyped-def]
+    return page.locator(f"[data-testid='{testid}']")
+
+
+def person(context: BrowserContext, server: str, name: str, errors: list[str]) -> Page:
+    """A new page in the lobby, named ``name``."""
+    page = context.new_page()
+    watch_errors(page, errors, name)
+    page.goto(f"{server}/")
+    tid(page, "name-input").fill(name)
+    tid(page, "name-submit").click()
+    _expect(tid(page, "create-table")).to_be_visible()
+    return page
+
+
+def test_back_from_a_table_reached_by_an_invitation_leaves_it(server: str, browser: Browser,
+                                                              context: BrowserContext) -> None:
+    """Issue 27, 4: /join/CODE forwarded to the table and stayed in the history, so Back landed on the table
+    again. The invitation's page is replaced by the table's: Back goes to the page before the invitation."""
+    errors: list[str] = []
+    host = person(context, server, "Host", errors)
+    tid(host, "public").uncheck()
+    tid(host, "create-table").click()
+    host.wait_for_url("**/t/*")
+    _expect(tid(host, "invite-link")).to_have_attribute("href", re.compile("/join/"))
+    invite = tid(host, "invite-link").get_attribute("href")
+
+    guest_ctx = browser.new_context()
+    try:
+        guest = guest_ctx.new_page()
+        watch_errors(guest, errors, "guest")
+        guest.goto(f"{server}/leaderboard")
+        guest.goto(invite if invite.startswith("http") else f"{server}{invite}")
+        guest.wait_for_url("**/t/*")
+        guest.go_back()
+        guest.wait_for_url("**/leaderboard")
+        guest.wait_for_timeout(300)  # no forwarding again
+        assert guest.url.endswith("/leaderboard")
+    finally:
+        guest_ctx.close()
+    assert not errors, errors
