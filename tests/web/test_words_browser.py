@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
 from tests.web.server import Server, free_port
+from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
 
 if HAVE_PLAYWRIGHT:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
@@ -98,4 +97,23 @@ def test_back_from_a_table_reached_by_an_invitation_leaves_it(server: str, brows
         assert guest.url.endswith("/leaderboard")
     finally:
         guest_ctx.close()
+    assert not errors, errors
+
+
+def test_the_lobby_says_what_a_stake_will_hold_before_the_table_is_made(server: str,
+                                                                        context: BrowserContext) -> None:
+    """Issue 27, 5: the create-table form tells the player what the chosen stake holds (the server's rule)."""
+    errors: list[str] = []
+    page = person(context, server, "Staker", errors)
+    _expect(tid(page, "stake-hold")).to_have_text("0 = not for chips")
+    tid(page, "players").select_option("2")
+    tid(page, "baazis").fill("0")
+    tid(page, "stake").fill("200")
+    _expect(tid(page, "stake-hold")).to_contain_text(
+        "A stake of 200 a point on a single Seep deal holds 20,000 chips from each player")
+    tid(page, "baazis").fill("3")
+    _expect(tid(page, "stake-hold")).to_contain_text("a match to 3 baazis holds 600 chips from each player")
+    tid(page, "game").select_option("rummy")
+    tid(page, "format").select_option("pool101")
+    _expect(tid(page, "stake-hold")).to_contain_text("An entry fee of 200 to a Rummy pool 101 match holds 200 chips")
     assert not errors, errors

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Cookie, FastAPI, Request, Response, WebSocket
+from fastapi import Cookie, FastAPI, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketState
 
 from taash.bots.base import LEVELS
 from taash.chips.ledger import Ledger
-from taash.tables.adapter import TIMEOUT, TableError, adapter, game_names
+from taash.tables.adapter import TIMEOUT, Settings, TableError, adapter, game_names
 from taash.tables.rummy import judge_groups
 from taash.tables.session import TIMEOUT_REFUSED
 from taash.web.accounts import accounts_router
@@ -55,7 +55,7 @@ from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.matchmaking import Matchmaker
 from taash.web.play_now import play_now_socket
 from taash.web.sessions import Sessions
-from taash.web.stakes import hold_per_seat
+from taash.web.stakes import hold_for, hold_per_seat, hold_words
 from taash.web.store import Store
 
 log = logging.getLogger("taash.web")
@@ -117,6 +117,11 @@ class TableIn(BaseModel):
         if self.seat is not None and self.seat >= self.players:
             raise ValueError(f"seat must be from 0 to {self.players - 1} at a table of {self.players}")
         return self
+
+
+class HoldOut(BaseModel):
+    hold: int = Field(description="Chips held from each player when the match starts (the most he can lose)")
+    said: str = Field(description="What the stake holds, in a player's words")
 
 
 class SitIn(BaseModel):
@@ -440,15 +445,29 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         live = await new_table(body, guest)
         return table_out(live, True)
 
+    def settings_of(body: TableIn) -> Settings:
+        """The settings a table asked for (``TableError`` for those no table takes)."""
+        game = GAMES[body.game]
+        length = body.baazis if not game.formats else body.format or game.formats[0]
+        if body.format is not None and not game.formats:
+            raise TableError(f"{game.title} takes no format (it plays to baazis)")
+        return game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
+
+    @app.get("/api/stakes/hold", response_model=HoldOut, responses=ERRORS)
+    async def stake_hold(query: Annotated[TableIn, Query()]) -> HoldOut:
+        """What a table of these settings (as ``POST /api/tables`` takes them) played for ``stake`` holds from
+        each player when its match starts, before it is created: the chips and the sentence saying why."""
+        try:
+            settings = settings_of(query)
+        except TableError as e:
+            raise ApiError(e.code, str(e)) from None
+        return HoldOut(hold=hold_for(settings, query.stake),
+                       said=hold_words(settings, query.stake) if query.stake else "not played for chips")
+
     async def new_table(body: TableIn, guest: str) -> Live:
         name = guest_name(guest)
-        game = GAMES[body.game]
         try:
-            length = body.baazis if not game.formats else body.format or game.formats[0]
-            if body.format is not None and not game.formats:
-                raise TableError(f"{game.title} takes no format (it plays to baazis)")
-            settings = game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
-            live = await hub().create(settings, guest, body.stake)
+            live = await hub().create(settings_of(body), guest, body.stake)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
         if body.seat is not None:

@@ -28,7 +28,7 @@ from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.db import ResultRow, TableRow, now
-from taash.web.stakes import chips_won, match_id, stakes_of
+from taash.web.stakes import chips_won, match_id, short_words, stakes_of
 from taash.web.store import Store, StoredTable
 
 log = logging.getLogger("taash.web")
@@ -402,7 +402,7 @@ class Hub:
             new_version = table.version + 1
             status_before = table.status
             if action.get("type") == "start" and live.stake > 0 and self.ledger is not None:
-                await self._hold(live)
+                await self._hold(live, guest)
             mover = table.to_move()
             bank = self.bank_at(live, mover, time.monotonic(), away)
             spent = None if bank is None else self.extra_seconds - bank
@@ -446,15 +446,18 @@ class Hub:
         self.schedule_bots(live)
         return new_version
 
-    async def _hold(self, live: Live) -> None:
-        """Hold every seat's stake before the start is written (a short wallet refuses the start, and nothing
-        changes). Should the start's write then fail, the hold stays and a start again finds it."""
+    async def _hold(self, live: Live, asking: str | None) -> None:
+        """Hold every seat's stake before the start is written (a short wallet refuses the start, in a player's
+        words, and nothing changes). Should the start's write then fail, the hold stays and a start again finds
+        it."""
         assert self.ledger is not None
         try:
             await asyncio.to_thread(self.ledger.hold, match_id(live.table.id), stakes_of(live.table, live.stake),
                                     live.table.id)
         except InsufficientChips as e:
-            raise TableError(f"not enough chips to start: {e}", "short") from None
+            if e.seat is None or e.balance is None:
+                raise TableError(f"not enough chips to start: {e}", "short") from None
+            raise TableError(short_words(live.table, live.stake, e.seat, e.balance, asking), "short") from None
         except ChipsError as e:
             raise TableError(f"the stakes could not be held: {e}", "stakes") from None
 

@@ -52,6 +52,26 @@ async function joinCode(code, errorBox) {
   }
 }
 
+let holdAsked = 0;
+
+/** What the chosen stake will hold from each player, as the server says it (the rule lives there). */
+async function showHold() {
+  const box = $("stake-hold");
+  const options = tableOptions();
+  if (!options.stake) {
+    box.textContent = "0 = not for chips";
+    return;
+  }
+  const asked = ++holdAsked;
+  const { public: _, ...query } = options;
+  try {
+    const answer = await api("GET", `/api/stakes/hold?${new URLSearchParams(query)}`);
+    if (asked === holdAsked) box.textContent = `${answer.said[0].toUpperCase()}${answer.said.slice(1)}.`;
+  } catch (e) {
+    if (asked === holdAsked) box.textContent = e.message;
+  }
+}
+
 /** The players, rules and match length the chosen game offers. */
 function fillGame() {
   const form = $("table-form");
@@ -68,6 +88,9 @@ function fillSelects() {
   for (const l of LEVELS) form.level.appendChild(h("option", { value: l, selected: l === "medium" }, l));
   form.game.addEventListener("change", fillGame);
   fillGame();
+  // After the game's own choices are filled in (its select's listener runs first).
+  form.addEventListener("change", showHold);
+  for (const input of [form.stake, form.baazis]) input.addEventListener("input", showHold);
 }
 
 function describe(t) {
