@@ -117,3 +117,84 @@ def test_the_lobby_says_what_a_stake_will_hold_before_the_table_is_made(server: 
     tid(page, "format").select_option("pool101")
     _expect(tid(page, "stake-hold")).to_contain_text("An entry fee of 200 to a Rummy pool 101 match holds 200 chips")
     assert not errors, errors
+
+
+def seep_against_the_computer(page: Page) -> None:
+    """From the lobby (named): 2-player Seep against easy bots, a single deal."""
+    tid(page, "players").select_option("2")
+    tid(page, "baazis").fill("0")
+    tid(page, "level").select_option("easy")
+    tid(page, "quick-play").click()
+    page.wait_for_url("**/t/*")
+    _expect(tid(page, "hand")).to_be_visible()
+
+
+def test_a_single_seep_deal_in_words_numbers_and_help(server: str, context: BrowserContext) -> None:
+    """Issue 27, 8: card names for screen readers all in words ("two of spades", as "ten of clubs"); no baazis
+    column for a single deal; "Last plays" numbered by their place in the whole log, which opens; the keys help
+    gone once the match is over; "wins a baazi!" for a player of a 2-player table."""
+    errors: list[str] = []
+    page = person(context, server, "Reader", errors)
+    seep_against_the_computer(page)
+    labels = page.eval_on_selector_all("[role='img'][aria-label]", "els => els.map(e => e.getAttribute('aria-label'))")
+    faces = [x for x in labels if x not in ("joker", "a card face down")]
+    assert faces and all(re.fullmatch(r"(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+                                      r"(spades|hearts|diamonds|clubs)", x) for x in faces), faces
+    headers = tid(page, "scores").locator("th").all_inner_texts()
+    assert "cards" in headers and "baazis" not in headers
+
+    from tests.web.test_browser import my_turn, take_turn
+
+    for _ in range(400):  # play the deal to its end, each turn the first offered move
+        if page.evaluate("() => document.body.dataset.status") == "finished":
+            break
+        if my_turn(page):
+            take_turn(page)
+        else:
+            page.wait_for_timeout(50)
+    _expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=20000)
+    _expect(page.locator("#keys-help")).to_be_hidden()
+    tid(page, "continue").click()  # the deal's score sheet
+    log = tid(page, "log")
+    start = int(log.get_attribute("start") or "1")
+    assert start > 1  # more than the last few lines: numbered from where they stand in the whole log
+    assert log.locator("li").count() == 8
+    tid(page, "log-all").click()
+    _expect(log).to_have_attribute("start", "1")
+    _expect(log.locator("li")).to_have_count(start + 7)
+    _expect(tid(page, "log-all")).to_have_text("Show the last plays")
+
+    said = page.evaluate("""async () => {
+      const view = await import("/static/seep/view.js");  // the page's own module, drawing this table
+      const deal = {dealer: 0, score: [10, 90], difference: 0, baazi: 1, minimum_rule: false};
+      const shown = {players: 2, status: "playing", baazis: 2, score: {deals: [deal], baazis: [0, 1], difference: 0}};
+      const r = {card_points: [10, 80], sweep_points: [0, 10], score: [10, 90], baazi: 1, minimum_rule: false};
+      return view.sheet(shown, r, 1).filter(Boolean).map((n) => n.textContent).join(" | ");
+    }""")
+    assert re.search(r"\(bot\) wins a baazi!", said), said
+    assert not errors, errors
+
+
+def test_drop_asks_in_the_pages_own_dialog(server: str, context: BrowserContext) -> None:
+    """Issue 27, 8: Drop asked through the browser's bare confirm box; it asks in the page's own dialog."""
+    errors: list[str] = []
+    page = person(context, server, "Dropper", errors)
+    page.on("dialog", lambda d: errors.append(f"a browser dialog: {d.message}") or d.dismiss())
+    tid(page, "game").select_option("rummy")
+    tid(page, "players").select_option("2")
+    tid(page, "format").select_option("points")
+    tid(page, "level").select_option("medium")
+    tid(page, "quick-play").click()
+    page.wait_for_url("**/t/*")
+    drop = tid(page, "drop")
+    _expect(drop).to_be_enabled(timeout=20000)
+    drop.click()
+    dialog = tid(page, "drop-dialog")
+    _expect(dialog).to_be_visible()
+    _expect(dialog).to_contain_text("Drop out of this deal?")
+    tid(page, "drop-cancel").click()
+    _expect(dialog).to_have_count(0)
+    drop.click()
+    tid(page, "drop-confirm").click()
+    _expect(tid(page, "log")).to_contain_text("drops (first drop: 20 points)")
+    assert not errors, errors

@@ -119,6 +119,10 @@ class TableIn(BaseModel):
         return self
 
 
+class LogOut(BaseModel):
+    log: list[str] = Field(description="Every line of the table's log, the first first (line 1)")
+
+
 class HoldOut(BaseModel):
     hold: int = Field(description="Chips held from each player when the match starts (the most he can lose)")
     said: str = Field(description="What the stake holds, in a player's words")
@@ -574,6 +578,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await act(live, {"type": "bots"}, guest)
         await act(live, {"type": "start"}, guest)
         return table_out(live, True)
+
+    @app.get("/api/tables/{table_id}/log", response_model=LogOut, responses=ERRORS)
+    async def whole_log(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> LogOut:
+        """Every line of a table's log so far (the state carries the last few): what everyone at the table was
+        told, in words; a private table's only for its creator and its players (403)."""
+        live = live_table(table_id)
+        private_refused(live, guest_of(taash_guest), "its log")
+        return LogOut(log=list(live.table.log))
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS)
     async def record(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
