@@ -129,7 +129,8 @@ def seep_against_the_computer(page: Page) -> None:
     _expect(tid(page, "hand")).to_be_visible()
 
 
-def test_a_single_seep_deal_in_words_numbers_and_help(server: str, context: BrowserContext) -> None:
+def test_a_single_seep_deal_in_words_numbers_and_help_and_its_replay_plays_by_itself(
+        server: str, context: BrowserContext) -> None:
     """Issue 27, 8: card names for screen readers all in words ("two of spades", as "ten of clubs"); no baazis
     column for a single deal; "Last plays" numbered by their place in the whole log, which opens; the keys help
     gone once the match is over; "wins a baazi!" for a player of a 2-player table."""
@@ -172,6 +173,20 @@ def test_a_single_seep_deal_in_words_numbers_and_help(server: str, context: Brow
       return view.sheet(shown, r, 1).filter(Boolean).map((n) => n.textContent).join(" | ");
     }""")
     assert re.search(r"\(bot\) wins a baazi!", said), said
+
+    # Issue 27, 10: the replay plays by itself (play/pause, speed).
+    page.goto(page.url.replace("/t/", "/r/").split("?")[0])
+    step = tid(page, "replay-step")
+    _expect(step).to_have_text(re.compile(r"play 0/\d+"))
+    tid(page, "replay-speed").select_option("fast")
+    tid(page, "replay-play").click()
+    _expect(tid(page, "replay-play")).to_have_attribute("aria-pressed", "true")
+    _expect(step).to_have_text(re.compile(r"play [3-9]\d*/\d+"), timeout=5000)
+    tid(page, "replay-play").click()  # pause
+    _expect(tid(page, "replay-play")).to_have_text("▶ Play")
+    paused = step.inner_text()
+    page.wait_for_timeout(1000)
+    assert step.inner_text() == paused
     assert not errors, errors
 
 
@@ -197,4 +212,66 @@ def test_drop_asks_in_the_pages_own_dialog(server: str, context: BrowserContext)
     drop.click()
     tid(page, "drop-confirm").click()
     _expect(tid(page, "log")).to_contain_text("drops (first drop: 20 points)")
+    assert not errors, errors
+
+
+def test_the_lobby_describes_both_games_and_keeps_play_now_apart(server: str, context: BrowserContext) -> None:
+    """Issue 27, 10: the lobby described neither game and mixed the Play now wait and the public box into the
+    table options."""
+    errors: list[str] = []
+    page = person(context, server, "Newcomer", errors)
+    _expect(tid(page, "about-seep")).to_contain_text("Seep")
+    _expect(tid(page, "about-seep")).to_contain_text("sweep")
+    _expect(tid(page, "about-rummy")).to_contain_text("13-card Rummy")
+    _expect(tid(page, "about-rummy")).to_contain_text("pure run")
+    options = page.locator("#table-form > .fields")
+    assert options.locator("[data-testid='play-now-wait'], [data-testid='public']").count() == 0
+    assert tid(page, "play-now-box").locator("[data-testid='play-now-wait']").count() == 1
+    assert tid(page, "play-now-box").locator("[data-testid='play-now']").count() == 1
+    assert tid(page, "own-table-box").locator("[data-testid='public']").count() == 1
+    assert not errors, errors
+
+
+def test_the_daily_bonus_button_says_why_the_server_refuses(server: str, context: BrowserContext) -> None:
+    """Issue 27, 10: only the API could claim the daily bonus. The lobby offers it; a wallet above the floor is
+    told the server's reason."""
+    errors: list[str] = []
+    page = person(context, server, "Rich", errors)
+    claim = tid(page, "claim-bonus")
+    _expect(claim).to_contain_text("Claim today's bonus (+")
+    claim.click()
+    _expect(tid(page, "status")).to_contain_text("No bonus: the daily bonus is for wallets below")
+    _expect(tid(page, "wallet")).to_contain_text("10,000 chips")
+    assert not errors, errors
+
+
+#: ``taash`` that gives no bonus by itself (at GET /api/me or /api/chips): only a claim gives it.
+NO_BONUS_BY_ITSELF = """
+from taash.web import chips_routes
+chips_routes.give_daily_bonus = lambda *args, **kwargs: None
+from taash.cli.main import run
+run()
+"""
+
+
+def test_the_daily_bonus_button_claims_it(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> None:
+    tmp = tmp_path_factory.mktemp("bonus")
+    port = free_port()
+    db = f"sqlite:///{tmp / 'bonus.db'}"
+    s = Server(f"http://127.0.0.1:{port}", db, ["--port", str(port), "--database-url", db, "--starting-chips", "500",
+                                                  "--log-level", "warning"], log=tmp / "server.log",
+               launcher=("-c", NO_BONUS_BY_ITSELF))
+    s.start()
+    ctx = browser.new_context()
+    errors: list[str] = []
+    try:
+        page = person(ctx, s.url, "Poor", errors)
+        _expect(tid(page, "wallet")).to_contain_text("500 chips")
+        tid(page, "claim-bonus").click()
+        _expect(tid(page, "wallet")).to_contain_text("1,500 chips")
+        _expect(tid(page, "bonus-today")).to_contain_text("+1,000")
+        _expect(tid(page, "claim-bonus")).to_have_count(0)
+    finally:
+        ctx.close()
+        s.stop()
     assert not errors, errors

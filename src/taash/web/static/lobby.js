@@ -193,7 +193,23 @@ function showWho(guest, wallet = null) {
     wallet === null ? "" : h("span", { testid: "wallet" }, ` · ${wallet.balance.toLocaleString("en-IN")} chips`),
     wallet && wallet.bonus_today
       ? h("span", { testid: "bonus-today" }, ` (today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")})`)
+      : "",
+    wallet && wallet.daily_bonus && !wallet.bonus_today
+      ? h("button", { type: "button", class: "small", testid: "claim-bonus", onclick: () => claimBonus(guest),
+        title: `Once a day, for wallets below ${wallet.bonus_floor.toLocaleString("en-IN")} chips` },
+      `Claim today's bonus (+${wallet.daily_bonus.toLocaleString("en-IN")})`)
       : "");
+}
+
+/** Claim today's bonus; the server says why not when it refuses (the rule is its own). */
+async function claimBonus(guest) {
+  try {
+    const wallet = await api("POST", "/api/chips/bonus");
+    showWho(guest, wallet);
+    setStatus(`Today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")} chips.`);
+  } catch (e) {
+    setStatus(`No bonus: ${e.message}`, true);
+  }
 }
 
 function showReady(guest) {
