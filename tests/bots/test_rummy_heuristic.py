@@ -6,10 +6,11 @@ import pytest
 
 from taash.arena.duplicate import run_duplicate
 from taash.bots import make_bot
-from taash.bots.rummy.heuristic import HeuristicBot, completes_pure_run, draws
+from taash.bots.rummy.heuristic import HeuristicBot, completes_pure_run
 from taash.games import make_game
 from taash.packs import parse_face
 from taash.rummy.deal import Discard, Drop, Phase, Take
+from taash.rummy.progress import draws
 from taash.rummy.rules import PRESETS
 from taash.rummy.view import PlayerView, SeenTurn
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from taash.bots import make_bot
-from taash.bots.rummy.heuristic import NO_PURE_RUN, RUN_MISSING, HeuristicBot
+from taash.bots.rummy.heuristic import HeuristicBot
 from taash.bots.rummy.inference import knowledge
 from taash.bots.rummy.ismcts import IsmctsBot
 from taash.bots.rummy.lookahead import Lookahead, LookaheadPolicy, drawable
@@ -20,6 +20,7 @@ from taash.packs import parse_face
 from taash.rummy.deal import Discard, Phase, Take, sorted_pack
 from taash.rummy.game import RummyState
 from taash.rummy.melds import is_joker
+from taash.rummy.progress import NO_PURE_RUN, RUN_MISSING
 from taash.rummy.rules import PRESETS, Rules
 from taash.rummy.solver import pure_discard_values, solve
 from taash.rummy.view import PlayerView

@@ -310,3 +310,34 @@ def test_each_rummy_seat_is_told_its_whole_view_but_only_the_last_turns() -> Non
         moves = [m for m in legal if m["type"] != "drop"]
         table.apply(rng.choice(moves) if moves and rng.random() < 0.9 else table.bot_action(), None)
     assert long_deal > TURNS_SHOWN
+
+
+def test_arrange_for_me_shows_sets_and_pure_runs_before_the_hand_could_declare() -> None:
+    """Issue 27, 3: before a pure run (or the long run) was there, "Arrange for me" showed the jokers alone and
+    the other cards in one invalid group, hiding the set 3s 3d 3c and the pure run 5d 6d 7d."""
+    from taash.packs import parse_face
+    from taash.rummy.rules import PRESETS
+    from taash.tables.rummy import arrangement
+
+    def groups(text: str, wild: int) -> list[tuple[str | None, list[str]]]:
+        out = arrangement([parse_face(c) for c in text.split()], PRESETS["octro"], wild)
+        assert not out["valid"]
+        return [(g["kind"], sorted(g["cards"])) for g in out["groups"]]
+
+    with_set = groups("3s 3d 3c 9h Jh 2s 5c 8d Kc Qs 6h Ad JK", 6)
+    assert ("set", ["3c", "3d", "3s"]) in with_set and ("impure", ["9h", "JK", "Jh"]) in with_set
+    assert with_set[-1] == (None, sorted(["2s", "5c", "8d", "Kc", "Qs", "6h", "Ad"]))  # the loose cards last
+    with_runs = groups("5d 6d 7d 9h Jh 2s 4c 8s Kc Qs Th Ac 9c", 2)
+    assert with_runs[:3] == [("pure", ["9h", "Jh", "Th"]), ("pure", ["5d", "6d", "7d"]), ("draw", ["Ac", "Kc"])]
+    for laid in (with_set, with_runs):
+        assert all(len(cards) < 8 for kind, cards in laid if kind is None)
+
+
+def test_arrange_for_me_lays_off_a_loose_card_not_a_king_of_the_set() -> None:
+    from taash.packs import parse_face
+    from taash.rummy.rules import PRESETS
+    from taash.tables.rummy import arrangement
+
+    hand = "Ks Kd Kc 5d 6d 2s 3h 9c 4h 8s 7c Ah 2d 7h"
+    out = arrangement([parse_face(c) for c in hand.split()], PRESETS["octro"], 9)
+    assert out["discard"] == "9c" and {"kind": "set", "cards": ["Ks", "Kd", "Kc"]} in out["groups"]

@@ -95,9 +95,9 @@ def play_turn(page: Page, end: str | None = None) -> None:
     if end == "drop":
         button = tid(page, "drop")
         _expect(button).to_contain_text(re.compile(r"Drop \((20|40) points\)"))
-        page.once("dialog", lambda d: d.accept())
         v = version(page)
         button.click()
+        tid(page, "drop-confirm").click()  # the page's own dialog asks first
         after(page, v)
         return
     v = version(page)

@@ -118,6 +118,61 @@ def test_a_short_wallet_refuses_the_start_and_changes_nothing(tmp_path: Path) ->
     store.close()
 
 
+def test_a_short_wallet_is_told_what_the_stake_holds_in_a_players_words(tmp_path: Path) -> None:
+    """Issue 27, 5: a stake of 200 on a single deal said "... fewer than the 20,000 the match holds from
+    wallet:72e64cd863af...". The refusal says what the stake holds and what the player has, and no wallet id."""
+    store, ledger, hub = books(tmp_path)
+
+    async def scenario() -> None:
+        ledger.open_wallet("g0")
+        ledger.open_wallet("g1")
+        live = await staked_table(hub, "seep", 2, 0, 200, people=2)
+        with pytest.raises(TableError) as refused:
+            await hub.act(live, {"type": "start"}, "g1")  # the other player asks: P0's wallet is named by his name
+        assert str(refused.value) == ("not enough chips to start: a stake of 200 a point on a single Seep deal holds "
+                                      "20,000 chips from each player (a lead of up to 100 points is paid); P0 has "
+                                      "10,000")
+        with pytest.raises(TableError) as refused:
+            await hub.act(live, {"type": "start"}, "g0")
+        assert str(refused.value).endswith("; you have 10,000") and "wallet" not in str(refused.value)
+        assert ledger.match(match_id(live.table.id)) is None
+
+    asyncio.run(scenario())
+    assert audit(store.engine).faults == []
+    store.close()
+
+
+@pytest.mark.parametrize(("query", "hold", "said"), [
+    ("game=seep&players=2&baazis=0&stake=200", 20_000,
+     "a stake of 200 a point on a single Seep deal holds 20,000 chips from each player (a lead of up to 100 points "
+     "is paid)"),
+    ("game=seep&players=4&baazis=5&stake=30", 150,
+     "a stake of 30 a baazi in a match to 5 baazis holds 150 chips from each player (the most a match's lead can be)"),
+    ("game=rummy&players=6&format=points&stake=10", 800,
+     "a stake of 10 a point on a Rummy points deal holds 800 chips from each player (a loser pays for up to 80 "
+     "points)"),
+    ("game=rummy&players=3&format=pool101&stake=500", 500,
+     "an entry fee of 500 to a Rummy pool 101 match holds 500 chips from each player (the winner takes the pool)"),
+    ("game=rummy&players=3&format=deals3&stake=1000", 1000,
+     "an entry fee of 1,000 to a Rummy 3 deals match holds 1,000 chips from each player (the winner takes the "
+     "pool)"),
+    ("game=seep&players=4&baazis=3&stake=0", 0, "not played for chips"),
+])
+def test_the_lobby_asks_what_a_stake_will_hold_before_creating_the_table(tmp_path: Path, query: str, hold: int,
+                                                                         said: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from taash.web.app import ServerConfig, create_app
+
+    with TestClient(create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}"))) as client:
+        answer = client.get(f"/api/stakes/hold?{query}")
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"hold": hold, "said": said}
+        refused = client.get("/api/stakes/hold?game=seep&players=3&stake=5")
+        assert refused.status_code == 400 and "players" in refused.json()["detail"]
+        assert client.get("/api/stakes/hold?game=seep&players=2&stake=-5").status_code == 422
+
+
 def test_a_crash_between_the_end_and_the_settlement_is_settled_once_on_restart(tmp_path: Path) -> None:
     store, ledger, hub = books(tmp_path)
     settled: list[str] = []

@@ -9,7 +9,16 @@ class ChipsError(ValueError):
 
 
 class InsufficientChips(ChipsError):
-    """A wallet has fewer chips than a stake or a transfer asks of it."""
+    """A wallet has fewer chips than a stake or a transfer asks of it: for a match's stake, the ``seat`` refused,
+    its wallet's ``balance`` and the chips ``asked`` of it (None otherwise), for the server to say in a player's
+    words."""
+
+    def __init__(self, message: str, seat: int | None = None, balance: int | None = None,
+                 asked: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.balance = balance
+        self.asked = asked
 
 
 class ConflictingTransfer(ChipsError):

@@ -358,7 +358,8 @@ class Ledger:
                 owed[s.payer] = owed.get(s.payer, 0) + s.amount
                 if payer.kind == WALLET and owed[s.payer] > payer.balance:
                     raise InsufficientChips(f"seat {s.seat} has {payer.balance:,} chips, fewer than the "
-                                            f"{owed[s.payer]:,} the match holds from {s.payer}")
+                                            f"{owed[s.payer]:,} the match holds from {s.payer}",
+                                            s.seat, payer.balance, owed[s.payer])
             c.execute(insert(ACCOUNTS).values(id=escrow, kind=ESCROW, currency=CHIPS, balance=0, state=PENDING,
                                               rake_bps=rake_bps, table_id=table_id, created_at=now()))
             accounts[escrow] = _Account(escrow, ESCROW, CHIPS, 0, PENDING)

@@ -19,6 +19,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.table import Table
 
 from taash.arena.backends import Backend, BackendError, PairJob, local_backend, ray_backend
@@ -112,6 +113,22 @@ def check_bots(bots: Sequence[str], game: str) -> None:
         fail("name each bot once")
 
 
+def duplicate_table(setup: ArenaSetup, summaries: Sequence[DuplicateSummary], deals: int) -> Table:
+    """The pairings' results as a table that fits an 80-column terminal without cutting a heading short: headings
+    on two lines, the margin with its 95% interval, the bots' median milliseconds a decision (their 95th
+    percentiles are in results.json and results.csv)."""
+    table = Table(title=f"Duplicate deals ({setup.description}, {deals} pairs each)", title_justify="left",
+                  box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, pad_edge=False, show_edge=False)
+    for col in ("A", "B", f"margin/{setup.unit}\nA-B, 95%", f"{setup.units}\nwon A/B",
+                *(heading.replace(" ", "\n", 1) for heading, _ in setup.tally_columns), "ms p50\nA/B"):
+        table.add_column(col, justify="right", overflow="fold")
+    for s in summaries:
+        table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f} ±{s.ci95:.1f}", f"{s.a_deals_won}/{s.b_deals_won}",
+                      *("{}/{}".format(*s.tallies.get(name, (0, 0))) for _, name in setup.tally_columns),
+                      f"{s.a_ms_median:.1f}/{s.b_ms_median:.1f}")
+    return table
+
+
 def run_arena(setup: ArenaSetup, bots: Sequence[str], deals: int, seed: int, jobs: int,
               out_dir: Path | None, ray_address: str | None = None) -> None:
     """Every pairing of ``bots`` over ``deals`` duplicate pairs (pair k from ``seed + k``): print the table and
@@ -126,16 +143,7 @@ def run_arena(setup: ArenaSetup, bots: Sequence[str], deals: int, seed: int, job
     except BackendError as e:
         fail(str(e))
     rated = ratings(played)
-    table = Table(title=f"Duplicate deals ({setup.description}, {deals} pairs each)", title_justify="left")
-    for col in ("A", "B", f"margin/{setup.unit} A-B", "95% CI", f"{setup.units} won A/B",
-                *(heading for heading, _ in setup.tally_columns), "ms A p50/p95", "ms B p50/p95"):
-        table.add_column(col, justify="right")
-    for s in summaries:
-        table.add_row(s.bot_a, s.bot_b, f"{s.mean_margin:+.1f}", f"±{s.ci95:.1f}",
-                      f"{s.a_deals_won}/{s.b_deals_won}",
-                      *("{}/{}".format(*s.tallies.get(name, (0, 0))) for _, name in setup.tally_columns),
-                      f"{s.a_ms_median:.2f}/{s.a_ms_p95:.2f}", f"{s.b_ms_median:.2f}/{s.b_ms_p95:.2f}")
-    out.print(table)
+    out.print(duplicate_table(setup, summaries, deals))
     rating_table = Table(title="Ratings (OpenSkill, every game)", title_justify="left")
     for col in ("bot", "mu", "sigma"):
         rating_table.add_column(col, justify="right")

@@ -31,16 +31,17 @@ INTERNAL_ERROR = 70
 
 app = typer.Typer(
     name="taash",
-    help="Indian card games: play Seep against bots; an exact engine, simulations, bots and benchmarks.",
+    help="Indian card games: play Seep or 13-card Rummy against bots or people; exact engines, simulations, bots "
+         "and benchmarks.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # Click's plain help: no `<bool>` beside flags, whole sentences at 80 columns
     context_settings={"help_option_names": ["-h", "--help"]},  # every command's context inherits them
 )
-app.command("play", short_help="Play a match of Seep against bots in the terminal.")(play)
+app.command("play", short_help="Play Seep or 13-card Rummy against bots in the terminal.")(play)
 app.command("replay", short_help="Step through a game record, every hand shown.")(replay_record)
-app.command("serve", short_help="Play Seep in the browser: start the web server.")(serve)
+app.command("serve", short_help="Play Seep and 13-card Rummy in the browser: start the web server.")(serve)
 app.command("verify", short_help="Check that a server dealt a match fairly, from its record.")(verify)
 
 
@@ -63,7 +64,8 @@ def main(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
                                           callback=show_version)] = False,
 ) -> None:
-    """Indian card games: play Seep against bots; an exact engine, simulations, bots and benchmarks."""
+    """Indian card games: play Seep or 13-card Rummy against bots or people; exact engines, simulations, bots and
+    benchmarks."""
 app.add_typer(seep_app, name="seep")
 app.add_typer(rummy_app, name="rummy")
 app.add_typer(web_app, name="web")

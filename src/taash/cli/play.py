@@ -30,7 +30,8 @@ LEVEL_WORDS = {"easy": "plays at random", "medium": "takes the most points now",
                "expert": f"searches guessed deals, {EXPERT_SECONDS:g} s a play at most"}
 #: ``taash play --help``: paragraphs, each one line (the help wraps them to the terminal).
 PLAY_HELP = "\n\n".join([
-    "Play a match of Seep against the computer: you and a bot partner against two bots (or one, with -p 2).",
+    "Play a match of Seep (the default) or 13-card Rummy against the computer. Seep: you and a bot partner "
+    "against two bots (or one, with -p 2).",
     "Levels (--level): " + "; ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS) + ".",
     "--game rummy plays 13-card Rummy instead, with --format for its match (taash rummy play --help tells its "
     "keys).",
@@ -101,7 +102,7 @@ def play(
     = False,
     old_name: Annotated[str | None, typer.Option("-n", hidden=True)] = None,
 ) -> None:
-    """Play a match of Seep against the computer (the help's text is PLAY_HELP)."""
+    """Play a match of Seep or 13-card Rummy against the computer (the help's text is PLAY_HELP)."""
     if game not in GAME_SCREENS:
         fail(f"--game must be {' or '.join(GAME_SCREENS)}, not {game[:40]!r}")
     if old_name is not None:  # -n was --name here, and is --deals in every other command

@@ -87,7 +87,8 @@ def serve(
              "byte); then it is closed.")] = 10.0,
     log_level: Annotated[str, typer.Option(help=f"uvicorn's log level: {', '.join(LOG_LEVELS)}.")] = "warning",
 ) -> None:
-    """Play Seep in the browser: start the server and open the address it prints."""
+    """Play Seep and 13-card Rummy in the browser (against bots or people): start the server and open the address
+    it prints."""
     import re
     import socket
 

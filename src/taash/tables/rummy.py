@@ -16,6 +16,7 @@ from taash.rummy.errors import BadRulesError, RecordError
 from taash.rummy.game import RummyState, action_from_json
 from taash.rummy.match import FORMATS, DealResult, Match, get_format
 from taash.rummy.melds import MeldKind, group_kind, hand_points, meets_requirement
+from taash.rummy.progress import arranged, arranged_after_discard
 from taash.rummy.record import check_fairness, record_from_json, record_of, replay, replay_json
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
 from taash.rummy.solver import shown_best_discard, shown_solve
@@ -347,23 +348,27 @@ def arrangement_of(hand: tuple[int, ...], rules: Rules, wild: int, keep: int | N
 
 
 def arrangement(hand: Sequence[int], rules: Rules, wild: int, keep: int | None = None) -> dict[str, JSON]:
-    """The solver's best arrangement of a hand of 13 (of 14: of the 13 left after the best discard, which is
-    named, and is never ``keep``, the card just taken from the discard pile, unless the hand holds its twin): its
-    groups, each with its kind (``pure``, ``impure``, ``set``; None for the cards left over), the points if the
-    hand were scored now, and whether it could be declared. Found by the compiled solver when it is built (its
-    points, validity and discard are the pure solver's; among equally good groupings it may show another)."""
+    """A hand of 13 (of 14: of the 13 left after the discard named, never ``keep``, the card just taken from the
+    discard pile, unless the hand holds its twin) laid out as a player would (:mod:`taash.rummy.progress`): its
+    complete melds first, pure runs first (the solver's, even while the hand cannot declare yet), then free
+    jokers, then the draws (``draw``: two cards a third would meld, closest first), the loose cards last (kind
+    None); the points if the hand were scored now, and whether it could be declared. With 14 cards the discard is
+    the solver's best when the hand it leaves meets the declaration requirement, else the one leaving the most
+    promising hand. Found by the compiled solver when it is built (its points, validity and discard are the pure
+    solver's; among equally good groupings it may show another)."""
     faces = list(hand)
     finish = None
     if len(faces) == 14:
-        finish, solution = shown_best_discard(faces, rules, wild, keep)
+        finish, laid = arranged_after_discard(faces, rules, wild, keep, shown_solve, shown_best_discard)
     else:
-        solution = shown_solve(faces, rules, wild)
+        laid = arranged(faces, rules, wild, shown_solve)
     groups: list[dict[str, JSON]] = [{"kind": kind, "cards": [face_name(f) for f in cards]}
-                                     for kind, cards in solution.melds]
-    groups.extend({"kind": "free", "cards": [face_name(f)]} for f in solution.free)
-    if solution.unmatched:
-        groups.append({"kind": None, "cards": [face_name(f) for f in solution.unmatched]})
-    return {"points": solution.points, "valid": solution.valid, "groups": groups,
+                                     for kind, cards in laid.melds]
+    groups.extend({"kind": "free", "cards": [face_name(f)]} for f in laid.free)
+    groups.extend({"kind": "draw", "cards": [face_name(f) for f in pair]} for pair in laid.draws)
+    if laid.loose:
+        groups.append({"kind": None, "cards": [face_name(f) for f in laid.loose]})
+    return {"points": laid.points, "valid": laid.valid, "groups": groups,
             "discard": None if finish is None else face_name(finish)}
 
 

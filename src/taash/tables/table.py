@@ -382,6 +382,7 @@ class Table:
         out = self.summary()
         out["fairness"] = self.fairness_state()
         out["log"] = self.log[-LOG_LINES:]
+        out["log_from"] = max(1, len(self.log) - LOG_LINES + 1)  # the number of its first line in the whole log
         out["split"] = self.split_state()
         out["split_open"] = self.split_open()
         if self.session is None:

@@ -21,7 +21,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Cookie, FastAPI, Request, Response, WebSocket
+from fastapi import Cookie, FastAPI, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -35,7 +35,7 @@ from starlette.websockets import WebSocketState
 from taash.bots.base import LEVELS
 from taash.chips.ledger import Ledger
 from taash.fairness import SEED_RULE
-from taash.tables.adapter import TIMEOUT, TableError, adapter, game_names
+from taash.tables.adapter import TIMEOUT, Settings, TableError, adapter, game_names
 from taash.tables.rummy import judge_groups
 from taash.tables.session import TIMEOUT_REFUSED
 from taash.web.accounts import accounts_router
@@ -63,7 +63,7 @@ from taash.web.hub import Connection, Hub, Live, code_matches, is_member
 from taash.web.matchmaking import Matchmaker
 from taash.web.play_now import play_now_socket
 from taash.web.sessions import Sessions
-from taash.web.stakes import hold_per_seat
+from taash.web.stakes import hold_for, hold_per_seat, hold_words
 from taash.web.store import Store
 
 log = logging.getLogger("taash.web")
@@ -127,6 +127,15 @@ class TableIn(StrictIn):
         if self.seat is not None and self.seat >= self.players:
             raise ValueError(f"seat must be from 0 to {self.players - 1} at a table of {self.players}")
         return self
+
+
+class LogOut(BaseModel):
+    log: list[str] = Field(description="Every line of the table's log, the first first (line 1)")
+
+
+class HoldOut(BaseModel):
+    hold: int = Field(description="Chips held from each player when the match starts (the most he can lose)")
+    said: str = Field(description="What the stake holds, in a player's words")
 
 
 class SitIn(StrictIn):
@@ -492,18 +501,32 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         live = await new_table(body, guest)
         return table_out(live, True)
 
+    def settings_of(body: TableIn) -> Settings:
+        """The settings a table asked for (``TableError`` for those no table takes)."""
+        game = GAMES[body.game]
+        length = body.baazis if not game.formats else body.format or game.formats[0]
+        if body.format is not None and not game.formats:
+            raise TableError(f"{game.title} takes no format (it plays to baazis)")
+        return game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
+
+    @app.get("/api/stakes/hold", response_model=HoldOut, responses=ERRORS)
+    async def stake_hold(query: Annotated[TableIn, Query()]) -> HoldOut:
+        """What a table of these settings (as ``POST /api/tables`` takes them) played for ``stake`` holds from
+        each player when its match starts, before it is created: the chips and the sentence saying why."""
+        try:
+            settings = settings_of(query)
+        except TableError as e:
+            raise ApiError(e.code, str(e)) from None
+        return HoldOut(hold=hold_for(settings, query.stake),
+                       said=hold_words(settings, query.stake) if query.stake else "not played for chips")
+
     async def new_table(body: TableIn, guest: str) -> Live:
         name = guest_name(guest)
         if body.stake > 0 and not state["fair"].accounts([guest]):
             raise ApiError("account_needed", f"{NEEDS_ACCOUNT}: claim your name (Account) first, or play without "
                                              "stakes")
-        game = GAMES[body.game]
         try:
-            length = body.baazis if not game.formats else body.format or game.formats[0]
-            if body.format is not None and not game.formats:
-                raise TableError(f"{game.title} takes no format (it plays to baazis)")
-            settings = game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
-            live = await hub().create(settings, guest, body.stake)
+            live = await hub().create(settings_of(body), guest, body.stake)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
         if body.seat is not None:
@@ -617,6 +640,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await act(live, {"type": "bots"}, guest)
         await act(live, {"type": "start"}, guest)
         return table_out(live, True)
+
+    @app.get("/api/tables/{table_id}/log", response_model=LogOut, responses=ERRORS)
+    async def whole_log(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> LogOut:
+        """Every line of a table's log so far (the state carries the last few): what everyone at the table was
+        told, in words; a private table's only for its creator and its players (403)."""
+        live = live_table(table_id)
+        private_refused(live, guest_of(taash_guest), "its log")
+        return LogOut(log=list(live.table.log))
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS)
     async def record(table_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:

@@ -100,6 +100,12 @@ class DealRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+#: The key of a result's ``stats`` marking a match that bots finished for people who had all left (every person's
+#: seat away when it ended, by a bot's move): it is not rated (:func:`taash.web.history.rate`), and a person's page
+#: says so. Kept in the stats rather than a column of its own, so that no migration is needed.
+FINISHED_BY_BOTS = "finished_by_bots"
+
+
 class ResultRow(Base):
     """How a finished match went for one seat (for its player's history and the leaderboards); written with the
     table's finished status, in the same transaction."""

@@ -4,7 +4,9 @@ routes).
 Results are written when a match ends (:func:`taash.web.hub.result_rows`, with the table's finished status). The
 ratings are OpenSkill (Plackett-Luce) over every finished match of a game, oldest first; partners share their
 team's rank. Bots are rated too, one player per level (``bot:hard``), and marked as bots on the board, so a
-person who plays only against bots still gets a rating measured against them.
+person who plays only against bots still gets a rating measured against them. A match that bots finished for
+people who had all left (:data:`taash.web.db.FINISHED_BY_BOTS`) is not rated: it stays in each person's list as
+abandoned, and moves no rating.
 
 Chips come from the ledger: each match row shows what the match moved for its person (after the rake; none for a
 match without stakes), and the board of chips ranks accounts' wallets by balance (guests play without stakes, and
@@ -29,7 +31,7 @@ from taash.chips.ledger import Ledger, wallet_of
 from taash.chips.reports import chips_by_match, wallet_board
 from taash.tables.adapter import game_names
 from taash.web.account_store import AccountRow
-from taash.web.db import ResultRow
+from taash.web.db import FINISHED_BY_BOTS, ResultRow
 from taash.web.stakes import match_id
 from taash.web.store import Store
 
@@ -63,6 +65,10 @@ class MatchOut(BaseModel):
     stats: dict[str, int]
     seats: list[SeatOut]
     replay: str
+    rated: bool = Field(default=True, description="Whether the match counts for the ratings: false for one that "
+                                                  "bots finished for people who had all left (abandoned)")
+    counts_as: str = Field(default="", description="What the match counts as for the person, in words: won, lost, "
+                                                   "or abandoned (not rated)")
     chips: int | None = Field(default=None, description="The chips the match moved for the person: won (positive) "
                                                         "or lost (negative), after the house's rake; 0 when it was "
                                                         "refunded; null when it had no stakes (or is not settled "
@@ -123,6 +129,15 @@ class ChipsBoardOut(BaseModel):
     players: list[WalletOut]
 
 
+def finished_by_bots(row: ResultRow) -> bool:
+    """Whether bots finished the match for people who had all left (then it is not rated)."""
+    return FINISHED_BY_BOTS in row.stats and bool(json.loads(row.stats).get(FINISHED_BY_BOTS))
+
+
+#: What a match abandoned by its people counts as, on their pages.
+ABANDONED = "abandoned: bots finished it after everyone left (not rated)"
+
+
 def player_of(row: ResultRow, level: str) -> str:
     return row.guest if row.guest is not None else f"bot:{level}"
 
@@ -140,6 +155,8 @@ def rate(rows: list[ResultRow], levels: dict[str, str]) -> list[RatedOut]:
     for row in rows:
         matches.setdefault(row.table_id, []).append(row)
     for table_id, seats in matches.items():
+        if any(finished_by_bots(row) for row in seats):
+            continue  # abandoned by its people: bots finished it, and it is not rated
         teams: dict[int, list[str]] = {}
         results: dict[int, float] = {}
         for row in seats:
@@ -188,6 +205,7 @@ def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], L
         out = []
         for mine, seats in found:
             game_stats = json.loads(mine.stats)
+            rated = not game_stats.pop(FINISHED_BY_BOTS, 0)
             g = stats.setdefault(mine.game, GameStatsOut(matches=0, wins=0, average_points=0.0,
                                                          totals=dict.fromkeys(STATS.get(mine.game, ()), 0)))
             g.matches += 1
@@ -197,7 +215,8 @@ def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], L
                 g.totals[key] += int(game_stats.get(key, 0))
             out.append(MatchOut(
                 table_id=mine.table_id, game=mine.game, finished_at=mine.finished_at.isoformat(), seat=mine.seat,
-                won=mine.won, result=mine.result, points=mine.points, stats=game_stats,
+                won=mine.won, result=mine.result, points=mine.points, stats=game_stats, rated=rated,
+                counts_as=("won" if mine.won else "lost") if rated else ABANDONED,
                 seats=[SeatOut(seat=s.seat, name=s.name, bot=s.guest is None, team=s.team, won=s.won,
                                points=s.points) for s in seats],
                 replay=f"/r/{mine.table_id}"))

@@ -29,9 +29,9 @@ from taash.fairness import SECRET_BYTES
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import Table, check_settings
 from taash.web.admissions import Admissions
-from taash.web.db import ResultRow, TableRow, now
+from taash.web.db import FINISHED_BY_BOTS, ResultRow, TableRow, now
 from taash.web.fair_play import FairPlay
-from taash.web.stakes import chips_won, match_id, stakes_of
+from taash.web.stakes import chips_won, match_id, short_words, stakes_of
 from taash.web.store import Store, StoredTable
 
 log = logging.getLogger("taash.web")
@@ -432,7 +432,7 @@ class Hub:
             new_version = table.version + 1
             status_before = table.status
             if action.get("type") == "start" and live.stake > 0 and self.ledger is not None:
-                await self._hold(live)
+                await self._hold(live, guest)
             mover = table.to_move()
             bank = self.bank_at(live, mover, time.monotonic(), away)
             spent = None if bank is None else self.extra_seconds - bank
@@ -469,7 +469,8 @@ class Hub:
             if status_before != table.status:
                 log.info("table %s is %s", table.id, table.status)
                 try:
-                    await self.store.set_status(table.id, table.status, result_rows(table))
+                    left = table.status == "finished" and self.left_to_bots(live, guest)
+                    await self.store.set_status(table.id, table.status, result_rows(table, finished_by_bots=left))
                     if table.status == "finished":
                         await asyncio.to_thread(self.settle, live)
                 except Exception:  # derived from the actions, and put right on the next restart
@@ -477,15 +478,18 @@ class Hub:
         self.schedule_bots(live)
         return new_version
 
-    async def _hold(self, live: Live) -> None:
-        """Hold every seat's stake before the start is written (a short wallet refuses the start, and nothing
-        changes). Should the start's write then fail, the hold stays and a start again finds it."""
+    async def _hold(self, live: Live, asking: str | None) -> None:
+        """Hold every seat's stake before the start is written (a short wallet refuses the start, in a player's
+        words, and nothing changes). Should the start's write then fail, the hold stays and a start again finds
+        it."""
         assert self.ledger is not None
         try:
             await asyncio.to_thread(self.ledger.hold, match_id(live.table.id), stakes_of(live.table, live.stake),
                                     live.table.id)
         except InsufficientChips as e:
-            raise TableError(f"not enough chips to start: {e}", "short") from None
+            if e.seat is None or e.balance is None:
+                raise TableError(f"not enough chips to start: {e}", "short") from None
+            raise TableError(short_words(live.table, live.stake, e.seat, e.balance, asking), "short") from None
         except ChipsError as e:
             raise TableError(f"the stakes could not be held: {e}", "stakes") from None
 
@@ -572,6 +576,15 @@ class Hub:
     def bank_left(self, live: Live, seat: int) -> float:
         """The extra seconds ``seat`` had left when the turn in progress began."""
         return live.bank.get(seat, self.extra_seconds)
+
+    def left_to_bots(self, live: Live, guest: str | None) -> bool:
+        """Whether the move just made (by ``guest``; None: a bot's or the server's) was a bot's for people who
+        have all left: every seat of a person has been away long enough for a bot to play for him. Such a match
+        is recorded as finished by bots, and not rated."""
+        now = time.monotonic()
+        people = [seat for seat, s in enumerate(live.table.seats) if s.guest is not None]
+        return guest is None and bool(people) and all(
+            seat in live.away_since and now - live.away_since[seat] >= self.away_seconds for seat in people)
 
     def bank_at(self, live: Live, seat: int | None, moment: float, away: bool = False) -> float | None:
         """The extra seconds ``seat`` has left at ``moment`` (monotonic) of the turn in progress: what the turn took
@@ -822,12 +835,14 @@ def _log_failure(task: asyncio.Task[None]) -> None:
         log.error("a bot task failed", exc_info=task.exception())
 
 
-def result_rows(table: Table) -> list[ResultRow]:
-    """Each seat's result of a finished match as the database keeps it (none before the end)."""
+def result_rows(table: Table, finished_by_bots: bool = False) -> list[ResultRow]:
+    """Each seat's result of a finished match as the database keeps it (none before the end); ``finished_by_bots``:
+    bots finished it for people who had all left (marked in its stats: it is not rated)."""
     finished = now()
+    mark = {FINISHED_BY_BOTS: 1} if finished_by_bots else {}
     return [ResultRow(table_id=table.id, seat=i, game=table.settings.game, guest=seat.guest, name=seat.name,
-                      team=r.team, won=r.won, result=r.result, points=r.points, stats=json.dumps(dict(r.stats)),
-                      finished_at=finished)
+                      team=r.team, won=r.won, result=r.result, points=r.points,
+                      stats=json.dumps({**r.stats, **mark}), finished_at=finished)
             for i, seat, r in table.results()]
 
 

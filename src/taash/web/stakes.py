@@ -50,6 +50,41 @@ def hold_for(settings: Settings, stake: int) -> int:
     return stake * RUMMY_POINTS_CAP if length == "points" else stake
 
 
+def _format_words(length: object) -> str:
+    """A Rummy format as players say it: "pool101" -> "pool 101", "deals3" -> "3 deals"."""
+    name = str(length)
+    number = name.lstrip("abcdefghijklmnopqrstuvwxyz")
+    kind = name[:len(name) - len(number)]
+    if not number:
+        return name
+    return f"{kind} {number}" if kind == "pool" else f"{number} {kind}"
+
+
+def hold_words(settings: Settings, stake: int) -> str:
+    """What a stake holds, in a player's words: "a stake of 200 a point on a single Seep deal holds 20,000 chips
+    from each player (a lead of up to 100 points is paid)"."""
+    hold = f"holds {hold_for(settings, stake):,} chips from each player"
+    length = settings.length
+    if settings.game == "seep":
+        if isinstance(length, int) and length > 0:
+            return (f"a stake of {stake:,} a baazi in a match to {length} baazi{'s' if length != 1 else ''} {hold} "
+                    f"(the most a match's lead can be)")
+        return (f"a stake of {stake:,} a point on a single Seep deal {hold} (a lead of up to {SEEP_DEAL_CAP} points "
+                "is paid)")
+    if length == "points":
+        return (f"a stake of {stake:,} a point on a Rummy points deal {hold} (a loser pays for up to "
+                f"{RUMMY_POINTS_CAP} points)")
+    return f"an entry fee of {stake:,} to a Rummy {_format_words(length)} match {hold} (the winner takes the pool)"
+
+
+def short_words(table: Table, stake: int, seat: int, balance: int, asking: str | None) -> str:
+    """Why a match cannot start, in a player's words: what the stake holds and what the seat's player has (the
+    player who asked is "you")."""
+    player = table.seats[seat]
+    has = "you have" if asking is not None and player.guest == asking else f"{player.name} has"
+    return f"not enough chips to start: {hold_words(table.settings, stake)}; {has} {balance:,}"
+
+
 def stakes_of(table: Table, stake: int) -> list[Stake]:
     """Each seat's stake as the ledger holds it: from its person's wallet, a bot's from the house."""
     amount = hold_per_seat(table, stake)

@@ -1,7 +1,8 @@
 """Rummy's ``heuristic`` bot: the exact solver's points made into a finer measure of a hand, a watch on the
 discard pile, and a first drop for a hopeless hand.
 
-A hand's measure (lower is better, :meth:`HeuristicBot.measure`) is its points under the rules when it meets the
+A hand's measure (lower is better, :func:`taash.rummy.progress.measure`, which the table's arrangement of a hand
+follows too) is its points under the rules when it meets the
 declaration requirement; otherwise its points with the requirement lifted (the cards no meld can cover, jokers
 covering where they help most) plus a charge for the requirement still to meet, smaller when a pure run is one
 card away. Two cards left unmatched that a third would meld (a run draw: one suit, one or two ranks apart; a set
@@ -23,24 +24,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
 
 from taash.bots.base import check_number
 from taash.packs import JOKER, face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
 from taash.rummy.melds import card_points, is_joker
+from taash.rummy.progress import close, lifted, measure, natural, run_ranks
 from taash.rummy.rules import Rules
 from taash.rummy.solver import discard_values, solve
 from taash.rummy.view import PlayerView
 
-#: The measure's charge when the declaration requirement is not met: with no pure run in sight, with a pure draw
-#: (two cards of a pure run), and with a pure run but another run or the long run still missing.
-NO_PURE_RUN = 24
-PURE_DRAW = 14
-RUN_MISSING = 8
-#: Points off per draw among the unmatched cards (at most :data:`MOST_DRAWS` of them).
-DRAW_BONUS = 1
-MOST_DRAWS = 4
 #: How much lower the measure must be after taking the open card (the stock's card is worth a little too).
 TAKE_GAIN = 5
 #: Charges for discarding a card the next player may want: of a rank he took, in a run with one he took.
@@ -58,57 +51,10 @@ HOPELESS = 60
 NEAR_DRAWS = 1
 
 
-_LIFTED: dict[tuple[int, int, int, bool, int], Rules] = {}
-
-
-def _lifted(rules: Rules) -> Rules:
-    """The rules with the declaration requirement lifted and no cap on points: the points melds alone leave."""
-    key = (rules.min_natural_cards, rules.max_set_size, rules.max_jokers_per_meld, rules.wild_as_natural,
-           rules.ace_points)
-    lifted = _LIFTED.get(key)
-    if lifted is None:
-        lifted = replace(rules, runs_required=0, pure_runs_required=0, long_run=False, max_points=1000)
-        _LIFTED[key] = lifted
-    return lifted
-
-
-def _natural(face: int, wild: int) -> bool:
-    return not is_joker(face, wild)
-
-
-def _run_ranks(rank: int) -> tuple[int, ...]:
-    """Positions of a rank on the run line (an ace is low and high)."""
-    return (0, 13) if rank == 0 else (rank,)
-
-
-def _close(a: int, b: int, apart: int) -> bool:
-    """Two natural faces of one suit at most ``apart`` ranks from each other on the run line (and not equal)."""
-    if a // 13 != b // 13 or a == b:
-        return False
-    return any(0 < abs(x - y) <= apart for x in _run_ranks(a % 13) for y in _run_ranks(b % 13))
-
-
-def draws(cards: Sequence[int], wild: int) -> int:
-    """Pairs of natural ``cards`` a third card would make a meld of (one suit within two ranks, or one rank)."""
-    naturals = [c for c in cards if _natural(c, wild)]
-    count = 0
-    for i, a in enumerate(naturals):
-        for b in naturals[i + 1:]:
-            same_rank = a % 13 == b % 13 and a != b
-            count += same_rank or _close(a, b, 2)
-    return count
-
-
-def pure_draw(hand: Sequence[int], wild: int, rules: Rules) -> bool:
-    """Two natural cards of one suit one or two ranks apart (a card of the wild rank counts as itself under R2)."""
-    cards = [c for c in set(hand) if c != JOKER and (_natural(c, wild) or rules.wild_as_natural)]
-    return any(_close(a, b, 2) for i, a in enumerate(cards) for b in cards[i + 1:])
-
-
 def pure_draws(hand: Sequence[int], wild: int, rules: Rules) -> int:
     """Pairs of natural cards of one suit next to each other (two cards of a pure run in a row)."""
-    cards = [c for c in set(hand) if c != JOKER and (_natural(c, wild) or rules.wild_as_natural)]
-    return sum(_close(a, b, 1) for i, a in enumerate(cards) for b in cards[i + 1:])
+    cards = [c for c in set(hand) if c != JOKER and (natural(c, wild) or rules.wild_as_natural)]
+    return sum(close(a, b, 1) for i, a in enumerate(cards) for b in cards[i + 1:])
 
 
 def completes_pure_run(hand: Sequence[int], card: int, wild: int, rules: Rules) -> bool:
@@ -116,9 +62,9 @@ def completes_pure_run(hand: Sequence[int], card: int, wild: int, rules: Rules) 
     if card == JOKER or (is_joker(card, wild) and not rules.wild_as_natural):
         return False
     suit = card // 13
-    line = {p for c in hand if c != JOKER and c // 13 == suit and (_natural(c, wild) or rules.wild_as_natural)
-            for p in _run_ranks(c % 13)}
-    return any(all(p in line or p == x for p in (start, start + 1, start + 2)) for x in _run_ranks(card % 13)
+    line = {p for c in hand if c != JOKER and c // 13 == suit and (natural(c, wild) or rules.wild_as_natural)
+            for p in run_ranks(c % 13)}
+    return any(all(p in line or p == x for p in (start, start + 1, start + 2)) for x in run_ranks(card % 13)
                for start in (x - 2, x - 1, x) if start >= 0 and start + 2 <= 13)
 
 
@@ -146,18 +92,7 @@ class HeuristicBot:
     def measure(self, hand: Sequence[int], rules: Rules, wild: int, late: float = 0.0) -> float:
         """How bad 13 cards are (lower is better; 0 for a valid declaration): see the module's docstring. ``late``
         (0 to 1) weighs the points the hand would pay now against its promise, as the deal goes on."""
-        strict = solve(hand, rules, wild)
-        if strict.valid:
-            return 0.0
-        if strict.melds:  # the requirement is met: the points are the real ones
-            promise = strict.points - DRAW_BONUS * min(MOST_DRAWS, draws(strict.unmatched, wild))
-        else:
-            lifted = solve(hand, _lifted(rules), wild)
-            has_pure = any(kind == "pure" for kind, _ in lifted.melds)
-            charge = RUN_MISSING if has_pure else PURE_DRAW if pure_draw(hand, wild, rules) else NO_PURE_RUN
-            promise = (min(lifted.points, rules.max_points) + charge
-                       - DRAW_BONUS * min(MOST_DRAWS, draws(lifted.unmatched, wild)))
-        return (1 - late) * promise + late * strict.points
+        return measure(hand, rules, wild, late)
 
     def _after_discards(self, cards: Sequence[int], rules: Rules, wild: int, keep: int | None,
                         late: float) -> dict[int, float]:
@@ -189,10 +124,10 @@ class HeuristicBot:
         his = [turn for turn in view.turns if turn.seat == after]
         charge = 0.0
         for turn in his[-RECENT:]:
-            if turn.taken is not None and _natural(turn.taken, view.wild):
+            if turn.taken is not None and natural(turn.taken, view.wild):
                 if turn.taken % 13 == card % 13:
                     charge += FEEDS_SET
-                elif _close(turn.taken, card, 1):
+                elif close(turn.taken, card, 1):
                     charge += FEEDS_RUN
         if any(turn.discard is not None and turn.discard % 13 == card % 13 for turn in his):
             charge -= HE_THREW
@@ -204,7 +139,7 @@ class HeuristicBot:
         rules, wild, hand = view.rules, view.wild, view.hand
         if any(is_joker(c, wild) for c in hand):
             return False
-        if any(kind == "pure" for kind, _ in solve(hand, _lifted(rules), wild).melds):
+        if any(kind == "pure" for kind, _ in solve(hand, lifted(rules), wild).melds):
             return False
         if pure_draws(hand, wild, rules) > NEAR_DRAWS:
             return False
@@ -222,7 +157,7 @@ class HeuristicBot:
 
     @staticmethod
     def _has_pure_run(view: PlayerView) -> bool:
-        return any(kind == "pure" for kind, _ in solve(view.hand, _lifted(view.rules), view.wild).melds)
+        return any(kind == "pure" for kind, _ in solve(view.hand, lifted(view.rules), view.wild).melds)
 
     def _takes_open_card(self, view: PlayerView) -> bool:
         top = view.pile[-1][0]

@@ -24,11 +24,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from taash.bots.rummy.heuristic import NO_PURE_RUN, RUN_MISSING, HeuristicBot
+from taash.bots.rummy.heuristic import HeuristicBot
 from taash.bots.rummy.inference import knowledge
 from taash.packs import face_name
 from taash.rummy.deal import Discard, Take
 from taash.rummy.melds import card_points, is_joker
+from taash.rummy.progress import NO_PURE_RUN, RUN_MISSING
 from taash.rummy.rules import Rules
 from taash.rummy.solver import discard_values
 from taash.rummy.view import PlayerView

@@ -6,7 +6,8 @@ export const RANKS = "A23456789TJQK";
 export const SUITS = "shdc";
 export const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 export const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
-const RANK_NAME = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
+const RANK_NAME = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+  9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
 
 // Suit shapes in a 100 x 100 box, drawn as paths so that no font is needed for them.
 const SUIT_PATHS = {
@@ -30,10 +31,10 @@ export function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
 export const JOKER = "JK";
 /** "K♠", "10♥", "JK". */
 export function cardText(card) { return card === JOKER ? "JK" : rankLabel(card) + SUIT_SYMBOL[card[1]]; }
-/** "king of spades", "joker". */
+/** "king of spades", "two of hearts", "joker": every rank in words, for screen readers. */
 export function cardWords(card) {
   if (card === JOKER) return "joker";
-  const r = RANK_NAME[card[0]] || card[0];
+  const r = RANK_NAME[card[0]];
   return `${r} of ${SUIT_NAME[card[1]]}`;
 }
 /** Sorted by suit (s h d c) then rank (A..K), as the protocol writes lists of cards. */

@@ -30,10 +30,13 @@ function tableOptions() {
   return options;
 }
 
-/** Open a table's page; `code`, the invite code given, lets its page watch and sit at a private table. */
-function goToTable(table, code = null) {
+/** Open a table's page; `code`, the invite code given, lets its page watch and sit at a private table. An
+ * invitation's page (/join/CODE) is replaced in the history by the table's, so that Back leaves the table. */
+function goToTable(table, code = null, replace = false) {
   const query = code && !table.public ? `?code=${encodeURIComponent(code)}` : "";
-  location.assign(`/t/${encodeURIComponent(table.id)}${query}`);
+  const url = `/t/${encodeURIComponent(table.id)}${query}`;
+  if (replace) location.replace(url);
+  else location.assign(url);
 }
 
 async function joinCode(code, errorBox) {
@@ -47,6 +50,26 @@ async function joinCode(code, errorBox) {
     goToTable(table, code);
   } catch (e) {
     errorBox.textContent = e.message;
+  }
+}
+
+let holdAsked = 0;
+
+/** What the chosen stake will hold from each player, as the server says it (the rule lives there). */
+async function showHold() {
+  const box = $("stake-hold");
+  const options = tableOptions();
+  if (!options.stake) {
+    box.textContent = "0 = not for chips";
+    return;
+  }
+  const asked = ++holdAsked;
+  const { public: _, ...query } = options;
+  try {
+    const answer = await api("GET", `/api/stakes/hold?${new URLSearchParams(query)}`);
+    if (asked === holdAsked) box.textContent = `${answer.said[0].toUpperCase()}${answer.said.slice(1)}.`;
+  } catch (e) {
+    if (asked === holdAsked) box.textContent = e.message;
   }
 }
 
@@ -66,6 +89,9 @@ function fillSelects() {
   for (const l of LEVELS) form.level.appendChild(h("option", { value: l, selected: l === "medium" }, l));
   form.game.addEventListener("change", fillGame);
   fillGame();
+  // After the game's own choices are filled in (its select's listener runs first).
+  form.addEventListener("change", showHold);
+  for (const input of [form.stake, form.baazis]) input.addEventListener("input", showHold);
 }
 
 function describe(t) {
@@ -169,7 +195,23 @@ function showWho(guest, wallet = null) {
     wallet === null ? "" : h("span", { testid: "wallet" }, ` · ${wallet.balance.toLocaleString("en-IN")} chips`),
     wallet && wallet.bonus_today
       ? h("span", { testid: "bonus-today" }, ` (today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")})`)
+      : "",
+    wallet && wallet.daily_bonus && !wallet.bonus_today
+      ? h("button", { type: "button", class: "small", testid: "claim-bonus", onclick: () => claimBonus(guest),
+        title: `Once a day, for wallets below ${wallet.bonus_floor.toLocaleString("en-IN")} chips` },
+      `Claim today's bonus (+${wallet.daily_bonus.toLocaleString("en-IN")})`)
       : "");
+}
+
+/** Claim today's bonus; the server says why not when it refuses (the rule is its own). */
+async function claimBonus(guest) {
+  try {
+    const wallet = await api("POST", "/api/chips/bonus");
+    showWho(guest, wallet);
+    setStatus(`Today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")} chips.`);
+  } catch (e) {
+    setStatus(`No bonus: ${e.message}`, true);
+  }
 }
 
 function showReady(guest) {
@@ -192,7 +234,7 @@ async function main() {
     const code = decodeURIComponent(invite[1]);
     try {
       const table = await api("GET", `/api/join/${encodeURIComponent(code)}`);
-      goToTable(table, code);
+      goToTable(table, code, true);
       return;
     } catch (e) {
       setStatus(`Invitation ${code}: ${e.message}`, true);

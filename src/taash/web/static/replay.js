@@ -12,7 +12,7 @@ const STEPS = { seep: seepStep, rummy: rummyStep };
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
 
-const R = { replay: null, steps: [], step: 0 };
+const R = { replay: null, steps: [], step: 0, player: null };
 
 function setStatus(text, error = false) {
   const s = $("status");
@@ -72,6 +72,29 @@ function go(step) {
   render();
 }
 
+/** Auto-play: a play every so often (the speed chosen), until the last play or a pause. */
+function showPlaying() {
+  const playing = R.player !== null;
+  $("replay-play").textContent = playing ? "❚❚ Pause" : "▶ Play";
+  $("replay-play").setAttribute("aria-pressed", String(playing));
+}
+
+function pause() {
+  clearInterval(R.player);
+  R.player = null;
+  showPlaying();
+}
+
+function play() {
+  pause();
+  if (R.step === R.steps.length - 1) go(0); // from the start again
+  R.player = setInterval(() => {
+    if (R.step >= R.steps.length - 1) pause();
+    else go(R.step + 1);
+  }, Number($("replay-speed").value));
+  showPlaying();
+}
+
 async function main() {
   if (!/^[0-9a-f]{16}$/.test(TABLE_ID)) {
     setStatus("No such table.", true);
@@ -106,8 +129,10 @@ async function main() {
   $("replay-first").addEventListener("click", () => go(0));
   $("replay-last").addEventListener("click", () => go(R.steps.length - 1));
   $("verify").addEventListener("click", verifyFairness);
+  $("replay-play").addEventListener("click", () => (R.player === null ? play() : pause()));
+  $("replay-speed").addEventListener("change", () => { if (R.player !== null) play(); });
   document.addEventListener("keydown", (event) => {
-    if (event.target && event.target.tagName === "INPUT") return;
+    if (event.target && (event.target.tagName === "INPUT" || event.target.tagName === "SELECT")) return;
     if (event.key === "ArrowRight") go(R.step + 1);
     else if (event.key === "ArrowLeft") go(R.step - 1);
     else if (event.key === "Home") go(0);

@@ -29,6 +29,7 @@ const S = {
   timerEnd: 0, // when the turn's own time runs out, on this page's clock (performance.now(): no clocks to agree)
   bankEnd: 0, // when the extra time runs out too
   sheet: 0, // the number of deals whose score sheet is shown (0: none)
+  wholeLog: false, // the whole log shown (asked for), not only its last lines
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
 };
 
@@ -379,10 +380,27 @@ function askTableName(seat, why) {
 
 const leave = () => setupCall(`/api/tables/${TABLE_ID}/leave`);
 
-function renderLog() {
+/** The log's last lines, each numbered by its place in the whole log (the state says where they start); or, once
+ * asked for, the whole log. */
+async function renderLog() {
   const log = $("log");
-  log.replaceChildren();
-  for (const line of S.state.log || []) log.appendChild(h("li", {}, words(line)));
+  let lines = S.state.log || [];
+  let start = S.state.log_from || 1;
+  if (S.wholeLog) {
+    const asked = S.version;
+    try {
+      lines = (await api("GET", `/api/tables/${TABLE_ID}/log`)).log;
+      start = 1;
+    } catch (e) {
+      S.wholeLog = false;
+    }
+    if (asked !== S.version) return; // a newer state draws it again
+  }
+  log.start = start;
+  log.replaceChildren(...lines.map((line) => h("li", {}, words(line))));
+  $("log-title").textContent = S.wholeLog ? "The whole log" : "Last plays";
+  $("log-all").textContent = S.wholeLog ? "Show the last plays" : "Show the whole log";
+  $("log-all").setAttribute("aria-expanded", String(Boolean(S.wholeLog)));
 }
 
 function renderMatchOver() {
@@ -478,6 +496,10 @@ async function main() {
   $("copy-invite").addEventListener("click", copyInvite);
   $("retry").addEventListener("click", retry);
   $("back").addEventListener("click", () => send({ type: "back", id: nextId() }));
+  $("log-all").addEventListener("click", () => {
+    S.wholeLog = !S.wholeLog;
+    renderLog();
+  });
   setInterval(tickTimer, 250);
   try {
     S.guest = await me();

@@ -5,7 +5,8 @@
 
 import { cardElement, cardText, JOKER, RANKS, SUITS } from "/static/cards.js";
 
-const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid" };
+const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid",
+  draw: "a card short" };
 const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared: "declared" };
 
 let T = null; // the table page: { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId }
@@ -256,12 +257,43 @@ function discard() {
   move({ type: "discard", card });
 }
 
+/** Drop asks first, in the page's own dialog (not the browser's bare confirm box). */
 function drop() {
   if (!legal("drop")) return;
   const d = deal();
-  const cost = d.has_taken[T.S.state.you] ? d.middle_drop : d.first_drop;
-  if (!window.confirm(`Drop out of this deal for ${cost} points?`)) return;
-  move({ type: "drop" });
+  R.dropCost = d.has_taken[T.S.state.you] ? d.middle_drop : d.first_drop;
+  renderDropDialog();
+}
+
+function closeDropDialog() {
+  R.dropCost = null;
+  renderDropDialog();
+}
+
+function confirmDrop() {
+  closeDropDialog();
+  if (legal("drop")) move({ type: "drop" });
+}
+
+function renderDropDialog() {
+  let box = document.getElementById("drop-dialog");
+  if (R.dropCost === null || R.dropCost === undefined) {
+    if (box) box.remove();
+    return;
+  }
+  if (!box) {
+    box = T.h("div", { id: "drop-dialog", class: "overlay", testid: "drop-dialog", role: "dialog",
+      "aria-modal": "true", "aria-labelledby": "drop-title" });
+    document.body.appendChild(box);
+  }
+  const yes = T.h("button", { type: "button", class: "primary", testid: "drop-confirm", onclick: confirmDrop },
+    `Drop (${R.dropCost} points)`);
+  box.replaceChildren(T.h("div", { class: "sheet" },
+    T.h("h2", { id: "drop-title" }, "Drop out of this deal?"),
+    T.h("p", {}, `You leave this deal now and score ${R.dropCost} points for it.`),
+    T.h("div", { class: "buttons" }, yes,
+      T.h("button", { type: "button", testid: "drop-cancel", onclick: closeDropDialog }, "Keep playing"))));
+  yes.focus();
 }
 
 async function askDeclare() {
@@ -458,7 +490,7 @@ function renderHand(st) {
   const hadFocus = hand.contains(document.activeElement);
   hand.replaceChildren();
   hand.hidden = !st || st.you === null || st.you === undefined || !d || !d.hand || !d.hand.length;
-  T.$("keys-help").hidden = hand.hidden;
+  T.$("keys-help").hidden = hand.hidden || st.status !== "playing";
   T.$("keys-help").textContent = "Keys: ← → choose a card, Enter picks it up, Shift+← → moves it to the group " +
     "beside, Esc puts it back.";
   if (hand.hidden) return;

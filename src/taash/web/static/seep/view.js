@@ -238,7 +238,7 @@ function renderHand() {
   const hadFocus = hand.contains(document.activeElement);
   hand.replaceChildren();
   hand.hidden = st.you === null || !d || !d.hand;
-  $("keys-help").hidden = hand.hidden;
+  $("keys-help").hidden = hand.hidden || st.status !== "playing";
   if (hand.hidden) return;
   const cards = sortCards(d.hand);
   // The cards share the hand's width (CSS works out their size from these): a full hand fanned, each card's
@@ -306,6 +306,7 @@ function renderScores() {
   const d = st.deal;
   const box = $("scores");
   box.replaceChildren(h("h3", {}, "Score"));
+  const toBaazis = st.baazis !== 0; // a single deal plays for no baazis: no column of them
   const rows = [0, 1].map((t) => {
     const c = d ? d.captured[t] : { cards: 0, points: 0, sweeps: 0, sweep_points: 0 };
     return h("tr", { class: `team-${t}`, testid: `team-${t}` },
@@ -313,11 +314,11 @@ function renderScores() {
         st.players === 4 ? h("small", {}, teamName(t)) : null),
       h("td", {}, String(c.cards)), h("td", {}, String(c.points)),
       h("td", {}, `${c.sweeps}${c.sweep_points ? ` (+${c.sweep_points})` : ""}`),
-      h("td", {}, String(st.score ? st.score.baazis[t] : 0)));
+      toBaazis ? h("td", {}, String(st.score ? st.score.baazis[t] : 0)) : null);
   });
   box.appendChild(h("table", { class: "score-table" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "cards"), h("th", {}, "points"), h("th", {}, "sweeps"),
-      h("th", {}, "baazis"))),
+      toBaazis ? h("th", {}, "baazis") : null)),
     h("tbody", {}, rows)));
   const facts = [];
   if (d && d.bid) facts.push(`Bid: ${d.bid} by ${T.seatName(d.bidder)}`);
@@ -347,15 +348,16 @@ export function sheet(st, r, n) {
     h("td", {}, String(r.card_points[t])), h("td", {}, String(r.sweep_points[t])),
     h("td", { class: "total" }, String(r.score[t])));
   const short = (t) => (st.players === 4 ? (t === 0 ? "Team A" : "Team B") : T.seatName(t));
+  const toBaazis = st.baazis !== 0; // a single deal plays for no baazis: no column of them
   const history = h("table", { class: "history" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal"), h("th", {}, "dealer"), h("th", {}, short(0)),
-      h("th", {}, short(1)), h("th", {}, "diff."), h("th", {}, "baazi"))),
+      h("th", {}, short(1)), h("th", {}, "diff."), toBaazis ? h("th", {}, "baazi") : null)),
     h("tbody", {}, deals.map((x, i) => h("tr", { class: i === n - 1 ? "current" : "" },
       h("td", {}, String(i + 1)), h("td", {}, T.seatName(x.dealer)), h("td", {}, String(x.score[0])),
       h("td", {}, String(x.score[1])), h("td", { testid: `diff-${i + 1}` }, differenceCell(deals, i, short)),
-      h("td", {}, x.baazi === null || x.baazi === undefined ? "" : short(x.baazi))))));
+      toBaazis ? h("td", {}, x.baazi === null || x.baazi === undefined ? "" : short(x.baazi)) : null))));
   const notes = [];
-  if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, `${teamLabel(r.baazi)} win a baazi!`));
+  if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, `${teamLabel(r.baazi)} wins a baazi!`));
   if (r.minimum_rule) notes.push(h("p", { class: "muted" }, "The minimum rule applied to this deal."));
   const baazis = st.score.baazis;
   return [
@@ -365,8 +367,8 @@ export function sheet(st, r, n) {
         h("th", {}, "deal score"))),
       h("tbody", {}, teamRow(0), teamRow(1))),
     ...notes,
-    h("p", { testid: "sheet-difference" }, `${differenceLine(deals, n - 1, short)} · Baazis: ${teamLabel(0)} ` +
-      `${baazis[0]}, ${teamLabel(1)} ${baazis[1]}`),
+    h("p", { testid: "sheet-difference" }, differenceLine(deals, n - 1, short) + (toBaazis
+      ? ` · Baazis: ${teamLabel(0)} ${baazis[0]}, ${teamLabel(1)} ${baazis[1]}` : "")),
     st.status === "finished" ? h("p", { class: "winner" }, `The match is over. ${winnerText(st)}`) : null,
     h("h3", {}, "Every deal"),
     h("div", { class: "scroll-x" }, history),
