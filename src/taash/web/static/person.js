@@ -1,6 +1,6 @@
 // A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
 // it moved for him.
-import { api, chipsText, h } from "/static/common.js";
+import { api, chipsText, h, nameEl } from "/static/common.js";
 
 const GAME_NAMES = { seep: "Seep", rummy: "13-card Rummy" };
 const TOTAL_NAMES = { sweeps: "sweeps", baazis: "baazis", valid_declarations: "valid declarations",
@@ -18,7 +18,7 @@ async function main() {
   }
   status.hidden = true;
   document.title = `taash · ${person.name}`;
-  document.getElementById("name").textContent = person.name;
+  document.getElementById("name").replaceChildren(nameEl(person.name));
   if (person.balance !== null) {
     const balance = document.getElementById("balance");
     balance.textContent = `${person.balance.toLocaleString("en-IN")} chips in the wallet`;
@@ -35,7 +35,7 @@ async function main() {
   const body = document.getElementById("matches");
   if (!person.matches.length) body.append(h("tr", {}, h("td", { colspan: "7" }, "No finished match yet.")));
   for (const m of person.matches) {
-    const seats = m.seats.map((s) => s.name + (s.seat === m.seat ? " (here)" : "")).join(", ");
+    const seats = m.seats.flatMap((s, i) => [i ? ", " : "", nameEl(s.name), s.seat === m.seat ? " (here)" : ""]);
     body.append(h("tr", {},
       h("td", {}, GAME_NAMES[m.game] || m.game),
       h("td", {}, new Date(m.finished_at).toLocaleString()),
