@@ -471,6 +471,12 @@ def test_screenshots_of_the_tables(server: str, browser: Browser) -> None:
     table_id, (me,) = table(server, "seep", (DEVANAGARI,))
     state = snapshot(me, table_id)
     state["seats"][1]["name"] = RTL
+    # Seat 0 to bid (the deal chose the bidder by chance), with the four cards he bids on.
+    state["deal"].update(dealer=1, bidder=0, to_move=0, phase="bid", hand=["7h", "Th", "Jd", "Kc"], bids=[10, 11, 13],
+                         hand_sizes=[4, 0], legal=[])
+    state["log"] = [f"Deal 1: {RTL} deals, {DEVANAGARI} bids"]
+    state["timer"] = {"seat": 0, "seconds": 30.0, "left": 30.0, "extra": 60.0, "bank": 60.0, "deadline": 0,
+                      "then": "bot"}
     for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page = open_as(browser, me, viewport)
         FakeTable(page, state)
