@@ -472,7 +472,9 @@ def test_the_score_sheet_says_when_a_lead_won_a_baazi(server: str, browser: Brow
             {score: [30, 110], difference: -80, baazi: null, minimum_rule: false},
             {score: [4, 150], difference: 0, baazi: 1, minimum_rule: true},
         ];
-        return deals.map((_, i) => [m.differenceCell(deals, i, name), m.differenceLine(deals, i, name)]);
+        // The parts of each sentence (text, and the names as name() gives them), read as one text.
+        return deals.map((_, i) => [m.differenceCell(deals, i, name).join(""),
+            m.differenceLine(deals, i, name).join("")]);
     }""")
     assert said == [
         ["40 to Team A", "Running difference: 40 to Team A"],

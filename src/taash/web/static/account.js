@@ -1,6 +1,6 @@
 // Accounts on the lobby: log in (a guest who has none yet), keep your name with a password, log out, change it.
 
-import { api, h, toast } from "/static/common.js";
+import { api, h, nameEl, toast } from "/static/common.js";
 
 function passwordInput(testid, placeholder, autocomplete = "new-password") {
   return h("input", { type: "password", testid, placeholder, autocomplete, minlength: 8, maxlength: 128,
@@ -45,7 +45,7 @@ export function accountPanel(container, guest, onChange) {
   if (!guest.account) {
     const password = passwordInput("claim-password", "A password (8 or more characters)");
     container.replaceChildren(h("h2", {}, "Keep your name"),
-      form("claim-form", `Claim “${guest.name}” with a password, to play as yourself from any browser`,
+      form("claim-form", ["Claim “", nameEl(guest.name), "” with a password, to play as yourself from any browser"],
         [password], "Claim", async () => {
           onChange(await api("POST", "/api/account", { password: password.value }));
           toast("Your name is yours: log in with it from any browser.");
@@ -64,7 +64,7 @@ export function accountPanel(container, guest, onChange) {
     }
   });
   container.replaceChildren(h("h2", {}, "Your account"),
-    h("p", { class: "row" }, h("span", { testid: "account-name" }, `Logged in as ${guest.name}.`), logout),
+    h("p", { class: "row" }, h("span", { testid: "account-name" }, "Logged in as ", nameEl(guest.name), "."), logout),
     form("password-form", "Change your password", [old, fresh], "Change", async () => {
       onChange(await api("POST", "/api/password", { old: old.value, new: fresh.value }));
       toast("Your password is changed.");

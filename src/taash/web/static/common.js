@@ -66,7 +66,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (v === true) e.setAttribute(k, "");
     else e.setAttribute(k, String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
   }
@@ -113,14 +113,36 @@ export function nameForm(container, { prompt = "Your name", submitLabel = "Conti
   });
 }
 
-/** Show `message` in the page's toast for a few seconds. */
+/** A person's name in a sentence: a `<bdi>`, so that a right-to-left name (or one starting with digits) keeps
+ * its own direction and leaves the words and numbers around it in their order. `cut`: a name in a narrow column,
+ * cut with an ellipsis on the screen (the whole name stays in the text, and in its title). */
+export function nameEl(name, { cut = false } = {}) {
+  return h("bdi", { class: cut ? "name cut" : "name", title: cut ? name : null }, String(name));
+}
+
+/** Names joined for a sentence: "A, B" (or with `sep`), each isolated by nameEl. */
+export function joinNames(names, sep = ", ") {
+  return names.flatMap((n, i) => (i ? [sep, nameEl(n)] : [nameEl(n)]));
+}
+
+/** A sentence written by the server (the log, a verdict) with each of `names` in it isolated by nameEl: the
+ * words around a right-to-left name keep their order. */
+export function withNames(text, names) {
+  const list = [...new Set(names.filter((n) => n))].sort((a, b) => b.length - a.length);
+  if (!list.length) return [text];
+  const any = list.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const re = new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(${any})(?![\\p{L}\\p{M}\\p{N}])`, "u");
+  return text.split(re).map((part, i) => (i % 2 ? nameEl(part) : part)).filter((part) => part !== "");
+}
+
+/** Show `message` (text, or text and elements) in the page's toast for a few seconds. */
 export function toast(message, kind = "info") {
   let box = document.getElementById("toast");
   if (!box) {
     box = h("div", { id: "toast", role: "status", "aria-live": "polite" });
     document.body.appendChild(box);
   }
-  box.textContent = message;
+  box.replaceChildren(...[message].flat(Infinity));
   box.className = "toast show " + kind;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.className = "toast"; }, 4000);

@@ -1,12 +1,12 @@
 // Each game's leaderboard by rating, and the board of chips (people by their wallets, a page at a time).
-import { accountMark, api, chipsText, h } from "/static/common.js";
+import { accountMark, api, chipsText, h, nameEl } from "/static/common.js";
 
 const GAMES = [["seep", "Seep"], ["rummy", "13-card Rummy"]];
 // People a page of the board of chips shows.
 const CHIPS_PAGE = 25;
 
 function person(p) {
-  return [h("a", { href: `/p/${encodeURIComponent(p.player)}` }, p.name), accountMark(p.account)];
+  return [h("a", { href: `/p/${encodeURIComponent(p.player)}` }, nameEl(p.name)), accountMark(p.account)];
 }
 
 function table(headings, rows) {
@@ -63,7 +63,7 @@ async function main() {
     }
     const rows = board.players.map((p) => h("tr", {},
       h("td", {}, String(p.rank)),
-      h("td", {}, p.bot ? `${p.name} (bot)` : person(p)),
+      h("td", {}, p.bot ? [nameEl(p.name), " (bot)"] : person(p)),
       h("td", {}, p.rating.toFixed(1)),
       h("td", {}, String(p.matches)),
       h("td", {}, String(p.wins))));

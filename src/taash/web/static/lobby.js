@@ -1,14 +1,15 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { accountMark, api, h, me, nameForm, newSeed, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
+import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
 
+/** The status line: text, or the parts of a sentence (text and names) as h() takes them. */
 function setStatus(text, error = false) {
-  status.textContent = text;
+  status.replaceChildren(...[text].flat(Infinity));
   status.classList.toggle("error", error);
 }
 
@@ -97,7 +98,7 @@ function fillSelects() {
 function describe(t) {
   const seated = t.seats.filter((s) => !s.empty);
   const free = t.seats.length - seated.length;
-  const names = seated.length ? seated.flatMap((s, i) => [i ? ", " : "", s.name, accountMark(s.account)])
+  const names = seated.length ? seated.flatMap((s, i) => [i ? ", " : "", nameEl(s.name), accountMark(s.account)])
     : ["nobody yet"];
   const match = t.format ? formatLabel(t.format)
     : t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
@@ -187,7 +188,7 @@ function showWho(guest, wallet = null) {
   if (who.dataset.person !== guest.id || who.dataset.name !== guest.name) {
     who.dataset.person = guest.id;
     who.dataset.name = guest.name;
-    who.replaceChildren(`Playing as ${guest.name}`, h("span", { id: "who-chips" }), " · ",
+    who.replaceChildren("Playing as ", nameEl(guest.name), h("span", { id: "who-chips" }), " · ",
       h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
       h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"));
   }
@@ -218,7 +219,7 @@ function showReady(guest) {
   showWho(guest);
   $("guest").hidden = true;
   $("ready").hidden = false;
-  setStatus(`Welcome, ${guest.name}.`);
+  setStatus(["Welcome, ", nameEl(guest.name), "."]);
   accountPanel($("account"), guest, showReady);
   api("GET", "/api/chips").then((w) => showWho(guest, w)).catch(() => {});
 }

@@ -1,6 +1,6 @@
 // A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
 // it moved for him.
-import { accountMark, api, chipsText, h } from "/static/common.js";
+import { accountMark, api, chipsText, h, nameEl } from "/static/common.js";
 
 const GAME_NAMES = { seep: "Seep", rummy: "13-card Rummy" };
 const TOTAL_NAMES = { sweeps: "sweeps", baazis: "baazis", valid_declarations: "valid declarations",
@@ -18,7 +18,7 @@ async function main() {
   }
   status.hidden = true;
   document.title = `taash · ${person.name}`;
-  document.getElementById("name").replaceChildren(person.name, accountMark(person.account) || "");
+  document.getElementById("name").replaceChildren(nameEl(person.name), accountMark(person.account) || "");
   if (person.balance !== null) {
     const balance = document.getElementById("balance");
     balance.textContent = `${person.balance.toLocaleString("en-IN")} chips in the wallet`;
@@ -35,7 +35,7 @@ async function main() {
   const body = document.getElementById("matches");
   if (!person.matches.length) body.append(h("tr", {}, h("td", { colspan: "7" }, "No finished match yet.")));
   for (const m of person.matches) {
-    const seats = m.seats.flatMap((s, i) => [i ? ", " : "", s.name, accountMark(s.account),
+    const seats = m.seats.flatMap((s, i) => [i ? ", " : "", nameEl(s.name), accountMark(s.account),
       s.seat === m.seat ? " (here)" : ""]);
     body.append(h("tr", {},
       h("td", {}, GAME_NAMES[m.game] || m.game),

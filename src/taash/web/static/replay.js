@@ -2,7 +2,7 @@
 // The server plays the record again with the engine and sends every step (hands, floor, what happened in words):
 // this page only shows them; it knows no rule of the game.
 
-import { api, h, ruleLabel } from "/static/common.js";
+import { api, h, joinNames, ruleLabel } from "/static/common.js";
 import { renderStep as rummyStep } from "/static/rummy/replay.js";
 import { renderStep as seepStep } from "/static/seep/replay.js";
 
@@ -116,7 +116,7 @@ async function main() {
   R.steps = flatten(replay);
   setStatus("");
   const game = replay.game === "rummy" ? `13-card Rummy · ${replay.format} · ` : "";
-  $("info").textContent = `${game}${replay.players} players · ${ruleLabel(replay.rules)} · ${replay.names.join(", ")}`;
+  $("info").replaceChildren(`${game}${replay.players} players · ${ruleLabel(replay.rules)} · `, ...joinNames(replay.names));
   document.querySelector(".brand span").textContent = replay.game === "rummy" ? "Rummy" : "Seep";
   const dl = $("download");
   dl.href = url;

@@ -2,7 +2,7 @@
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
 // in its view module (static/{game}/view.js), chosen by the state's `game`.
 
-import { accountMark, api, h, me, nameForm, newSeed, toast, words } from "/static/common.js";
+import { accountMark, api, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
 import * as rummyView from "/static/rummy/view.js";
 import * as seepView from "/static/seep/view.js";
 
@@ -35,9 +35,10 @@ const S = {
 
 // -- helpers ----------------------------------------------------------------------------------------------------
 
+/** The status line: text, or the parts of a sentence (text and names) as h() takes them. */
 function setStatus(text, error = false) {
   const s = $("status");
-  s.textContent = text;
+  s.replaceChildren(...[text].flat(Infinity));
   s.classList.toggle("error", error);
 }
 
@@ -45,6 +46,17 @@ function seatName(seat) {
   const s = S.state && S.state.seats[seat];
   if (!s) return `Seat ${seat}`;
   return s.empty ? `Seat ${seat} (empty)` : s.name;
+}
+
+/** A seat's name as an element of a sentence (nameEl: a right-to-left name keeps the words around it in order). */
+function seatNameEl(seat) { return nameEl(seatName(seat)); }
+
+/** "Playing as Priya", "Priya · watching", "Watching" in the header. */
+function showWho(seated) {
+  const who = $("who");
+  if (seated) who.replaceChildren("Playing as ", nameEl(seated.name));
+  else if (S.guest) who.replaceChildren(nameEl(S.guest.name), " · watching");
+  else who.replaceChildren("Watching");
 }
 
 function team(seat) { return seat % 2; }
@@ -220,9 +232,9 @@ function tickTimer() {
   const then = t.then === "timeout" ? view().timeoutWords || "your turn is played for you" : "a bot plays for you";
   const verb = st.deal && st.deal.phase === "bid" ? "bid" : "play";
   const extra = bank ? ` (+${bank} s extra time)` : "";
-  box.textContent = mine
-    ? (inBank ? `Extra time: ${bank} s left to ${verb}, then ${then}` : `${left} s left to ${verb}${extra}, then ${then}`)
-    : (inBank ? `${seatName(t.seat)}: extra time, ${bank} s left` : `${seatName(t.seat)}: ${left} s left${extra}`);
+  box.replaceChildren(...(mine
+    ? [inBank ? `Extra time: ${bank} s left to ${verb}, then ${then}` : `${left} s left to ${verb}${extra}, then ${then}`]
+    : [seatNameEl(t.seat), inBank ? `: extra time, ${bank} s left` : `: ${left} s left${extra}`]));
   box.dataset.left = String(left);
   box.dataset.bank = String(bank);
   box.classList.toggle("low", left + bank <= 10);
@@ -251,7 +263,7 @@ function render() {
   document.querySelector(".brand span").textContent = view().brand;
   document.title = `taash · ${st.code}`;
   const seated = st.you !== null && st.you !== undefined ? st.seats[st.you] : null;
-  $("who").textContent = seated ? `Playing as ${seated.name}` : S.guest ? `${S.guest.name} · watching` : "Watching";
+  showWho(seated);
   renderStatus();
   if (st.status === "waiting") {
     $("setup").hidden = false;
@@ -276,18 +288,18 @@ function renderStatus() {
   let text;
   if (st.status === "waiting") {
     const seated = st.seats.filter((s) => !s.empty).length;
-    text = `Waiting for players: ${seated} of ${st.players} seated.`;
+    text = [`Waiting for players: ${seated} of ${st.players} seated.`];
   } else if (st.status === "finished") {
-    text = "The match is over.";
+    text = ["The match is over."];
   } else if (d) {
-    text = view().statusText(st);
+    text = [view().statusText(st)];
   } else {
-    text = "";
+    text = [];
   }
-  if (S.pending) text += " Sending…";
+  if (S.pending) text.push(" Sending…");
   setStatus(text);
   const banner = $("turn-banner");
-  banner.textContent = st.status === "playing" ? view().turnText(st) : "";
+  banner.replaceChildren(...(st.status === "playing" ? [view().turnText(st)].flat(Infinity) : []));
   banner.classList.toggle("mine", myTurn());
 }
 
@@ -319,8 +331,8 @@ function renderSetup() {
     box.appendChild(h("div", { class: `seat-card team-${team(s.seat)}` + (mine ? " mine" : ""),
       testid: `seat-${s.seat}` },
       h("div", { class: "seat-label" }, `Seat ${s.seat}` + (st.players === 4 ? ` · ${team(s.seat) ? "Team B" : "Team A"}` : "")),
-      h("div", { class: "seat-name" }, s.empty ? "empty" : s.name, accountMark(isAccount(s.seat)),
-        s.empty || !mine ? "" : " (you)"),
+      h("div", { class: "seat-name" }, s.empty ? "empty" : [nameEl(s.name), accountMark(isAccount(s.seat)),
+        mine ? " (you)" : ""]),
       h("div", { class: "marks" }, marks),
       action));
   }
@@ -397,7 +409,8 @@ async function renderLog() {
     if (asked !== S.version) return; // a newer state draws it again
   }
   log.start = start;
-  log.replaceChildren(...lines.map((line) => h("li", {}, words(line))));
+  const names = S.state.seats.filter((s) => !s.empty).map((s) => s.name);
+  log.replaceChildren(...lines.map((line) => h("li", {}, withNames(words(line), names))));
   $("log-title").textContent = S.wholeLog ? "The whole log" : "Last plays";
   $("log-all").textContent = S.wholeLog ? "Show the last plays" : "Show the whole log";
   $("log-all").setAttribute("aria-expanded", String(Boolean(S.wholeLog)));
@@ -477,7 +490,7 @@ async function askName() {
   box.replaceChildren(h("p", { class: "muted" }, "Watching needs no name; to take a seat, say who you are."));
   S.guest = await nameForm(box, { prompt: "Your name", submitLabel: "Use this name" });
   box.replaceChildren();
-  $("who").textContent = `Playing as ${S.guest.name}`;
+  showWho(S.guest);
   reconnectNow(); // the new connection carries the guest cookie
   render();
 }
@@ -488,7 +501,7 @@ async function main() {
     return;
   }
   document.addEventListener("keydown", onKey);
-  const table = { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId: TABLE_ID,
+  const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID,
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
@@ -506,7 +519,7 @@ async function main() {
   } catch (e) {
     S.guest = null;
   }
-  $("who").textContent = S.guest ? `Playing as ${S.guest.name}` : "Watching";
+  showWho(S.guest);
   connect();
   if (!S.guest) askName();
 }

@@ -1,7 +1,7 @@
 // A finished Rummy match step by step (/r/{id}): the server plays the record again with the engine and sends
 // every step (every hand, the discard pile's top, the stock's size, what happened in words); this only shows it.
 
-import { h, words } from "/static/common.js";
+import { h, nameEl, withNames, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
 const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared: "declared" };
@@ -10,8 +10,8 @@ const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared:
 export function renderStep($, r, deal, step, plays) {
   $("replay-step").textContent = (r.deals.length > 1 ? `deal ${step.deal + 1} · ` : "") + `turn ${step.index}/${plays}`;
   $("floor-title").textContent = "Stock and discard pile";
-  $("said").textContent = `Deal ${deal.number} (${r.names[deal.dealer]} deals; jokers: ${deal.wild}s and JK): ` +
-    words(step.said);
+  $("said").replaceChildren(`Deal ${deal.number} (`, nameEl(r.names[deal.dealer]),
+    ` deals; jokers: ${deal.wild}s and JK): `, ...withNames(words(step.said), r.names));
   const floor = $("replay-floor");
   floor.replaceChildren(h("div", { class: "rummy-floor" },
     h("div", { class: "pile-button" }, cardElement(null), h("span", { class: "pile-label", testid: "replay-stock" },
@@ -33,7 +33,7 @@ export function renderStep($, r, deal, step, plays) {
     if (status === null) marks.push(h("span", { class: "mark out" }, "out"));
     hands.appendChild(h("div", { class: "panel seat-box" + (seat === step.seat ? " turn" : ""),
       testid: `replay-hand-${seat}` },
-      h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, r.names[seat]),
+      h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, nameEl(r.names[seat])),
         h("span", { class: "count" }, `${hand.length} card${hand.length === 1 ? "" : "s"}`)),
       h("div", { class: "marks" }, marks), row));
   });
@@ -41,10 +41,10 @@ export function renderStep($, r, deal, step, plays) {
   score.replaceChildren();
   const result = deal.result;
   if (step.index !== plays || !result) return;
-  score.appendChild(h("h3", { testid: "replay-result" }, `Deal ${deal.number} over: ${result.said}`));
+  score.appendChild(h("h3", { testid: "replay-result" }, `Deal ${deal.number} over: `, withNames(result.said, r.names)));
   score.appendChild(h("table", { class: "score-table" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "points"), h("th", {}, "total"), h("th", {}, ""))),
-    h("tbody", {}, result.seats.map((s) => h("tr", {}, h("th", { scope: "row" }, r.names[s]),
+    h("tbody", {}, result.seats.map((s) => h("tr", {}, h("th", { scope: "row" }, nameEl(r.names[s], { cut: true })),
       h("td", {}, result.points[s] === null ? "" : String(result.points[s])), h("td", {}, String(result.totals[s])),
       h("td", {}, result.eliminated.includes(s) ? "out of the pool" : ""))))));
 }

@@ -3,7 +3,8 @@
 // on a group; the keys); every group's label and the hand's points are the engine's word (POST /api/rummy/groups,
 // and the solver's arrangement in the state): no rule of the game is written here.
 
-import { cardElement, cardText, JOKER, RANKS, SUITS } from "/static/cards.js";
+import { cardElement, cardText, cardWords, JOKER, RANKS, SUITS } from "/static/cards.js";
+import { nameEl, withNames } from "/static/common.js";
 
 const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid",
   draw: "a card short" };
@@ -17,7 +18,7 @@ const R = {
   groups: [], // the hand in groups, card names (twins appear twice)
   sel: null, // {g, i, card}: the selected card
   focus: null, // {g, i}: the card with the keyboard focus
-  fresh: null, // the card just taken
+  fresh: null, // the card just taken, where it lies: {g, i, card} (one copy, not every card of its name)
   judged: "", // the groups last sent to be judged
   seq: 0,
   kinds: [], // each group's kind, as the engine says
@@ -64,14 +65,15 @@ export function seatsNote() { return "13-card Rummy: each player on his own."; }
 export function statusText(st) {
   const d = st.deal;
   if (!d) return "";
-  const who = d.to_move !== null && d.to_move !== undefined ? T.seatName(d.to_move) : "";
-  return `Deal ${d.number}: jokers ${rankWords(d.wild)} · stock ${d.stock_size}` + (who ? ` · ${who} to move` : "") + ".";
+  const moving = d.to_move !== null && d.to_move !== undefined;
+  return [`Deal ${d.number}: jokers ${rankWords(d.wild)} · stock ${d.stock_size}`,
+    moving ? [" · ", T.seatNameEl(d.to_move), " to move"] : "", "."];
 }
 
 export function turnText(st) {
   const d = st.deal;
   if (myTurn(st)) return mustDiscard() ? "Your turn: discard a card (or declare)" : "Your turn: take a card";
-  return d && d.to_move !== null && d.to_move !== undefined ? `${T.seatName(d.to_move)} to move` : "";
+  return d && d.to_move !== null && d.to_move !== undefined ? [T.seatNameEl(d.to_move), " to move"] : "";
 }
 
 function rankWords(rank) { return rank === "T" ? "10s" : `${rank}s`; }
@@ -131,6 +133,7 @@ function reconcile(st) {
     R.sel = null;
     R.fresh = null;
   }
+  const fresh = R.fresh;
   const left = new Map();
   for (const c of hand) left.set(c, (left.get(c) || 0) + 1);
   const groups = R.groups.map((g) => g.filter((c) => {
@@ -141,12 +144,13 @@ function reconcile(st) {
   })).filter((g) => g.length);
   const extra = [];
   for (const [c, n] of left) for (let k = 0; k < n; k++) extra.push(c);
+  R.groups = groups;
   if (extra.length) {
     groups.push(extra);
-    R.fresh = extra.length === 1 ? extra[0] : null;
-  }
-  if (hand.length <= 13 && !extra.length) R.fresh = null;
-  R.groups = groups;
+    R.fresh = extra.length === 1 ? { g: groups.length - 1, i: 0, card: extra[0] } : null;
+  } else if (hand.length <= 13) R.fresh = null;
+  else R.fresh = fresh;
+  keepFresh();
   if (R.sel && R.groups[R.sel.g] && R.groups[R.sel.g][R.sel.i] !== R.sel.card) R.sel = null;
   if (R.sel && !R.groups[R.sel.g]) R.sel = null;
   save();
@@ -185,7 +189,16 @@ async function judge() {
   }
 }
 
+/** Keep the mark of the card just taken on one card: where it lies, or (moved by a sort) the first copy of it. */
+function keepFresh() {
+  const f = R.fresh;
+  if (!f || (R.groups[f.g] && R.groups[f.g][f.i] === f.card)) return;
+  const g = R.groups.findIndex((x) => x.includes(f.card));
+  R.fresh = g < 0 ? null : { g, i: R.groups[g].indexOf(f.card), card: f.card };
+}
+
 function changed() {
+  keepFresh();
   R.groups = R.groups.filter((g) => g.length);
   save();
   renderHand(T.S.state);
@@ -194,20 +207,27 @@ function changed() {
 }
 
 function moveCard(from, toGroup, toIndex = null) {
-  const card = R.groups[from.g][from.i];
-  if (toGroup === R.groups.length) R.groups.push([]);
-  const target = R.groups[toGroup];
-  R.groups[from.g].splice(from.i, 1);
+  // The cards move with their marks (the one just taken), so that a twin elsewhere keeps none.
+  const held = R.groups.map((x, gi) => x.map((card, i) => ({ card, fresh: isFresh(gi, i) })));
+  const moving = held[from.g][from.i];
+  if (toGroup === held.length) held.push([]);
+  const target = held[toGroup];
+  held[from.g].splice(from.i, 1);
   let at = toIndex === null ? target.length : toIndex;
   if (from.g === toGroup && toIndex !== null && from.i < toIndex) at -= 1;
-  target.splice(Math.min(at, target.length), 0, card);
-  const emptied = R.groups[from.g].length === 0 && from.g !== toGroup;
-  const g = emptied && from.g < toGroup ? toGroup - 1 : toGroup;
-  R.groups = R.groups.filter((x) => x.length);
+  target.splice(Math.min(at, target.length), 0, moving);
+  const kept = held.filter((x) => x.length);
+  R.groups = kept.map((x) => x.map((c) => c.card));
   R.sel = null; // moved: put down
-  R.focus = { g, i: R.groups[g].indexOf(card) };
+  const g = kept.findIndex((x) => x.includes(moving));
+  R.focus = { g, i: kept[g].indexOf(moving) };
+  const fg = kept.findIndex((x) => x.some((c) => c.fresh));
+  R.fresh = fg < 0 ? null : { g: fg, i: kept[fg].findIndex((c) => c.fresh), card: R.fresh.card };
   changed();
 }
+
+/** Whether the card at (g, i) is the one just taken. */
+function isFresh(g, i) { return Boolean(R.fresh && R.fresh.g === g && R.fresh.i === i); }
 
 function select(g, i) {
   const card = R.groups[g][i];
@@ -236,6 +256,18 @@ function arrangeForMe() {
     R.sel = { g: R.groups.length - 1, i: 0, card: a.discard };
   }
   changed();
+}
+
+/** Whether `card` is a wild joker of deal `d`: of the rank the server names (`d.wild`); a printed joker shows
+ * itself. */
+function isWildJoker(d, card) { return card !== JOKER && d.wild === card[0]; }
+
+/** A wild joker in the hand: a "J" badge in its corner, and its name says so. */
+function markWildJoker(e, card) {
+  e.classList.add("wild-joker");
+  e.setAttribute("aria-label", `${cardWords(card)}, wild joker`);
+  e.title = `${cardText(card)}: wild joker`;
+  e.appendChild(T.h("span", { class: "joker-mark", "aria-hidden": "true" }, "J"));
 }
 
 // -- moves ----------------------------------------------------------------------------------------------------------
@@ -337,7 +369,7 @@ export function onState(st) {
     if (line) {
       R.awaitVerdict = false;
       R.verdict = line;
-      T.toast(line);
+      T.toast(withNames(line, [mine]));
     }
   }
 }
@@ -373,7 +405,7 @@ function seatBox(st, s) {
   return T.h("div", { class: "seat-box" + (turn ? " turn" : "") + (mine ? " mine" : ""), testid: `seat-box-${s.seat}`,
     dataset: { seat: s.seat } },
     T.h("div", { class: "seat-head" },
-      T.h("span", { class: "seat-name" }, s.empty ? "empty" : s.name, T.accountMark(s.seat), mine ? " (you)" : ""),
+      T.h("span", { class: "seat-name" }, s.empty ? "empty" : nameEl(s.name), T.accountMark(s.seat), mine ? " (you)" : ""),
       T.h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`),
       st.score && st.score.format !== "points" ? T.h("span", { class: "count" }, ` · ${total} pts`) : null),
     T.h("div", { class: "marks" }, marks));
@@ -450,7 +482,10 @@ function renderControls(st) {
   row.push(button("sort-rank", "Sort by rank", () => sortHand("rank"), true));
   row.push(button("arrange", "Arrange for me", arrangeForMe, Boolean(d.arrangement)));
   box.appendChild(T.h("div", { class: "rummy-buttons" }, row));
-  if (R.verdict) box.appendChild(T.h("p", { class: "verdict", testid: "verdict" }, R.verdict));
+  if (R.verdict) {
+    const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
+    box.appendChild(T.h("p", { class: "verdict", testid: "verdict" }, withNames(R.verdict, names)));
+  }
   const timedOut = timedOutLine(st);
   if (timedOut) box.appendChild(T.h("p", { class: "timed-out", testid: "timed-out", role: "status" }, timedOut));
 }
@@ -473,9 +508,10 @@ function splitButtons(st) {
   const sp = st.split;
   const answer = (a) => T.send({ type: "split", answer: a, id: T.nextId() });
   if (sp && !sp.agreed && sp.weights[String(st.you)] !== undefined) {
-    const shares = Object.entries(sp.weights).map(([s, w]) => `${st.seats[Number(s)].name} ${w}`).join(", ");
+    const shares = Object.entries(sp.weights).flatMap(([s, w], i) => [i ? ", " : "", nameEl(st.seats[Number(s)].name),
+      ` ${w}`]);
     if (sp.waiting_for.includes(st.you)) {
-      return [button("split-accept", `Accept the split (${shares})`, () => answer("accept"), true, true),
+      return [button("split-accept", ["Accept the split (", shares, ")"], () => answer("accept"), true, true),
         button("split-decline", "Decline the split", () => answer("decline"), true)];
     }
     return [button("split-decline", `Withdraw (waiting for ${sp.waiting_for.length})`, () => answer("decline"), true)];
@@ -495,6 +531,9 @@ function renderHand(st) {
     "beside, Esc puts it back.";
   if (hand.hidden) return;
   hand.className = "hand rummy-hand";
+  // The cards and groups share the hand's width in one row (CSS works out the cards' size from these).
+  hand.style.setProperty("--n", String(Math.max(R.groups.flat().length, 1)));
+  hand.style.setProperty("--g", String(Math.max(R.groups.length, 1)));
   const judgedNow = R.judged === JSON.stringify({ rules: d.rules, wild: d.wild, groups: judgedGroups().groups });
   const cards = R.groups.flat().length;
   R.groups.forEach((group, g) => {
@@ -509,6 +548,7 @@ function renderHand(st) {
       const e = cardElement(c, { tag: "button", testid: `card-${c}` });
       e.type = "button";
       e.draggable = true;
+      if (isWildJoker(d, c)) markWildJoker(e, c);
       const isSel = R.sel && R.sel.g === g && R.sel.i === i;
       const isFocus = R.focus ? R.focus.g === g && R.focus.i === i : g === 0 && i === 0;
       e.tabIndex = isFocus ? 0 : -1;
@@ -516,7 +556,7 @@ function renderHand(st) {
         e.classList.add("selected");
         e.setAttribute("aria-pressed", "true");
       }
-      if (c === R.fresh) e.classList.add("fresh");
+      if (isFresh(g, i)) e.classList.add("fresh");
       e.addEventListener("click", () => select(g, i));
       e.addEventListener("focus", () => { R.focus = { g, i }; });
       e.addEventListener("dragstart", (ev) => {
@@ -574,7 +614,7 @@ function renderScores(st) {
   if (!sc) return;
   const out = new Set(Object.keys(sc.eliminated || {}).map(Number));
   const rows = st.seats.map((s) => T.h("tr", { testid: `total-${s.seat}`, class: out.has(s.seat) ? "out" : "" },
-    T.h("th", { scope: "row" }, T.seatName(s.seat) + (st.you === s.seat ? " (you)" : "")),
+    T.h("th", { scope: "row" }, nameEl(T.seatName(s.seat), { cut: true }), st.you === s.seat ? " (you)" : ""),
     T.h("td", {}, String(sc.totals[s.seat])),
     T.h("td", {}, out.has(s.seat) ? "out" : "")));
   box.appendChild(T.h("table", { class: "score-table" },
@@ -600,26 +640,26 @@ export function sheet(st, r, n) {
     const how = r.dropped.includes(seat) ? "dropped" : r.wrong.includes(seat) ? "wrong declaration"
       : seat === r.winner ? (r.declared ? "declared" : "last in") : "";
     return T.h("tr", { testid: `sheet-seat-${seat}`, class: seat === r.winner ? "winner" : "" },
-      T.h("th", { scope: "row" }, T.seatName(seat)), T.h("td", {}, how),
+      T.h("th", { scope: "row" }, nameEl(T.seatName(seat), { cut: true })), T.h("td", {}, how),
       T.h("td", {}, r.points[seat] === null ? "" : String(r.points[seat])), T.h("td", {}, String(r.totals[seat])),
       T.h("td", {}, r.eliminated.includes(seat) ? "out of the pool" : ""));
   });
   const hands = shown.map((x) => T.h("div", { class: "shown-hand", testid: `shown-${x.seat}` },
-    T.h("h4", {}, `${T.seatName(x.seat)}: ${x.points ?? 0} points`), groupsRow(x.groups)));
+    T.h("h4", {}, T.seatNameEl(x.seat), `: ${x.points ?? 0} points`), groupsRow(x.groups)));
   return [
-    T.h("h2", { id: "sheet-title" }, `Deal ${n}: ${r.said}`),
+    T.h("h2", { id: "sheet-title" }, `Deal ${n}: `, withNames(r.said, st.seats.map((s) => s.name))),
     T.h("table", { class: "score-table" },
       T.h("thead", {}, T.h("tr", {}, T.h("th", {}, ""), T.h("th", {}, ""), T.h("th", {}, "points"),
         T.h("th", {}, "total"), T.h("th", {}, ""))),
       T.h("tbody", {}, rows)),
     hands.length ? T.h("div", { class: "shown-hands" }, hands) : null,
-    st.status === "finished" ? T.h("p", { class: "winner" }, `The match is over. ${winnerText(st)}`) : null,
+    st.status === "finished" ? T.h("p", { class: "winner" }, "The match is over. ", winnerText(st)) : null,
   ];
 }
 
 export function winnerText(st) {
   const w = st.score && st.score.winner;
-  return w === null || w === undefined ? "No winner." : `${T.seatName(w)} wins.`;
+  return w === null || w === undefined ? ["No winner."] : [T.seatNameEl(w), " wins."];
 }
 
 function renderConfirm() {

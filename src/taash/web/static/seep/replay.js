@@ -1,13 +1,15 @@
 // A finished Seep match step by step (/r/{id}): the server plays the record again with the engine and sends every
 // step (every hand, the floor, what was captured, what happened in words); this only shows it.
 
-import { h, words } from "/static/common.js";
+import { h, nameEl, withNames, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
 const HOUSE_NAMES = { 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king" };
 
-function teamName(r, t) {
-  return r.players === 4 ? r.names.filter((_, i) => i % 2 === t).join(" & ") : r.names[t];
+/** A team's players, "Priya & Arjun", each name isolated (`cut`: cut to its column, see nameEl). */
+function teamName(r, t, cut = false) {
+  return r.names.filter((_, i) => (r.players === 4 ? i % 2 === t : i === t))
+    .flatMap((n, i) => [i ? " & " : "", nameEl(n, { cut })]);
 }
 
 function renderFloor($, r, step) {
@@ -21,7 +23,7 @@ function renderFloor($, r, step) {
       houses.appendChild(h("div", { class: "house" + (house.cemented ? " cemented" : ""), testid: `replay-house-${house.value}` },
         h("div", { class: "house-title" }, h("strong", {}, `House ${house.value}`),
           ` ${HOUSE_NAMES[house.value] || ""} · ${house.cemented ? "cemented" : "not cemented"}`),
-        h("div", { class: "house-owners" }, house.owners.map((s) => r.names[s]).join(", ")),
+        h("div", { class: "house-owners" }, house.owners.flatMap((s, i) => [i ? ", " : "", nameEl(r.names[s])])),
         row));
     }
     floor.appendChild(houses);
@@ -34,8 +36,8 @@ function renderFloor($, r, step) {
 
 /** Draw `step` of `deal` (the deal's `plays` plays in all) of the replay `r` into the page's boxes. */
 export function renderStep($, r, deal, step, plays) {
-  $("said").textContent = `Deal ${deal.number} (${r.names[deal.dealer]} deals, ${r.names[deal.bidder]} bids ` +
-    `${deal.bid}): ${words(step.said)}`;
+  $("said").replaceChildren(`Deal ${deal.number} (`, nameEl(r.names[deal.dealer]), " deals, ",
+    nameEl(r.names[deal.bidder]), ` bids ${deal.bid}): `, ...withNames(words(step.said), r.names));
   renderFloor($, r, step);
 
   const hands = $("hands");
@@ -49,7 +51,7 @@ export function renderStep($, r, deal, step, plays) {
     const justPlayed = seat === step.seat && step.card;
     hands.appendChild(h("div", { class: `panel seat-box team-${seat % 2}` + (seat === step.seat ? " turn" : ""),
       testid: `replay-hand-${seat}` },
-      h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, r.names[seat]),
+      h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, nameEl(r.names[seat])),
         h("span", { class: "count" }, `${hand.length} card${hand.length === 1 ? "" : "s"}`),
         justPlayed ? h("span", { class: "played" }, "played ", cardElement(step.card, { small: true })) : null),
       h("div", { class: "marks" }, mark), row));
@@ -59,7 +61,7 @@ export function renderStep($, r, deal, step, plays) {
   score.replaceChildren();
   const captured = h("table", { class: "score-table", testid: "replay-captured" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "cards"), h("th", {}, "points"), h("th", {}, "sweeps"))),
-    h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t)),
+    h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t, true)),
       h("td", {}, String(step.captured[t].cards)), h("td", {}, String(step.captured[t].points)),
       h("td", {}, `${step.captured[t].sweeps}${step.captured[t].sweep_points ? ` (+${step.captured[t].sweep_points})` : ""}`)))));
   score.appendChild(h("h3", {}, "Captured"));
@@ -69,11 +71,11 @@ export function renderStep($, r, deal, step, plays) {
     score.appendChild(h("h3", { testid: "replay-result" }, `Deal ${deal.number} over`));
     score.appendChild(h("table", { class: "score-table" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "card points"), h("th", {}, "sweep points"), h("th", {}, "score"))),
-      h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t)),
+      h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t, true)),
         h("td", {}, String(result.card_points[t])), h("td", {}, String(result.sweep_points[t])),
         h("td", { class: "total" }, String(result.score[t])))))));
     const diff = result.difference;
-    score.appendChild(h("p", {}, `Running difference: ${diff === 0 ? "0" : `${Math.abs(diff)} to ${teamName(r, diff > 0 ? 0 : 1)}`}` +
-      (result.baazi !== null && result.baazi !== undefined ? ` · a baazi to ${teamName(r, result.baazi)}` : "")));
+    score.appendChild(h("p", {}, "Running difference: ", diff === 0 ? "0" : [`${Math.abs(diff)} to `, teamName(r, diff > 0 ? 0 : 1)],
+      result.baazi !== null && result.baazi !== undefined ? [" · a baazi to ", teamName(r, result.baazi)] : ""));
   }
 }

@@ -3,7 +3,7 @@
 // for the chosen card, the hand, the captured cards and Seep's score sheet. The legal plays and bids are the
 // server's word: no rule of the game is written here.
 
-import { h, ruleLabel, words } from "/static/common.js";
+import { h, joinNames, nameEl, ruleLabel, words } from "/static/common.js";
 import { cardElement, cardText, sortCards, valueOf } from "/static/cards.js";
 import { differenceCell, differenceLine, leadText } from "/static/score.js";
 
@@ -25,18 +25,24 @@ export function init(table) { T = table; }
 
 function team(seat) { return seat % 2; }
 
-function teamName(t) {
+/** A team's players, "Priya & Arjun", each name isolated (`cut`: cut to its column, see nameEl). */
+function teamName(t, cut = false) {
   const st = T.S.state;
-  if (!st) return t === 0 ? "Team A" : "Team B";
-  const seats = st.seats.filter((s) => s.seat % 2 === t).map((s) => (s.empty ? `seat ${s.seat}` : s.name));
-  return seats.join(" & ");
+  if (!st) return [t === 0 ? "Team A" : "Team B"];
+  const seats = st.seats.filter((s) => s.seat % 2 === t);
+  return seats.flatMap((s, i) => [i ? " & " : "", s.empty ? `seat ${s.seat}` : nameEl(s.name, { cut })]);
 }
 
-function teamLabel(t) {
+/** "Team A (you)" at four players, the player's name at two. */
+function teamLabel(t, cut = false) {
   const st = T.S.state;
   const mine = st && st.you !== null && st.you !== undefined && team(st.you) === t;
-  return (st && st.players === 4 ? (t === 0 ? "Team A" : "Team B") : T.seatName(t)) + (mine ? " (you)" : "");
+  const label = st && st.players === 4 ? (t === 0 ? "Team A" : "Team B") : nameEl(T.seatName(t), { cut });
+  return [label, mine ? " (you)" : ""];
 }
+
+/** teamLabel cut to a table's column: "Priya…" with the whole name in its title. */
+const teamCell = (t) => teamLabel(t, true);
 
 /** Every floor card (and house value) a play touches, from the protocol's play format. */
 function involved(play) {
@@ -77,15 +83,15 @@ export function statusText(st) {
   const d = st.deal;
   if (!d) return "";
   const who = d.to_move !== null && d.to_move !== undefined ? T.seatName(d.to_move) : "";
-  if (d.phase === "bid") return `Deal ${d.number}: ${who} is bidding.`;
-  return `Deal ${d.number}: bid ${d.bid ?? "?"} by ${T.seatName(d.bidder)} · ${d.plays_made} play${d.plays_made === 1 ? "" : "s"} made` +
-    (who ? ` · ${who} to play` : "") + ".";
+  if (d.phase === "bid") return [`Deal ${d.number}: `, nameEl(who), " is bidding."];
+  return [`Deal ${d.number}: bid ${d.bid ?? "?"} by `, T.seatNameEl(d.bidder),
+    ` · ${d.plays_made} play${d.plays_made === 1 ? "" : "s"} made`, who ? [" · ", nameEl(who), " to play"] : "", "."];
 }
 
 export function turnText(st) {
   const d = st.deal;
   if (myTurn(st)) return "Your turn";
-  if (d && d.to_move !== null && d.to_move !== undefined) return `${T.seatName(d.to_move)} to ${d.phase === "bid" ? "bid" : "play"}`;
+  if (d && d.to_move !== null && d.to_move !== undefined) return [T.seatNameEl(d.to_move), ` to ${d.phase === "bid" ? "bid" : "play"}`];
   return "";
 }
 
@@ -147,7 +153,7 @@ function seatBox(s, slot) {
   return h("div", { class: `seat-box team-${team(s.seat)}` + (turn ? " turn" : "") + (mine ? " mine" : ""),
     testid: `seat-box-${s.seat}`, dataset: { seat: s.seat } },
     h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, s.empty ? "empty" : s.name, T.accountMark(s.seat), mine ? " (you)" : ""),
+      h("span", { class: "seat-name" }, s.empty ? "empty" : nameEl(s.name), T.accountMark(s.seat), mine ? " (you)" : ""),
       h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`)),
     h("div", { class: "marks" }, marks),
     slot === "bottom" && mine ? null : backs);
@@ -168,7 +174,7 @@ function renderFloor(d) {
   }
   const houses = h("div", { class: "houses" });
   for (const house of d.houses) {
-    const owners = house.owners.map(T.seatName).join(", ");
+    const owners = joinNames(house.owners.map(T.seatName));
     const cards = h("div", { class: "house-cards" });
     for (const c of sortCards(house.cards)) cards.appendChild(cardElement(c, { small: true }));
     houses.appendChild(h("div", {
@@ -310,8 +316,8 @@ function renderScores() {
   const rows = [0, 1].map((t) => {
     const c = d ? d.captured[t] : { cards: 0, points: 0, sweeps: 0, sweep_points: 0 };
     return h("tr", { class: `team-${t}`, testid: `team-${t}` },
-      h("th", { scope: "row" }, h("span", { class: "team-title" }, teamLabel(t)),
-        st.players === 4 ? h("small", {}, teamName(t)) : null),
+      h("th", { scope: "row" }, h("span", { class: "team-title" }, teamCell(t)),
+        st.players === 4 ? h("small", {}, teamName(t, true)) : null),
       h("td", {}, String(c.cards)), h("td", {}, String(c.points)),
       h("td", {}, `${c.sweeps}${c.sweep_points ? ` (+${c.sweep_points})` : ""}`),
       toBaazis ? h("td", {}, String(st.score ? st.score.baazis[t] : 0)) : null);
@@ -321,43 +327,45 @@ function renderScores() {
       toBaazis ? h("th", {}, "baazis") : null)),
     h("tbody", {}, rows)));
   const facts = [];
-  if (d && d.bid) facts.push(`Bid: ${d.bid} by ${T.seatName(d.bidder)}`);
+  if (d && d.bid) facts.push([`Bid: ${d.bid} by `, T.seatNameEl(d.bidder)]);
   if (st.score) {
     const deals = st.score.deals;
     const last = deals.length ? deals[deals.length - 1] : null;
     const restarted = last && last.baazi !== null && last.baazi !== undefined && st.score.difference === 0;
-    facts.push(`Running difference: ${leadText(st.score.difference, teamLabel)}` +
-      (restarted ? " (started again after the last deal's baazi)" : ""));
+    facts.push(["Running difference: ", leadText(st.score.difference, (t) => teamLabel(t)),
+      restarted ? " (started again after the last deal's baazi)" : ""]);
     facts.push(st.baazis === 0 ? "A single deal" : `First to ${st.baazis} baazi${st.baazis > 1 ? "s" : ""} wins`);
   }
-  box.appendChild(h("p", { class: "facts" }, facts.join(" · ")));
+  box.appendChild(h("p", { class: "facts" }, facts.flatMap((f, i) => (i ? [" · ", f] : [f]))));
 }
 
 export function winnerText(st) {
   const w = st.score && st.score.winner;
-  if (w === null || w === undefined) return "A draw.";
-  if (st.players === 2) return `${T.seatName(w)} wins.`;
-  return `${teamLabel(w)} win${st.players === 2 ? "s" : ""}: ${teamName(w)}.`;
+  if (w === null || w === undefined) return ["A draw."];
+  if (st.players === 2) return [T.seatNameEl(w), " wins."];
+  return [teamLabel(w), ` win${st.players === 2 ? "s" : ""}: `, teamName(w), "."];
 }
 
 /** The score sheet of deal `n` (its result `r`): the deal's points, the running difference, every deal so far. */
 export function sheet(st, r, n) {
   const deals = st.score.deals;
   const teamRow = (t) => h("tr", { class: `team-${t}` },
-    h("th", { scope: "row" }, teamLabel(t), st.players === 4 ? h("small", {}, teamName(t)) : null),
+    h("th", { scope: "row" }, h("span", { class: "team-title" }, teamCell(t)),
+      st.players === 4 ? h("small", {}, teamName(t, true)) : null),
     h("td", {}, String(r.card_points[t])), h("td", {}, String(r.sweep_points[t])),
     h("td", { class: "total" }, String(r.score[t])));
-  const short = (t) => (st.players === 4 ? (t === 0 ? "Team A" : "Team B") : T.seatName(t));
+  // A team as the history's columns and cells name it: "Team A", or the player's name cut to the column.
+  const short = (t, cut = true) => (st.players === 4 ? (t === 0 ? "Team A" : "Team B") : nameEl(T.seatName(t), { cut }));
   const toBaazis = st.baazis !== 0; // a single deal plays for no baazis: no column of them
   const history = h("table", { class: "history" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal"), h("th", {}, "dealer"), h("th", {}, short(0)),
       h("th", {}, short(1)), h("th", {}, "diff."), toBaazis ? h("th", {}, "baazi") : null)),
     h("tbody", {}, deals.map((x, i) => h("tr", { class: i === n - 1 ? "current" : "" },
-      h("td", {}, String(i + 1)), h("td", {}, T.seatName(x.dealer)), h("td", {}, String(x.score[0])),
+      h("td", {}, String(i + 1)), h("td", {}, nameEl(T.seatName(x.dealer), { cut: true })), h("td", {}, String(x.score[0])),
       h("td", {}, String(x.score[1])), h("td", { testid: `diff-${i + 1}` }, differenceCell(deals, i, short)),
       toBaazis ? h("td", {}, x.baazi === null || x.baazi === undefined ? "" : short(x.baazi)) : null))));
   const notes = [];
-  if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, `${teamLabel(r.baazi)} wins a baazi!`));
+  if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, teamLabel(r.baazi), " wins a baazi!"));
   if (r.minimum_rule) notes.push(h("p", { class: "muted" }, "The minimum rule applied to this deal."));
   const baazis = st.score.baazis;
   return [
@@ -367,9 +375,9 @@ export function sheet(st, r, n) {
         h("th", {}, "deal score"))),
       h("tbody", {}, teamRow(0), teamRow(1))),
     ...notes,
-    h("p", { testid: "sheet-difference" }, differenceLine(deals, n - 1, short) + (toBaazis
-      ? ` · Baazis: ${teamLabel(0)} ${baazis[0]}, ${teamLabel(1)} ${baazis[1]}` : "")),
-    st.status === "finished" ? h("p", { class: "winner" }, `The match is over. ${winnerText(st)}`) : null,
+    h("p", { testid: "sheet-difference" }, differenceLine(deals, n - 1, (t) => short(t, false)), ...(toBaazis
+      ? [" · Baazis: ", teamLabel(0), ` ${baazis[0]}, `, teamLabel(1), ` ${baazis[1]}`] : [])),
+    st.status === "finished" ? h("p", { class: "winner" }, "The match is over. ", winnerText(st)) : null,
     h("h3", {}, "Every deal"),
     h("div", { class: "scroll-x" }, history),
   ];
