@@ -234,7 +234,7 @@ def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
                                 address(request))
         if passwords.outdated(account.password_hash):
             await accounts().set_password(account.guest_id, await passwords.hash(body.password))
-        await state["store"].write(state["fair"].seen(account.guest_id, who, AT_LOGIN))
+        await state["store"].write(state["fair"].seen(account.guest_id, address(request), AT_LOGIN))
         await sign_in(response, account.guest_id)
         return me_out(account.guest_id)
 
