@@ -72,6 +72,15 @@ def person(context: BrowserContext, server: str, name: str, errors: list[str]) -
     return page
 
 
+def claim_account(page: Page) -> None:
+    """Make the page's guest an account (free chips and the daily bonus are an account's), then reload."""
+    status = page.evaluate("""async () => (await fetch("/api/account", {method: "POST",
+        headers: {"content-type": "application/json"}, body: JSON.stringify({password: "a long password"})})).status""")
+    assert status == 200, status
+    page.reload()
+    _expect(tid(page, "create-table")).to_be_visible()
+
+
 def test_back_from_a_table_reached_by_an_invitation_leaves_it(server: str, browser: Browser,
                                                               context: BrowserContext) -> None:
     """Issue 27, 4: /join/CODE forwarded to the table and stayed in the history, so Back landed on the table
@@ -237,6 +246,7 @@ def test_the_daily_bonus_button_says_why_the_server_refuses(server: str, context
     told the server's reason."""
     errors: list[str] = []
     page = person(context, server, "Rich", errors)
+    claim_account(page)
     claim = tid(page, "claim-bonus")
     _expect(claim).to_contain_text("Claim today's bonus (+")
     claim.click()
@@ -266,6 +276,7 @@ def test_the_daily_bonus_button_claims_it(tmp_path_factory: pytest.TempPathFacto
     errors: list[str] = []
     try:
         page = person(ctx, s.url, "Poor", errors)
+        claim_account(page)
         _expect(tid(page, "wallet")).to_contain_text("500 chips")
         tid(page, "claim-bonus").click()
         _expect(tid(page, "wallet")).to_contain_text("1,500 chips")

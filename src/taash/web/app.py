@@ -26,7 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeSerializer
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -136,6 +136,13 @@ class LogOut(BaseModel):
 class HoldOut(BaseModel):
     hold: int = Field(description="Chips held from each player when the match starts (the most he can lose)")
     said: str = Field(description="What the stake holds, in a player's words")
+
+
+class TableQuery(TableIn):
+    """:class:`TableIn` in a URL's query (``GET /api/stakes/hold``): every value arrives as text, so numbers are
+    read from their digits (still whole numbers in their ranges)."""
+
+    model_config = ConfigDict(strict=False)
 
 
 class SitIn(StrictIn):
@@ -510,7 +517,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
 
     @app.get("/api/stakes/hold", response_model=HoldOut, responses=ERRORS)
-    async def stake_hold(query: Annotated[TableIn, Query()]) -> HoldOut:
+    async def stake_hold(query: Annotated[TableQuery, Query()]) -> HoldOut:
         """What a table of these settings (as ``POST /api/tables`` takes them) played for ``stake`` holds from
         each player when its match starts, before it is created: the chips and the sentence saying why."""
         try:
