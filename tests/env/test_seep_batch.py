@@ -11,7 +11,8 @@ pytest.importorskip("pettingzoo", reason="the env extra is not installed (pip in
 
 from taash.env.seep import raw_env
 from taash.env.seep_batch import SeepBatch, splitmix64
-from taash.seep.core import compiled
+from taash.seep.core import compiled, core_rules
+from taash.seep.rules import PRESETS
 
 #: Steps of a deal: the bid and 48 plays.
 DEAL_STEPS = 49
@@ -156,3 +157,18 @@ def test_the_arrays_are_read_only_to_the_caller() -> None:
     batch = SeepBatch(2)
     with pytest.raises(ValueError, match="read-only"):
         batch.action_masks[0, 0] = 1
+
+
+@pytest.mark.skipif(compiled is None, reason="the compiled core is not in use")
+def test_the_compiled_batch_refuses_arrays_of_the_wrong_size_or_type() -> None:
+    assert compiled is not None
+    right = [np.zeros((2, 626), np.float32), np.zeros((2, 8793), np.int8), np.zeros((2, 4), np.float32),
+             np.zeros(2, np.bool_), np.zeros(2, np.int32)]
+    for k, wrong in enumerate([np.zeros((2, 625), np.float32), np.zeros((2, 8793), np.uint8),
+                               np.zeros((2, 4), np.float64), np.zeros(3, np.bool_), np.zeros(2, np.int64)]):
+        given = [*right[:k], wrong, *right[k + 1:]]
+        with pytest.raises(ValueError, match="a C-contiguous array of"):
+            compiled.Batch(core_rules(PRESETS["standard"]), 2, 4, 8, *given)
+    batch = compiled.Batch(core_rules(PRESETS["standard"]), 2, 4, 8, *right)
+    with pytest.raises(ValueError, match="reset"):
+        batch.random_actions(np.zeros(2, np.int64))
