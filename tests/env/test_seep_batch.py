@@ -172,3 +172,12 @@ def test_the_compiled_batch_refuses_arrays_of_the_wrong_size_or_type() -> None:
     batch = compiled.Batch(core_rules(PRESETS["standard"]), 2, 4, 8, *right)
     with pytest.raises(ValueError, match="reset"):
         batch.random_actions(np.zeros(2, np.int64))
+
+
+@pytest.mark.parametrize("seed", [2**32 - 1, 2**32, 2**40 + 3, 2**64 - 2])
+def test_large_seeds_deal_as_python_seeds_them(seed: int) -> None:
+    batch = SeepBatch(2 if seed < 2**64 - 2 else 1, players=2, seed=seed)
+    for i in range(batch.games):
+        env = raw_env(players=2)
+        env.reset(seed=seed + i)
+        np.testing.assert_array_equal(batch.observations[i], env.observe(env.agent_selection)["observation"])
