@@ -101,7 +101,7 @@ class TicTacToeTables:
 
     def said(self, state: State, before: Remembered, seat: int, action: Action, names: Sequence[str]) -> list[str]:
         assert isinstance(action, int)
-        lines = [f"{names[seat]} marks square {action + 1}"]
+        lines = [f"{names[seat]} takes square {action + 1}"]
         if state.is_over:
             lines.append(_winner_line(_state(state), names))
         return lines
@@ -150,7 +150,7 @@ class TicTacToeTables:
             seat = again.to_move
             again.apply(square)
             steps.append({"board": [None if m < 0 else MARKS[(m - self.first(board)) % 2] for m in again.board],
-                          "said": f"{names[seat]} marks square {square + 1}"})
+                          "said": f"{names[seat]} takes square {square + 1}"})
         return {"game": self.name, "players": 2, "rules": "standard", "names": list(names),
                 "deals": [{"steps": steps}]}
 

@@ -123,7 +123,7 @@ def test_two_people_play_tictactoe_to_its_end_in_two_browsers(server: str, brows
         assert 5 <= marks <= 9
         for page in (a, b):
             _expect(tid(page, "winner")).to_have_text(re.compile(r"^(Asha wins|Bela wins|A draw)\.$"))
-            _expect(tid(page, "log")).to_contain_text("marks square")
+            _expect(tid(page, "log")).to_contain_text("takes square")
         said = tid(a, "winner").text_content() or ""
         assert said == (tid(b, "winner").text_content() or "")
 

@@ -34,6 +34,7 @@ from taash.games.api import Game, State, View
 from taash.games.plugin import load
 from taash.games.registry import default_game, plugin
 
+
 def _full_information_kind(game: str, name: str) -> Callable[..., Any] | None:
     """A bot for measurement only that the arena hands the whole state (its game's plugin's
     ``full_information_bots``: never offered to a player), or None."""

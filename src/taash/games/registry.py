@@ -45,7 +45,7 @@ def _read_entry_points() -> None:
     for point in metadata.entry_points(group=ENTRY_POINTS):
         try:
             found = point.load()
-        except Exception as e:  # noqa: BLE001 (any error of a third party's import)
+        except Exception as e:
             logging.getLogger(__name__).warning("the game %s did not load: %s", point.name, e)
             continue
         if isinstance(found, GamePlugin) and found.name not in _PLUGINS:

@@ -41,8 +41,8 @@ from taash.web.accounts import accounts_router
 from taash.web.admissions import Admission, Admissions
 from taash.web.chips_routes import chips_router
 from taash.web.db import make_engine, migrate, server_key
-from taash.web.games import GameName, games_router
 from taash.web.fair_play import AS_GUEST, NEEDS_ACCOUNT, FairPlay
+from taash.web.games import GameName, games_router
 from taash.web.history import add_history
 from taash.web.http import (
     COOKIE,

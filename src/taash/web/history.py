@@ -37,7 +37,6 @@ from taash.web.stakes import match_id
 from taash.web.store import Store
 
 
-
 def summed_stats(game: str) -> tuple[str, ...]:
     """Which stats of a game a person's page sums (its plugin's ``stats``; the rest are per match): none for a
     game no longer registered."""
