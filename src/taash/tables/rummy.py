@@ -10,6 +10,7 @@ import orjson
 from taash.cards import CardError
 from taash.fairness import Fairness
 from taash.games.api import Action, State
+from taash.games.registry import plugin
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, Timeout, discardable
 from taash.rummy.errors import BadRulesError, RecordError
@@ -51,10 +52,11 @@ class RummyTables:
     """13-card Rummy's :class:`~taash.tables.adapter.TableGame`."""
 
     name = "rummy"
-    title = "13-card Rummy"
-    player_counts = (2, 3, 4, 5, 6)
+    title = plugin("rummy").title
+    player_counts = tuple(sorted(plugin("rummy").players))
     presets = tuple(PRESETS)
     formats = tuple(FORMATS)
+    move_fields = ("from", "card", "discard", "melds")
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         if players not in self.player_counts:

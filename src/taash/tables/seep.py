@@ -9,6 +9,7 @@ from typing import Any
 from taash.cards import card_name, names_of, parse_card
 from taash.fairness import Fairness
 from taash.games.api import Action, State
+from taash.games.registry import plugin
 from taash.seep.deal import Deal, Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, describe_outcome, describe_play
 from taash.seep.errors import BadPositionError, BadRulesError, RecordError
@@ -61,10 +62,11 @@ class SeepTables:
     """Seep's :class:`~taash.tables.adapter.TableGame`."""
 
     name = "seep"
-    title = "Seep"
-    player_counts = (2, 4)
+    title = plugin("seep").title
+    player_counts = tuple(sorted(plugin("seep").players))
     presets = tuple(PRESETS)
     formats: tuple[str, ...] = ()
+    move_fields = ("value", "play")
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         if players not in self.player_counts:

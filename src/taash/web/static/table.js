@@ -1,13 +1,12 @@
 // A table (/t/{id}): seats before the start, then the game over the websocket (docs/web-protocol.md). This is the
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
-// in its view module (static/{game}/view.js), chosen by the state's `game`.
+// in its view module (the URL GET /api/games gives for it), chosen by the state's `game`.
 
-import { accountMark, api, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
-import * as rummyView from "/static/rummy/view.js";
-import * as seepView from "/static/seep/view.js";
+import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
 
-/** Every game's view, by the state's `game` (a state without one is Seep's). */
-const VIEWS = { seep: seepView, rummy: rummyView };
+/** Every game's view module, by name (imported as the page starts); a state without a game is the default's. */
+const VIEWS = {};
+let DEFAULT_VIEW = null;
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -73,7 +72,15 @@ function nextId() {
 
 
 /** The view module of the table's game. */
-function view() { return VIEWS[S.state && S.state.game] || seepView; }
+function view() { return VIEWS[S.state && S.state.game] || DEFAULT_VIEW; }
+
+/** Import every game's view module (the registry's, from the server), the default game's first. */
+async function loadViews() {
+  const offered = Object.values(await games()).filter((g) => g.view);
+  const modules = await Promise.all(offered.map((g) => import(g.view)));
+  offered.forEach((g, i) => { VIEWS[g.name] = modules[i]; });
+  DEFAULT_VIEW = modules[0];
+}
 
 function myTurn() { return view().myTurn(S.state); }
 
@@ -498,6 +505,12 @@ async function askName() {
 async function main() {
   if (!/^[0-9a-f]{16}$/.test(TABLE_ID)) {
     setStatus("No such table.", true);
+    return;
+  }
+  try {
+    await loadViews();
+  } catch (e) {
+    setStatus(e.message || String(e), true);
     return;
   }
   document.addEventListener("keydown", onKey);
