@@ -5,6 +5,7 @@
 
 import { cardElement, cardText, cardWords, JOKER, RANKS, SUITS } from "/static/cards.js";
 import { nameEl, withNames } from "/static/common.js";
+import { animate, measure } from "/static/motion.js";
 
 const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid",
   draw: "a card short" };
@@ -32,6 +33,8 @@ const R = {
 };
 
 export const brand = "Rummy";
+/** What a new state changed (the cards that move, the sounds, the last discard) and the discard pile. */
+export * as feel from "/static/rummy/feel.js";
 /** What the turn timer says happens when a player's time and extra time run out (the server makes the move). */
 export const timeoutWords = "a card is taken from the stock and discarded for you";
 
@@ -201,7 +204,9 @@ function changed() {
   keepFresh();
   R.groups = R.groups.filter((g) => g.length);
   save();
+  const before = measure(T.$("hand")); // the cards slide to their new groups (a meld forming)
   renderHand(T.S.state);
+  animate(before, { root: T.$("hand") });
   renderControls(T.S.state);
   judge();
 }

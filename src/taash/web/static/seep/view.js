@@ -20,6 +20,8 @@ const V = {
 };
 
 export const brand = "Seep";
+/** What a new state changed (the cards that move, the sounds, the last play) and the captured piles. */
+export * as feel from "/static/seep/feel.js";
 
 export function init(table) { T = table; }
 
