@@ -136,7 +136,8 @@ function openOptions() {
 async function openPiles(view) {
   const st = T.S.state;
   if (!st) return;
-  const log = h("ol", { class: "log whole-log", testid: "piles-log", "aria-labelledby": "piles-log-title" },
+  // A scrolling list: focusable, so that the keys scroll it too.
+  const log = h("ol", { class: "log whole-log", testid: "piles-log", "aria-labelledby": "piles-log-title", tabindex: 0 },
     h("li", {}, TEXT.logLoading));
   openDialog("piles-dialog", TEXT.pilesTitle, [
     h("div", { class: "piles" }, view().feel ? view().feel.piles(st) : []),
