@@ -186,7 +186,8 @@ HIDE = """hidden => {
 NOTIFICATIONS = """
 window.shown = [];
 window.Notification = class { constructor(title, options) { window.shown.push({ title, ...options }); }
-  close() {} static requestPermission() { window.Notification.permission = 'granted'; return Promise.resolve('granted'); } };
+  close() {}
+  static requestPermission() { window.Notification.permission = 'granted'; return Promise.resolve('granted'); } };
 window.Notification.permission = 'default';
 """
 
@@ -235,7 +236,7 @@ def test_the_four_colour_deck_and_large_cards_apply_and_are_remembered(server: s
     bigger = page.locator("[data-testid='floor'] .loose .card").first.bounding_box()["width"]
     assert bigger > width * 1.2, (width, bigger)
     # Diamonds blue and clubs green; hearts stay red and spades black.
-    page.evaluate("""() => { const g = document.createElement('div'); g.id = 'suits'; document.body.appendChild(g); }""")
+    page.evaluate("() => { const g = document.createElement('div'); g.id = 'suits'; document.body.appendChild(g); }")
     for suit, colour in {"d": "rgb(21, 83, 184)", "c": "rgb(23, 105, 42)", "h": "rgb(198, 40, 40)",
                          "s": "rgb(26, 26, 26)"}.items():
         page.evaluate("""s => import('/static/cards.js').then(m => document.getElementById('suits')
@@ -317,4 +318,12 @@ def test_a_declaration_gets_its_moment(server: str, browser: Browser) -> None:
     wrong: dict[str, Any] = copy.deepcopy(state)
     wrong["deal"]["status"][1] = "wrong"
     fake.update(wrong)
-    _expect(tid(page, "moment")).to_have_text(f"{state['seats'][1]['name']}: a wrong declaration")
+    moment = tid(page, "moment")
+    _expect(moment).to_have_text(f"{state['seats'][1]['name']}: a wrong declaration")
+    _expect(moment).to_be_hidden(timeout=3000)
+    won: dict[str, Any] = copy.deepcopy(wrong)
+    won["score"]["deals"].append({"dealer": 1, "seats": [0, 1], "winner": 0, "declared": True, "points": [0, 80],
+                                  "totals": [0, 80], "dropped": [], "wrong": [1], "eliminated": [],
+                                  "said": f"{state['seats'][0]['name']} wins the deal with a valid declaration"})
+    fake.update(won)
+    _expect(moment).to_have_text(f"{state['seats'][0]['name']} declares!")
