@@ -10,18 +10,26 @@ const FLY_MS = 320;
 const GONE_MS = 450;
 const MOMENT_MS = 1400;
 let started = 0;
+let flying = []; // the animations of the last batch, finished at once when the next state comes
+
+/** The place a card lies in: the hand, the loose cards, a house, the discard pile... (a card that changes place
+ * moves; one that only shifts in its place, as the others make room, does not fly unless asked). */
+function zoneOf(el) {
+  const z = el.closest(".house, .loose, .hand, .pile-button, .wild, .seat-box");
+  return z ? z.dataset.testid || z.className : "";
+}
 
 /** Every card drawn under `root` (elements with `data-card`), by a key that tells twins apart: name#occurrence. */
 export function measure(root = document.getElementById("game")) {
   const out = new Map();
-  if (!root || reducedMotion()) return out;
+  if (!root || reducedMotion() || document.visibilityState === "hidden") return out;
   const seen = new Map();
   for (const el of root.querySelectorAll("[data-card]")) {
     if (el.closest("[hidden]")) continue;
     const n = seen.get(el.dataset.card) || 0;
     seen.set(el.dataset.card, n + 1);
     const rect = el.getBoundingClientRect();
-    if (rect.width && rect.height) out.set(`${el.dataset.card}#${n}`, { el, rect });
+    if (rect.width && rect.height) out.set(`${el.dataset.card}#${n}`, { el, rect, zone: zoneOf(el) });
   }
   return out;
 }
@@ -76,24 +84,34 @@ function spot(el, like) {
   return { left: r.left + r.width / 2 - w / 2, top: r.top + r.height / 2 - h / 2, width: w, height: h };
 }
 
-/** Fly each card that moved since `before` (a `measure`) to its new place; a card new to the page flies in from
- * element `from`, a card gone from it flies out to element `to` (either may be null: then it just appears or goes).
- * Returns the animations started. */
-export function animate(before, { from = null, to = null, root = document.getElementById("game") } = {}) {
+/** Fly each card that changed places since `before` (a `measure`) to its new place (with `shifts`, also each card
+ * that moved within its place: a hand rearranged); a card new to the page flies in from element `from`, a card gone
+ * from it flies out to element `to` (either may be null: then it just appears or goes). Returns the animations. */
+export function animate(before, { from = null, to = null, root = document.getElementById("game"), shifts = false } = {}) {
+  // A new state lands every card of the last one where it belongs: states that come faster than cards fly never
+  // pile flights up.
+  for (const a of flying) a.finish();
+  flying = [];
   if (!before || !before.size && !from || reducedMotion()) return [];
   const after = measure(root);
   const anims = [];
   for (const [key, now] of after) {
     const was = before.get(key);
-    const start = was ? (moved(was.rect, now.rect) ? was.rect : null) : from ? spot(from, now.rect) : null;
+    const go = was && (shifts || was.zone !== now.zone) && moved(was.rect, now.rect);
+    const start = was ? (go ? was.rect : null) : from ? spot(from, now.rect) : null;
     if (!start) continue;
     const g = ghost(now.el, now.rect);
     const fly = g.animate([{ transform: offset(start, now.rect), opacity: was ? 1 : 0.4 },
       { transform: "none", opacity: 1 }], { duration: FLY_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
-    // The card itself is in its place (and takes clicks) at once: only unseen until its copy lands on it.
-    const hide = now.el.animate([{ opacity: 0 }, { opacity: 0 }], { duration: FLY_MS });
-    fly.finished.then(() => g.remove(), () => g.remove());
-    anims.push(fly, hide);
+    // The card itself is in its place (and takes clicks) at once: only unseen until its copy lands on it (a still
+    // style, not an animation of its own: nothing more to redraw while the copy flies).
+    now.el.style.opacity = "0";
+    const land = () => {
+      g.remove();
+      now.el.style.opacity = "";
+    };
+    fly.finished.then(land, land);
+    anims.push(fly);
   }
   if (to) {
     for (const [key, was] of before) {
@@ -108,6 +126,7 @@ export function animate(before, { from = null, to = null, root = document.getEle
     }
   }
   count(anims.length);
+  flying = anims;
   return anims;
 }
 

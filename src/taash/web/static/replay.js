@@ -3,6 +3,7 @@
 // this page only shows them; it knows no rule of the game.
 
 import { api, h, joinNames, ruleLabel } from "/static/common.js";
+import "/static/options.js"; // the deck as the person chose it at the table (four colours, large cards)
 import { renderStep as rummyStep } from "/static/rummy/replay.js";
 import { renderStep as seepStep } from "/static/seep/replay.js";
 

@@ -206,7 +206,7 @@ function changed() {
   save();
   const before = measure(T.$("hand")); // the cards slide to their new groups (a meld forming)
   renderHand(T.S.state);
-  animate(before, { root: T.$("hand") });
+  animate(before, { root: T.$("hand"), shifts: true });
   renderControls(T.S.state);
   judge();
 }
