@@ -39,12 +39,14 @@ def play_said(name: str, play: Play, houses_before: dict[int, Any], deal: Deal, 
 
 
 def captured_json(deal: Deal) -> list[dict[str, JSON]]:
-    """Each team's captured cards as counts and points (face-up knowledge: every captured card was seen)."""
+    """Each team's captured cards, their count and points (face-up knowledge: every captured card was seen, so the
+    table shows the piles to anyone who asks)."""
     sweep_points, sweeps = [0, 0], [0, 0]
     for s, _, points in deal.sweeps:
         sweep_points[s % 2] += points
         sweeps[s % 2] += 1
-    return [{"cards": deal.piles[t].bit_count(), "points": card_points(deal.rules, deal.piles[t]),
+    return [{"cards": deal.piles[t].bit_count(), "pile": names_of(deal.piles[t]),
+             "points": card_points(deal.rules, deal.piles[t]),
              "sweeps": sweeps[t], "sweep_points": sweep_points[t]} for t in (0, 1)]
 
 

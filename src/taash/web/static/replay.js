@@ -3,6 +3,7 @@
 // this page only shows them; it knows no rule of the game.
 
 import { api, games, h, joinNames, ruleLabel } from "/static/common.js";
+import "/static/options.js"; // the deck as the person chose it at the table (four colours, large cards)
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");

@@ -3,6 +3,7 @@
 // in its view module (the URL GET /api/games gives for it), chosen by the state's `game`.
 
 import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
+import * as feel from "/static/feel.js";
 
 /** Every game's view module, by name (imported as the page starts); a state without a game is the default's. */
 const VIEWS = {};
@@ -245,16 +246,20 @@ function tickTimer() {
   box.dataset.left = String(left);
   box.dataset.bank = String(bank);
   box.classList.toggle("low", left + bank <= 10);
+  feel.timer(mine, left + bank, `${S.version}:${t.seat}`);
   box.hidden = false;
 }
 
 function applyState(state, version) {
+  const prev = S.state;
+  const before = feel.measure(); // where the cards are: they move from there to where the new state puts them
   S.state = state;
   S.version = version;
   setTimer(state.timer);
   view().onState(state);
   if (state.score && state.score.last && state.score.deals.length > S.dismissed) S.sheet = state.score.deals.length;
   render();
+  feel.changed(prev, state, before, view());
 }
 
 // -- rendering ----------------------------------------------------------------------------------------------------
@@ -268,7 +273,7 @@ function render() {
   document.body.dataset.status = st.status;
   $("info").textContent = view().info(st);
   document.querySelector(".brand span").textContent = view().brand;
-  document.title = `taash · ${st.code}`;
+  document.title = feel.title(`taash · ${st.code}`, myTurn());
   const seated = st.you !== null && st.you !== undefined ? st.seats[st.you] : null;
   showWho(seated);
   renderStatus();
@@ -517,6 +522,7 @@ async function main() {
   const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID,
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
+  feel.init(table, view);
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
