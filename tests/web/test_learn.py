@@ -9,7 +9,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -81,7 +81,7 @@ def test_the_coach_gives_a_legal_move_to_the_player_to_move_only(client: TestCli
 class Spy:
     """A bot that records what it is shown and plays the first legal action."""
 
-    seen: list[Any] = []
+    seen: ClassVar[list[Any]] = []
     name = "spy"
 
     def choose(self, view: Any) -> Action:

@@ -130,7 +130,7 @@ class RummyLesson:
     def step(self, index: int) -> dict[str, JSON]:
         step = STEPS[index]
         deal = lesson_deal(taken=index > 0)
-        position = {"hand": [face_name(f) for f in deal.hands[SEAT]], "wild": WILD_CARD,
+        position: dict[str, JSON] = {"hand": [face_name(f) for f in deal.hands[SEAT]], "wild": WILD_CARD,
                     "pile": face_name(deal.pile[-1][0]) if deal.pile else None, "stock": len(deal.stock),
                     "blocked": {}}
         if deal.taken_from_pile is not None:

@@ -108,7 +108,7 @@ def play_refusal(view: PlayerView, play: Play, ascii_only: bool = False) -> str 
     legal = view.legal_plays()
     if play in legal:
         return None
-    kind, c, value, broken, m = play
+    kind, c = play[0], play[1]
     refused = no_play_reason(view, c, ascii_only)
     if refused is not None:
         return refused
@@ -150,7 +150,8 @@ def _house_refusal(view: PlayerView, play: Play, ascii_only: bool) -> str:
     else:
         total = c % 13 + 1 + sum(x % 13 + 1 for x in cards_of(m))
     if kind in (ESTABLISH, ADD) and c % 13 + 1 != value and total % value:
-        return f"{cards_text(m | 1 << c, ascii_only)} add up to {total}, not {value}: a house's cards add up to its value"
+        return (f"{cards_text(m | 1 << c, ascii_only)} add up to {total}, not {value}: a house's cards add up to its "
+                "value")
     partner_owns = kind == ADD and value in view.houses and view.houses[value][2] & team_mask(view.seat, view.players) \
         & ~(1 << view.seat)
     if not partner_owns and not view.hand & ~(1 << c) & VALUE_MASK[value]:

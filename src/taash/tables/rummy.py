@@ -9,8 +9,8 @@ import orjson
 
 from taash.cards import CardError
 from taash.fairness import Fairness
-from taash.i18n import _
 from taash.games.api import Action, State
+from taash.i18n import _
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import DealPoints, Declare, Discard, Drop, Phase, Take, Timeout, discardable, kept_reason
 from taash.rummy.errors import BadRulesError, RecordError
@@ -229,8 +229,9 @@ class RummyTables:
         else:
             legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
         deal["legal"] = [self.action_to(a) for a in legal]
-        if view.phase is Phase.DISCARD and view.taken_from_pile is not None and legal:
-            deal["blocked"] = {face_name(view.taken_from_pile): kept_reason(view.taken_from_pile)}
+        kept = view.taken_from_pile
+        if view.phase is Phase.DISCARD and kept is not None and Discard(kept) not in legal:
+            deal["blocked"] = {face_name(kept): kept_reason(kept)}
         if len(legal) == 1:
             deal["forced"] = _("Your only move: {move}.", move=move_words(legal[0]))
         return deal
@@ -396,6 +397,10 @@ def shown_after(deal: Any) -> list[dict[str, JSON]]:
     return out
 
 
+#: The kinds of group whose cards a hand's points leave out.
+MELDED = ("pure", "impure", "set", "free")
+
+
 def move_words(action: Action) -> str:
     """A move of the seat to move in a player's words (for a forced one)."""
     if isinstance(action, Take):
@@ -422,8 +427,9 @@ def deal_explained(result: DealResult, deal: Any, shown: Sequence[Mapping[str, J
         elif seat in points.wrong:
             lines.append(_("{name} declared wrongly: {points} points.", name=name, points=got))
         elif seat in groups:
-            outside = [c for g in groups[seat] if g["kind"] not in ("pure", "impure", "set", "free") for c in g["cards"]]
-            counted = min(deal.rules.max_points, sum(card_points(parse_face(c), deal.rules, deal.wild) for c in outside))
+            outside = [c for g in groups[seat] if g["kind"] not in MELDED for c in g["cards"]]
+            counted = min(deal.rules.max_points,
+                          sum(card_points(parse_face(c), deal.rules, deal.wild) for c in outside))
             lines.append(_("{name}: {points} points, the cards outside his melds: {cards}.", name=name, points=got,
                            cards=" ".join(face_symbol(parse_face(c)) for c in outside)) if counted == got
                          else _("{name}: {points} points: his hand lacks the sequences a declaration needs, so every "

@@ -8,8 +8,8 @@ from typing import Any
 
 from taash.cards import card_name, cards_of, names_of, parse_card
 from taash.fairness import Fairness
-from taash.i18n import _
 from taash.games.api import Action, State
+from taash.i18n import _
 from taash.seep.deal import Deal, Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, deal_explained, describe_outcome, describe_play, no_play_reason
 from taash.seep.errors import BadPositionError, BadRulesError, RecordError
@@ -41,7 +41,7 @@ def play_said(name: str, play: Play, houses_before: dict[int, Any], deal: Deal, 
 def captured_json(deal: Deal) -> list[dict[str, JSON]]:
     """Each team's captured cards as counts and points (face-up knowledge: every captured card was seen)."""
     sweep_points, sweeps = [0, 0], [0, 0]
-    for s, _, points in deal.sweeps:
+    for s, _index, points in deal.sweeps:
         sweep_points[s % 2] += points
         sweeps[s % 2] += 1
     return [{"cards": deal.piles[t].bit_count(), "points": card_points(deal.rules, deal.piles[t]),
@@ -232,7 +232,7 @@ class SeepTables:
         winner = match.winner()
         sweeps = [0] * match.players
         for deal in [*match.past, match.deal]:
-            for seat, _, _ in deal.sweeps:
+            for seat, _index, _points in deal.sweeps:
                 sweeps[seat] += 1
         points = [sum(r.score.score[t] for r in match.results) for t in (0, 1)]
         return [SeatResult(seat % 2, winner == seat % 2, returns[seat], points[seat % 2],

@@ -2,7 +2,7 @@
 // (POST /api/learn/{game}/step: never a rule in this file), and each variant's rules from the rules data.
 
 import { cardElement, cardText } from "/static/cards.js";
-import { api, h } from "/static/common.js";
+import { api, h, words } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -38,7 +38,7 @@ function cardRow(label, cards, testid, blocked = {}) {
         const e = cardElement(c, { testid: `${testid}-${c}` });
         if (blocked[c]) {
           e.classList.add("dim");
-          e.title = `${cardText(c)}: ${blocked[c]}`;
+          e.title = words(`${cardText(c)}: ${blocked[c]}`);
         }
         return h("li", {}, e);
       })));
@@ -69,7 +69,7 @@ function stepItem(step, index) {
     said.textContent = "Checking…";
     try {
       const v = await api("POST", `/api/learn/${GAME}/step`, { step: index, action: option.action });
-      said.textContent = v.verdict === "refused" ? `Refused: ${v.said}` : v.said;
+      said.textContent = words(v.verdict === "refused" ? `Refused: ${v.said}` : v.said);
       said.dataset.verdict = v.verdict;
       said.className = `verdict ${v.verdict}`;
       button.dataset.verdict = v.verdict;
@@ -80,7 +80,7 @@ function stepItem(step, index) {
   };
   const options = h("div", { class: "learn-options", role: "group", "aria-label": "Moves to try" },
     step.options.map((option, i) => {
-      const b = h("button", { type: "button", testid: `try-${index}-${i}` }, option.label);
+      const b = h("button", { type: "button", testid: `try-${index}-${i}` }, words(option.label));
       b.addEventListener("click", () => tryMove(option, b));
       return b;
     }));
@@ -91,7 +91,7 @@ function stepItem(step, index) {
 function presetsBlock(presets) {
   return h("dl", { class: "learn-presets" }, presets.map((p, i) => [
     h("dt", {}, p.name + (i === 0 ? " (the default)" : "")),
-    h("dd", {}, h("ul", {}, p.rules.map((line) => h("li", {}, line))))]));
+    h("dd", {}, h("ul", {}, p.rules.map((line) => h("li", {}, words(line)))))]));
 }
 
 async function main() {
