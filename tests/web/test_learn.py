@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from taash.games.api import Action
 from taash.learn import coach as coach_module
 from taash.learn.coach import COACH_LEVEL, advice, snapshot
-from taash.rummy.deal import Discard, IllegalTurnError, Take
+from taash.rummy.deal import Discard, IllegalTurnError
 from taash.seep.deal import Phase
 from taash.seep.describe import no_play_reason
 from taash.seep.view import PlayerView
@@ -188,7 +188,23 @@ def test_rummy_names_the_card_just_taken_as_not_discardable_with_the_engines_rea
     with pytest.raises(IllegalTurnError) as engine:
         deal.check(Discard(taken))
     assert list(part["blocked"].values()) == [str(engine.value)] and "(R3)" in str(engine.value)
-    assert Take("stock")  # the import is the engine's own
+
+
+def test_rummy_blocks_no_card_taken_from_the_pile_whose_twin_the_hand_holds() -> None:
+    """Two packs: with the twin of the card just taken in hand, that card may be discarded (one of the two)."""
+    game = adapter("rummy")
+    for seed in range(400):
+        session = Session(game, game.settings(2, None, "points", "easy", True), seed, ["A", "B"])
+        seat = session.to_move()
+        assert seat is not None
+        session.move(seat, {"type": "take", "from": "discard"})
+        deal = session.state.match.deal
+        if deal.hands[seat].count(deal.taken_from_pile) == 2:
+            part = game.seat_part(session.state, seat, game.public(session.state, session.names, False)["deal"])
+            assert part["blocked"] == {}
+            deal.check(Discard(deal.taken_from_pile))  # the engine agrees
+            return
+    raise AssertionError("no twin of the card taken in 400 deals")
 
 
 @pytest.mark.parametrize(("name", "players", "length"), [("seep", 4, 0), ("seep", 2, 0), ("rummy", 3, "points")])
