@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.web.server import running_server
-from tests.web.test_browser import browser, pytestmark, tid, watch_errors  # noqa: F401 - the fixtures
+from tests.web.test_browser import ARTIFACTS, browser, pytestmark, tid, watch_errors  # noqa: F401 - the fixtures
 
 try:
     from playwright.sync_api import Browser, Page
@@ -28,7 +28,6 @@ except ImportError:  # pragma: no cover - skipped by pytestmark
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
 
 
 @pytest.fixture
@@ -128,4 +127,22 @@ def test_at_a_seep_table_the_coach_answers_the_bid(server: str, browser: Browser
     assert tid(page, "learn-link").get_attribute("href") == "/learn/seep"
     tid(page, "coach").click()
     _expect(tid(page, "coach-said")).to_have_text(re.compile(r"^Coach: Bid (9|1[0-3])\b"), timeout=20000)
+    assert not errors, errors
+
+
+def test_after_a_rummy_deal_the_score_sheet_says_where_the_points_came_from(server: str, browser: Browser) -> None:
+    """A two-player deal ended by a drop: the sheet explains each seat's points (the dropper's cost, the winner's
+    0)."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    errors: list[str] = []
+    watch_errors(page, errors, "rummy")
+    table_id = quick_table(page, server, "rummy")
+    page.goto(f"{server}/t/{table_id}")
+    wait_my_turn(page)
+    tid(page, "drop").click()
+    tid(page, "drop-confirm").click()
+    explained = tid(page, "explained")
+    _expect(explained).to_be_visible(timeout=20000)
+    _expect(explained).to_contain_text(re.compile(r"Lata dropped: \d+ points\."))
+    _expect(explained).to_contain_text("was the last one left in the deal: 0 points.")
     assert not errors, errors
