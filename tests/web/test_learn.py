@@ -6,6 +6,7 @@ explained."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from taash.seep.view import PlayerView
 from taash.tables import session as session_module
 from taash.tables.adapter import adapter
 from taash.tables.session import Session
+from taash.web import learn as learn_routes
 from taash.web.app import ServerConfig, create_app
 from taash.web.learn import coach_refusal
 from tests.web.test_stakes import books, staked_table
@@ -225,3 +227,34 @@ def test_a_finished_deal_is_explained(name: str, players: int, length: Any) -> N
         assert len(explained) == players
         for seat, line in enumerate(explained):
             assert line.startswith(names[seat]) and f"{last['points'][seat]} points" in line
+
+
+def test_the_coach_answers_one_question_a_seat_at_a_time(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The coach's search costs half a second: a second question while the first is being answered is refused
+    (429 ``too_many``), and the seat may ask again once it is answered."""
+    client.post("/api/guest", json={"name": "Asha"})
+    table = client.post("/api/quick", json={"game": "rummy", "players": 2, "format": "points"}).json()
+    release, started = threading.Event(), threading.Event()
+
+    def slow_advice(session: Session, seat: int) -> dict[str, Any]:
+        started.set()
+        release.wait(20)
+        return advice(session, seat, "easy")
+
+    monkeypatch.setattr(learn_routes, "advice", slow_advice)
+    answers: list[int] = []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # the bot may move first
+        first = threading.Thread(target=lambda: answers.append(
+            client.post(f"/api/tables/{table['id']}/coach").status_code))
+        first.start()
+        if started.wait(1):
+            break
+        first.join()
+        answers.clear()
+    second = client.post(f"/api/tables/{table['id']}/coach")
+    assert second.status_code == 429 and second.json()["code"] == "too_many"
+    release.set()
+    first.join()
+    assert answers == [200]
+    assert client.post(f"/api/tables/{table['id']}/coach").status_code == 200

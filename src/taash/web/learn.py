@@ -63,6 +63,8 @@ def coach_refusal(live: Live, guest: str) -> tuple[str, str] | None:
 def learn_router(hub: Callable[[], Hub]) -> APIRouter:
     """The learn pages, the lessons' API and the coach; ``hub`` gives the app's table hub once it has started."""
     router = APIRouter()
+    #: The seats whose question the coach is answering now.
+    thinking: set[tuple[str, int]] = set()
 
     def taught(game: str) -> Any:
         try:
@@ -98,12 +100,17 @@ def learn_router(hub: Callable[[], Hub]) -> APIRouter:
             raise ApiError(*refused)
         seat, session = live.table.seat_of(guest), live.table.session
         assert seat is not None and session is not None
-        async with live.lock:
-            snap = snapshot(session)
+        if (table_id, seat) in thinking:  # one search at a time per seat: the coach costs half a second's work
+            raise ApiError("too_many", _("The coach is still thinking about your last question."))
+        thinking.add((table_id, seat))
         try:
+            async with live.lock:
+                snap = snapshot(session)
             said = await asyncio.to_thread(advice, snap, seat)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
+        finally:
+            thinking.discard((table_id, seat))
         return CoachOut(**said)
 
     @router.get("/learn/{game}", include_in_schema=False)
