@@ -120,3 +120,25 @@ def test_the_learn_page_explains_every_preset_from_its_rules() -> None:
     assert not any("Satthi" in line for line in rules["standard"])
     rummy = {p["name"]: p["rules"] for p in learn_page(lesson("rummy"))["presets"]}
     assert "aces 10" in rummy["classic"][1] and "aces 1," in rummy["octro"][1]
+
+
+def test_a_declaration_without_a_pure_sequence_is_told_so() -> None:
+    from taash.rummy.melds import declaration_problem, declaration_valid
+    from taash.rummy.rules import PRESETS as RUMMY
+
+    rules, wild = RUMMY["octro"], parse_face("2c") % 13
+    groups = [[parse_face(c) for c in g] for g in (("3h", "4h", "2d", "6h"), ("9c", "Tc", "2s"), ("Qs", "Qd", "Qc"),
+                                                    ("Ks", "Kh", "Kd"))]
+    assert not declaration_valid(groups, rules, wild)
+    assert declaration_problem(groups, rules, wild) == ("a declaration needs 1 pure sequence (no joker standing in "
+                                                        "for a card)")
+    assert declaration_problem([[parse_face(c) for c in g] for g in rummy_lesson.GROUPS], rules, wild) is None
+
+
+def test_breaking_ones_own_seep_house_is_refused_with_its_rule() -> None:
+    from taash.seep.describe import play_refusal
+
+    view = view_of(seep_lesson.play_deal(seep_lesson.CEMENT), seep_lesson.SEAT)
+    breaking = play_from_json({"card": "9d", "house": 13, "loose": [], "break": 13}, view.houses)
+    assert play_refusal(view, breaking) == "you own that house: add to it instead of breaking it"
+    assert play_refusal(view, play_from_json({"card": "Ks", "house": 13}, view.houses)) is None
