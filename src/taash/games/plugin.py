@@ -74,6 +74,8 @@ class GamePlugin:
     #: A load test's table (``taash web loadtest --game <name>``): its settings as ``POST /api/tables`` takes them.
     loadtest: tuple[tuple[str, Any], ...] = ()
     player_words: tuple[tuple[int, str], ...] = ()
+    #: The learn page's lesson and rules in words (:class:`taash.learn.Lesson`), ``/learn/<name>``.
+    lessons: str | None = None
 
     def part(self, which: str) -> Any:
         """One of the plugin's parts by field name (``"tables"``, ``"bots"``...), imported now; ``ValueError``

@@ -60,6 +60,7 @@ from taash.web.http import (
     origin_allowed,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
+from taash.web.learn import learn_router
 from taash.web.matchmaking import Matchmaker
 from taash.web.play_now import play_now_socket
 from taash.web.sessions import Sessions
@@ -476,6 +477,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app.include_router(chips_router(lambda: state["ledger"], lambda guest: bool(state["fair"].accounts([guest]))))
     app.include_router(accounts_router(config, state))  # /api/me, and claiming a name, login, logout, password
+    app.include_router(learn_router(hub))  # /learn/{game}, its lesson's steps, and the coach at a table
 
     # -- tables -----------------------------------------------------------------------------------------------
 

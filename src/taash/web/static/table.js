@@ -2,6 +2,7 @@
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
 // in its view module (the URL GET /api/games gives for it), chosen by the state's `game`.
 
+import { cardText } from "/static/cards.js";
 import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
 import * as feel from "/static/feel.js";
 
@@ -31,6 +32,7 @@ const S = {
   sheet: 0, // the number of deals whose score sheet is shown (0: none)
   wholeLog: false, // the whole log shown (asked for), not only its last lines
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
+  coachAt: -1, // the version the coach's answer shown was asked at
 };
 
 // -- helpers ----------------------------------------------------------------------------------------------------
@@ -285,6 +287,7 @@ function render() {
     $("setup").hidden = true;
     $("game").hidden = false;
     view().render(st);
+    renderLearning();
     renderLog();
     renderMatchOver();
   }
@@ -451,7 +454,7 @@ function renderSheet() {
   }
   const r = deals[S.sheet - 1];
   const n = S.sheet;
-  showSheet(box, view().sheet(st, r, n));
+  showSheet(box, [view().sheet(st, r, n), explained(st, n)]);
 }
 
 /** A game's own score sheet (its `parts`), with the Continue button every sheet ends with. */
@@ -468,6 +471,62 @@ function dismissSheet() {
   S.dismissed = S.sheet;
   sessionStorage.setItem(`taash-sheet-${TABLE_ID}`, String(S.dismissed));
   render();
+}
+
+// -- learning: the coach, why a card cannot be played, a forced choice, the deal explained (the server's words) --
+
+/** The coach's answer for the seat to move: the expert bot's move and why (POST /api/tables/{id}/coach). */
+async function askCoach() {
+  const said = $("coach-said");
+  said.textContent = "The coach is thinking…";
+  S.coachAt = S.version;
+  try {
+    const advice = await api("POST", `/api/tables/${TABLE_ID}/coach`);
+    said.textContent = words(`Coach: ${advice.why}`);
+  } catch (e) {
+    said.textContent = e.message;
+  }
+}
+
+/** Each card of the hand that cannot be played says why (hover, focus or tap), a forced choice says so, and the
+ * coach's button is offered to the player to move. */
+function renderLearning() {
+  const st = S.state;
+  const d = st.deal || {};
+  const mine = st.status === "playing" && myTurn();
+  if (st.game) $("learn-link").href = `/learn/${encodeURIComponent(st.game)}`;
+  $("coach").hidden = st.you === null || st.you === undefined || st.status !== "playing";
+  $("coach").disabled = !mine;
+  if (S.coachAt !== S.version) $("coach-said").textContent = "";
+  markBlocked();
+  $("why-not").textContent = mine && d.forced ? words(d.forced) : "";
+}
+
+/** The reason on each card of the hand that cannot be played (again whenever the view draws the hand anew). */
+function markBlocked() {
+  const blocked = (S.state && S.state.deal && S.state.deal.blocked) || {};
+  for (const [card, why] of Object.entries(blocked)) {
+    for (const e of $("hand").querySelectorAll(`[data-card="${card}"]:not([data-why-not])`)) {
+      e.title = words(`${cardText(card)}: ${why}`);
+      e.dataset.whyNot = words(why);
+      e.setAttribute("aria-description", words(why));
+    }
+  }
+}
+
+/** Why a card the player touches cannot be played, under the hand. */
+function showWhyNot(event) {
+  const card = event.target.closest && event.target.closest("[data-why-not]");
+  if (card) $("why-not").textContent = `${cardText(card.dataset.card)}: ${card.dataset.whyNot}`;
+}
+
+/** Where each side's points of deal `n` came from, when it is the last finished deal. */
+function explained(st, n) {
+  const last = st.score && st.score.last;
+  if (!last || !last.explained || st.score.deals.length !== n) return null;
+  const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
+  return h("div", { class: "explained", testid: "explained" }, h("h3", {}, "Where the points came from"),
+    h("ul", {}, last.explained.map((line) => h("li", {}, withNames(words(line), names)))));
 }
 
 // -- keyboard -----------------------------------------------------------------------------------------------------
@@ -528,6 +587,10 @@ async function main() {
   $("copy-invite").addEventListener("click", copyInvite);
   $("retry").addEventListener("click", retry);
   $("back").addEventListener("click", () => send({ type: "back", id: nextId() }));
+  $("coach").addEventListener("click", askCoach);
+  $("hand").addEventListener("click", showWhyNot);
+  $("hand").addEventListener("focusin", showWhyNot);
+  new MutationObserver(markBlocked).observe($("hand"), { childList: true, subtree: true });
   $("log-all").addEventListener("click", () => {
     S.wholeLog = !S.wholeLog;
     renderLog();
