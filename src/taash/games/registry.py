@@ -113,7 +113,8 @@ register(GamePlugin(
     screens="taash.cli.seep_play:SCREENS", plain="taash.tui.seep.plain:WORDS", command="taash.cli.seep:app",
     view="web/static/seep/view.js", replay_view="web/static/seep/replay.js",
     stats=("sweeps", "baazis"), stakes="taash.web.seep_stakes:STAKES",
-    env="taash.env.seep:raw_env", gymnasium_id="taash/Seep-v0", openspiel="taash.env.seep_openspiel", lessons="taash.learn.seep:LESSON",
+    env="taash.env.seep:raw_env", gymnasium_id="taash/Seep-v0", openspiel="taash.env.seep_openspiel",
+    lessons="taash.learn.seep:LESSON",
     loadtest=(("players", 4), ("baazis", 20)),
 ))
 register(GamePlugin(
@@ -123,6 +124,7 @@ register(GamePlugin(
     screens="taash.cli.rummy_play:SCREENS", plain="taash.tui.rummy.plain:WORDS", command="taash.cli.rummy:app",
     view="web/static/rummy/view.js", replay_view="web/static/rummy/replay.js", routes="taash.web.rummy_routes:router",
     stats=("valid_declarations", "drops", "wrong_declarations"), stakes="taash.web.rummy_stakes:STAKES",
-    env="taash.env.rummy:raw_env", gymnasium_id="taash/Rummy-v0", openspiel="taash.env.rummy_openspiel", lessons="taash.learn.rummy:LESSON",
+    env="taash.env.rummy:raw_env", gymnasium_id="taash/Rummy-v0", openspiel="taash.env.rummy_openspiel",
+    lessons="taash.learn.rummy:LESSON",
     loadtest=(("players", 6), ("format", "pool201")),
 ))

@@ -54,6 +54,9 @@ class Lesson(Protocol):
     def presets(self) -> Sequence[str]:
         """The game's presets, the default first."""
 
+    def about(self) -> list[str]:
+        """What the game is and how a deal goes, in plain words (a few paragraphs, in the reader's language)."""
+
 
 def lesson(game: str) -> Lesson:
     """The lesson of ``game`` (``TableError`` code ``not_found`` for a game without one)."""
@@ -73,7 +76,7 @@ def step_index(taught: Lesson, index: object) -> int:
 
 def learn_page(taught: Lesson) -> dict[str, JSON]:
     """Everything the learn page of a game shows: each preset's rules in words and every step of the lesson."""
-    return {"game": taught.game,
+    return {"game": taught.game, "title": plugin(taught.game).title, "about": taught.about(),
             "presets": [{"name": p, "rules": taught.rules_explained(p)} for p in taught.presets()],
             "steps": [taught.step(i) for i in range(taught.size)]}
 

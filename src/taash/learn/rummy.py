@@ -117,12 +117,26 @@ def _message_action(action: Mapping[str, JSON]) -> object:
         raise TableError(f"malformed {kind}: {e}", "malformed") from None
 
 
+#: What 13-card Rummy is and how a deal goes, in plain words (the learn page's first paragraphs).
+ABOUT = (
+    N_("13-card Rummy (Indian Rummy) is for two to six players, each on his own, with two or more packs and jokers."),
+    N_("Each turn you take a card, from the face-down stock or the open discard pile, and discard one, arranging "
+       "your thirteen cards into sequences (runs of one suit) and sets (one rank, different suits)."),
+    N_("A card of the deal's wild rank is a joker and may stand in for any card; a pure sequence has none. A "
+       "declaration needs a pure sequence and a second sequence; the first to declare validly wins the deal."),
+    N_("The others score the points of the cards left outside their melds; the lowest total wins."),
+)
+
+
 class RummyLesson:
     game = "rummy"
     size = len(STEPS)
 
     def presets(self) -> Sequence[str]:
         return tuple(PRESETS)
+
+    def about(self) -> list[str]:
+        return [_(paragraph) for paragraph in ABOUT]
 
     def rules_explained(self, preset: str) -> list[str]:
         return [line.strip() for line in scoring_lines(PRESETS[preset])]

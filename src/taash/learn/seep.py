@@ -118,12 +118,27 @@ def play_deal(step: Position) -> Deal:
                            13, SEAT, -1, 0)
 
 
+#: What Seep is and how a deal goes, in plain words (the learn page's first paragraphs).
+ABOUT = (
+    N_("Seep (Sweep) is a capturing game for two players, or four in two teams of partners sitting opposite."),
+    N_("The player after the dealer sees four cards and bids a value from 9 to king (13) that he holds; four cards "
+       "are turned up on the floor, he makes the first play, and everyone is dealt twelve cards."),
+    N_("Each turn you play one card: capture the floor cards that add up to its value, build a house (a pile of 9 "
+       "to 13 that only a card of its value takes), add to a house to cement it, or throw the card loose."),
+    N_("Spades, aces and the ten of diamonds score; a capture that clears the floor is a sweep (seep). A running "
+       "lead of 100 points wins a baazi."),
+)
+
+
 class SeepLesson:
     game = "seep"
     size = len(STEPS)
 
     def presets(self) -> Sequence[str]:
         return tuple(PRESETS)
+
+    def about(self) -> list[str]:
+        return [_(paragraph) for paragraph in ABOUT]
 
     def rules_explained(self, preset: str) -> list[str]:
         return [line.strip() for line in scoring_lines(PRESETS[preset])]

@@ -6,29 +6,6 @@ import { api, h, words } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const GAME = decodeURIComponent(location.pathname.split("/")[2] || "");
-const TITLES = { seep: "Seep", rummy: "13-card Rummy" };
-
-// How each game goes, in plain words (the rules themselves, and what each move does, come from the server).
-const ABOUT = {
-  seep: [
-    "Seep (Sweep) is a capturing game for two players, or four in two teams of partners sitting opposite.",
-    "The player after the dealer sees four cards and bids a value from 9 to king (13) that he holds; four cards " +
-      "are turned up on the floor, he makes the first play, and everyone is dealt twelve cards.",
-    "Each turn you play one card: capture the floor cards that add up to its value, build a house (a pile of 9 " +
-      "to 13 that only a card of its value takes), add to a house to cement it, or throw the card loose.",
-    "Spades, aces and the ten of diamonds score; a capture that clears the floor is a sweep (seep). A running " +
-      "lead of 100 points wins a baazi.",
-  ],
-  rummy: [
-    "13-card Rummy (Indian Rummy) is for two to six players, each on his own, with two or more packs and jokers.",
-    "Each turn you take a card, from the face-down stock or the open discard pile, and discard one, arranging " +
-      "your thirteen cards into sequences (runs of one suit) and sets (one rank, different suits).",
-    "A card of the deal's wild rank is a joker and may stand in for any card; a pure sequence has none. A " +
-      "declaration needs a pure sequence and a second sequence; the first to declare validly wins the deal.",
-    "The others score the points of the cards left outside their melds; the lowest total wins.",
-  ],
-};
-
 /** A row of cards (a hand, the floor) as a labelled list. */
 function cardRow(label, cards, testid, blocked = {}) {
   return h("div", { class: "learn-row" },
@@ -95,15 +72,6 @@ function presetsBlock(presets) {
 }
 
 async function main() {
-  const title = TITLES[GAME];
-  if (!title) {
-    $("status").textContent = "No such game to learn.";
-    return;
-  }
-  document.title = `taash · learn ${title}`;
-  $("title").textContent = `Learn ${title}`;
-  $("brand-game").textContent = `Learn ${title}`;
-  $("about").replaceChildren(...ABOUT[GAME].map((p) => h("p", {}, p)));
   let page;
   try {
     page = await api("GET", `/api/learn/${encodeURIComponent(GAME)}`);
@@ -111,6 +79,10 @@ async function main() {
     $("status").textContent = e.message;
     return;
   }
+  document.title = `taash · learn ${page.title}`;
+  $("title").textContent = `Learn ${page.title}`;
+  $("brand-game").textContent = `Learn ${page.title}`;
+  $("about").replaceChildren(...page.about.map((p) => h("p", {}, p)));
   $("steps").replaceChildren(...page.steps.map(stepItem));
   $("presets").replaceChildren(presetsBlock(page.presets));
   $("status").textContent = "";
