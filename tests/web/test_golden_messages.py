@@ -110,6 +110,7 @@ class PatientServer(Server):
                     return
             except httpx.HTTPError:
                 time.sleep(0.2)
+        self.stop()  # not left running behind the failure
         raise AssertionError("the server did not start in 120 s")
 
 
