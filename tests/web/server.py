@@ -59,6 +59,10 @@ def postgres_database() -> Iterator[str]:
                 time.sleep(0.25)
 
 
+#: How long a server may take to answer its health check (importing the app alone took 30 s on a loaded machine).
+START_SECONDS = 90.0
+
+
 @dataclass
 class Server:
     url: str
@@ -78,7 +82,7 @@ class Server:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, *self.launcher, "serve", *self.args],
                                          stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"the server stopped: {self.log.read_text()[-2000:]}")
@@ -87,7 +91,8 @@ class Server:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise AssertionError("the server did not start in 30 s")
+        self.stop()  # never left running behind a failed test
+        raise AssertionError(f"the server did not start in {START_SECONDS:.0f} s: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:
         """``kill -9``: no chance to finish anything."""
