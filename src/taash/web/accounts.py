@@ -27,14 +27,12 @@ from taash.web.http import (
     ERRORS,
     NAME_RULE,
     ApiError,
-    Guest,
-    Signed,
     StrictIn,
     display_name,
 )
 from taash.web.login_limits import LoginLimits, address_key, name_subject
 from taash.web.names import NameKeys, name_keys, prototypes
-from taash.web.state import AppState, State
+from taash.web.state import AppState, Guest, Signed, State
 
 PASSWORD_RULE = "8 to 128 characters, not only spaces"
 COOKIE_AGE = 60 * 60 * 24 * 365

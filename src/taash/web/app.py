@@ -61,8 +61,6 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     """Open the server's services, restart the restored tables' bots and the idle sweep, serve, then close."""
     config = state.config
     services = state.started = await Services.open(config)
-    app.state.signer = services.signer
-    app.state.sessions = services.sessions  # the guest cookie's dependency (taash.web.http) reads it
     hub = services.hub
     for live in hub.live.values():
         hub.schedule_bots(live)

@@ -20,8 +20,8 @@ from sqlalchemy import or_, select
 from taash.chips.books import BONUS
 from taash.chips.errors import ChipsError, UnknownAccount
 from taash.chips.ledger import TRANSFERS, Ledger, Transfer, wallet_of
-from taash.web.http import ERRORS, ApiError, Guest
-from taash.web.state import AppState, State
+from taash.web.http import ERRORS, ApiError
+from taash.web.state import AppState, Guest, State
 
 log = logging.getLogger("taash.web")
 #: Transfers GET /api/chips lists, newest first.

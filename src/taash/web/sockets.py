@@ -13,6 +13,7 @@ import contextlib
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -169,16 +170,16 @@ async def send_loop(ws: WebSocket, conn: Connection) -> None:
 
 class Throttle:
     """The messages a connection may send: ``rate`` a second, with bursts of twice as many; every message over
-    counts a strike."""
+    counts a strike. ``clock`` reads seconds (tests give a fake one)."""
 
-    def __init__(self, rate: float):
-        self.rate = rate
-        self.tokens, self.last = 2 * rate, time.monotonic()
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic):
+        self.rate, self.clock = rate, clock
+        self.tokens, self.last = 2 * rate, clock()
         self.strikes = 0
 
     def take(self) -> bool:
         """Spend one message, or count a strike (False) when none is left."""
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(2 * self.rate, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens < 1:

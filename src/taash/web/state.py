@@ -2,7 +2,8 @@
 services it opens at startup (the store, the chips' books, the hub of live tables, sessions, Play now's queue).
 
 Every route reaches it through the :data:`State` dependency (or :func:`app_state` on a websocket): one object,
-made by :func:`taash.web.app.create_app`, whose services are there once the server has started.
+made by :func:`taash.web.app.create_app`, whose services are there once the server has started. :data:`Guest` and
+:data:`Signed` are the guest (and session) a request's cookie signs in, through its sessions.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Cookie, Depends, Request
 from itsdangerous import URLSafeSerializer
 from starlette.requests import HTTPConnection
 
@@ -203,3 +204,30 @@ def app_state(connection: HTTPConnection) -> AppState:
 
 #: A route's parameter that is the app's state.
 State = Annotated[AppState, Depends(app_state)]
+
+
+# -- guests ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """Who a request's cookie signs in: the guest, and the session its cookie names (None: a guest's cookie from
+    before sessions, see :mod:`taash.web.sessions`)."""
+
+    guest: str
+    session: str | None
+
+
+def current_session(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> SignedIn:
+    found = app_state(request).sessions.signed_in(taash_guest)
+    if found is None:
+        raise ApiError("no_guest", "choose a name first (POST /api/guest)")
+    return SignedIn(*found)
+
+
+def current_guest(signed_in: Annotated[SignedIn, Depends(current_session)]) -> str:
+    return signed_in.guest
+
+
+Guest = Annotated[str, Depends(current_guest)]
+Signed = Annotated[SignedIn, Depends(current_session)]

@@ -11,10 +11,10 @@ from fastapi import APIRouter, Cookie, Query, Request
 
 from taash.tables.adapter import TableError
 from taash.web.fair_play import NEEDS_ACCOUNT
-from taash.web.http import ERRORS, ApiError, Guest
+from taash.web.http import ERRORS, ApiError
 from taash.web.hub import Live
 from taash.web.stakes import hold_for, hold_words
-from taash.web.state import AppState, State
+from taash.web.state import AppState, Guest, State
 from taash.web.table_models import (
     HoldOut,
     SitIn,
