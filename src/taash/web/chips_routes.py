@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 from fastapi import APIRouter
@@ -21,7 +20,8 @@ from sqlalchemy import or_, select
 from taash.chips.books import BONUS
 from taash.chips.errors import ChipsError, UnknownAccount
 from taash.chips.ledger import TRANSFERS, Ledger, Transfer, wallet_of
-from taash.web.http import ERRORS, ApiError, Guest
+from taash.web.http import ERRORS, ApiError
+from taash.web.state import AppState, Guest, State
 
 log = logging.getLogger("taash.web")
 #: Transfers GET /api/chips lists, newest first.
@@ -84,51 +84,55 @@ def give_daily_bonus(ledger: Ledger, guest: str, day: date | None = None) -> Tra
     return given if new else None
 
 
-def chips_router(ledger: Callable[[], Ledger], is_account: Callable[[str], bool]) -> APIRouter:
-    """The wallet's routes; ``is_account(guest)`` tells whether a guest has an account."""
-    router = APIRouter()
+router = APIRouter()
 
-    def wallet(guest: str) -> ChipsOut:
-        books = ledger()
-        account = is_account(guest)
-        try:
-            balance = books.balance(wallet_of(guest))
-        except UnknownAccount:  # a person from before the server kept chips: his wallet opens now (empty for a guest)
-            books.open_wallet(guest, account)
-            balance = books.balance(wallet_of(guest))
-        bonus = books.transfer_by_id(bonus_id(guest, today()))
-        return ChipsOut(balance=balance, bonus_floor=books.bonus_floor, daily_bonus=books.bonus,
-                        rake_percent=float(books.rake_percent), bonus_today=bonus.amount if bonus else 0,
-                        account=account, recent=recent_transfers(books, guest))
 
-    def wallet_with_bonus(guest: str) -> ChipsOut:
-        out = wallet(guest)  # opens it when it is not yet
-        return wallet(guest) if out.account and give_daily_bonus(ledger(), guest) else out
+def wallet(state: AppState, guest: str) -> ChipsOut:
+    """A guest's wallet as the lobby shows it (opened now when it is not yet: empty for a guest)."""
+    books = state.ledger
+    account = bool(state.fair.accounts([guest]))
+    try:
+        balance = books.balance(wallet_of(guest))
+    except UnknownAccount:  # a person from before the server kept chips: his wallet opens now (empty for a guest)
+        books.open_wallet(guest, account)
+        balance = books.balance(wallet_of(guest))
+    bonus = books.transfer_by_id(bonus_id(guest, today()))
+    return ChipsOut(balance=balance, bonus_floor=books.bonus_floor, daily_bonus=books.bonus,
+                    rake_percent=float(books.rake_percent), bonus_today=bonus.amount if bonus else 0,
+                    account=account, recent=recent_transfers(books, guest))
 
-    @router.get("/api/chips", response_model=ChipsOut, responses=ERRORS)
-    async def my_chips(guest: Guest) -> ChipsOut:
-        """Your wallet: its balance and its latest transfers (grants, bonuses, stakes held, settled, refunded).
-        Below the floor, today's bonus is given first when you have not had it."""
-        return await asyncio.to_thread(wallet_with_bonus, guest)
 
-    @router.post("/api/chips/bonus", response_model=ChipsOut, responses=ERRORS)
-    async def daily_bonus(guest: Guest) -> ChipsOut:
-        """Claim today's bonus (an account's, once a day, UTC, and only below the floor: 409 ``no_bonus``
-        otherwise; it is also given by itself at ``GET /api/me`` and ``GET /api/chips``)."""
-        def claim() -> ChipsOut:
-            before = wallet(guest)
-            if not before.account:
-                raise ApiError("no_bonus", "the daily bonus is for accounts: claim your name (Account) first")
-            try:
-                given, new = ledger().claim_daily_bonus(guest, today())
-            except ChipsError as e:
-                raise ApiError("no_bonus", str(e)) from None
-            if given is None:
-                raise ApiError("no_bonus", f"the daily bonus is for wallets below {before.bonus_floor:,} chips; "
-                                           f"yours has {before.balance:,}")
-            if not new:
-                raise ApiError("no_bonus", "today's bonus was given already; come back tomorrow (UTC)")
-            return wallet(guest)
-        return await asyncio.to_thread(claim)
+def wallet_with_bonus(state: AppState, guest: str) -> ChipsOut:
+    out = wallet(state, guest)  # opens it when it is not yet
+    return wallet(state, guest) if out.account and give_daily_bonus(state.ledger, guest) else out
 
-    return router
+
+def claim_bonus(state: AppState, guest: str) -> ChipsOut:
+    """Today's bonus claimed, and the wallet after it (409 ``no_bonus`` when there is none to give)."""
+    before = wallet(state, guest)
+    if not before.account:
+        raise ApiError("no_bonus", "the daily bonus is for accounts: claim your name (Account) first")
+    try:
+        given, new = state.ledger.claim_daily_bonus(guest, today())
+    except ChipsError as e:
+        raise ApiError("no_bonus", str(e)) from None
+    if given is None:
+        raise ApiError("no_bonus", f"the daily bonus is for wallets below {before.bonus_floor:,} chips; "
+                                   f"yours has {before.balance:,}")
+    if not new:
+        raise ApiError("no_bonus", "today's bonus was given already; come back tomorrow (UTC)")
+    return wallet(state, guest)
+
+
+@router.get("/api/chips", response_model=ChipsOut, responses=ERRORS)
+async def my_chips(guest: Guest, state: State) -> ChipsOut:
+    """Your wallet: its balance and its latest transfers (grants, bonuses, stakes held, settled, refunded).
+    Below the floor, today's bonus is given first when you have not had it."""
+    return await asyncio.to_thread(wallet_with_bonus, state, guest)
+
+
+@router.post("/api/chips/bonus", response_model=ChipsOut, responses=ERRORS)
+async def daily_bonus(guest: Guest, state: State) -> ChipsOut:
+    """Claim today's bonus (an account's, once a day, UTC, and only below the floor: 409 ``no_bonus``
+    otherwise; it is also given by itself at ``GET /api/me`` and ``GET /api/chips``)."""
+    return await asyncio.to_thread(claim_bonus, state, guest)

@@ -19,10 +19,9 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import Cookie, FastAPI, Query
+from fastapi import APIRouter, Cookie, Query
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 
@@ -33,8 +32,9 @@ from taash.games.registry import plugin
 from taash.tables.adapter import game_names
 from taash.web.account_store import AccountRow
 from taash.web.db import FINISHED_BY_BOTS, ResultRow
+from taash.web.http import ERRORS, ApiError
 from taash.web.stakes import match_id
-from taash.web.store import Store
+from taash.web.state import State
 
 
 def summed_stats(game: str) -> tuple[str, ...]:
@@ -192,80 +192,99 @@ def rate(rows: list[ResultRow], levels: dict[str, str]) -> list[RatedOut]:
             for i, p in enumerate(board[:BOARD_SIZE])]
 
 
-def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], Ledger],
-                guest_of: Callable[[str | None], str | None], not_found: Callable[[str], Exception],
-                errors: dict[int | str, dict[str, Any]], accounts: Callable[[Iterable[str]], set[str]]) -> None:
-    """The routes of people's pages and the leaderboards; ``accounts(people)`` tells which have an account."""
+router = APIRouter()
 
-    @app.get("/api/people/{guest_id}", response_model=PersonOut, responses=errors)
-    async def person(guest_id: str, taash_guest: Annotated[str | None, Cookie()] = None) -> PersonOut:
-        """A person's finished matches (newest first: a private table's only to the person himself) and his
-        statistics per game."""
-        if not re.fullmatch(r"[0-9a-f]{1,32}", guest_id):
-            raise not_found("no such person")
-        row = store().guest(guest_id)
-        if row is None:
-            raise not_found("no such person")
-        own = guest_of(taash_guest) == guest_id
-        found = store().results_of(guest_id, include_private=own)
-        stats: dict[str, GameStatsOut] = {}
-        points: dict[str, int] = defaultdict(int)
-        out = []
-        for mine, seats in found:
-            game_stats = json.loads(mine.stats)
-            rated = not game_stats.pop(FINISHED_BY_BOTS, 0)
-            g = stats.setdefault(mine.game, GameStatsOut(matches=0, wins=0, average_points=0.0,
-                                                         totals=dict.fromkeys(summed_stats(mine.game), 0)))
-            g.matches += 1
-            g.wins += mine.won
-            points[mine.game] += mine.points
-            for key in g.totals:
-                g.totals[key] += int(game_stats.get(key, 0))
-            out.append(MatchOut(
-                table_id=mine.table_id, game=mine.game, finished_at=mine.finished_at.isoformat(), seat=mine.seat,
-                won=mine.won, result=mine.result, points=mine.points, stats=game_stats, rated=rated,
-                counts_as=("won" if mine.won else "lost") if rated else ABANDONED,
-                seats=[SeatOut(seat=s.seat, name=s.name, bot=s.guest is None, team=s.team, won=s.won,
-                               points=s.points) for s in seats],
-                replay=f"/r/{mine.table_id}"))
-        for game, g in stats.items():
-            g.average_points = round(points[game] / g.matches, 2)
-        marked = accounts([guest_id, *(s.guest for _, seats in found for s in seats if s.guest is not None)])
-        for m, (_, seats) in zip(out, found, strict=True):
-            for seat, s in zip(m.seats, seats, strict=True):
-                seat.account = s.guest is not None and s.guest in marked
-        books = ledger()
-        moved = chips_by_match(books.engine, guest_id, [match_id(m.table_id) for m in out])
-        for m in out:
-            m.chips = moved.get(match_id(m.table_id))
-        try:
-            balance: int | None = books.balance(wallet_of(guest_id))
-        except UnknownAccount:
-            balance = None
-        return PersonOut(id=guest_id, name=row.name, stats=stats, matches=out, balance=balance,
-                         account=guest_id in marked)
 
-    @app.get("/api/leaderboard/chips", response_model=ChipsBoardOut, responses=errors)
-    async def chips_board(limit: Annotated[int, Query(ge=1, le=CHIPS_PAGE_MOST)] = BOARD_SIZE,
-                          offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> ChipsBoardOut:
-        """Accounts by the chips in their wallets (the most first), with their chips won or lost at tables;
-        ``limit`` of them (1 to 100) from ``offset``. Guests, bots and the house are not on it."""
-        total, lines = wallet_board(ledger().engine, limit, offset, select(AccountRow.guest_id))
-        names = store().guest_names([line.person for line in lines])
-        return ChipsBoardOut(total=total, offset=offset, limit=limit, players=[
-            WalletOut(rank=offset + i + 1, player=line.person, name=names.get(line.person, line.person),
-                      balance=line.balance, won=line.won, matches=line.matches)
-            for i, line in enumerate(lines)])
+def not_found(why: str) -> ApiError:
+    return ApiError("not_found", why)
 
-    @app.get("/api/leaderboard/{game}", response_model=BoardOut, responses=errors)
-    async def leaderboard(game: str) -> BoardOut:
-        """A game's players by rating (OpenSkill over every finished match; bots rated by level, and marked).
-        ``/api/leaderboard/chips`` is the board of chips."""
-        if game not in game_names():
-            raise not_found(f"no such game (games: {', '.join(game_names())})")
-        rows, levels = store().results_for_game(game)
-        players = rate(rows, levels)
-        marked = accounts(p.player for p in players if not p.bot)
-        for p in players:
-            p.account = p.player in marked
-        return BoardOut(game=game, players=players)
+
+def match_out(mine: ResultRow, seats: list[ResultRow]) -> MatchOut:
+    """One finished match as its person's page lists it."""
+    game_stats = json.loads(mine.stats)
+    rated = not game_stats.pop(FINISHED_BY_BOTS, 0)
+    return MatchOut(
+        table_id=mine.table_id, game=mine.game, finished_at=mine.finished_at.isoformat(), seat=mine.seat,
+        won=mine.won, result=mine.result, points=mine.points, stats=game_stats, rated=rated,
+        counts_as=("won" if mine.won else "lost") if rated else ABANDONED,
+        seats=[SeatOut(seat=s.seat, name=s.name, bot=s.guest is None, team=s.team, won=s.won,
+                       points=s.points) for s in seats],
+        replay=f"/r/{mine.table_id}")
+
+
+def stats_of(found: list[tuple[ResultRow, list[ResultRow]]]) -> dict[str, GameStatsOut]:
+    """A person's statistics per game, summed over his finished matches."""
+    stats: dict[str, GameStatsOut] = {}
+    points: dict[str, int] = defaultdict(int)
+    for mine, _ in found:
+        game_stats = json.loads(mine.stats)
+        g = stats.setdefault(mine.game, GameStatsOut(matches=0, wins=0, average_points=0.0,
+                                                     totals=dict.fromkeys(summed_stats(mine.game), 0)))
+        g.matches += 1
+        g.wins += mine.won
+        points[mine.game] += mine.points
+        for key in g.totals:
+            g.totals[key] += int(game_stats.get(key, 0))
+    for game, g in stats.items():
+        g.average_points = round(points[game] / g.matches, 2)
+    return stats
+
+
+def chips_moved(books: Ledger, guest_id: str, out: list[MatchOut]) -> int | None:
+    """Mark each match with the chips it moved for ``guest_id``; his balance now (None: no wallet yet)."""
+    moved = chips_by_match(books.engine, guest_id, [match_id(m.table_id) for m in out])
+    for m in out:
+        m.chips = moved.get(match_id(m.table_id))
+    try:
+        return books.balance(wallet_of(guest_id))
+    except UnknownAccount:
+        return None
+
+
+@router.get("/api/people/{guest_id}", response_model=PersonOut, responses=ERRORS)
+async def person(guest_id: str, state: State, taash_guest: Annotated[str | None, Cookie()] = None) -> PersonOut:
+    """A person's finished matches (newest first: a private table's only to the person himself) and his
+    statistics per game."""
+    if not re.fullmatch(r"[0-9a-f]{1,32}", guest_id):
+        raise not_found("no such person")
+    row = state.store.guest(guest_id)
+    if row is None:
+        raise not_found("no such person")
+    own = state.guest_of(taash_guest) == guest_id
+    found = state.store.results_of(guest_id, include_private=own)
+    stats = stats_of(found)
+    out = [match_out(mine, seats) for mine, seats in found]
+    marked = state.fair.accounts([guest_id, *(s.guest for _, seats in found for s in seats if s.guest is not None)])
+    for m, (_, seats) in zip(out, found, strict=True):
+        for seat, s in zip(m.seats, seats, strict=True):
+            seat.account = s.guest is not None and s.guest in marked
+    balance = chips_moved(state.ledger, guest_id, out)
+    return PersonOut(id=guest_id, name=row.name, stats=stats, matches=out, balance=balance,
+                     account=guest_id in marked)
+
+
+@router.get("/api/leaderboard/chips", response_model=ChipsBoardOut, responses=ERRORS)
+async def chips_board(state: State, limit: Annotated[int, Query(ge=1, le=CHIPS_PAGE_MOST)] = BOARD_SIZE,
+                      offset: Annotated[int, Query(ge=0, le=10**9)] = 0) -> ChipsBoardOut:
+    """Accounts by the chips in their wallets (the most first), with their chips won or lost at tables;
+    ``limit`` of them (1 to 100) from ``offset``. Guests, bots and the house are not on it."""
+    total, lines = wallet_board(state.ledger.engine, limit, offset, select(AccountRow.guest_id))
+    names = state.store.guest_names([line.person for line in lines])
+    return ChipsBoardOut(total=total, offset=offset, limit=limit, players=[
+        WalletOut(rank=offset + i + 1, player=line.person, name=names.get(line.person, line.person),
+                  balance=line.balance, won=line.won, matches=line.matches)
+        for i, line in enumerate(lines)])
+
+
+@router.get("/api/leaderboard/{game}", response_model=BoardOut, responses=ERRORS)
+async def leaderboard(game: str, state: State) -> BoardOut:
+    """A game's players by rating (OpenSkill over every finished match; bots rated by level, and marked).
+    ``/api/leaderboard/chips`` is the board of chips."""
+    if game not in game_names():
+        raise not_found(f"no such game (games: {', '.join(game_names())})")
+    rows, levels = state.store.results_for_game(game)
+    players = rate(rows, levels)
+    marked = state.fair.accounts(p.player for p in players if not p.bot)
+    for p in players:
+        p.account = p.player in marked
+    return BoardOut(game=game, players=players)

@@ -1,15 +1,15 @@
-"""What every route module of the web server shares: its configuration, guests' names and cookies, and the one
-shape of an HTTP error (a sentence and a code)."""
+"""What every route module of the web server shares: its configuration, guests' names and their cookie's name,
+and the one shape of an HTTP error (a sentence and a code)."""
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import Cookie, Depends, HTTPException, Request
+from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict
 
 COOKIE = "taash_guest"
@@ -187,31 +187,3 @@ class ApiError(HTTPException):
     def __init__(self, code: str, message: str):
         super().__init__(STATUS.get(code, 409 if code != "bad" else 400), message)
         self.code = code
-
-
-
-# -- guests ----------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SignedIn:
-    """Who a request's cookie signs in: the guest, and the session its cookie names (None: a guest's cookie from
-    before sessions, see :mod:`taash.web.sessions`)."""
-
-    guest: str
-    session: str | None
-
-
-def current_session(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> SignedIn:
-    found = request.app.state.sessions.signed_in(taash_guest)
-    if found is None:
-        raise ApiError("no_guest", "choose a name first (POST /api/guest)")
-    return SignedIn(*found)
-
-
-def current_guest(signed_in: Annotated[SignedIn, Depends(current_session)]) -> str:
-    return signed_in.guest
-
-
-Guest = Annotated[str, Depends(current_guest)]
-Signed = Annotated[SignedIn, Depends(current_session)]

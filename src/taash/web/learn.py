@@ -20,8 +20,9 @@ from taash.i18n import _
 from taash.learn import learn_page, lesson, step_index
 from taash.learn.coach import advice, snapshot
 from taash.tables.adapter import TableError
-from taash.web.http import ERRORS, ApiError, Guest, StrictIn
+from taash.web.http import ERRORS, ApiError, StrictIn
 from taash.web.hub import Hub, Live
+from taash.web.state import Guest
 
 JSON = Any
 STATIC = Path(__file__).parent / "static"

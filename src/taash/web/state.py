@@ -1,0 +1,233 @@
+"""The web server's application state, typed: its configuration, the limits it counts per address, and the
+services it opens at startup (the store, the chips' books, the hub of live tables, sessions, Play now's queue).
+
+Every route reaches it through the :data:`State` dependency (or :func:`app_state` on a websocket): one object,
+made by :func:`taash.web.app.create_app`, whose services are there once the server has started. :data:`Guest` and
+:data:`Signed` are the guest (and session) a request's cookie signs in, through its sessions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Annotated, Any
+
+from fastapi import Cookie, Depends, Request
+from itsdangerous import URLSafeSerializer
+from starlette.requests import HTTPConnection
+
+from taash.chips.ledger import Ledger
+from taash.tables.adapter import TableError
+from taash.web.admissions import Admissions
+from taash.web.db import make_engine, migrate, server_key
+from taash.web.fair_play import FairPlay
+from taash.web.http import ApiError, ServerConfig
+from taash.web.hub import Hub, Live, code_matches
+from taash.web.matchmaking import Matchmaker
+from taash.web.passwords import Passwords
+from taash.web.sessions import Sessions
+from taash.web.store import Store
+
+JSON = Any
+
+
+class AddressBucket:
+    """Something counted per client address, as a token bucket: ``burst`` at once, then ``rate`` a second. Wrong
+    invite codes (while a client has none left every lookup is refused, so guessing the codes of private tables
+    is slow), and guests and tables created (so one address cannot fill the server)."""
+
+    def __init__(self, rate: float = 1.0, burst: float = 20.0, kept: int = 10_000):
+        self.rate, self.burst, self.kept = rate, burst, kept
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def _tokens(self, who: str, now: float) -> float:
+        tokens, then = self.buckets.get(who, (self.burst, now))
+        return min(self.burst, tokens + (now - then) * self.rate)
+
+    def allowed(self, who: str) -> bool:
+        return self._tokens(who, time.monotonic()) >= 1
+
+    def spend(self, who: str) -> None:
+        now = time.monotonic()
+        self.buckets[who] = (self._tokens(who, now) - 1, now)
+        if len(self.buckets) > self.kept:  # forget the oldest
+            del self.buckets[next(iter(self.buckets))]
+
+
+@dataclass(slots=True)
+class Services:
+    """What the server opens at startup, over its database."""
+
+    store: Store
+    ledger: Ledger
+    fair: FairPlay
+    hub: Hub
+    signer: URLSafeSerializer
+    sessions: Sessions
+    #: The Play now queue (in memory: its entries hold nothing).
+    play_now: Matchmaker
+    #: Unfinished tables restored from the database.
+    restored: int
+
+    @classmethod
+    async def open(cls, config: ServerConfig) -> Services:
+        """Migrate the database, open the books and restore the unfinished tables."""
+        engine = make_engine(config.database_url)
+        await asyncio.to_thread(migrate, engine)
+        store = Store(engine)
+        ledger = Ledger(engine, starting_grant=config.starting_chips, rake_percent=Decimal(str(config.rake)))
+        admissions = Admissions(config.max_connections, config.max_connections_per_address,
+                                config.max_connections_per_guest, config.reserved_for_players)
+        fair = FairPlay(engine, server_key(engine, "address"), config.accounts_per_address, config.related_stakes)
+        hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
+                  config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
+        restored = await asyncio.to_thread(hub.restore)
+        signer = URLSafeSerializer(server_key(engine), salt="guest")
+        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored)
+
+    async def close(self) -> None:
+        await self.play_now.close()
+        await self.hub.close()
+        await asyncio.sleep(0)
+        self.store.close()
+
+
+@dataclass(slots=True)
+class AppState:
+    """The server's state: its configuration, what it counts per client address, and its services (once
+    started)."""
+
+    config: ServerConfig
+    #: Guests and tables made, per address (``ServerConfig.creations`` a minute).
+    creations: AddressBucket = field(init=False)
+    #: Wrong invite codes, per address.
+    wrong_codes: AddressBucket = field(default_factory=AddressBucket)
+    passwords: Passwords = field(default_factory=Passwords)
+    started: Services | None = None
+
+    def __post_init__(self) -> None:
+        self.creations = AddressBucket(rate=self.config.creations / 60, burst=self.config.creations)
+
+    @property
+    def services(self) -> Services:
+        if self.started is None:
+            raise RuntimeError("the server has not started")
+        return self.started
+
+    @property
+    def hub(self) -> Hub:
+        return self.services.hub
+
+    @property
+    def store(self) -> Store:
+        return self.services.store
+
+    @property
+    def ledger(self) -> Ledger:
+        return self.services.ledger
+
+    @property
+    def fair(self) -> FairPlay:
+        return self.services.fair
+
+    @property
+    def sessions(self) -> Sessions:
+        return self.services.sessions
+
+    @property
+    def play_now(self) -> Matchmaker:
+        return self.services.play_now
+
+    # -- guests and tables, as routes ask for them -------------------------------------------------------------
+
+    def guest_of(self, token: str | None) -> str | None:
+        return self.sessions.guest(token)
+
+    def guest_name(self, guest: str) -> str:
+        row = self.store.guest(guest)
+        if row is None:
+            raise ApiError("no_guest", "unknown guest: choose a name again")
+        name: str = row.name
+        return name
+
+    def live_table(self, table_id: str) -> Live:
+        if not re.fullmatch(r"[0-9a-f]{16}", table_id):
+            raise ApiError("not_found", "no such table")
+        live = self.hub.get(table_id)
+        if live is None:
+            raise ApiError("not_found", "no such table")
+        return live
+
+    async def act(self, live: Live, action: dict[str, JSON], guest: str | None) -> None:
+        try:
+            await self.hub.act(live, action, guest)
+        except TableError as e:
+            raise ApiError(e.code, str(e)) from None
+
+    def may_create(self, who: str) -> str | None:
+        """Count a guest or table made from the address ``who``; a refusal's sentence when it has made too many
+        lately."""
+        if not self.creations.allowed(who):
+            return f"at most {self.config.creations:g} guests and tables a minute from one address: wait a little"
+        self.creations.spend(who)
+        return None
+
+    def creating(self, request: Request) -> None:
+        """Count a guest or table made from the request's address; refuse when it has made too many lately."""
+        refused = self.may_create(request.client.host if request.client else "?")
+        if refused is not None:
+            raise ApiError("too_many", refused)
+
+    def code_opens(self, live: Live, code: str | None, who: str) -> bool:
+        """Whether ``code`` opens the private table ``live`` to someone not one of its own; a wrong code counts
+        against the client's address as at ``/api/join`` (none left: 429, even for the right code)."""
+        if not code:
+            return False
+        if not self.wrong_codes.allowed(who):
+            raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
+        if code_matches(live, code):
+            return True
+        self.wrong_codes.spend(who)
+        return False
+
+
+def app_state(connection: HTTPConnection) -> AppState:
+    """The state of the app serving a request or a websocket."""
+    found = connection.app.state.taash
+    if not isinstance(found, AppState):
+        raise RuntimeError("the app has no taash state")
+    return found
+
+
+#: A route's parameter that is the app's state.
+State = Annotated[AppState, Depends(app_state)]
+
+
+# -- guests ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """Who a request's cookie signs in: the guest, and the session its cookie names (None: a guest's cookie from
+    before sessions, see :mod:`taash.web.sessions`)."""
+
+    guest: str
+    session: str | None
+
+
+def current_session(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> SignedIn:
+    found = app_state(request).sessions.signed_in(taash_guest)
+    if found is None:
+        raise ApiError("no_guest", "choose a name first (POST /api/guest)")
+    return SignedIn(*found)
+
+
+def current_guest(signed_in: Annotated[SignedIn, Depends(current_session)]) -> str:
+    return signed_in.guest
+
+
+Guest = Annotated[str, Depends(current_guest)]
+Signed = Annotated[SignedIn, Depends(current_session)]
