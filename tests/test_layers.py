@@ -11,14 +11,14 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 ENGINES = ("taash.cards", "taash.packs", "taash.fairness", "taash.rulebook", "taash.seep", "taash.rummy")
 GAME_ENGINES = ("taash.seep", "taash.rummy")
 ABOVE_ENGINES = ("taash.games", "taash.bots", "taash.arena", "taash.env", "taash.tables", "taash.cli", "taash.tui",
-                 "taash.web", "taash.play", "taash.benchmarks", "taash.chips")
+                 "taash.web", "taash.play", "taash.chips")
 #: The interfaces; the chips ledger sits below them (the web server uses it, it knows nothing of the server).
 INTERFACES = ("taash.cli", "taash.tui", "taash.web", "taash.play")
 #: Modules above the games layer that may import a game's engine: each game's own bots, screens and adapters.
 GAME_FOLDERS = ("taash.bots.seep", "taash.bots.rummy", "taash.tables.seep", "taash.tables.rummy", "taash.cli.seep",
                 "taash.cli.seep_play", "taash.cli.seep_sheets", "taash.cli.rummy", "taash.cli.rummy_hands",
                 "taash.cli.rummy_play", "taash.tui.seep", "taash.tui.rummy", "taash.play.seep",
-                "taash.benchmarks.seep", "taash.benchmarks.rummy", "taash.env.seep", "taash.env.seep_v0",
+                "taash.cli.seep_bench", "taash.cli.rummy_bench", "taash.env.seep", "taash.env.seep_v0",
                 "taash.env.rummy", "taash.env.rummy_v0")
 
 
