@@ -19,7 +19,7 @@ from taash.bots.base import LEVELS, Bot
 from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
-from taash.tables.session import TIMEOUT_REFUSED, Session
+from taash.tables.match import TIMEOUT_REFUSED, TableMatch
 from taash.tables.split import ANSWERS, SplitOffer, bot_accepts, split_returns
 
 JSON = Any
@@ -77,7 +77,7 @@ class Table:
         self.owner = owner
         self.seats = [Seat() for _ in range(settings.players)]
         self.version = 0
-        self.session: Session | None = None
+        self.session: TableMatch | None = None
         self._log: list[str] = []
         #: Whether the last finished deal's score is shown (until the next deal's first move).
         self.last_shown = False
@@ -217,7 +217,7 @@ class Table:
         if any(s.empty for s in self.seats):
             raise TableError("every seat needs a player or a bot first", "seats_empty")
         if not dry:
-            self.session = Session(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
+            self.session = TableMatch(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
                                    self._fairness())
         return "The match starts"
 

@@ -1,6 +1,6 @@
 """``taash rummy play``: a match of 13-card Rummy against bots in the terminal (Textual), by keys, in 80x24.
 
-The match is a :class:`taash.tables.session.Session` (the web's tables play through the same one): the screen
+The match is a :class:`taash.tables.match.TableMatch` (the web's tables play through the same one): the screen
 shows the person's own view of the deal (his hand in the solver's groups, each with its kind; the open discard,
 the stock, the wild joker) and the public log, and sends his moves as the table's messages. Keys: 1-3 (or Up/Down
 and Enter) take from the stock or the discard pile, or drop; then Left/Right or a card's letter picks a card, 1
@@ -33,8 +33,8 @@ from taash.rummy.match import Match
 from taash.rummy.solver import solve
 from taash.rummy.view import PlayerView
 from taash.tables.adapter import TableError
+from taash.tables.match import TableMatch
 from taash.tables.rummy import arrangement
-from taash.tables.session import Session
 from taash.tui.rummy.help import help_lines
 from taash.tui.rummy.text import (
     CARD_LETTERS,
@@ -146,7 +146,7 @@ class RummyApp(MatchShell):
         *(Binding(letter, f"letter({i})", show=False) for i, letter in enumerate(CARD_LETTERS)),
     ]
 
-    def __init__(self, session: Session, save_path: Path, delay: float = 0.5, human: int = 0,
+    def __init__(self, session: TableMatch, save_path: Path, delay: float = 0.5, human: int = 0,
                  ascii_only: bool = False) -> None:
         super().__init__(save_path, delay, ascii_only)
         self.session = session
