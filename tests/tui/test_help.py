@@ -11,12 +11,12 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from taash.bots.base import LEVELS
-from taash.play.seep import TableMatch as SeepSession
 from taash.seep.rules import PRESETS as SEEP_PRESETS
 from taash.tables.adapter import adapter
 from taash.tables.match import TableMatch
 from taash.tui.rummy.app import RummyApp
 from taash.tui.seep.app import SeepApp
+from taash.tui.seep.persons_match import PersonsMatch as SeepSession
 from taash.tui.shell import MatchShell
 from taash.tui.widgets import HelpScreen
 from tests.tui.driver import screen_text

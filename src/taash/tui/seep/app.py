@@ -26,11 +26,11 @@ from textual.widgets.option_list import Option
 
 from taash.cards import card_symbol, cards_of
 from taash.cli.seep_sheets import score_sheet
-from taash.play.seep import Event, Session
 from taash.seep.deal import Phase
 from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
 from taash.seep.plays import Play
 from taash.tui.seep.help import help_lines
+from taash.tui.seep.persons_match import Event, PersonsMatch
 from taash.tui.seep.render import card_markup, floor_lines, pile_line
 from taash.tui.shell import MatchShell
 from taash.tui.widgets import FULL_SIZE, plain
@@ -41,7 +41,7 @@ LOG_LINES = 5
 DEALT_CARDS = 48
 
 
-def match_summary(session: Session, ascii_only: bool = False) -> Group:
+def match_summary(session: PersonsMatch, ascii_only: bool = False) -> Group:
     """The score sheet of the match so far (every deal, the running lead and the baazis), and how it stands."""
     s = session
     us = s.human % 2
@@ -114,7 +114,7 @@ class SeepApp(MatchShell):
         *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
     ]
 
-    def __init__(self, session: Session, save_path: Path, delay: float = 0.5) -> None:
+    def __init__(self, session: PersonsMatch, save_path: Path, delay: float = 0.5) -> None:
         super().__init__(save_path, delay, session.ascii_only)
         self.session = session
         self.choices: list[Play | int | None] = []

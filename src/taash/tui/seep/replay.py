@@ -6,6 +6,7 @@ before the deal, and after it once it is over."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -47,19 +48,26 @@ class Step:
 
 
 def redeals_of(data: Any) -> list[tuple[str, ...]]:
-    """Why each deal's pack was dealt again, for a save file of ``taash play`` (its seed shuffles the match
-    again); none for another record, or one whose packs its seed does not give."""
-    from taash.play.seep import Session
+    """Why each deal's pack was dealt again, for a save file of ``taash play``: a save of the tables says it of
+    each deal; an older save (a record with its seed) shows it when its seed shuffles the match again. None for
+    another record, or one whose packs its seed does not give."""
+    from taash.tables.match import SAVE_KIND
+    from taash.tui.seep.persons_match import PersonsMatch
 
+    if isinstance(data, dict) and data.get("kind") == SAVE_KIND:
+        try:
+            return [tuple(json.loads(d["notes"])) for d in data["dealt"]]
+        except (TypeError, KeyError, ValueError):
+            return []
     if not isinstance(data, dict) or not isinstance(data.get("taash"), dict) or data["taash"].get("seed") is None:
         return []
     try:
-        session = Session.from_json(data)
+        person = PersonsMatch.from_record(data)
     except (SeepError, ValueError):
         return []
-    record = session.record()
+    record = person.record()
     return [dealt.redeals if list(dealt.deck) == list(d.deck) else () for dealt, d in
-            zip(session.match.dealt, record.deals, strict=False)]
+            zip(person.match.dealt, record.deals, strict=False)]
 
 
 def short(name: str) -> str:
