@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from taash.cards import card_symbol
-from taash.tui.seep.persons_match import PersonsMatch
 from taash.seep.rules import PRESETS
+from taash.tui.seep.persons_match import PersonsMatch
 from tests.cli.test_seep_cli import one_line_error, run
 
 TAASH = [sys.executable, "-m", "taash.cli.main"]
