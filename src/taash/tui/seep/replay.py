@@ -7,7 +7,6 @@ before the deal, and after it once it is over."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -32,19 +31,11 @@ from taash.seep.notation import play_from_json
 from taash.seep.plays import apply_play
 from taash.seep.record import GameRecord, replay
 from taash.tui.seep.render import cards_markup, floor_lines
-from taash.tui.shell import ReplayShell
+from taash.tui.shell import ReplayShell, Step
 from taash.tui.widgets import plain
 
 #: Longest seat name shown (names in a record may be longer).
 NAME_WIDTH = 14
-
-
-@dataclass(slots=True)
-class Step:
-    """The deal after some plays, and the last play in words."""
-
-    deal: Deal
-    said: str
 
 
 def redeals_of(data: Any) -> list[tuple[str, ...]]:
@@ -92,7 +83,7 @@ class Timeline:
             self.teams = (f"{bare[0]} & {bare[2]}", f"{bare[1]} & {bare[3]}")
         else:
             self.teams = (bare[0], bare[1])
-        self.deals: list[list[Step]] = []
+        self.deals: list[list[Step[Deal]]] = []
         for d in record.deals:
             if not d.bid:
                 continue
@@ -122,23 +113,14 @@ class Timeline:
             self.deals.append(steps)
 
 
-class ReplayApp(ReplayShell):
+class ReplayApp(ReplayShell[Timeline]):
     """Forwards and backwards through a record: ←/→ a play, ↑/↓ a deal, Home/End the ends of a deal."""
 
     PARTS = ("where", "hands", "floor", "said", "piles", "match")
-    CSS = """
-    #where { height: auto; background: $primary-background; }
-    #hands { height: auto; }
-    #floor { height: auto; background: $surface; }
-    #said { height: auto; color: $warning; }
-    #piles { height: auto; }
-    #match { height: auto; }
+    CSS = ReplayShell.REPLAY_CSS + """
+    #floor { background: $surface; }
     """
     BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings("play")
-
-    def __init__(self, timeline: Timeline, title: str = "", ascii_only: bool = False):
-        super().__init__(timeline, title, ascii_only)
-        self.timeline = timeline
 
     def redraw(self) -> None:
         t = self.timeline
