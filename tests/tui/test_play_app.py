@@ -22,9 +22,10 @@ from taash.seep.plays import ESTABLISH, Play
 from taash.seep.record import record_of
 from taash.seep.rules import PRESETS
 from taash.seep.view import PlayerView
-from taash.tui.seep.app import LOG_LINES, SeepApp
+from taash.tui.seep.app import SeepApp
 from taash.tui.seep.persons_match import Event, PersonsMatch
 from taash.tui.seep.render import floor_lines
+from taash.tui.shell import LOG_LINES
 from taash.tui.widgets import SheetScreen
 from tests.tui.driver import (
     assert_fits,
