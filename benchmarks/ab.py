@@ -101,8 +101,17 @@ def build_core(package: Path) -> None:
         sys.exit(f"ab.py --build: the compiled core of {package.parent.name} did not build: {last}")
 
 
+def bench_module(name: str) -> ModuleType:
+    """The Seep bench of the version copied as package ``name``: ``cli.seep_bench``, or ``benchmarks.seep`` in a
+    revision from before the benchmarks had one home (``benchmarks/`` for the commands)."""
+    try:
+        return importlib.import_module(f"{name}.cli.seep_bench")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"{name}.benchmarks.seep")
+
+
 def deal_turn(bench: ModuleType, deals: int, rng: random.Random, rules: Any) -> Callable[[], int]:
-    """One turn of random deals: ``deals`` random deals played by ``bench`` (a version's benchmarks.seep)."""
+    """One turn of random deals: ``deals`` random deals played by ``bench`` (a version's Seep bench module)."""
     def turn() -> int:
         bench.random_deals(deals, rng, rules)
         return deals
@@ -155,7 +164,7 @@ def main() -> None:
             pure = n == "taash_base" and args.base_pure
             if pure:
                 os.environ["TAASH_PURE"] = "1"  # read once, when the copy's core module is imported
-            benches.append(importlib.import_module(f"{n}.benchmarks.seep"))
+            benches.append(bench_module(n))
             if pure:
                 del os.environ["TAASH_PURE"]
         for n in names:

@@ -21,9 +21,9 @@ import time
 
 from taash.bots.base import make_bot
 from taash.games import make_game
-from taash.play.seep import Session
 from taash.seep.deal import Phase
 from taash.seep.rules import PRESETS
+from taash.tui.seep.persons_match import PersonsMatch
 
 #: Plays counted as "early in a deal".
 EARLY = 12
@@ -78,7 +78,7 @@ def main() -> None:
     if args.game == "rummy":
         time_rummy(args.level, args.players, args.deals, args.seed, wall, cpu, early)
     for d in range(args.deals if args.game == "seep" else 0):
-        s = Session(PRESETS["standard"], args.players, "easy", 0, seed=args.seed + d)
+        s = PersonsMatch(PRESETS["standard"], args.players, "easy", 0, seed=args.seed + d)
         while not s.deal_over:
             seat = s.deal.to_move
             view = s.match.view(seat)

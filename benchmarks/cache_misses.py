@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 
-from taash.benchmarks.seep import random_deals
+from taash.cli.seep_bench import random_deals
 from taash.seep.rules import PRESETS
 
 

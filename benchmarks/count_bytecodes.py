@@ -13,7 +13,7 @@ from collections import Counter
 from types import FrameType
 from typing import Any
 
-from taash.benchmarks.seep import pure_random_deals as random_deals  # bytecodes: the pure core, whichever runs
+from taash.cli.seep_bench import pure_random_deals as random_deals  # bytecodes: the pure core, whichever runs
 from taash.seep.rules import PRESETS
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 def measured(warmup: int, deals: int) -> None:
     """In the process valgrind runs: warm up untimed, then count ``deals`` deals."""
-    from taash.benchmarks.seep import random_deals
+    from taash.cli.seep_bench import random_deals
     from taash.seep.rules import PRESETS
 
     rules = PRESETS["standard"]

@@ -20,7 +20,7 @@ from taash import i18n
 from taash.i18n import LANGUAGES, LOCALE, _, language_from, ngettext, use
 from taash.seep.rules import PRESETS
 from taash.tables.adapter import adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.plain import PlainGame
 from taash.tui.rummy.plain import WORDS as RUMMY_WORDS
 from taash.tui.seep.help import help_lines
@@ -101,7 +101,7 @@ def test_a_whole_match_of_the_plain_game_in_each_language(lang: str, game: str) 
     table_game = adapter(game)
     settings = table_game.settings(2, table_game.presets[0], table_game.formats[0] if table_game.formats else 0,
                                    "medium", False)
-    session = Session(table_game, settings, 3, ["You", "Asha"])
+    session = TableMatch(table_game, settings, 3, ["You", "Asha"])
     out: list[str] = []
     answers = itertools.repeat("1")
     words = SEEP_WORDS if game == "seep" else RUMMY_WORDS

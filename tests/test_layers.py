@@ -16,14 +16,14 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 ENGINES = ("taash.cards", "taash.packs", "taash.fairness", "taash.rulebook", "taash.seep", "taash.rummy")
 GAME_ENGINES = ("taash.seep", "taash.rummy")
 ABOVE_ENGINES = ("taash.games", "taash.bots", "taash.arena", "taash.env", "taash.tables", "taash.cli", "taash.tui",
-                 "taash.web", "taash.play", "taash.benchmarks", "taash.chips")
+                 "taash.web", "taash.chips")
 #: The interfaces; the chips ledger sits below them (the web server uses it, it knows nothing of the server).
-INTERFACES = ("taash.cli", "taash.tui", "taash.web", "taash.play")
+INTERFACES = ("taash.cli", "taash.tui", "taash.web")
 #: Modules above the games layer that may import a game's engine: each game's own bots, screens and adapters.
 GAME_FOLDERS = ("taash.bots.seep", "taash.bots.rummy", "taash.tables.seep", "taash.tables.rummy", "taash.cli.seep",
                 "taash.cli.seep_play", "taash.cli.seep_sheets", "taash.cli.rummy", "taash.cli.rummy_hands",
-                "taash.cli.rummy_play", "taash.tui.seep", "taash.tui.rummy", "taash.play.seep",
-                "taash.benchmarks.seep", "taash.benchmarks.rummy", "taash.env.seep", "taash.env.seep_v0",
+                "taash.cli.rummy_play", "taash.tui.seep", "taash.tui.rummy",
+                "taash.cli.seep_bench", "taash.cli.rummy_bench", "taash.env.seep", "taash.env.seep_v0",
                 "taash.env.rummy", "taash.env.rummy_v0")
 
 
@@ -87,9 +87,9 @@ def test_generic_layers_import_no_game_engine() -> None:
         wrong = sorted(i for i in imports_of(name, path) if within(i, GAME_ENGINES))
         assert not wrong, f"{name} imports a game's engine {wrong}: go through the games layer or a game folder"
         checked += 1
-    assert checked >= 16  # games.*, bots.base, bots.random_bot, arena.*, tables.*, web.*, cli.*, tui.*, play
+    assert checked >= 16  # games.*, bots.base, bots.random_bot, arena.*, tables.*, web.*, cli.*, tui.*
     interfaces = [n for n in modules() if within(n, INTERFACES) and not within(n, GAME_FOLDERS)]
-    assert {"taash.cli.common", "taash.cli.play", "taash.tui.widgets", "taash.play"} <= set(interfaces)
+    assert {"taash.cli.common", "taash.cli.play", "taash.tui.widgets", "taash.tui.shell"} <= set(interfaces)
 
 
 def test_the_chips_ledger_imports_no_interface() -> None:

@@ -30,8 +30,8 @@ def refused(error: Exception, capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 
 @pytest.mark.parametrize(("error", "code", "line"), [
-    (SeepRecordError("no such card", 0, 3, illegal=True), ILLEGAL, "taash: game.json: deal 1, play 4: no such card"),
-    (SeepRecordError("not a list", 1), BAD_INPUT, "taash: game.json: deal 2: not a list"),
+    (SeepRecordError("no such card", 1, 4, illegal=True), ILLEGAL, "taash: game.json: deal 1, play 4: no such card"),
+    (SeepRecordError("not a list", 2), BAD_INPUT, "taash: game.json: deal 2: not a list"),
     (RummyRecordError("a bad turn", 2, 5, illegal=True), ILLEGAL, "taash: game.json: deal 2, turn 5: a bad turn"),
     (IllegalPlayError("not your turn"), BAD_INPUT, "taash: game.json: not your turn"),
     (ValueError("too many digits"), BAD_INPUT, "taash: game.json: bad input: too many digits"),

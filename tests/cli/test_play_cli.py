@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from taash.cards import card_symbol
-from taash.play.seep import Session
 from taash.seep.rules import PRESETS
+from taash.tui.seep.persons_match import PersonsMatch
 from tests.cli.test_seep_cli import one_line_error, run
 
 TAASH = [sys.executable, "-m", "taash.cli.main"]
@@ -75,9 +75,10 @@ def test_every_option_reaches_the_game_and_resume_keeps_them(tmp_path: Path) -> 
     assert "Seep · punjab_30 rules · hard bots · first to 3 baazis · deal 1" in words
     assert "You" in words and "Asha" in words and "Partner" not in words  # two players
     saved = json.loads((tmp_path / "m.json").read_text())
-    assert saved["players"] == 2 and saved["rules"] == "punjab_30" and saved["names"][0] == "Priya"
-    assert saved["taash"] == {"seed": 7, "level": "hard", "baazis": 3, "human": 0}
-    assert Session.load(tmp_path / "m.json").to_json() == saved
+    settings = saved["settings"]
+    assert settings["players"] == 2 and settings["rules"] == "punjab_30" and saved["names"][0] == "Priya"
+    assert (saved["seed"], settings["level"], settings["length"], saved["people"]) == (7, "hard", 3, [0])
+    assert PersonsMatch.load(tmp_path / "m.json").to_json() == saved
 
     again = screen_words(in_a_terminal(["play", "--resume", "m.json", "--delay", "0"], [("Your hand", b"q")],
                                        tmp_path))
@@ -91,7 +92,7 @@ def test_a_rules_file_and_a_single_deal(tmp_path: Path) -> None:
                           [("Your hand", b"q")], tmp_path)
     assert "Seep · custom karan rules · medium bots · a single deal · deal 1" in screen_words(shown)
     saved = json.loads((tmp_path / "taash-seep-match.json").read_text())
-    assert saved["rules"] == {"preset": "karan", "baazi_lead": 150} and saved["taash"]["baazis"] == 0
+    assert saved["settings"]["rules"] == {"preset": "karan", "baazi_lead": 150} and saved["settings"]["length"] == 0
 
 
 def test_ctrl_q_saves_too(tmp_path: Path) -> None:
@@ -100,7 +101,7 @@ def test_ctrl_q_saves_too(tmp_path: Path) -> None:
 
 
 def test_a_finished_match_resumes_to_its_summary(tmp_path: Path) -> None:
-    s = Session(PRESETS["standard"], 4, "easy", 0, seed=9)
+    s = PersonsMatch(PRESETS["standard"], 4, "easy", 0, seed=9)
     while not s.deal_over:
         if s.humans_turn():
             choice = s.hint()[0]
@@ -123,7 +124,7 @@ def a_seed_where_you_bid_on_a_king() -> tuple[int, int]:
     from taash.seep.deal import Phase
 
     for seed in range(1, 1000):
-        s = Session(PRESETS["standard"], 4, seed=seed)
+        s = PersonsMatch(PRESETS["standard"], 4, seed=seed)
         if s.humans_turn() and s.deal.phase is Phase.BID and s.view().legal_bids() == [13]:
             return seed, next(c for c in cards_of(s.view().hand) if c % 13 == 12)
     raise AssertionError("no seed under 1000 has the person bid on a king")
@@ -135,7 +136,7 @@ def test_taash_play_starts_in_a_terminal_and_saves_on_quit(tmp_path: Path) -> No
     assert b"Bid 13 (king)" in shown and card_symbol(king).encode() in shown
     saved = tmp_path / "taash-seep-match.json"
     assert b"Saved to taash-seep-match.json" in shown and saved.exists()
-    assert Session.load(saved).to_json()["taash"]["seed"] == seed
+    assert PersonsMatch.load(saved).seed == seed
 
 
 def test_taash_play_plain_ascii(tmp_path: Path) -> None:
@@ -156,7 +157,7 @@ def test_a_terminal_that_cannot_show_suits_gets_ascii_by_itself(tmp_path: Path) 
 
 
 def test_taash_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> None:
-    s = Session(PRESETS["standard"], 4, seed=17)
+    s = PersonsMatch(PRESETS["standard"], 4, seed=17)
     while not s.deal_over:
         if s.humans_turn():
             choice = s.hint()[0]
@@ -214,7 +215,7 @@ def test_play_and_replay_help_list_the_keys_and_the_levels(columns: str) -> None
 def test_resume_refuses_the_settings_it_would_ignore(tmp_path: Path) -> None:
     """A resumed match keeps its own players, rules, level, baazis, seed and name: given with --resume, they are
     refused in one line naming them, before anything starts; --save, --ascii and --delay still go with it."""
-    Session(PRESETS["standard"], 4, "easy", 3, seed=9).save(tmp_path / "m.json")
+    PersonsMatch(PRESETS["standard"], 4, "easy", 3, seed=9).save(tmp_path / "m.json")
     before = (tmp_path / "m.json").read_text()
     for args, named in ((["--level", "expert"], "--level"), (["-r", "punjab_30", "-b", "5"], "--rules, --baazis"),
                         (["-p", "2", "--seed", "3", "--name", "Priya"], "--players, --seed, --name"),
@@ -238,14 +239,14 @@ def test_a_broken_save_file_or_record_is_refused(tmp_path: Path) -> None:
         bad.write_bytes(text.encode("latin-1"))
         assert message in one_line_error(run("play", "--resume", str(bad)), 2)
         assert message in one_line_error(run("replay", str(bad)), 2)
-    s = Session(PRESETS["standard"], 4, seed=4)
+    s = PersonsMatch(PRESETS["standard"], 4, seed=4)
     while len(s.deal.plays) < 6:
         choice = s.hint()[0] if s.humans_turn() else None
         if choice is None:
             s.bot_step()
         else:
             s.bid(choice) if isinstance(choice, int) else s.play(choice)
-    data = s.to_json()
+    data = {**s.record().to_json(), "taash": {"seed": 4}}  # a save from before the tables: a record
     data["deals"][0]["plays"][3] = data["deals"][0]["plays"][0]  # a card played twice: illegal
     bad.write_text(json.dumps(data))
     line = one_line_error(run("replay", str(bad)), 1)

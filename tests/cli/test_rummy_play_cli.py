@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from taash.tables.adapter import adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from tests.cli.test_play_cli import TAASH, in_a_terminal, screen_words
 from tests.cli.test_seep_cli import one_line_error, run
 
@@ -27,7 +27,7 @@ def test_every_option_reaches_the_game_and_resume_keeps_them(tmp_path: Path) -> 
     assert saved["game"] == "rummy" and saved["seed"] == 7 and saved["names"][0] == "Priya"
     assert saved["settings"] == {"players": 3, "rules": "classic", "length": "pool101", "level": "hard"}
     assert saved["record"]["game"] == "rummy" and saved["record"]["format"] == "pool101"
-    assert Session.load(tmp_path / "m.json")[0].to_json() == saved
+    assert TableMatch.load(tmp_path / "m.json")[0].to_json() == saved
 
     for command in (["rummy", "play"], ["play"]):  # taash play knows a Rummy save by itself
         again = screen_words(in_a_terminal([*command, "--resume", "m.json", "--delay", "0"], [("Your hand", b"q")],
@@ -46,7 +46,7 @@ def test_taash_play_game_rummy_starts_rummy_with_its_defaults(tmp_path: Path) ->
 
 def test_a_finished_match_resumes_to_its_score_sheet(tmp_path: Path) -> None:
     game = adapter("rummy")
-    s = Session(game, game.settings(2, "octro", "points", "easy", False), 1, ["You", "Asha (bot)"])
+    s = TableMatch(game, game.settings(2, "octro", "points", "easy", False), 1, ["You", "Asha (bot)"])
     while not s.over:
         bot, view = s.bot_choice("medium")
         s.move(None, game.action_to(bot.choose(view)))
@@ -87,7 +87,7 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_pat
 
 def a_save(tmp_path: Path) -> Path:
     game = adapter("rummy")
-    s = Session(game, game.settings(2, "octro", "points", "easy", False), 1, ["You", "Asha (bot)"])
+    s = TableMatch(game, game.settings(2, "octro", "points", "easy", False), 1, ["You", "Asha (bot)"])
     bot, view = s.bot_choice("easy")
     s.move(None, game.action_to(bot.choose(view)))
     path = tmp_path / "m.json"
@@ -125,7 +125,7 @@ def test_the_help_lists_the_keys_and_the_formats() -> None:
 
 def test_taash_replay_steps_through_a_rummy_record_and_a_save_in_a_terminal(tmp_path: Path) -> None:
     game = adapter("rummy")
-    s = Session(game, game.settings(2, "octro", "points", "medium", False), 4, ["Priya", "Asha (bot)"])
+    s = TableMatch(game, game.settings(2, "octro", "points", "medium", False), 4, ["Priya", "Asha (bot)"])
     while not s.over:
         bot, view = s.bot_choice("medium")
         s.move(None, game.action_to(bot.choose(view)))
@@ -139,7 +139,7 @@ def test_taash_replay_steps_through_a_rummy_record_and_a_save_in_a_terminal(tmp_
 
 def test_taash_replay_refuses_a_rummy_record_that_breaks_the_rules(tmp_path: Path) -> None:
     game = adapter("rummy")
-    s = Session(game, game.settings(2, "octro", "points", "medium", False), 4, ["Priya", "Asha (bot)"])
+    s = TableMatch(game, game.settings(2, "octro", "points", "medium", False), 4, ["Priya", "Asha (bot)"])
     for _ in range(6):
         bot, view = s.bot_choice("medium")
         s.move(None, game.action_to(bot.choose(view)))
@@ -157,6 +157,6 @@ def test_keys_in_a_real_terminal_take_discard_and_hint(tmp_path: Path) -> None:
         [("1. Take the top card", b"1"), ("declares with it", b"a"), ("2. Declare, laying", b"1"),
          ("1. Take the top card", b"h"), ("Hint: ", b"q")], tmp_path))
     assert "You take from the stock" in shown and "You discard" in shown
-    session, _ = Session.load(tmp_path / "m.json")
+    session, _ = TableMatch.load(tmp_path / "m.json")
     mine = [m for m, seat in zip(session.moves, session.movers, strict=True) if seat == 0]
     assert mine[0] == {"type": "take", "from": "stock"} and mine[1]["type"] == "discard"

@@ -16,7 +16,7 @@ from taash.games.api import Action, State
 from taash.games.plugin import GamePlugin
 from taash.games.registry import register
 from taash.tables.adapter import Dealt, Remembered, SeatResult, Settings, TableError
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.plain import Choice
 from tests.games.tictactoe import TicTacToe, TicTacToeState
 
@@ -161,16 +161,16 @@ class TicTacToeTables:
 class TicTacToeWords:
     """Tic-tac-toe's words for the plain terminal game."""
 
-    def situation(self, session: Session, seat: int) -> list[str]:
+    def situation(self, session: TableMatch, seat: int) -> list[str]:
         board = _state(session.state)
         first = TicTacToeTables.first(board)
         cells = [str(i + 1) if m < 0 else MARKS[(m - first) % 2] for i, m in enumerate(board.board)]
         return [f"You play {MARKS[(seat - first) % 2]}.", *(" ".join(cells[r * 3:r * 3 + 3]) for r in range(3))]
 
-    def choices(self, session: Session, seat: int) -> list[Choice]:
+    def choices(self, session: TableMatch, seat: int) -> list[Choice]:
         return [Choice(f"Mark square {s + 1}", {"type": "mark", "square": s}) for s in session.state.legal_actions()]
 
-    def result(self, session: Session) -> list[str]:
+    def result(self, session: TableMatch) -> list[str]:
         return [_winner_line(_state(session.state), session.names) + "."]
 
 

@@ -245,7 +245,7 @@ def test_bad_input_is_refused_the_same_on_both_solvers() -> None:
 def test_taash_pure_forces_the_pure_solver() -> None:
     """``TAASH_PURE=1``: the solver and the bench run on the pure core and say so (the compiled one built or not)."""
     env = {**os.environ, "TAASH_PURE": "1", "PYTHONPATH": str(Path(taash.__file__).resolve().parents[1])}
-    code = ("from taash.rummy import core, solver; from taash.benchmarks.rummy import run_bench; "
+    code = ("from taash.rummy import core, solver; from taash.cli.rummy_bench import run_bench; "
             "print(core.CORE, core.compiled is None, solver.best_discard is solver.pure_best_discard, "
             "solver.hand_value is solver.pure_hand_value and solver.shown_solve is solver.solve, "
             "run_bench(repeats=1, hands=5, discards=2, warmup=0).core)")

@@ -27,8 +27,8 @@ import taash
 import taash.seep
 import taash.seep.deal
 import taash.seep.simulate
-from taash.benchmarks.seep import pure_random_deals
 from taash.cards import mask_of
+from taash.cli.seep_bench import pure_random_deals
 from taash.seep import core
 from taash.seep.core import CORE, compiled, core_rules, set_state, source_hash, state_of
 from taash.seep.deal import Deal
@@ -119,7 +119,7 @@ def test_compiled_random_deals_are_the_pure_ones(preset: str, players: int) -> N
 
 @needs_compiled
 def test_the_bench_plays_the_same_deals_on_both_cores() -> None:
-    from taash.benchmarks.seep import random_deals
+    from taash.cli.seep_bench import random_deals
 
     rules = PRESETS["standard"]
     c_rng, python_rng = random.Random(3), random.Random(3)
@@ -187,7 +187,7 @@ def test_bad_input_to_the_compiled_core_raises_a_clear_error() -> None:
 def test_taash_pure_forces_the_pure_core() -> None:
     """``TAASH_PURE=1``: the engine and the bench run on the pure core and say so (the compiled one built or not)."""
     env = {**os.environ, "TAASH_PURE": "1", "PYTHONPATH": str(Path(taash.__file__).resolve().parents[1])}
-    code = ("from taash.seep import core, plays; from taash.benchmarks.seep import run_bench; "
+    code = ("from taash.seep import core, plays; from taash.cli.seep_bench import run_bench; "
             "print(core.CORE, core.compiled is None, plays.legal_plays is plays.pure_legal_plays, "
             "run_bench(repeats=1, deals=2, warmup=0).core)")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)

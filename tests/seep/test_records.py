@@ -58,15 +58,19 @@ def simulate(rules: Any, players: int, seed: int, baazis_to_win: int = 1, stop_a
         match.next_deal()
 
 
-def refused(data: Any, deal: int | None, play: int | None = None, illegal: bool = False) -> RecordError:
+def refused(data: Any, deal_index: int | None, play_index: int | None = None, illegal: bool = False) -> RecordError:
+    """Replaying ``data`` is refused at the record's ``deals[deal_index]["plays"][play_index]`` (list indexes, from
+    0): the error names that deal and play counting from 1, in its attributes and its message alike."""
     with pytest.raises(RecordError) as info:
         replay(record_from_json(data))
     e = info.value
+    deal = None if deal_index is None else deal_index + 1
+    play = None if play_index is None else play_index + 1
     assert (e.deal, e.play, e.illegal) == (deal, play, illegal), str(e)
     message = str(e)
     assert "\n" not in message
-    if deal is not None:  # the indexes count from 0, the message from 1 (as the screens do)
-        assert message.startswith(f"deal {deal + 1}" + (f", play {play + 1}: " if play is not None else ": ")), message
+    if deal is not None:  # counted from 1, as the screens, the rules and Rummy's errors count them
+        assert message.startswith(f"deal {deal}" + (f", play {play}: " if play is not None else ": ")), message
     return e
 
 
@@ -288,9 +292,19 @@ def test_a_deck_that_would_have_been_redealt_is_refused(record4: JSON) -> None:
 
 def test_record_errors_are_seep_errors() -> None:
     assert issubclass(RecordError, SeepError) and issubclass(RecordError, ValueError)
-    e = RecordError("bad", 3, 7, illegal=True)
-    assert (str(e), e.deal, e.play, e.illegal) == ("deal 4, play 8: bad", 3, 7, True)
-    assert str(RecordError("bad", 2)) == "deal 3: bad"
+    e = RecordError("bad", 4, 8, illegal=True)
+    assert (str(e), e.deal, e.play, e.illegal) == ("deal 4, play 8: bad", 4, 8, True)
+    assert str(RecordError("bad", 3)) == "deal 3: bad"
+
+
+def test_record_errors_count_deals_and_plays_from_1_as_rummys_count_deals_and_turns() -> None:
+    """The first deal's first play is deal 1, play 1 in the attributes as in the words (they counted from 0)."""
+    data = simulate(PRESETS["standard"], 4, seed=3, baazis_to_win=1)
+    data["deals"][0]["plays"][0] = {"card": "Zz"}
+    with pytest.raises(RecordError) as info:
+        replay(record_from_json(data))
+    assert (info.value.deal, info.value.play) == (1, 1)
+    assert str(info.value).startswith("deal 1, play 1: ")
     assert str(RecordError("bad")) == "bad"
 
 

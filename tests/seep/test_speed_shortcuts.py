@@ -12,7 +12,7 @@ import random
 import pytest
 
 from taash.cards import mask_of
-from taash.seep import groups
+from taash.seep import canonical_groups, groups
 from taash.seep.deal import Deal, deal_problem, shuffled_pack
 from taash.seep.groups import (
     ADD_OPTIONS,
@@ -36,33 +36,34 @@ def random_floors(seed: int, count: int, most: int = 9) -> list[int]:
 
 
 def plain_subsets(loose: int) -> dict[int, Groups]:
-    return groups._subsets(loose)[0]
+    return canonical_groups._subsets(loose)[0]
 
 
 def plain_real(loose: int, found: Groups) -> Groups:
     """Canonical groups of ``loose`` translated back a card at a time."""
-    table = groups._translation(loose)
-    return tuple(groups._translate(g, table) for g in found)
+    table = canonical_groups._translation(loose)
+    return tuple(canonical_groups._translate(g, table) for g in found)
 
 
 def plain_unions(loose: int, value: int, maximal_only: bool) -> Groups:
     """Unions of the groups of the whole floor, worked out on its canonical floor and translated back."""
-    return plain_real(loose, groups._unions(plain_subsets(groups.canonical(loose)).get(value, ()), maximal_only))
+    subsets = plain_subsets(canonical_groups.canonical(loose))
+    return plain_real(loose, canonical_groups._unions(subsets.get(value, ()), maximal_only))
 
 
 def plain_options(loose: int, what: int, v: int, t: int) -> Groups:
     """What build_options answered before floors were cut down: the real loose cards, on the whole floor."""
-    by_sum = plain_subsets(groups.canonical(loose))
+    by_sum = plain_subsets(canonical_groups.canonical(loose))
     found: Groups
     if what == MAXIMAL:
-        found = groups._unions(by_sum.get(t, ()), True)
+        found = canonical_groups._unions(by_sum.get(t, ()), True)
     elif what == OPTIONAL or v == t:
-        found = groups._unions(by_sum.get(t, ()), False)
+        found = canonical_groups._unions(by_sum.get(t, ()), False)
     else:
         seen: dict[int, None] = {}
         for sub in by_sum.get(t - v, ()):
             rest = tuple(g for g in by_sum.get(t, ()) if not g & sub)
-            for u in groups._unions(rest, what == ESTABLISH_OPTIONS):
+            for u in canonical_groups._unions(rest, what == ESTABLISH_OPTIONS):
                 seen[sub | u] = None
         found = tuple(seen)
     return plain_real(loose, found)
@@ -70,14 +71,14 @@ def plain_options(loose: int, what: int, v: int, t: int) -> Groups:
 
 def test_real_floors_translate_as_card_by_card() -> None:
     for loose in random_floors(9, 500, most=14):
-        f = groups._RealFloor(loose)
+        f = canonical_groups._RealFloor(loose)
         subsets = [sub for subs in plain_subsets(f.canon).values() for sub in subs] + [f.canon]
         assert f.real(tuple(subsets)) == plain_real(loose, tuple(subsets))
 
 
 def test_sums_reached_and_subsets_adding_up_match_the_subset_table() -> None:
     for loose in random_floors(1, 400):
-        table, bits = groups._subsets(loose)
+        table, bits = canonical_groups._subsets(loose)
         assert groups._sums_reached(loose) == bits & 0x3FFE
         for total in range(1, 14):
             assert subsets_adding_up(loose, total) == table.get(total, ())
@@ -166,7 +167,7 @@ def test_build_options_on_cut_down_floors_match_the_whole_floor(what: int) -> No
 def test_floor_info_matches_the_subset_table() -> None:
     for loose in random_floors(7, 300):
         _, reach, builders, caps, _ = groups.floor_info(loose)
-        bits = groups._subsets(loose)[1]
+        bits = canonical_groups._subsets(loose)[1]
         assert reach == bits & 0x3FFE
         for value in range(1, 14):
             found = caps[value]

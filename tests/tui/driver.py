@@ -14,10 +14,10 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
 from taash.cards import cards_of
-from taash.play.seep import Session
 from taash.seep.deal import Phase
 from taash.seep.plays import CAPTURE, ESTABLISH, Play
 from taash.tui.seep.app import SeepApp
+from taash.tui.seep.persons_match import PersonsMatch
 from taash.tui.widgets import SheetScreen
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -66,7 +66,7 @@ def screenshot(app: App[object], name: str) -> Path:
     return Path(app.save_screenshot(f"{name}.svg", str(ARTIFACTS)))
 
 
-def policy(session: Session) -> Play | int:
+def policy(session: PersonsMatch) -> Play | int:
     """The scripted person: bids the highest value, builds a house whenever he can, takes houses, else the hint."""
     view = session.view()
     if view.phase is Phase.BID:

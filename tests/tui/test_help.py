@@ -11,12 +11,12 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from taash.bots.base import LEVELS
-from taash.play.seep import Session as SeepSession
 from taash.seep.rules import PRESETS as SEEP_PRESETS
 from taash.tables.adapter import adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.rummy.app import RummyApp
 from taash.tui.seep.app import SeepApp
+from taash.tui.seep.persons_match import PersonsMatch as SeepSession
 from taash.tui.shell import MatchShell
 from taash.tui.widgets import HelpScreen
 from tests.tui.driver import screen_text
@@ -69,7 +69,7 @@ def test_rummy_help_tells_the_declaration_drops_and_the_format(tmp_path: Path) -
 
 async def rummy_help(tmp_path: Path) -> None:
     game = adapter("rummy")
-    session = Session(game, game.settings(3, "classic", "pool201", "hard", False), 2, ["You", "Asha", "Dev"])
+    session = TableMatch(game, game.settings(3, "classic", "pool201", "hard", False), 2, ["You", "Asha", "Dev"])
     app = RummyApp(session, tmp_path / "r.json", delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_person(pilot, app)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import pytest
 
 from taash.tables.adapter import adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.plain import PlainGame, PlainWords, help_text, spoken
 from taash.tui.rummy.plain import WORDS as RUMMY_WORDS
 from taash.tui.seep.plain import WORDS as SEEP_WORDS
@@ -23,14 +23,14 @@ NOT_PLAIN = re.compile(r"[\u2500-\u259f\x1b]")
 SUIT = re.compile(r"[♠♥♦♣]")
 
 
-def session(game: str, players: int = 2, seed: int = 7) -> Session:
+def session(game: str, players: int = 2, seed: int = 7) -> TableMatch:
     table_game = adapter(game)
     length = table_game.formats[0] if table_game.formats else 0
     settings = table_game.settings(players, table_game.presets[0], length, "medium", False)
-    return Session(table_game, settings, seed, ["You", "Asha", "Dev", "Vikram", "Meera", "Kabir"][:players])
+    return TableMatch(table_game, settings, seed, ["You", "Asha", "Dev", "Vikram", "Meera", "Kabir"][:players])
 
 
-def play(game: str, answers: Iterable[str], players: int = 2, seed: int = 7) -> tuple[str, list[str], Session]:
+def play(game: str, answers: Iterable[str], players: int = 2, seed: int = 7) -> tuple[str, list[str], TableMatch]:
     s = session(game, players, seed)
     typed = iter(answers)
     out: list[str] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,15 +16,16 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from taash.cards import card_symbol, cards_of
-from taash.play.seep import Event, Session
 from taash.seep.deal import Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, describe_outcome, no_play_reason
 from taash.seep.plays import ESTABLISH, Play
 from taash.seep.record import record_of
 from taash.seep.rules import PRESETS
 from taash.seep.view import PlayerView
-from taash.tui.seep.app import LOG_LINES, SeepApp
+from taash.tui.seep.app import SeepApp
+from taash.tui.seep.persons_match import Event, PersonsMatch
 from taash.tui.seep.render import floor_lines
+from taash.tui.shell import LOG_LINES
 from taash.tui.widgets import SheetScreen
 from tests.tui.driver import (
     assert_fits,
@@ -42,7 +44,7 @@ STANDARD = PRESETS["standard"]
 STATE = ("#status", "#score", "#seats", "#floor", "#piles", "#hand")
 
 
-def blocked_bid_card(session: Session) -> int | None:
+def blocked_bid_card(session: PersonsMatch) -> int | None:
     """A card of the person's bid-play hand that has no legal play, if any."""
     view = session.view()
     usable = {p[1] for p in view.legal_plays()}
@@ -63,7 +65,7 @@ class Story:
 
 
 def story(seed: int, players: int = 4) -> Story:
-    s = Session(STANDARD, players, "medium", 2, seed=seed)
+    s = PersonsMatch(STANDARD, players, "medium", 2, seed=seed)
     found = Story()
     if s.deal.bidder != 0:
         return found
@@ -141,7 +143,7 @@ async def offers_exactly_the_legal_plays(pilot, app: SeepApp) -> None:  # type: 
 
 
 async def play_until_saved(seed: int, save: Path, screens: list[list[str]]) -> tuple[list[str], dict[str, object]]:
-    app = SeepApp(Session(STANDARD, 4, "medium", 2, seed=seed), save, delay=0)
+    app = SeepApp(PersonsMatch(STANDARD, 4, "medium", 2, seed=seed), save, delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         s = app.session
@@ -185,7 +187,7 @@ async def play_until_saved(seed: int, save: Path, screens: list[list[str]]) -> t
 
 
 async def resume_and_finish(save: Path, shown: list[str], screens: list[list[str]]) -> list[str]:
-    app = SeepApp(Session.load(save), save, delay=0)
+    app = SeepApp(PersonsMatch.load(save), save, delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         s = app.session
@@ -217,8 +219,8 @@ def test_a_whole_deal_through_the_keyboard(tmp_path: Path) -> None:
     save = tmp_path / "match.json"
     screens: list[list[str]] = []
     shown, saved = asyncio.run(play_until_saved(seed, save, screens))
-    assert saved["format"] == "seep-record/1" and saved["taash"]["seed"] == seed  # type: ignore[index]
-    assert len(saved["deals"][0]["plays"]) > 20  # type: ignore[index]
+    assert saved["kind"] == "taash-session" and saved["game"] == "seep" and saved["seed"] == seed
+    assert len(saved["record"]["deals"][0]["plays"]) > 20  # type: ignore[index]
 
     after = asyncio.run(resume_and_finish(save, shown, screens))
     assert "deal 2" in after[0] and any(line.startswith("Deal 2: ") for line in after)
@@ -231,14 +233,14 @@ def test_a_whole_deal_through_the_keyboard(tmp_path: Path) -> None:
                  and ("owner: You" in screen or "owners: You" in screen))
     assert any(f"Capture the {name} house" in screen for screen in seen[owned:])
     swept = next(i for i, screen in enumerate(seen) if "a sweep!" in screen)
-    assert any(" sweep +" in line for line in screens[swept] if line.startswith(" Captured:"))
+    assert any(re.search(r" sweeps? \+", line) for line in screens[swept] if line.startswith(" Captured:"))
 
 
 def test_an_unusable_card_says_why(tmp_path: Path) -> None:
     seed = a_seed()
 
     async def run() -> list[str]:
-        app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=seed), tmp_path / "m.json", delay=0)
+        app = SeepApp(PersonsMatch(STANDARD, 4, "medium", 1, seed=seed), tmp_path / "m.json", delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             await choose(pilot, app, policy(app.session))
@@ -259,7 +261,7 @@ def test_a_single_deal_in_plain_ascii_to_the_end_of_the_match(tmp_path: Path) ->
     save = tmp_path / "one.json"
 
     async def run() -> tuple[SeepApp, list[str]]:
-        app = SeepApp(Session(STANDARD, 4, "hard", 0, seed=a_seed(), ascii_only=True), save, delay=0)
+        app = SeepApp(PersonsMatch(STANDARD, 4, "hard", 0, seed=a_seed(), ascii_only=True), save, delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             while not isinstance(app.screen, SheetScreen):
@@ -283,14 +285,14 @@ def test_a_single_deal_in_plain_ascii_to_the_end_of_the_match(tmp_path: Path) ->
     assert any("Enter: leave" in line for line in sheet)
     assert not app.is_running and app.return_value is not None and app.return_value.startswith("Match over")
     saved = json.loads(save.read_text())
-    assert len(saved["deals"]) == 1 and len(saved["deals"][0]["plays"]) == 48
+    assert len(saved["record"]["deals"]) == 1 and len(saved["record"]["deals"][0]["plays"]) == 48
 
 
 def test_two_players_second_half_and_quitting_from_the_score_sheet(tmp_path: Path) -> None:
     save = tmp_path / "two.json"
 
     async def first() -> list[list[str]]:
-        app = SeepApp(Session(STANDARD, 2, "medium", 2, seed=3), save, delay=0)
+        app = SeepApp(PersonsMatch(STANDARD, 2, "medium", 2, seed=3), save, delay=0)
         screens = []
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
@@ -309,7 +311,7 @@ def test_two_players_second_half_and_quitting_from_the_score_sheet(tmp_path: Pat
     assert all(" cards to come" not in screen for screen in seen[halves[0]:])
 
     async def resumed() -> list[str]:
-        app = SeepApp(Session.load(save), save, delay=0)
+        app = SeepApp(PersonsMatch.load(save), save, delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             assert isinstance(app.screen, SheetScreen)  # the deal was over: its sheet again
@@ -321,10 +323,10 @@ def test_two_players_second_half_and_quitting_from_the_score_sheet(tmp_path: Pat
 
 
 def test_a_redeal_is_told_on_the_screen(tmp_path: Path) -> None:
-    seed = next(seed for seed in range(300) if Session(STANDARD, 4, seed=seed).match.redeals)
+    seed = next(seed for seed in range(300) if PersonsMatch(STANDARD, 4, seed=seed).match.redeals)
 
     async def run() -> list[str]:
-        app = SeepApp(Session(STANDARD, 4, seed=seed), tmp_path / "r.json", delay=0)
+        app = SeepApp(PersonsMatch(STANDARD, 4, seed=seed), tmp_path / "r.json", delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             return screen_text(app)
@@ -336,10 +338,10 @@ def test_a_redeal_is_told_on_the_screen(tmp_path: Path) -> None:
 def test_a_redeal_for_a_floor_card_shows_the_card_as_every_card_is_shown(tmp_path: Path) -> None:
     punjab = PRESETS["punjab_30"]
     seed = next(seed for seed in range(500)
-                if any("floor" in p for p in Session(punjab, 4, seed=seed).match.redeals))
+                if any("floor" in p for p in PersonsMatch(punjab, 4, seed=seed).match.redeals))
 
     async def run(ascii_only: bool) -> str:
-        app = SeepApp(Session(punjab, 4, seed=seed, ascii_only=ascii_only), tmp_path / "r.json", delay=30)
+        app = SeepApp(PersonsMatch(punjab, 4, seed=seed, ascii_only=ascii_only), tmp_path / "r.json", delay=30)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             return "\n".join(screen_text(app))
@@ -351,7 +353,7 @@ def test_a_redeal_for_a_floor_card_shows_the_card_as_every_card_is_shown(tmp_pat
 
 
 def test_your_name_shows_and_your_partner_is_named_as_in_the_record(tmp_path: Path) -> None:
-    session = Session(STANDARD, 4, "medium", 1, seed=4, name="Priya")
+    session = PersonsMatch(STANDARD, 4, "medium", 1, seed=4, name="Priya")
 
     async def run() -> tuple[str, str]:
         app = SeepApp(session, tmp_path / "p.json", delay=30)
@@ -369,9 +371,9 @@ def test_your_name_shows_and_your_partner_is_named_as_in_the_record(tmp_path: Pa
 
 def test_names_from_a_record_are_shown_as_they_are(tmp_path: Path) -> None:
     """A resumed record's names are text, not markup, and long ones are shortened to fit."""
-    s = Session(STANDARD, 4, seed=4)
+    s = PersonsMatch(STANDARD, 4, seed=4)
     data = record_of(s.match, ["Me", "[bold]Ann[/]", "[/]", "A very long name indeed, far too long"]).to_json()
-    resumed = Session.from_json(data)
+    resumed = PersonsMatch.from_json(data)
 
     async def run() -> list[str]:
         app = SeepApp(resumed, tmp_path / "n.json", delay=0)
@@ -386,7 +388,7 @@ def test_names_from_a_record_are_shown_as_they_are(tmp_path: Path) -> None:
 
 def test_the_newest_plays_stay_in_sight_however_long(tmp_path: Path) -> None:
     async def run() -> list[str]:
-        app = SeepApp(Session(STANDARD, 4, seed=4), tmp_path / "l.json", delay=0)
+        app = SeepApp(PersonsMatch(STANDARD, 4, seed=4), tmp_path / "l.json", delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             for i in range(3):
@@ -404,7 +406,7 @@ def test_the_newest_plays_stay_in_sight_however_long(tmp_path: Path) -> None:
 
 
 def test_a_long_match_keeps_the_newest_rows_of_the_score_sheet_in_sight(tmp_path: Path) -> None:
-    s = Session(STANDARD, 4, "easy", 20, seed=2)
+    s = PersonsMatch(STANDARD, 4, "easy", 20, seed=2)
     while True:
         while not s.deal_over:
             if s.humans_turn():
@@ -439,7 +441,7 @@ def test_a_satthi_is_named_on_the_score_sheet(tmp_path: Path) -> None:
     card points says points."""
     punjab = PRESETS["punjab_30"]
     for seed in range(500):
-        s = Session(punjab, 2, "easy", 0, seed=seed)
+        s = PersonsMatch(punjab, 2, "easy", 0, seed=seed)
         while not s.deal_over:
             if s.humans_turn():
                 view = s.view()
@@ -470,7 +472,7 @@ def test_whose_turn_and_the_floor_as_the_person_sees_them(tmp_path: Path) -> Non
     seed = a_seed()
 
     async def run() -> None:
-        app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=seed), tmp_path / "t.json", delay=30)
+        app = SeepApp(PersonsMatch(STANDARD, 4, "medium", 1, seed=seed), tmp_path / "t.json", delay=30)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             s = app.session
@@ -498,8 +500,8 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
     meanwhile (a save, an undo whose stale answer is dropped), and the deal is played to its end."""
     import time
 
-    import taash.play.seep
-    from taash.bots.base import make_bot
+    import taash.tables.match
+    from taash.bots.base import Bot, make_bot
 
     class Slow:
         """The search with a small budget, slowed so the test sees it think."""
@@ -521,12 +523,14 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
         def explain(self, view: PlayerView, play: Play) -> str:
             return self.bot.explain(view, play)
 
-    monkeypatch.setattr(taash.play.seep, "make_bot",
-                        lambda level, seed: Slow(seed) if level == "expert" else make_bot(level, seed))
+    def bots(level: str, seed: int, game: str = "seep") -> Bot | Slow:
+        return Slow(seed) if level == "expert" else make_bot(level, seed, game=game)
+
+    monkeypatch.setattr(taash.tables.match, "make_bot", bots)
     save = tmp_path / "expert.json"
 
     async def run() -> tuple[SeepApp, bool, bool]:
-        app = SeepApp(Session(STANDARD, 4, "expert", 0, seed=a_seed()), save, delay=0)
+        app = SeepApp(PersonsMatch(STANDARD, 4, "expert", 0, seed=a_seed()), save, delay=0)
         saw_thinking = undone_while_thinking = False
         async with app.run_test(size=(80, 24)) as pilot:
             deadline = time.monotonic() + 120
@@ -558,7 +562,7 @@ def test_expert_bots_think_on_a_thread_while_the_screen_answers(tmp_path: Path,
     app, saw_thinking, undone = asyncio.run(run())
     assert saw_thinking and undone and not app.is_running
     saved = json.loads(save.read_text())
-    assert len(saved["deals"]) == 1 and len(saved["deals"][0]["plays"]) == 48
+    assert len(saved["record"]["deals"]) == 1 and len(saved["record"]["deals"][0]["plays"]) == 48
 
 
 @pytest.mark.parametrize(("players", "ascii_only"), [(4, False), (2, True)])
@@ -568,7 +572,7 @@ def test_a_whole_deal_at_the_smallest_terminal_that_works(tmp_path: Path, player
     from taash.tui.widgets import MIN_SIZE
 
     async def run() -> list[str]:
-        session = Session(STANDARD, players, "medium", 1, seed=a_seed(), ascii_only=ascii_only)
+        session = PersonsMatch(STANDARD, players, "medium", 1, seed=a_seed(), ascii_only=ascii_only)
         app = SeepApp(session, tmp_path / "small.json", delay=0)
         async with app.run_test(size=MIN_SIZE) as pilot:
             await settle(pilot, app)
@@ -600,7 +604,7 @@ def test_a_terminal_too_small_is_asked_to_grow_and_the_game_comes_back(tmp_path:
     from taash.tui.widgets import MIN_SIZE, TooSmallScreen
 
     async def run() -> tuple[list[str], list[str], str | None]:
-        app = SeepApp(Session(STANDARD, 4, "medium", 1, seed=a_seed()), tmp_path / "grow.json", delay=0)
+        app = SeepApp(PersonsMatch(STANDARD, 4, "medium", 1, seed=a_seed()), tmp_path / "grow.json", delay=0)
         async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
             assert isinstance(app.screen, TooSmallScreen)

@@ -7,19 +7,19 @@ import asyncio
 import pytest
 
 from taash.cards import card_symbol, cards_of
-from taash.play.seep import Session
 from taash.seep.deal import Deal
 from taash.seep.notation import play_from_json
 from taash.seep.record import GameRecord, record_from_json
 from taash.seep.rules import PRESETS
+from taash.tui.seep.persons_match import PersonsMatch
 from taash.tui.seep.replay import ReplayApp, Timeline
 from tests.tui.driver import assert_fits, screen_text, screenshot
 
 
 def a_record() -> GameRecord:
     """Two whole deals and the start of a third, the person taking the hints."""
-    s = Session(PRESETS["standard"], 4, "medium", 3, seed=12, name="Priya")
-    while len(s.past) < 2 or len(s.deal.plays) < 5:
+    s = PersonsMatch(PRESETS["standard"], 4, "medium", 3, seed=12, name="Priya")
+    while s.seen < 2 or len(s.deal.plays) < 5:
         if s.deal_over:
             s.next_deal()
         elif s.humans_turn():
@@ -27,7 +27,7 @@ def a_record() -> GameRecord:
             s.bid(choice) if isinstance(choice, int) else s.play(choice)
         else:
             s.bot_step()
-    return record_from_json(s.to_json())
+    return s.record()
 
 
 def position(record: GameRecord, deal: int, plays: int) -> Deal:
@@ -118,13 +118,13 @@ def test_names_in_a_record_are_text_not_markup() -> None:
     assert "[bold]x[/]" in screen and "[/]odd.json" in screen and "Someone with." in screen
 
 
-def a_punjab_match() -> Session:
+def a_punjab_match() -> PersonsMatch:
     """A 2-player punjab_30 match of three deals at most (the person makes the first legal play, easy bots) whose
     first pack was dealt again, whose first deal is a Satthi, and with a baazi: found from the engine."""
     from taash.seep.deal import Phase
 
     for seed in range(500):
-        s = Session(PRESETS["punjab_30"], 2, "easy", 3, seed=seed)
+        s = PersonsMatch(PRESETS["punjab_30"], 2, "easy", 3, seed=seed)
         if not s.match.redeals:
             continue
         while True:
@@ -149,9 +149,11 @@ def test_the_replay_tells_redeals_the_second_half_satthi_majority_and_the_match_
 
     s = a_punjab_match()
     data = s.to_json()
-    record = record_from_json(data)
+    record = s.record()
     redeals = redeals_of(data)
     assert redeals[0] == tuple(s.match.dealt[0].redeals) and redeals[0]
+    old = {**record.to_json(), "taash": {"seed": s.seed, "level": s.level, "baazis": s.baazis, "human": 0}}
+    assert redeals_of(old)[: len(record.deals)] == redeals[: len(record.deals)]  # a save from before the tables
     assert redeals_of(record.to_json()) == []  # a record without a seed: nothing to tell
     timeline = Timeline(record, False, redeals)
     results = s.results()

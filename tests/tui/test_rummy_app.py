@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from taash.packs import face_symbol
 from taash.rummy.deal import Discard, Drop, Phase, Take
 from taash.tables.adapter import adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.rummy.app import DeclareScreen, RummyApp
 from taash.tui.rummy.text import CARD_LETTERS, with_symbols
 from taash.tui.widgets import SheetScreen
@@ -26,10 +26,10 @@ from tests.tui.driver import assert_fits, screen_text, screenshot, text
 SIZE = (80, 24)
 
 
-def new_session(players: int = 2, fmt: str = "points", seed: int = 0, level: str = "medium") -> Session:
+def new_session(players: int = 2, fmt: str = "points", seed: int = 0, level: str = "medium") -> TableMatch:
     game = adapter("rummy")
     names = ["You", "Asha (bot)", "Dev (bot)", "Vikram (bot)", "Meera (bot)", "Kabir (bot)"][:players]
-    return Session(game, game.settings(players, "octro", fmt, level, False), seed, names)
+    return TableMatch(game, game.settings(players, "octro", fmt, level, False), seed, names)
 
 
 async def settle(pilot: Pilot[str], app: RummyApp) -> None:
@@ -213,7 +213,7 @@ def test_save_and_resume_go_on_from_the_same_position(tmp_path: Path) -> None:
             await pilot.pause()
             assert not app.is_running
         assert "Resume with: taash rummy play --resume" in (app.return_value or "")
-        session, people = Session.load(path)
+        session, people = TableMatch.load(path)
         assert people == [0] and session.moves == moves
         again = RummyApp(session, path, delay=0)
         async with again.run_test(size=SIZE) as pilot:

@@ -10,7 +10,7 @@ import pytest
 from taash.packs import face_symbol
 from taash.rummy.record import GameRecord, positions, record_from_json
 from taash.tables.adapter import adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.rummy.replay import RummyReplayApp, Timeline
 from tests.tui.driver import assert_fits, screen_text, screenshot, text
 
@@ -20,7 +20,7 @@ SIZE = (80, 24)
 def a_record(finished: bool = True) -> GameRecord:
     """A pool 101 match of three bots (the first player named Priya), whole or cut short in its second deal."""
     game = adapter("rummy")
-    s = Session(game, game.settings(3, "octro", "pool101", "medium", False), 5, ["Priya", "Asha (bot)", "Dev (bot)"])
+    s = TableMatch(game, game.settings(3, "octro", "pool101", "medium", False), 5, ["Priya", "Asha (bot)", "Dev (bot)"])
     while not s.over and (finished or s.finished_deals() < 1 or len(s.moves) % 7):
         bot, view = s.bot_choice("medium")
         s.move(None, game.action_to(bot.choose(view)))

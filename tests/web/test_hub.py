@@ -446,19 +446,19 @@ def test_every_message_is_the_state_encoded_whole(game: str, players: int, lengt
 def test_a_move_is_read_and_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table reads a move once (its step is made after the write, not read again), and a refused one is read
     once too: the session's reading is the only check."""
-    from taash.tables.session import Session
+    from taash.tables.match import TableMatch
 
     reads: list[dict[str, Any]] = []
-    read = Session.read
+    read = TableMatch.read
 
-    def counted(self: Session, seat: int | None, message: Any) -> Any:
+    def counted(self: TableMatch, seat: int | None, message: Any) -> Any:
         reads.append(dict(message))
         return read(self, seat, message)
 
     async def scenario() -> None:
         hub = Hub(HeldStore(), bot_delay=0)  # type: ignore[arg-type]
         live = await two_player_table(hub)
-        monkeypatch.setattr(Session, "read", counted)
+        monkeypatch.setattr(TableMatch, "read", counted)
         bidder = live.table.to_move()
         bid = live.table.session.state.match.legal_bids()[0]  # type: ignore[union-attr]
         with pytest.raises(TableError):

@@ -22,9 +22,9 @@ from taash.rummy.deal import Discard, IllegalTurnError
 from taash.seep.deal import Phase
 from taash.seep.describe import no_play_reason
 from taash.seep.view import PlayerView
-from taash.tables import session as session_module
+from taash.tables import match as session_module
 from taash.tables.adapter import adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.web import learn as learn_routes
 from taash.web.app import ServerConfig, create_app
 from taash.web.learn import coach_refusal
@@ -98,7 +98,7 @@ class Spy:
 def test_the_coach_decides_from_the_seats_view_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bot is handed the asking seat's view, nothing else: a PlayerView holding that seat's hand only."""
     game = adapter("seep")
-    session = Session(game, game.settings(4, None, 0, "easy", True), 7, ["A", "B", "C", "D"])
+    session = TableMatch(game, game.settings(4, None, 0, "easy", True), 7, ["A", "B", "C", "D"])
     while session.state.match.deal.phase is Phase.BID or session.to_move() != 2:
         session.move(None, session.first_legal())
     levels: list[str] = []
@@ -115,7 +115,7 @@ def test_the_coach_decides_from_the_seats_view_alone(monkeypatch: pytest.MonkeyP
 
 def test_the_expert_coachs_move_is_legal() -> None:
     game = adapter("seep")
-    session = Session(game, game.settings(2, None, 0, "easy", True), 3, ["A", "B"])
+    session = TableMatch(game, game.settings(2, None, 0, "easy", True), 3, ["A", "B"])
     for _ in range(3):
         seat = session.to_move()
         assert seat is not None
@@ -142,9 +142,9 @@ def test_the_coach_is_refused_at_a_table_played_for_chips(tmp_path: Path) -> Non
     store.close()
 
 
-def seep_seat_at(seed: int) -> tuple[Session, dict[str, Any]]:
+def seep_seat_at(seed: int) -> tuple[TableMatch, dict[str, Any]]:
     game = adapter("seep")
-    session = Session(game, game.settings(4, None, 0, "easy", True), seed, ["A", "B", "C", "D"])
+    session = TableMatch(game, game.settings(4, None, 0, "easy", True), seed, ["A", "B", "C", "D"])
     return session, session.state
 
 
@@ -152,7 +152,7 @@ def test_a_forced_bid_and_the_bid_plays_unplayable_cards_say_why() -> None:
     game = adapter("seep")
     forced = blocked = None
     for seed in range(300):
-        session = Session(game, game.settings(4, None, 0, "easy", True), seed, ["A", "B", "C", "D"])
+        session = TableMatch(game, game.settings(4, None, 0, "easy", True), seed, ["A", "B", "C", "D"])
         seat = session.to_move()
         assert seat is not None
         part = game.seat_part(session.state, seat, game.public(session.state, session.names, False)["deal"])
@@ -180,7 +180,7 @@ def view_card(name: str) -> int:
 
 def test_rummy_names_the_card_just_taken_as_not_discardable_with_the_engines_reason() -> None:
     game = adapter("rummy")
-    session = Session(game, game.settings(2, None, "points", "easy", True), 4, ["A", "B"])
+    session = TableMatch(game, game.settings(2, None, "points", "easy", True), 4, ["A", "B"])
     seat = session.to_move()
     assert seat is not None
     session.move(seat, {"type": "take", "from": "discard"})
@@ -196,7 +196,7 @@ def test_rummy_blocks_no_card_taken_from_the_pile_whose_twin_the_hand_holds() ->
     """Two packs: with the twin of the card just taken in hand, that card may be discarded (one of the two)."""
     game = adapter("rummy")
     for seed in range(400):
-        session = Session(game, game.settings(2, None, "points", "easy", True), seed, ["A", "B"])
+        session = TableMatch(game, game.settings(2, None, "points", "easy", True), seed, ["A", "B"])
         seat = session.to_move()
         assert seat is not None
         session.move(seat, {"type": "take", "from": "discard"})
@@ -213,7 +213,7 @@ def test_rummy_blocks_no_card_taken_from_the_pile_whose_twin_the_hand_holds() ->
 def test_a_finished_deal_is_explained(name: str, players: int, length: Any) -> None:
     game = adapter(name)
     names = ["Asha", "Bela", "Chand", "Dev"][:players]
-    session = Session(game, game.settings(players, None, length, "easy", True), 11, names)
+    session = TableMatch(game, game.settings(players, None, length, "easy", True), 11, names)
     while not session.finished_deals():
         session.move(None, session.first_legal())
     last = game.public(session.state, names, True)["score"]["last"]
@@ -236,7 +236,7 @@ def test_the_coach_answers_one_question_a_seat_at_a_time(client: TestClient, mon
     table = client.post("/api/quick", json={"game": "rummy", "players": 2, "format": "points"}).json()
     release, started = threading.Event(), threading.Event()
 
-    def slow_advice(session: Session, seat: int) -> dict[str, Any]:
+    def slow_advice(session: TableMatch, seat: int) -> dict[str, Any]:
         started.set()
         release.wait(20)
         return advice(session, seat, "easy")

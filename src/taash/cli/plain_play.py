@@ -11,7 +11,7 @@ from taash.cli.play_options import PlayOptions
 from taash.games.registry import plugin
 from taash.rulebook import rules_document
 from taash.tables.adapter import TableError, adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.plain import PlainGame, PlainWords
 
 #: The bots' names, seat 1 on (the person is seat 0).
@@ -23,7 +23,7 @@ def plain_words(game: str) -> PlainWords:
     return words
 
 
-def new_session(game: str, o: PlayOptions) -> Session:
+def new_session(game: str, o: PlayOptions) -> TableMatch:
     """A new match of ``game`` with the options given, each checked by the game's table adapter."""
     table_game = adapter(game)
     if o.resume is not None or o.save is not None:
@@ -48,7 +48,7 @@ def new_session(game: str, o: PlayOptions) -> Session:
         fail(f"--plain: {e}")
     names = [o.name.strip(), *BOT_NAMES[:o.players - 1]]
     seed = o.seed if o.seed is not None else secrets.randbits(62)
-    return Session(table_game, settings, seed, names)
+    return TableMatch(table_game, settings, seed, names)
 
 
 def play_plain(game: str, o: PlayOptions) -> None:

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from taash.benchmarks.rummy import run_bench
 from taash.cli.common import answer_documents, fail, out, progress_bar
+from taash.cli.rummy_bench import run_bench
 from taash.rummy.check import check_json
 from taash.rummy.rules import PRESETS
 

@@ -63,7 +63,7 @@ def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None,
     ``--resume``, which are refused)."""
     from taash.rummy.game import RummyState
     from taash.tables.adapter import TableError, adapter
-    from taash.tables.session import Session
+    from taash.tables.match import TableMatch
     from taash.tui.rummy.app import RummyApp
     from taash.tui.rummy.text import format_caption, sheet_table
 
@@ -75,7 +75,7 @@ def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None,
     if resume is not None:
         with user_errors(str(resume)):
             try:
-                session, people = Session.load(resume)
+                session, people = TableMatch.load(resume)
             except TableError as e:
                 fail(f"{resume}: {e}")
         if session.game.name != "rummy":
@@ -92,7 +92,7 @@ def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None,
         except TableError as e:
             fail(e)
         names = [name.strip(), *(f"{n} (bot)" for n in BOT_NAMES[: players - 1])]
-        session = Session(game, settings, random.SystemRandom().randrange(2**31) if seed is None else seed, names)
+        session = TableMatch(game, settings, random.SystemRandom().randrange(2**31) if seed is None else seed, names)
     if session.over:
         assert isinstance(session.state, RummyState)
         out.print(sheet_table(session.state.match, session.names, ascii_only))

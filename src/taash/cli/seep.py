@@ -14,8 +14,8 @@ from typing import IO, Annotated, Any
 import typer
 from rich.table import Table
 
-from taash.benchmarks.seep import run_bench
 from taash.cli.common import answer_documents, fail, out, progress_bar, read_input, user_errors
+from taash.cli.seep_bench import run_bench
 from taash.cli.seep_sheets import Summary, score_sheet
 from taash.seep.notation import legal_outcomes, position_from_json
 from taash.seep.record import record_from_json, replay, replay_to_json

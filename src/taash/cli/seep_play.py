@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from taash.bots.base import LEVELS
@@ -18,8 +19,9 @@ KEPT_BY_THE_SAVE = (("players", "--players"), ("rules", "--rules"), ("level", "-
 
 def play_seep(options: PlayOptions) -> None:
     """Check the options, start or resume the match, and run the screen."""
-    from taash.play.seep import Session  # the interface loads only when it is used
-    from taash.tui.seep.app import SeepApp, match_summary
+    from taash.tables.adapter import TableError
+    from taash.tui.seep.app import SeepApp, match_summary  # the interface loads only when it is used
+    from taash.tui.seep.persons_match import PersonsMatch
 
     o = options
     if o.fmt is not None:
@@ -38,10 +40,13 @@ def play_seep(options: PlayOptions) -> None:
         fail("--name must be 1 to 40 characters")
     if o.resume is not None:
         with user_errors(str(o.resume)):
-            session = Session.load(o.resume, ascii_only)
+            try:
+                session = PersonsMatch.load(o.resume, ascii_only)
+            except TableError as e:  # a save of the tables refused (a save of Rummy, changed by hand, ...)
+                fail(f"{o.resume}: {e}")
     else:
         check_players(o.players)
-        session = Session(get_rules(o.rules), o.players, o.level, o.baazis, o.seed, o.name.strip(), 0, ascii_only)
+        session = PersonsMatch(get_rules(o.rules), o.players, o.level, o.baazis, o.seed, o.name.strip(), 0, ascii_only)
     if session.over:  # a finished match: its summary, nothing to play
         out.print(match_summary(session, ascii_only))
         out.print(f"This match is over; taash replay {o.resume} steps through it.")
@@ -60,14 +65,15 @@ def play_seep(options: PlayOptions) -> None:
 
 
 def replay_seep(file: Path, data: object, ascii_only: bool) -> None:
-    """``taash replay`` of a Seep game record (``seep-protocol.md``)."""
+    """``taash replay`` of a Seep game record (``seep-protocol.md``), or of the record inside a save file (the
+    save, read again, tells why packs were dealt again)."""
     from taash.seep.record import record_from_json, replay
     from taash.tui.seep.replay import ReplayApp, Timeline, redeals_of
 
     with user_errors(str(file)):
         record = record_from_json(data)
         replay(record)
-        timeline = Timeline(record, ascii_only, redeals_of(data))
+        timeline = Timeline(record, ascii_only, redeals_of(json.loads(file.read_text(encoding="utf-8-sig"))))
     if not timeline.deals:
         fail(f"{file}: the record has no deal with a bid to show")
     need_terminal()

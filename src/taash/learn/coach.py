@@ -1,5 +1,5 @@
 """The coach: what the expert bot would do in a seat's place, and its one-line reason, decided from that seat's
-view alone. It is :meth:`taash.tables.session.Session.hint`, the terminal's hint key, asked of a snapshot of the
+view alone. It is :meth:`taash.tables.match.TableMatch.hint`, the terminal's hint key, asked of a snapshot of the
 match, so that the search may run in another thread while the table goes on."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from taash.cards import SUIT_SYMBOLS, SUITS
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 
 JSON = Any
 #: A card's name inside a bot's words (``9s``, ``Td``), said by its suit's symbol as everywhere a player reads.
@@ -18,14 +18,14 @@ _CARD_NAME = re.compile(r"\b([2-9TJQKA])([shdc])\b")
 COACH_LEVEL = "expert"
 
 
-def snapshot(session: Session) -> Session:
+def snapshot(session: TableMatch) -> TableMatch:
     """A copy of ``session`` whose state is its own (the moves and names are only read)."""
     snap = copy.copy(session)
     snap.state = session.state.clone()
     return snap
 
 
-def advice(session: Session, seat: int, level: str = COACH_LEVEL) -> dict[str, JSON]:
+def advice(session: TableMatch, seat: int, level: str = COACH_LEVEL) -> dict[str, JSON]:
     """``{"move": MESSAGE, "why": LINE}``: the bot's move for ``seat`` (a table message) and why
     (``TableError`` ``not_your_turn`` when ``seat`` is not to move). The bot sees ``seat``'s view only."""
     action, why = session.hint(seat, level)

@@ -8,12 +8,12 @@ Randomness comes only from a ``random.Random`` passed to :meth:`Deal.shuffled`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from taash.cards import FULL_PACK, card_name, cards_of, mask_of, parse_card
+from taash.cards import FULL_PACK, card_name, cards_of, mask_of
 from taash.seep.core import compiled, core_rules
+from taash.seep.dealing import _redeal_problem, bids_in, deal_problem, shuffled_pack
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.groups import FloorInfo, floor_info
 from taash.seep.plays import (
@@ -29,7 +29,11 @@ from taash.seep.plays import (
     pure_legal_plays,
 )
 from taash.seep.rules import FIRST_HALF_PLAYS, HOUSE_VALUES, LAST_PLAY, Rules
-from taash.seep.values import VALUE, VALUE_MASK, mask_value_sum, suit_rows
+from taash.seep.scoring import DealScore, _points, _rules_tables, card_points, point_rows
+from taash.seep.values import VALUE_MASK, mask_value_sum
+
+__all__ = ["Deal", "DealScore", "Phase", "bids_in", "card_points", "deal_problem", "describe_play_short", "point_rows",
+           "shuffled_pack"]
 
 
 class Phase(Enum):
@@ -38,96 +42,6 @@ class Phase(Enum):
     BID = "bid"
     PLAY = "play"
     OVER = "over"
-
-
-
-
-@dataclass(frozen=True, slots=True)
-class DealScore:
-    """What each team (index 0 or 1) scored in a finished deal."""
-
-    card_points: tuple[int, int]
-    sweep_points: tuple[int, int]
-    cards_taken: tuple[int, int]
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """Each team's deal score: card points plus sweep points."""
-        return (self.card_points[0] + self.sweep_points[0], self.card_points[1] + self.sweep_points[1])
-
-
-class _RulesTables:
-    """What a deal needs of its rules, worked out once per rules value."""
-
-    __slots__ = ("point_rows", "restricted", "rules")
-
-    def __init__(self, rules: Rules):
-        self.rules = rules
-        points = rules.card_point_table()
-        # Points of each 13-bit suit row of a card mask: a pile scores in four look-ups.
-        self.point_rows = tuple(
-            tuple(sum(points[13 * s + r] for r in range(13) if row >> r & 1) for row in range(1 << 13))
-            for s in range(4)
-        )
-        self.restricted = mask_of(parse_card(c) for c in rules.restricted_cards)
-
-
-_tables_by_rules: dict[int, _RulesTables] = {}
-
-
-def _rules_tables(rules: Rules) -> _RulesTables:
-    found = _tables_by_rules.get(id(rules))
-    if found is None or found.rules is not rules:
-        found = _tables_by_rules[id(rules)] = _RulesTables(rules)
-    return found
-
-
-def point_rows(rules: Rules) -> tuple[tuple[int, ...], ...]:
-    """For each suit, the card points of each 13-bit row of that suit's cards (index: the row's mask), so that
-    the points of a card mask are ``sum(points[row] for points, row in zip(rows, suit_rows(m)))``."""
-    return _rules_tables(rules).point_rows
-
-
-def card_points(rules: Rules, cards: int) -> int:
-    """The card points of some cards under ``rules`` (no majority, no Satthi)."""
-    return _points(_rules_tables(rules).point_rows, cards)
-
-
-def _points(point_rows: tuple[tuple[int, ...], ...], cards: int) -> int:
-    """The card points of ``cards`` from the points of each suit's rows (:func:`point_rows`)."""
-    return sum(points[row] for points, row in zip(point_rows, suit_rows(cards), strict=True))
-
-
-_PACK = range(52)
-
-
-def bids_in(hand: int) -> list[int]:
-    """The values a bidder holding ``hand`` may bid: 9 to 13, of cards he holds (section 4.3)."""
-    return [v for v in HOUSE_VALUES if hand & VALUE_MASK[v]]
-
-
-def shuffled_pack(rng: random.Random) -> list[int]:
-    """The 52 cards in a random order drawn from ``rng``: every card gets a random key and the pack is sorted by
-    the keys. Every order is equally likely, as with ``rng.shuffle``, at a fraction of its cost in Python."""
-    keys = [rng.random() for _ in range(52)]
-    return sorted(_PACK, key=keys.__getitem__)
-
-
-def deal_problem(rules: Rules, players: int, deck: list[int]) -> str | None:
-    """Why this deck order would have been redealt (or is no pack), or None when it is a valid deal."""
-    if len(deck) != 52 or mask_of(deck) != FULL_PACK:
-        return "the deck must hold each of the 52 cards once"
-    return _redeal_problem(rules, deck)
-
-
-def _redeal_problem(rules: Rules, deck: list[int]) -> str | None:
-    """Why a pack in this order would be dealt again (4.2, 7.1), or None."""
-    if VALUE[deck[0]] < 9 and VALUE[deck[1]] < 9 and VALUE[deck[2]] < 9 and VALUE[deck[3]] < 9:
-        return "the bidder's first four cards hold no card above 8, so the deal would have been redone"
-    for name in rules.floor_redeal_cards:
-        if parse_card(name) in deck[4:8]:
-            return f"the first floor cards hold {name}, so the deal would have been redone"
-    return None
 
 
 #: The indices of the plays after which more than the turn changes: the rest of the first hands are dealt (after

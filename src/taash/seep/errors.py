@@ -20,14 +20,14 @@ class IllegalPlayError(SeepError):
 
 
 class RecordError(SeepError):
-    """A game record that does not replay: carries the deal and play index where it went wrong (from 0, as in the
-    record's lists), and says them counting from 1, as the screens, the rules and the README do (the bid play is
+    """A game record that does not replay: carries the deal and play where it went wrong, counted from 1 as the
+    screens, the rules, the README and Rummy's record errors count them (the first deal is deal 1; the bid play is
     play 1, the last play of a deal play 48)."""
 
     def __init__(self, message: str, deal: int | None = None, play: int | None = None, illegal: bool = False):
         where = ""
         if deal is not None:
-            where = f"deal {deal + 1}" + (f", play {play + 1}" if play is not None else "") + ": "
+            where = f"deal {deal}" + (f", play {play}" if play is not None else "") + ": "
         super().__init__(where + message)
         self.deal = deal
         self.play = play

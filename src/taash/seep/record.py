@@ -104,7 +104,7 @@ def record_from_json(data: JSON) -> GameRecord:
     if not isinstance(raw_deals, list):
         raise RecordError("a record must have a list of deals")
     deals = []
-    for i, raw in enumerate(raw_deals):
+    for i, raw in enumerate(raw_deals, 1):
         if not isinstance(raw, dict):
             raise RecordError("a deal must be a JSON object", i)
         dealer = _expect_int(raw, "dealer", range(players), i)
@@ -131,14 +131,14 @@ def record_from_json(data: JSON) -> GameRecord:
 def replay(record: GameRecord) -> list[DealResult]:
     """Check every deal of a record against the rules and score the finished ones.
 
-    Raises :class:`RecordError` naming the deal and play index of the first thing wrong; its ``illegal`` flag
+    Raises :class:`RecordError` naming the deal and play (from 1) of the first thing wrong; its ``illegal`` flag
     tells a broken rule (an illegal bid or play, a wrong dealer) from a malformed record.
     """
     rules, players = record.rules, record.players
     results: list[DealResult] = []
     difference = 0
-    for i, d in enumerate(record.deals):
-        if i > len(results):
+    for i, d in enumerate(record.deals, 1):
+        if i > len(results) + 1:
             raise RecordError("only the last deal of a record may be unfinished", i - 1)
         if results:
             last = results[-1]
@@ -158,7 +158,7 @@ def replay(record: GameRecord) -> list[DealResult]:
             deal.make_bid(d.bid)
         except IllegalPlayError as e:
             raise RecordError(str(e), i, illegal=True) from None
-        for j, raw in enumerate(d.plays):
+        for j, raw in enumerate(d.plays, 1):
             if deal.phase is not Phase.PLAY:
                 raise RecordError("more plays than the deal has", i, j)
             try:
@@ -188,14 +188,14 @@ def check_fairness(record: GameRecord) -> list[str]:
     for i, d in enumerate(record.deals):
         if i == 0 and d.dealer != fairness.first_dealer(record.players):
             raise RecordError(f"seat {d.dealer} deals first, but the secret makes seat "
-                              f"{fairness.first_dealer(record.players)} the first dealer", 0)
+                              f"{fairness.first_dealer(record.players)} the first dealer", 1)
         deck, redeals = fair_deck(record.rules, record.players, fairness, i + 1)
         if d.deck != deck:
             if len(d.deck) != len(deck):
-                raise RecordError(f"the deck holds {len(d.deck)} cards, not {len(deck)}", i)
+                raise RecordError(f"the deck holds {len(d.deck)} cards, not {len(deck)}", i + 1)
             place = next(k for k, (a, b) in enumerate(zip(d.deck, deck, strict=True)) if a != b)
             raise RecordError(f"the deck is not the one the secret deals (card {place + 1} is "
-                              f"{card_name(d.deck[place])}, the secret deals {card_name(deck[place])})", i)
+                              f"{card_name(d.deck[place])}, the secret deals {card_name(deck[place])})", i + 1)
         again = f", after {len(redeals)} redeal{'s' if len(redeals) != 1 else ''}" if redeals else ""
         lines.append(f"Deal {i + 1}: seat {d.dealer} deals; the deck is the one the secret deals{again}")
     return lines

@@ -19,7 +19,7 @@ from taash.bots.base import LEVELS, Bot
 from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tables.split import ANSWERS, SplitOffer, bot_accepts, split_returns
 
 JSON = Any
@@ -91,7 +91,7 @@ class Table:
         self.owner = owner
         self.seats = [Seat() for _ in range(settings.players)]
         self.version = 0
-        self.session: Session | None = None
+        self.session: TableMatch | None = None
         self._log: list[str] = []
         #: Whether the last finished deal's score is shown (until the next deal's first move).
         self.last_shown = False
@@ -245,7 +245,7 @@ class Table:
             raise TableError("every seat needs a player or a bot first", "seats_empty")
 
         def start() -> str:
-            self.session = Session(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
+            self.session = TableMatch(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
                                    self._fairness())
             return "The match starts"
         return start
@@ -315,7 +315,7 @@ class Table:
             return self._agreed_or_waiting([f"{name} accepts the split"])
         return answered
 
-    def _propose(self, session: Session, seat: int) -> Make:
+    def _propose(self, session: TableMatch, seat: int) -> Make:
         """A split proposed by ``seat``: the bots still in answer at once (one that declines ends it)."""
         if self.offer is not None:
             raise TableError("a split is being decided already", "split_pending")

@@ -1,6 +1,6 @@
 """The plain terminal game: one line per event, no box drawing, no colour, no cursor movement, so that a screen
 reader (or a braille display, or a log file) reads it as it comes. Any game of the tables layer is played here
-through a :class:`~taash.tables.session.Session`; each game gives only its words (:class:`PlainWords`): what a seat
+through a :class:`~taash.tables.match.TableMatch`; each game gives only its words (:class:`PlainWords`): what a seat
 sees, and the choices it has, each with the move it makes.
 
 The person types a choice's number, or a command: ``l`` looks at the table again, ``h`` asks the hard bot for a
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from taash.cards import RANKS, SUIT_SYMBOLS, SUITS
 from taash.i18n import N_, _, ngettext
 from taash.tables.adapter import TableError
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 
 JSON = Any
 #: The bot whose choice a hint gives, whatever the opponents' level.
@@ -80,20 +80,20 @@ class Choice:
 class PlainWords(Protocol):
     """A game's words for the plain terminal game."""
 
-    def situation(self, session: Session, seat: int) -> list[str]:
+    def situation(self, session: TableMatch, seat: int) -> list[str]:
         """What ``seat`` sees at the table now, a line per thing (hand, floor or pile, scores)."""
 
-    def choices(self, session: Session, seat: int) -> list[Choice]:
+    def choices(self, session: TableMatch, seat: int) -> list[Choice]:
         """What ``seat``, whose turn it is, may do now."""
 
-    def result(self, session: Session) -> list[str]:
+    def result(self, session: TableMatch) -> list[str]:
         """The match's end in words (who won, the score)."""
 
 
 class PlainGame:
     """A match of one person (seat ``human``) against bots at ``level``, read and written a line at a time."""
 
-    def __init__(self, session: Session, words: PlainWords, human: int = 0, level: str = "medium",
+    def __init__(self, session: TableMatch, words: PlainWords, human: int = 0, level: str = "medium",
                  read: Callable[[str], str] = input, write: Callable[[str], None] = print):
         self.session, self.words, self.human, self.level = session, words, human, level
         self.read, self.write = read, write

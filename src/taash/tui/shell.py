@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -18,10 +19,25 @@ from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 
-from taash.tui.widgets import ASCII_KEYS, HelpScreen, SheetScreen, TooSmallScreen, fit_terminal, plain
+from taash.i18n import _
+from taash.tui.widgets import ASCII_KEYS, FULL_SIZE, HelpScreen, SheetScreen, TooSmallScreen, fit_terminal, plain
 
 W = TypeVar("W", bound=Widget)
 R = TypeVar("R")
+D = TypeVar("D")
+
+#: Lines of the log kept in sight (on a terminal of :data:`FULL_SIZE`; fewer on a smaller one).
+LOG_LINES = 5
+
+
+def shared_key_lines(column: int) -> list[str]:
+    """The help's lines for the keys every match has (hint, undo, save, quit, back), keys in a column of
+    ``column`` characters as the game's own key lines have them."""
+    return [
+        "  " + "h".ljust(column) + _("a hint: the hard bot's choice and why"),
+        "  " + "u".ljust(column) + _("undo your last move and the bots' replies"),
+        "  s " + _("save") + "   q " + _("save and quit") + "   ? Esc  " + _("back to the game"),
+    ]
 
 
 class GameApp(App[R]):
@@ -70,6 +86,14 @@ class GameApp(App[R]):
         return not isinstance(self.screen, TooSmallScreen) or action in ("quit_match", "quit")
 
 
+@dataclass(slots=True)
+class Step(Generic[D]):
+    """A position of a replay: the deal after some turns, and the last turn in words."""
+
+    deal: D
+    said: str
+
+
 class Steps(Protocol):
     """What a replay steps through: each deal's positions, in order."""
 
@@ -77,18 +101,29 @@ class Steps(Protocol):
     def deals(self) -> Sequence[Sequence[object]]: ...
 
 
-class ReplayShell(GameApp[None]):
+TL = TypeVar("TL", bound=Steps)
+
+
+class ReplayShell(GameApp[None], Generic[TL]):
     """Forwards and backwards through a record: ←/→ a turn, ↑/↓ a deal, Home/End the ends of a deal. A game's
     replay names its screen's parts (:attr:`PARTS`) and draws them (:meth:`redraw`) for the step it is at."""
 
     TITLE = "taash: replay"
     LEAVING = "q leaves"
-    #: The ids of the screen's lines, top to bottom (each a :class:`Static`).
+    #: The ids of the screen's lines, top to bottom (each a :class:`Static`); every game's has ``where`` (the
+    #: record, the deal and the turn) and ``said`` (the turn in words).
     PARTS: ClassVar[tuple[str, ...]] = ()
+    #: The look of the parts every game's replay has; a game adds its own parts' (each one line tall or more).
+    REPLAY_CSS: ClassVar[str] = """
+    Static { height: auto; }
+    #where { background: $primary-background; }
+    #said { color: $warning; }
+    """
 
-    def __init__(self, timeline: Steps, title: str = "", ascii_only: bool = False):
+    def __init__(self, timeline: TL, title: str = "", ascii_only: bool = False):
         super().__init__(ascii_only)
-        self.steps = timeline
+        #: The game's record, position by position (its own :class:`Steps`, with what its screen draws).
+        self.timeline = timeline
         self.title_text = title
         self.deal_index = 0
         self.step_index = 0
@@ -121,19 +156,42 @@ class ReplayShell(GameApp[None]):
         self.exit()
 
     def action_step(self, step: int) -> None:
-        last = len(self.steps.deals[self.deal_index]) - 1
+        last = len(self.timeline.deals[self.deal_index]) - 1
         self.step_index = max(0, min(last, self.step_index + step))
         self.redraw()
 
     def action_deal(self, step: int) -> None:
-        index = max(0, min(len(self.steps.deals) - 1, self.deal_index + step))
+        index = max(0, min(len(self.timeline.deals) - 1, self.deal_index + step))
         if index != self.deal_index:
             self.deal_index, self.step_index = index, 0
             self.redraw()
 
     def action_end(self, end: int) -> None:
-        self.step_index = end * (len(self.steps.deals[self.deal_index]) - 1)
+        self.step_index = end * (len(self.timeline.deals[self.deal_index]) - 1)
         self.redraw()
+
+
+class LogLines(Static):
+    """The newest lines of the log that fit the lines it is given (long lines wrap; the oldest give way), each
+    line a text and its style."""
+
+    def __init__(self, widget_id: str) -> None:
+        super().__init__(id=widget_id)
+        self.lines: list[tuple[str, str]] = []
+
+    def show(self, lines: Sequence[tuple[str, str]]) -> None:
+        self.lines = list(lines[-LOG_LINES:])
+        self.draw()
+
+    def on_resize(self, _: Resize) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        width, height = self.size.width or FULL_SIZE[0], self.size.height or LOG_LINES
+        wrapped: list[Text] = []
+        for line, style in self.lines:
+            wrapped.extend(Text(line, style=style).wrap(self.app.console, max(20, width)))
+        self.update(Text("\n").join(wrapped[-min(height, LOG_LINES):]))
 
 
 class MatchShell(GameApp[str]):
@@ -145,6 +203,34 @@ class MatchShell(GameApp[str]):
     #: The command that resumes a saved match, for the messages.
     RESUME: ClassVar[str] = "taash play --resume"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "help", "help", key_display="?")]
+    #: The ids of the game's own lines above the log (each a :class:`Static`); below it every game's screen has
+    #: the person's hand, a message and the options of the person's turn.
+    TOP_PARTS: ClassVar[tuple[str, ...]] = ()
+    #: The look of the parts every game's match has; a game adds its own parts' (:attr:`TOP_PARTS`).
+    MATCH_CSS: ClassVar[str] = """
+    Screen { layout: vertical; }
+    #status { height: auto; background: $primary-background; }
+    #log { height: 1fr; max-height: 5; min-height: 1; color: $text-muted; }
+    #hand { height: auto; background: $surface; }
+    #message { height: auto; max-height: 3; color: $warning; }
+    #options { height: 1fr; min-height: 2; border: none; padding: 0; }
+    .ascii #options { scrollbar-size-vertical: 0; }
+    """
+
+    @staticmethod
+    def keys(choose: str, picks: int, cards: str) -> list[BindingType]:
+        """A match's keys: ←/→ a card (shown as ``cards``), Enter (``choose``) or a number up to ``picks`` a
+        choice, h a hint, u undo, s save, q save and quit."""
+        return [
+            Binding("left", "card(-1)", "card", priority=True, key_display=cards),
+            Binding("right", "card(1)", "card", show=False, priority=True),
+            Binding("enter", "choose", choose, key_display=f"⏎ 1-{picks}"),
+            Binding("h", "hint", "hint"),
+            Binding("u", "undo", "undo"),
+            Binding("s", "save", "save"),
+            Binding("q", "quit_match", "save & quit"),
+            *(Binding(str(i), f"pick({i})", show=False) for i in range(1, picks + 1)),
+        ]
 
     def __init__(self, save_path: Path, delay: float = 0.5, ascii_only: bool = False) -> None:
         super().__init__(ascii_only)
@@ -204,11 +290,27 @@ class MatchShell(GameApp[str]):
         """The game's help (``?``): its keys, its scoring, its levels and the rules in play."""
         raise NotImplementedError
 
+    def humans_turn(self) -> bool:
+        raise NotImplementedError
+
+    def hint(self) -> None:
+        """Show the hint for the person's turn (it is his turn)."""
+        raise NotImplementedError
+
     def over_words(self) -> str:
         """What leaving a finished match says."""
         return f"Match over. The record is in {self.save_path} (taash replay {self.save_path} shows it)"
 
     # -- the flow of the game --------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        for part in self.TOP_PARTS:
+            yield Static(id=part)
+        yield LogLines("log")
+        yield Static(id="hand")
+        yield Static(id="message")
+        yield OptionList(id="options")
+        yield Footer()
 
     def on_mount(self) -> None:
         if self.ascii_only:
@@ -283,6 +385,13 @@ class MatchShell(GameApp[str]):
 
     def action_pick(self, number: int) -> None:
         self.make_choice(number - 1)
+
+    def action_hint(self) -> None:
+        if not self.humans_turn():
+            self.message = "Wait for your turn for a hint"
+            self.redraw()
+            return
+        self.hint()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -20,7 +20,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TIMEOUT, TableError
-from taash.tables.session import TIMEOUT_REFUSED
+from taash.tables.match import TIMEOUT_REFUSED
 from taash.web.admissions import Admission
 from taash.web.errors import validation_sentence
 from taash.web.http import COOKIE, ApiError, origin_allowed

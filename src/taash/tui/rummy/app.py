@@ -1,6 +1,6 @@
 """``taash rummy play``: a match of 13-card Rummy against bots in the terminal (Textual), by keys, in 80x24.
 
-The match is a :class:`taash.tables.session.Session` (the web's tables play through the same one): the screen
+The match is a :class:`taash.tables.match.TableMatch` (the web's tables play through the same one): the screen
 shows the person's own view of the deal (his hand in the solver's groups, each with its kind; the open discard,
 the stock, the wild joker) and the public log, and sends his moves as the table's messages. Keys: 1-3 (or Up/Down
 and Enter) take from the stock or the discard pile, or drop; then Left/Right or a card's letter picks a card, 1
@@ -21,7 +21,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -33,8 +32,8 @@ from taash.rummy.match import Match
 from taash.rummy.solver import solve
 from taash.rummy.view import PlayerView
 from taash.tables.adapter import TableError
+from taash.tables.match import TableMatch
 from taash.tables.rummy import arrangement
-from taash.tables.session import Session
 from taash.tui.rummy.help import help_lines
 from taash.tui.rummy.text import (
     CARD_LETTERS,
@@ -55,39 +54,14 @@ from taash.tui.rummy.text import (
     with_symbols,
     words,
 )
-from taash.tui.shell import MatchShell
+from taash.tui.shell import LogLines, MatchShell
 from taash.tui.widgets import HelpScreen, SheetScreen, TooSmallScreen, plain
 
 #: The bot that gives hints, whatever the opponents' level.
 HINT_LEVEL = "hard"
-#: Lines of the log kept in sight.
-LOG_LINES = 5
-
 #: A choice the screen offers: a move as the table's message, or ``{"declare": face}`` (a declaration laying that
 #: card down, confirmed first).
 Choice = dict[str, Any]
-
-
-class LogLines(Static):
-    """The newest lines of the log that fit the lines it is given (long lines wrap; the oldest give way)."""
-
-    def __init__(self, widget_id: str) -> None:
-        super().__init__(id=widget_id)
-        self.lines: list[str] = []
-
-    def show(self, lines: list[str]) -> None:
-        self.lines = lines[-LOG_LINES:]
-        self.draw()
-
-    def on_resize(self, _: Resize) -> None:
-        self.draw()
-
-    def draw(self) -> None:
-        width, height = self.size.width or 80, self.size.height or LOG_LINES
-        wrapped: list[Text] = []
-        for line in self.lines:
-            wrapped.extend(Text(line).wrap(self.app.console, max(20, width)))
-        self.update(Text("\n").join(wrapped[-min(height, LOG_LINES):]))
 
 
 class DeclareScreen(ModalScreen[bool]):
@@ -123,30 +97,17 @@ class RummyApp(MatchShell):
 
     TITLE = "taash: 13-card Rummy"
     RESUME = "taash rummy play --resume"
-    CSS = """
-    Screen { layout: vertical; }
-    #status { height: auto; background: $primary-background; }
+    TOP_PARTS = ("status", "seats", "table")
+    CSS = MatchShell.MATCH_CSS + """
     #seats { height: auto; background: $primary-background; }
     #table { height: auto; background: $surface; }
-    #log { height: 1fr; max-height: 5; min-height: 1; color: $text-muted; }
-    #hand { height: auto; background: $surface; }
-    #message { height: auto; max-height: 3; color: $warning; }
-    #options { height: 1fr; min-height: 2; border: none; padding: 0; }
-    .ascii #options { scrollbar-size-vertical: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "card(-1)", "card", priority=True, key_display="←→ a-p"),
-        Binding("right", "card(1)", "card", show=False, priority=True),
-        Binding("enter", "choose", "do", key_display="⏎ 1-3"),
-        Binding("h", "hint", "hint"),
-        Binding("u", "undo", "undo"),
-        Binding("s", "save", "save"),
-        Binding("q", "quit_match", "save & quit"),
-        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 4)),
+        *MatchShell.keys("do", 3, "←→ a-p"),
         *(Binding(letter, f"letter({i})", show=False) for i, letter in enumerate(CARD_LETTERS)),
     ]
 
-    def __init__(self, session: Session, save_path: Path, delay: float = 0.5, human: int = 0,
+    def __init__(self, session: TableMatch, save_path: Path, delay: float = 0.5, human: int = 0,
                  ascii_only: bool = False) -> None:
         super().__init__(save_path, delay, ascii_only)
         self.session = session
@@ -184,16 +145,6 @@ class RummyApp(MatchShell):
 
     # -- layout ------------------------------------------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        yield Static(id="seats")
-        yield Static(id="table")
-        yield LogLines("log")
-        yield Static(id="hand")
-        yield Static(id="message")
-        yield OptionList(id="options")
-        yield Footer()
-
     def line(self, markup: str) -> Text:
         return Text.from_markup(self.words(markup))
 
@@ -227,8 +178,7 @@ class RummyApp(MatchShell):
         self.part("#table", Static).update(self.line(
             f" [b]Discard[/] {top_markup(view, self.session.names, self.ascii_only)} · [b]Stock[/] "
             f"{view.stock_size} · [b]Wild joker[/] {wild_words(view, self.ascii_only)}"))
-        lines = [self.words(second_person(line)) for line in self.session.log[-LOG_LINES:]]
-        self.part("#log", LogLines).show(lines)
+        self.part("#log", LogLines).show([(self.words(second_person(line)), "") for line in self.session.log])
         self.draw_hand()
         self.part("#message", Static).update(Text(" " + self.words(self.message or self.guide())))
         self.fill_options()
@@ -425,11 +375,7 @@ class RummyApp(MatchShell):
             self.cursor = index
             self.redraw()
 
-    def action_hint(self) -> None:
-        if not self.humans_turn():
-            self.message = "Wait for your turn for a hint"
-            self.redraw()
-            return
+    def hint(self) -> None:
         action, reason = self.session.hint(self.human, HINT_LEVEL)
         index = 0
         if isinstance(action, Take):

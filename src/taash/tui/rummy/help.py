@@ -8,6 +8,7 @@ from taash.bots.rummy import LEVEL_WORDS
 from taash.i18n import _
 from taash.rummy.match import Format
 from taash.rummy.rules import Rules
+from taash.tui.shell import shared_key_lines
 from taash.tui.widgets import rules_lines
 
 
@@ -15,9 +16,7 @@ def key_lines() -> list[str]:
     return [
         "  1 2 3     " + _("take from the stock, take from the discard pile, drop"),
         "  ← → a-p   " + _("then a card: 1 discards it, 2 declares with it"),
-        "  h         " + _("a hint: the hard bot's choice and why"),
-        "  u         " + _("undo your last move and the bots' replies"),
-        "  s " + _("save") + "   q " + _("save and quit") + "   ? Esc  " + _("back to the game"),
+        *shared_key_lines(10),
     ]
 
 

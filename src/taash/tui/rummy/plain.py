@@ -13,8 +13,8 @@ from taash.rummy.game import RummyState
 from taash.rummy.match import Match
 from taash.rummy.solver import solve
 from taash.rummy.view import PlayerView
+from taash.tables.match import TableMatch
 from taash.tables.rummy import arrangement
-from taash.tables.session import Session
 from taash.tui.plain import RANK_WORDS, Choice, spoken_card
 
 #: Each group's kind, as the plain game says it.
@@ -24,7 +24,7 @@ KIND_WORDS = {"pure": N_("pure run"), "impure": N_("impure run"), "set": N_("set
 STATUS_WORDS = {"dropped": N_("dropped"), "wrong": N_("out: a wrong declaration"), "declared": N_("declared")}
 
 
-def _match(session: Session) -> Match:
+def _match(session: TableMatch) -> Match:
     state = session.state
     assert isinstance(state, RummyState)
     return state.match
@@ -59,7 +59,7 @@ def hand_lines(view: PlayerView) -> list[str]:
     return lines
 
 
-def table_lines(session: Session, view: PlayerView) -> list[str]:
+def table_lines(session: TableMatch, view: PlayerView) -> list[str]:
     wild = view.wild
     top = (_("the top of the discard pile is the {card}", card=card_words(view.pile[-1][0], wild)) if view.pile
            else _("the discard pile is empty"))
@@ -82,7 +82,7 @@ def table_lines(session: Session, view: PlayerView) -> list[str]:
 class RummyWords:
     """:class:`taash.tui.plain.PlainWords` for 13-card Rummy."""
 
-    def situation(self, session: Session, seat: int) -> list[str]:
+    def situation(self, session: TableMatch, seat: int) -> list[str]:
         match = _match(session)
         view = match.view(seat)
         lines = [_("Deal {number}: {dealer} dealt.", number=len(match.past) + 1, dealer=session.names[view.dealer])]
@@ -93,7 +93,7 @@ class RummyWords:
             lines.append(_("Totals so far: {totals}.", totals=totals))
         return lines
 
-    def choices(self, session: Session, seat: int) -> list[Choice]:
+    def choices(self, session: TableMatch, seat: int) -> list[Choice]:
         view = _match(session).view(seat)
         legal = view.legal_actions()
         if view.phase is Phase.TAKE:
@@ -132,7 +132,7 @@ class RummyWords:
                                "melds": [[face_name(f) for f in g] for g in groups]}))
         return out
 
-    def result(self, session: Session) -> list[str]:
+    def result(self, session: TableMatch) -> list[str]:
         match = _match(session)
         lines = []
         for i, r in enumerate(match.results, 1):

@@ -4,7 +4,6 @@ and the match's totals before the deal and after it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.markup import escape
@@ -17,16 +16,8 @@ from taash.rummy.deal import Deal, Status
 from taash.rummy.match import DealResult
 from taash.rummy.record import GameRecord, positions, replay
 from taash.tui.rummy.text import NAME_WIDTH, card_markup, short_name
-from taash.tui.shell import ReplayShell
+from taash.tui.shell import ReplayShell, Step
 from taash.tui.widgets import plain
-
-
-@dataclass(slots=True)
-class Step:
-    """A deal after some turns, and the last turn in words."""
-
-    deal: Deal
-    said: str
 
 
 def said(deal: Deal, names: list[str], ascii_only: bool) -> str:
@@ -79,7 +70,7 @@ class Timeline:
         self.winner = checked.tally.winner
         names = record.names or [f"Seat {i}" for i in range(record.players)]
         self.names = [short_name(n) for n in names]
-        self.deals: list[list[Step]] = []
+        self.deals: list[list[Step[Deal]]] = []
         for i, j, deal in positions(record):
             if j == 0:
                 open_card = face_symbol(deal.pile[-1][0], ascii_only)
@@ -89,22 +80,14 @@ class Timeline:
                 self.deals[-1].append(Step(deal, said(deal, self.names, ascii_only)))
 
 
-class RummyReplayApp(ReplayShell):
+class RummyReplayApp(ReplayShell[Timeline]):
     """Forwards and backwards through a Rummy record: ←/→ a turn, ↑/↓ a deal, Home/End the ends of a deal."""
 
     PARTS = ("where", "table", "said", "hands", "match")
-    CSS = """
-    #where { height: auto; background: $primary-background; }
-    #table { height: auto; background: $surface; }
-    #said { height: auto; color: $warning; }
-    #hands { height: auto; }
-    #match { height: auto; }
+    CSS = ReplayShell.REPLAY_CSS + """
+    #table { background: $surface; }
     """
     BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings("turn")
-
-    def __init__(self, timeline: Timeline, title: str = "", ascii_only: bool = False):
-        super().__init__(timeline, title, ascii_only)
-        self.timeline = timeline
 
     def redraw(self) -> None:
         t = self.timeline

@@ -18,30 +18,26 @@ from rich import box
 from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.events import Resize
-from textual.widgets import Footer, OptionList, Static
+from textual.binding import BindingType
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from taash.cards import card_symbol, cards_of
 from taash.cli.seep_sheets import score_sheet
-from taash.play.seep import Event, Session
 from taash.seep.deal import Phase
 from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
 from taash.seep.plays import Play
 from taash.tui.seep.help import help_lines
+from taash.tui.seep.persons_match import PersonsMatch
 from taash.tui.seep.render import card_markup, floor_lines, pile_line
-from taash.tui.shell import MatchShell
+from taash.tui.shell import LogLines, MatchShell
 from taash.tui.widgets import FULL_SIZE, plain
 
-#: Lines of the log of plays kept in sight (on a terminal of :data:`FULL_SIZE`; fewer on a smaller one).
-LOG_LINES = 5
 #: Cards that make up a deal: the pack less the four first floor cards (the stock is what is not yet dealt).
 DEALT_CARDS = 48
 
 
-def match_summary(session: Session, ascii_only: bool = False) -> Group:
+def match_summary(session: PersonsMatch, ascii_only: bool = False) -> Group:
     """The score sheet of the match so far (every deal, the running lead and the baazis), and how it stands."""
     s = session
     us = s.human % 2
@@ -62,76 +58,25 @@ def match_summary(session: Session, ascii_only: bool = False) -> Group:
     return Group(*parts)
 
 
-class PlayLog(Static):
-    """The newest lines of the log that fit the lines it is given (long plays wrap)."""
-
-    def __init__(self, ascii_only: bool, widget_id: str) -> None:
-        super().__init__(id=widget_id)
-        self.ascii_only = ascii_only
-        self.events: list[Event] = []
-
-    def show(self, events: list[Event]) -> None:
-        self.events = events[-LOG_LINES:]
-        self.draw()
-
-    def on_resize(self, _: Resize) -> None:
-        self.draw()
-
-    def draw(self) -> None:
-        width, height = self.size.width or FULL_SIZE[0], self.size.height or LOG_LINES
-        lines: list[Text] = []
-        for event in self.events:
-            text = Text(plain(event.text, self.ascii_only), style="bold yellow" if event.sweep else "")
-            lines.extend(text.wrap(self.app.console, max(20, width)))
-        self.update(Text("\n").join(lines[-min(height, LOG_LINES):]))
-
-
 class SeepApp(MatchShell):
     """A match of one person against bots."""
 
     TITLE = "taash: Seep"
-    CSS = """
-    Screen { layout: vertical; }
-    #status { height: auto; background: $primary-background; }
+    TOP_PARTS = ("status", "score", "seats", "floor", "piles")
+    CSS = MatchShell.MATCH_CSS + """
     #score { height: auto; background: $primary-background; }
     #seats { height: auto; }
     #floor { height: auto; background: $surface; }
     #piles { height: auto; }
-    #log { height: 1fr; max-height: 5; min-height: 1; color: $text-muted; }
-    #hand { height: auto; background: $surface; }
-    #message { height: auto; max-height: 3; color: $warning; }
-    #options { height: 1fr; min-height: 2; border: none; padding: 0; }
-    .ascii #options { scrollbar-size-vertical: 0; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "card(-1)", "card", priority=True, key_display="←→"),
-        Binding("right", "card(1)", "card", show=False, priority=True),
-        Binding("enter", "choose", "play", key_display="⏎ 1-9"),
-        Binding("h", "hint", "hint"),
-        Binding("u", "undo", "undo"),
-        Binding("s", "save", "save"),
-        Binding("q", "quit_match", "save & quit"),
-        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = MatchShell.keys("play", 9, "←→")
 
-    def __init__(self, session: Session, save_path: Path, delay: float = 0.5) -> None:
+    def __init__(self, session: PersonsMatch, save_path: Path, delay: float = 0.5) -> None:
         super().__init__(save_path, delay, session.ascii_only)
         self.session = session
         self.choices: list[Play | int | None] = []
 
     # -- layout -----------------------------------------------------------------------------------------------
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        yield Static(id="score")
-        yield Static(id="seats")
-        yield Static(id="floor")
-        yield Static(id="piles")
-        yield PlayLog(self.ascii_only, "log")
-        yield Static(id="hand")
-        yield Static(id="message")
-        yield OptionList(id="options")
-        yield Footer()
 
     @property
     def narrow(self) -> bool:
@@ -211,7 +156,8 @@ class SeepApp(MatchShell):
         self.part("#piles", Static).update(self.line(" Captured: " + " | ".join(
             pile_line(s.team_name(t), s.rules, piles[t], sweep_points[t], sweeps[t]) for t in (us, 1 - us))))
 
-        self.part("#log", PlayLog).show(self.session.log)
+        self.part("#log", LogLines).show([(plain(e.text, self.ascii_only), "bold yellow" if e.sweep else "")
+                                          for e in self.session.log])
 
         cards = self.hand_cards()
         self.cursor = max(0, min(self.cursor, len(cards) - 1))
@@ -347,12 +293,11 @@ class SeepApp(MatchShell):
             self.cursor = (self.cursor + step) % n if n else 0
             self.redraw()
 
-    def action_hint(self) -> None:
+    def humans_turn(self) -> bool:
+        return self.session.humans_turn()
+
+    def hint(self) -> None:
         s = self.session
-        if not s.humans_turn():
-            self.message = "Wait for your turn for a hint"
-            self.redraw()
-            return
         choice, reason = s.hint()
         if isinstance(choice, tuple):
             self.cursor = self.hand_cards().index(choice[1])

@@ -8,6 +8,7 @@ from taash.bots.seep import LEVEL_WORDS
 from taash.cards import card_symbol, parse_card
 from taash.i18n import _
 from taash.seep.rules import Rules
+from taash.tui.shell import shared_key_lines
 from taash.tui.widgets import rules_lines
 
 
@@ -15,9 +16,7 @@ def key_lines() -> list[str]:
     return [
         "  ← →            " + _("a card of your hand: its plays are listed below it"),
         "  ↑ ↓ Enter 1-9  " + _("make one of them (in the bid: choose the bid)"),
-        "  h              " + _("a hint: the hard bot's choice and why"),
-        "  u              " + _("undo your last move and the bots' replies"),
-        "  s " + _("save") + "   q " + _("save and quit") + "   ? Esc  " + _("back to the game"),
+        *shared_key_lines(15),
     ]
 
 

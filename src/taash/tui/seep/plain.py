@@ -11,14 +11,14 @@ from taash.seep.game import SeepState
 from taash.seep.match import Match
 from taash.seep.notation import play_to_json
 from taash.seep.view import PlayerView, view_of
-from taash.tables.session import Session
+from taash.tables.match import TableMatch
 from taash.tui.plain import Choice, spoken_card
 
 #: A house's value as its name says it (a bid names one too).
 HOUSE_WORDS = {9: N_("nine"), 10: N_("ten"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")}
 
 
-def _match(session: Session) -> Match:
+def _match(session: TableMatch) -> Match:
     state = session.state
     assert isinstance(state, SeepState)
     return state.match
@@ -28,13 +28,13 @@ def cards_words(mask: int) -> str:
     return ", ".join(spoken_card(c % 13, c // 13) for c in cards_of(mask)) if mask else _("none")
 
 
-def team_words(session: Session, seat: int, team: int) -> str:
+def team_words(session: TableMatch, seat: int, team: int) -> str:
     if _match(session).players == 2:
         return _("you") if team == seat % 2 else session.names[1 - seat]
     return _("your team") if team == seat % 2 else _("the other team")
 
 
-def floor_lines(session: Session, view: PlayerView) -> list[str]:
+def floor_lines(session: TableMatch, view: PlayerView) -> list[str]:
     if view.phase is Phase.BID:
         return [_("The floor lies face down until the bid is made.")]
     lines = [_("Loose cards on the floor: {cards}.", cards=cards_words(view.loose))]
@@ -47,7 +47,7 @@ def floor_lines(session: Session, view: PlayerView) -> list[str]:
     return lines
 
 
-def score_lines(session: Session, seat: int) -> list[str]:
+def score_lines(session: TableMatch, seat: int) -> list[str]:
     match = _match(session)
     deal = match.deal
     lines = []
@@ -63,7 +63,7 @@ def score_lines(session: Session, seat: int) -> list[str]:
     return lines
 
 
-def captured_lines(session: Session, seat: int, team: int, cards: int, sweeps: int) -> list[str]:
+def captured_lines(session: TableMatch, seat: int, team: int, cards: int, sweeps: int) -> list[str]:
     """What a team has captured this deal, said of the person himself, his team, or the others by name."""
     if team != seat % 2:
         who = team_words(session, seat, team)
@@ -82,7 +82,7 @@ def captured_lines(session: Session, seat: int, team: int, cards: int, sweeps: i
 class SeepWords:
     """:class:`taash.tui.plain.PlainWords` for Seep."""
 
-    def situation(self, session: Session, seat: int) -> list[str]:
+    def situation(self, session: TableMatch, seat: int) -> list[str]:
         match = _match(session)
         view = view_of(match.deal, seat)
         number, dealer = len(match.past) + 1, session.names[view.dealer]
@@ -94,7 +94,7 @@ class SeepWords:
         lines += score_lines(session, seat)
         return lines
 
-    def choices(self, session: Session, seat: int) -> list[Choice]:
+    def choices(self, session: TableMatch, seat: int) -> list[Choice]:
         view = view_of(_match(session).deal, seat)
         if view.phase is Phase.BID:
             return [Choice(_("Bid {value} ({name})", value=value, name=_(HOUSE_WORDS[value])),
@@ -103,7 +103,7 @@ class SeepWords:
         return [Choice(describe_outcome(view, play), {"type": "play", "play": play_to_json(play)})
                 for play in view.legal_plays()]
 
-    def result(self, session: Session) -> list[str]:
+    def result(self, session: TableMatch) -> list[str]:
         match = _match(session)
         lines = []
         for i, r in enumerate(match.results, 1):

@@ -6,7 +6,7 @@ before the deal, and after it once it is over."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -31,35 +31,34 @@ from taash.seep.notation import play_from_json
 from taash.seep.plays import apply_play
 from taash.seep.record import GameRecord, replay
 from taash.tui.seep.render import cards_markup, floor_lines
-from taash.tui.shell import ReplayShell
+from taash.tui.shell import ReplayShell, Step
 from taash.tui.widgets import plain
 
 #: Longest seat name shown (names in a record may be longer).
 NAME_WIDTH = 14
 
 
-@dataclass(slots=True)
-class Step:
-    """The deal after some plays, and the last play in words."""
-
-    deal: Deal
-    said: str
-
-
 def redeals_of(data: Any) -> list[tuple[str, ...]]:
-    """Why each deal's pack was dealt again, for a save file of ``taash play`` (its seed shuffles the match
-    again); none for another record, or one whose packs its seed does not give."""
-    from taash.play.seep import Session
+    """Why each deal's pack was dealt again, for a save file of ``taash play``: a save of the tables says it of
+    each deal; an older save (a record with its seed) shows it when its seed shuffles the match again. None for
+    another record, or one whose packs its seed does not give."""
+    from taash.tables.match import SAVE_KIND
+    from taash.tui.seep.persons_match import PersonsMatch
 
+    if isinstance(data, dict) and data.get("kind") == SAVE_KIND:
+        try:
+            return [tuple(json.loads(d["notes"])) for d in data["dealt"]]
+        except (TypeError, KeyError, ValueError):
+            return []
     if not isinstance(data, dict) or not isinstance(data.get("taash"), dict) or data["taash"].get("seed") is None:
         return []
     try:
-        session = Session.from_json(data)
+        person = PersonsMatch.from_record(data)
     except (SeepError, ValueError):
         return []
-    record = session.record()
+    record = person.record()
     return [dealt.redeals if list(dealt.deck) == list(d.deck) else () for dealt, d in
-            zip(session.match.dealt, record.deals, strict=False)]
+            zip(person.match.dealt, record.deals, strict=False)]
 
 
 def short(name: str) -> str:
@@ -84,7 +83,7 @@ class Timeline:
             self.teams = (f"{bare[0]} & {bare[2]}", f"{bare[1]} & {bare[3]}")
         else:
             self.teams = (bare[0], bare[1])
-        self.deals: list[list[Step]] = []
+        self.deals: list[list[Step[Deal]]] = []
         for d in record.deals:
             if not d.bid:
                 continue
@@ -114,23 +113,14 @@ class Timeline:
             self.deals.append(steps)
 
 
-class ReplayApp(ReplayShell):
+class ReplayApp(ReplayShell[Timeline]):
     """Forwards and backwards through a record: ←/→ a play, ↑/↓ a deal, Home/End the ends of a deal."""
 
     PARTS = ("where", "hands", "floor", "said", "piles", "match")
-    CSS = """
-    #where { height: auto; background: $primary-background; }
-    #hands { height: auto; }
-    #floor { height: auto; background: $surface; }
-    #said { height: auto; color: $warning; }
-    #piles { height: auto; }
-    #match { height: auto; }
+    CSS = ReplayShell.REPLAY_CSS + """
+    #floor { background: $surface; }
     """
     BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings("play")
-
-    def __init__(self, timeline: Timeline, title: str = "", ascii_only: bool = False):
-        super().__init__(timeline, title, ascii_only)
-        self.timeline = timeline
 
     def redraw(self) -> None:
         t = self.timeline

@@ -1,6 +1,6 @@
 """A match in play at a table: its state, every move made, the log in words, and bots for any seat.
 
-Both the web server's tables and the terminal's sessions play through a :class:`Session`. It knows a game only
+Both the web server's tables and the terminal's games play through a :class:`TableMatch`. It knows a game only
 through the game's table adapter and the games API: a move is a message (``{"type": "play", ...}``), read by the
 adapter in the context of the state, checked by the engine, and said in words for the log. Each bot is seeded from
 the match's seed and the position, so the same match and the same choices always give the same game.
@@ -39,7 +39,7 @@ class SaveError(TableError):
         super().__init__(message, "bad_save")
 
 
-class Session:
+class TableMatch:
     """One match of ``settings`` dealt from ``seed`` (or by ``fairness``, a server table's: :mod:`taash.fairness`),
     with seat names for the log. The bots are seeded from ``seed`` either way."""
 
@@ -207,7 +207,7 @@ class Session:
         tmp.replace(path)
 
     @classmethod
-    def from_json(cls, data: JSON) -> tuple[Session, list[int]]:
+    def from_json(cls, data: JSON) -> tuple[TableMatch, list[int]]:
         """A saved match played again from its seed and moves, and the seats its people play (``SaveError``
         in one sentence for anything else: another kind of file, a file changed since it was saved, settings
         the game refuses, a move that does not apply)."""
@@ -265,7 +265,7 @@ class Session:
         return session, list(people)
 
     @classmethod
-    def load(cls, path: Path) -> tuple[Session, list[int]]:
+    def load(cls, path: Path) -> tuple[TableMatch, list[int]]:
         """:meth:`from_json` of a file (``SaveError`` for one that is not JSON, too large, or not UTF-8)."""
         try:
             if path.stat().st_size > SAVE_MOST:

@@ -8,25 +8,25 @@ from pathlib import Path
 import pytest
 
 from taash.tables.adapter import adapter
-from taash.tables.session import SaveError, Session
+from taash.tables.match import SaveError, TableMatch
 
 GAMES = [("seep", 4, 1), ("seep", 2, 0), ("rummy", 2, "points"), ("rummy", 3, "pool101")]
 
 
-def session(game: str, players: int, length: int | str, seed: int = 11) -> Session:
+def session(game: str, players: int, length: int | str, seed: int = 11) -> TableMatch:
     g = adapter(game)
     settings = g.settings(players, g.presets[0], length, "medium", False)
-    return Session(g, settings, seed, ["You", "Asha (bot)", "Dev (bot)", "Vikram (bot)"][:players])
+    return TableMatch(g, settings, seed, ["You", "Asha (bot)", "Dev (bot)", "Vikram (bot)"][:players])
 
 
-def bots_play(s: Session) -> None:
+def bots_play(s: TableMatch) -> None:
     """The bots move until it is seat 0's turn (or the match is over)."""
     while not s.over and s.to_move() != 0:
         bot, view = s.bot_choice(s.settings.level)
         s.move(None, s.game.action_to(bot.choose(view)))
 
 
-def person_plays(s: Session, turns: int) -> None:
+def person_plays(s: TableMatch, turns: int) -> None:
     """Seat 0 takes the hints for ``turns`` moves, the bots answering."""
     bots_play(s)
     for _ in range(turns):
@@ -63,7 +63,7 @@ def test_a_saved_match_resumes_where_it_was(game: str, players: int, length: int
     s.save(path, [0])
     data = json.loads(path.read_text())
     assert data["game"] == game and data["record"] == s.record()
-    again, people = Session.load(path)
+    again, people = TableMatch.load(path)
     assert people == [0]
     assert again.moves == s.moves and again.log == s.log and again.names == s.names
     assert again.to_json() == s.to_json()
@@ -94,7 +94,7 @@ def test_a_save_changed_by_hand_is_refused(tmp_path: Path, change: str) -> None:
     else:
         data["settings"]["level"] = "easy"  # type: ignore[index]
     with pytest.raises(SaveError, match="changed after it was saved"):
-        Session.from_json(data)
+        TableMatch.from_json(data)
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -105,37 +105,37 @@ def test_garbage_is_refused_in_one_line(tmp_path: Path, text: str, said: str) ->
     path = tmp_path / "x.json"
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
     with pytest.raises(SaveError, match=said) as e:
-        Session.load(path)
+        TableMatch.load(path)
     assert "\n" not in str(e.value)
 
 
 def test_a_consistent_save_of_moves_that_do_not_apply_is_refused(tmp_path: Path) -> None:
     """A file whose check was made again after an edit still has to replay: an illegal move is named."""
-    from taash.tables.session import _check
+    from taash.tables.match import _check
 
     data = saved(tmp_path)
     data["moves"].insert(0, {"type": "discard", "card": "Kd"})  # type: ignore[attr-defined]
     data["check"] = _check(data)
     with pytest.raises(SaveError, match="move 1"):
-        Session.from_json(data)
+        TableMatch.from_json(data)
     data = saved(tmp_path)
     data["game"] = "chess"
     data["check"] = _check(data)
     with pytest.raises(SaveError, match="no tables for the game"):
-        Session.from_json(data)
+        TableMatch.from_json(data)
     data = saved(tmp_path)
     data["settings"]["length"] = "pool999"  # type: ignore[index]
     data["check"] = _check(data)
     with pytest.raises(SaveError, match="format must be one of"):
-        Session.from_json(data)
+        TableMatch.from_json(data)
 
 
 def test_a_save_of_a_level_the_game_has_no_bot_for_is_refused(tmp_path: Path) -> None:
     # Both games now have a bot of every level: a level of no game stands in for one this game lacks.
-    from taash.tables.session import _check
+    from taash.tables.match import _check
 
     data = saved(tmp_path)
     data["settings"]["level"] = "grandmaster"  # type: ignore[index]
     data["check"] = _check(data)
     with pytest.raises(SaveError, match="grandmaster"):
-        Session.from_json(data)
+        TableMatch.from_json(data)

@@ -1,23 +1,23 @@
-"""One person's match of Seep against bots: whose turn, the bots' moves, hints, undo, save and resume.
+"""One person's match of Seep against bots in the terminal, played through the tables layer like Rummy's.
 
-The match is a :class:`taash.tables.session.Session` (the one the web's tables and Rummy's terminal game play
-through): its state, and every move as the table's message. This module adds what Seep's terminal game says and
-keeps: the log in the person's words (You, Us and Them), the finished deal held for the score sheet until the person
-goes on, and the save file (a Seep game record). It hands the interface only the person's :class:`PlayerView`, the
-public log and the score sheet. Every bot decides from its own seat's view, with a seed derived from the match seed
-and the position, so the same match and the same choices always give the same game (after an undo or a resume too).
+The match is a :class:`taash.tables.match.TableMatch` (the one the web's tables and Rummy's terminal game play
+through): its state, every move as the table's message, the bots seeded by the position, undo, and the save file
+(the tables' ``taash-session``). This module adds only what Seep's terminal game says and shows: the log in the
+person's words (You, Us and Them, sweeps marked), and the finished deal held for the score sheet until the person
+goes on. It hands the screen only the person's :class:`PlayerView`, the public log and the score sheet. Saves of
+the terminal game from before (a Seep game record with a ``taash`` block of its settings) still resume.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taash.bots.base import LEVELS, Bot, make_bot
+from taash.bots.base import LEVELS
 from taash.cards import SUIT_SYMBOLS, SUITS, card_name
 from taash.seep.deal import Deal, Phase
 from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play, redeal_reason
@@ -30,8 +30,8 @@ from taash.seep.record import DealRecord, GameRecord, record_from_json, replay
 from taash.seep.rules import Rules
 from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView, view_of
-from taash.tables.adapter import Dealt, Settings, adapter
-from taash.tables.session import Session as TableSession
+from taash.tables.adapter import Dealt, Settings, TableError, adapter
+from taash.tables.match import SAVE_KIND, SAVE_MOST, SaveError, TableMatch
 
 #: The bot that gives hints, whatever the opponents' level.
 HINT_BOT = "hard"
@@ -51,40 +51,80 @@ class Event:
     sweep: bool = False
 
 
-class Session:
+def seat_names(players: int, human: int, name: str) -> list[str]:
+    """The names of a new match's seats: the person's, and the bots' marked "(bot)"."""
+    names = [f"{n} (bot)" if n else "" for n in BOT_NAMES[players]]
+    names[human] = name
+    return names
+
+
+class PersonsMatch:
     """A match of one person (seat ``human``) against bots of one level, partner included."""
 
     def __init__(self, rules: Rules, players: int = 4, level: str = "medium", baazis: int = 1,
                  seed: int | None = None, name: str = "You", human: int = 0, ascii_only: bool = False,
-                 dealt: list[Dealt] | None = None):
-        """``dealt``: how the deals were dealt, where a resumed record's packs are not its seed's."""
+                 dealt: Sequence[Dealt] = (), names: Sequence[str] | None = None):
+        """``dealt``: how the deals were dealt, where a resumed record's packs are not its seed's; ``names``: the
+        seats' names as a record gives them (else the person's ``name`` and the bots')."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
         if players not in (2, 4):
             raise ValueError("Seep is played by 2 or 4 players")
         if baazis < 0:
             raise ValueError("baazis must be 0 (a single deal) or more")
-        self.rules = rules
-        self.players = players
-        self.level = level
-        self.baazis = baazis
-        self.seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        settings = Settings("seep", players, rules, baazis, level, False)
+        table = TableMatch(adapter("seep"), settings, seed, list(names or seat_names(players, human, name)), dealt)
+        self._start(table, human, ascii_only)
+
+    @classmethod
+    def at(cls, table: TableMatch, human: int = 0, ascii_only: bool = False) -> PersonsMatch:
+        """The person in seat ``human`` of a Seep match in play (a resumed save's): its moves told again."""
+        if table.game.name != "seep":
+            raise SaveError(f"a save of {table.game.title}, not of Seep")
+        person = cls.__new__(cls)
+        person._start(table, human, ascii_only)
+        person.replay_moves(table.moves)
+        return person
+
+    def _start(self, table: TableMatch, human: int, ascii_only: bool) -> None:
+        self.table = table
         self.human = human
         self.ascii_only = ascii_only
-        dealt = dealt or []
-        names = [f"{n} (bot)" if n else "" for n in BOT_NAMES[players]]
-        names[human] = name
-        self.names = names
-        self.table = self._table(dealt)
         #: The finished deals the person has gone on from (their score sheet closed).
-        self.past: list[DealRecord] = []
+        self.seen = 0
         self.log: list[Event] = []
         self._note_deal_start()
 
-    def _table(self, dealt: list[Dealt]) -> TableSession:
-        """A new match of this session's settings, its deals dealt as ``dealt`` says where it says."""
-        settings = Settings("seep", self.players, self.rules, self.baazis, self.level, False)
-        return TableSession(adapter("seep"), settings, self.seed, self.names, dealt)
+    # -- the match's settings ---------------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        rules = self.table.settings.rules
+        assert isinstance(rules, Rules)
+        return rules
+
+    @property
+    def players(self) -> int:
+        return self.table.settings.players
+
+    @property
+    def level(self) -> str:
+        return self.table.settings.level
+
+    @property
+    def baazis(self) -> int:
+        length = self.table.settings.length
+        assert isinstance(length, int)
+        return length
+
+    @property
+    def seed(self) -> int:
+        return self.table.seed
+
+    @property
+    def names(self) -> list[str]:
+        return self.table.names
 
     @property
     def match(self) -> Match:
@@ -119,7 +159,7 @@ class Session:
         """The deal shown: the one in progress, or the one just finished until the person goes on from its score
         sheet (the match has dealt the next one already)."""
         m = self.match
-        return m.past[len(self.past)] if len(m.past) > len(self.past) else m.deal
+        return m.past[self.seen] if len(m.past) > self.seen else m.deal
 
     def view(self) -> PlayerView:
         """What the person sees now."""
@@ -127,7 +167,7 @@ class Session:
 
     @property
     def deal_number(self) -> int:
-        return len(self.past) + 1
+        return self.seen + 1
 
     @property
     def deal_over(self) -> bool:
@@ -150,11 +190,6 @@ class Session:
 
     # -- moves ------------------------------------------------------------------------------------------------
 
-    def _bot(self, seat: int, level: str) -> Bot:
-        d = self.deal
-        seed = random.Random(f"{self.seed}/{len(self.past)}/{len(d.plays)}/{seat}/{level}").randrange(2**32)
-        return make_bot(level, seed)
-
     def bot_step(self) -> Event:
         """Let the bot to move bid or play; returns what it did."""
         seat, decide = self.bot_task()
@@ -162,13 +197,12 @@ class Session:
 
     def bot_task(self) -> tuple[int, Callable[[], int | Play]]:
         """The seat of the bot to move and its decision still to be made. ``decide()`` works on a copy of the
-        seat's view and touches nothing of the session, so it may run on another thread (an expert bot thinks
+        seat's view and touches nothing of the match, so it may run on another thread (an expert bot thinks
         for a while); its answer goes to :meth:`bot_move`."""
         if not self.bots_turn():
             raise IllegalPlayError("it is not a bot's turn")
         seat = self.deal.to_move
-        bot = self._bot(seat, self.level)
-        view = view_of(self.deal, seat)
+        bot, view = self.table.bot_choice(self.level)
         return seat, lambda: bot.choose(view)  # type: ignore[return-value]  # a Seep bot: a bid or a play
 
     def bot_move(self, seat: int, choice: int | Play) -> Event:
@@ -204,20 +238,21 @@ class Session:
         """What the hint bot would do in the person's place (a play, or a bid value), with its reason."""
         if not self.humans_turn():
             raise IllegalPlayError("it is not your turn")
-        bot = self._bot(self.human, HINT_BOT)
+        choice, reason = self.table.hint(self.human, HINT_BOT)
+        if isinstance(choice, int):
+            return choice, self.bid_reason(choice)
+        assert isinstance(choice, tuple)
+        return choice, self.text(reason)
+
+    def bid_reason(self, value: int) -> str:
+        """Why the hint bids ``value``: the value of the first four cards held most (the highest on a tie)."""
         view = self.view()
-        if self.deal.phase is Phase.BID:
-            value = bot.choose(view)
-            assert isinstance(value, int)
-            name = HOUSE_NAMES[value]
-            if len(view.legal_bids()) == 1:
-                return value, f"Bid {value} ({name}): the only value you can bid"
-            held = (view.hand & VALUE_MASK[value]).bit_count()
-            return value, (f"Bid {value} ({name}): you hold {held} {name}{'s' * (held != 1)}, the value you hold "
-                           f"most (the highest on a tie): the best chance to take your {name} house back")
-        play = bot.choose(view)
-        assert isinstance(play, tuple)
-        return play, self.text(bot.explain(view, play))
+        name = HOUSE_NAMES[value]
+        if len(view.legal_bids()) == 1:
+            return f"Bid {value} ({name}): the only value you can bid"
+        held = (view.hand & VALUE_MASK[value]).bit_count()
+        return (f"Bid {value} ({name}): you hold {held} {name}{'s' * (held != 1)}, the value you hold most (the "
+                f"highest on a tie): the best chance to take your {name} house back")
 
     def text(self, words: str) -> str:
         """Words for the screen: suit symbols turned into letters when the terminal cannot show them."""
@@ -258,12 +293,11 @@ class Session:
 
     def next_deal(self) -> None:
         """Go on to the next deal after the score sheet."""
-        d = self.deal
-        if not d.over:
+        if not self.deal.over:
             raise IllegalPlayError("the deal in progress is not over")
         if self.over:
             raise IllegalPlayError("the match is over")
-        self.past.append(DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)))
+        self.seen += 1
         self.log = []
         self._note_deal_start()
 
@@ -290,77 +324,65 @@ class Session:
 
     def record(self) -> GameRecord:
         """The deals the person has gone on from, then the deal shown."""
+        deals = [DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)) for d in self.match.past[: self.seen]]
         d = self.deal
-        return GameRecord(self.rules, self.players, [*self.past, DealRecord(d.dealer, list(d.deck), d.bid,
-                                                                             list(d.plays))], self.names)
-
-    def _human_decisions(self, record: GameRecord) -> list[tuple[int, int]]:
-        """(deal index, play index) of each of the person's decisions; play index -1 is his bid."""
-        out = []
-        n = self.players
-        for i, d in enumerate(record.deals):
-            bidder = (d.dealer + 1) % n
-            if d.bid and bidder == self.human:
-                out.append((i, -1))
-            out.extend((i, j) for j in range(len(d.plays)) if (bidder + j) % n == self.human)
-        return out
+        deals.append(DealRecord(d.dealer, list(d.deck), d.bid, list(d.plays)))
+        return GameRecord(self.rules, self.players, deals, self.names)
 
     def can_undo(self) -> bool:
-        return bool(self._human_decisions(self.record()))
+        return self.table.can_undo(self.human)
 
     def undo(self) -> bool:
         """Take back the person's last bid or play and the bots' moves after it; False when there is none."""
-        record = self.record()
-        decisions = self._human_decisions(record)
-        if not decisions:
+        movers = self.table.movers
+        if self.human not in movers:
             return False
-        i, j = decisions[-1]
-        deals = record.deals[: i + 1]
-        last = deals[-1]
-        deals[-1] = DealRecord(last.dealer, last.deck, last.bid if j >= 0 else 0, list(last.plays[: max(j, 0)]))
-        self._rebuild(deals)
+        last = len(movers) - 1 - movers[::-1].index(self.human)
+        self.replay_moves(self.table.moves[:last])
         self.log.append(Event("Undone: your last move and the bots' replies"))
         return True
 
-    def _rebuild(self, deals: list[DealRecord]) -> None:
-        """Set the match to what ``deals`` record: a new match of this session's seed, each deal dealt as the
-        seed deals it unless the record's pack differs (then as the record's), and the bids and plays made again."""
-        dealt: list[Dealt] = []
-        while True:
-            self.table = self._table(dealt)
-            self.past = []
-            self.log = []
-            self._note_deal_start()
-            for i, d in enumerate(deals):
-                if i:
-                    self.next_deal()
-                if self.deal.dealer != d.dealer or self.deal.deck != list(d.deck):
-                    dealt = [*self.table.dealt()[:i], Dealt(d.dealer, "".join(card_name(c) for c in d.deck))]
-                    break
-                if d.bid:
-                    self._bid(self.deal.bidder, d.bid)
-                    for raw in d.plays:
-                        p = raw if isinstance(raw, tuple) else play_from_json(raw, self.deal.houses)
-                        self._play(self.deal.to_move, p)
+    def replay_moves(self, moves: Sequence[Mapping[str, Any]]) -> None:
+        """Set the match to its start again (its deals dealt as before) and make ``moves``, each told in the log
+        as it was; the person goes on from each finished deal that a later move follows."""
+        t = self.table
+        self.table = TableMatch(t.game, t.settings, t.seed, t.names, t.dealt(), t.fairness)
+        self.seen, self.log = 0, []
+        self._note_deal_start()
+        for message in moves:
+            if self.deal.over:
+                self.next_deal()
+            action = self.table.read(None, message)
+            if isinstance(action, int):
+                self._bid(self.deal.to_move, action)
             else:
-                return
+                assert isinstance(action, tuple)
+                self._play(self.deal.to_move, action)
 
     def to_json(self) -> dict[str, Any]:
-        """The save file: the game record, with this session's settings beside it."""
-        out = self.record().to_json()
-        out["taash"] = {"seed": self.seed, "level": self.level, "baazis": self.baazis, "human": self.human}
-        return out
+        """The save file: the tables' save of the match (:meth:`TableMatch.to_json`), the person's seat its one."""
+        return self.table.to_json([self.human])
 
     def save(self, path: Path) -> None:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json()) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        self.table.save(path, [self.human])
 
     @classmethod
-    def from_json(cls, data: Any, ascii_only: bool = False) -> Session:
-        """Resume a saved match (or any game record: the person takes seat 0, against medium bots)."""
+    def from_json(cls, data: Any, ascii_only: bool = False) -> PersonsMatch:
+        """Resume a saved match: a save of the tables (``taash-session``), or a Seep game record (the terminal
+        game's saves before it played through the tables, with their ``taash`` block of settings; any other
+        record puts the person in seat 0, against medium bots)."""
+        if isinstance(data, dict) and data.get("kind") == SAVE_KIND:
+            table, people = TableMatch.from_json(data)
+            if len(people) != 1:
+                raise SaveError(f"a match of {len(people)} people, not one against bots")
+            return cls.at(table, people[0], ascii_only)
+        return cls.from_record(data, ascii_only)
+
+    @classmethod
+    def from_record(cls, data: Any, ascii_only: bool = False) -> PersonsMatch:
+        """Resume a Seep game record, its ``taash`` block giving the settings of the match it was saved from."""
         record = record_from_json(data)
-        replay(record)  # refuses an illegal record with the deal and play index
+        replay(record)  # refuses an illegal record with the deal and play
         if not record.deals:
             raise RecordError("the record has no deal to resume")
         extra = data.get("taash") if isinstance(data.get("taash"), dict) else {}
@@ -374,18 +396,47 @@ class Session:
             raise RecordError(f"taash.baazis must be a whole number from 0, not {baazis!r}")
         if isinstance(human, bool) or human not in range(record.players):
             raise RecordError(f"taash.human must be a seat from 0 to {record.players - 1}, not {human!r}")
-        names = record.names
-        session = cls(record.rules, record.players, level, baazis, seed, "You", human, ascii_only)
-        if names:
-            session.names = list(names)
-        try:
-            session._rebuild(record.deals)
-        except IllegalPlayError as e:
-            raise RecordError(f"the record does not fit its own settings: {e}") from None
-        if len(session.past) + 1 != len(record.deals):
+        dealt: list[Dealt] = []
+        while True:  # the deals as the seed deals them, but where the record's pack differs: then as the record's
+            person = cls(record.rules, record.players, level, baazis, seed, "You", human, ascii_only, dealt,
+                         record.names)
+            seed = person.seed
+            try:
+                differs = person.make_record(record.deals)
+            except (IllegalPlayError, TableError) as e:
+                raise RecordError(f"the record does not fit its own settings: {e}") from None
+            if differs is None:
+                break
+            dealt = [*person.table.dealt()[:differs], Dealt(record.deals[differs].dealer,
+                                                            "".join(card_name(c) for c in record.deals[differs].deck))]
+        if person.seen + 1 != len(record.deals):
             raise RecordError("the record does not fit a match of its own settings")
-        return session
+        return person
+
+    def make_record(self, deals: Sequence[DealRecord]) -> int | None:
+        """Make the bids and plays of a record's ``deals`` on this new match; the index of the first deal whose
+        pack or dealer is not the one this match deals (nothing more is made then), or None when all are."""
+        for i, d in enumerate(deals):
+            if i:
+                self.next_deal()
+            if self.deal.dealer != d.dealer or self.deal.deck != list(d.deck):
+                return i
+            if d.bid:
+                self._bid(self.deal.bidder, d.bid)
+                for raw in d.plays:
+                    self._play(self.deal.to_move, raw if isinstance(raw, tuple) else
+                               play_from_json(raw, self.deal.houses))
+        return None
 
     @classmethod
-    def load(cls, path: Path, ascii_only: bool = False) -> Session:
-        return cls.from_json(json.loads(path.read_text(encoding="utf-8-sig")), ascii_only)
+    def load(cls, path: Path, ascii_only: bool = False) -> PersonsMatch:
+        """:meth:`from_json` of a file (:class:`SaveError` for one too large, not UTF-8 or not JSON)."""
+        if path.stat().st_size > SAVE_MOST:
+            raise SaveError(f"{path}: too large for a save file")
+        try:
+            data = json.loads(path.read_bytes().decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            raise SaveError("not a taash save file (not UTF-8 text)") from None
+        except json.JSONDecodeError as e:
+            raise SaveError(f"not a taash save file (not valid JSON: {e.msg}, line {e.lineno})") from None
+        return cls.from_json(data, ascii_only)
