@@ -224,3 +224,28 @@ def arena(
     setup = ArenaSetup(SeepGame(chosen, players), f"{players} players, {chosen.preset}", (("baazis A/B", "baazis"),),
                        {"players": players, "rules": chosen.to_json()})
     run_arena(setup, bots, deals, seed, jobs, out_dir, ray)
+
+
+@app.command()
+def train(
+    out_dir: Annotated[Path, typer.Option("--out", help="Write data.npz, learned_weights.npz, curve.png and "
+                                          "curve.json here.")],
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to record (the search at one team's seats, "
+                                       "the heuristic at the other's); 0 trains on --data alone.", min=0)] = 200,
+    iterations: Annotated[int, typer.Option("--iterations", help="The search's guessed deals per decision.",
+                                            min=1, max=100_000)] = 100,
+    workers: Annotated[int, typer.Option("--workers", "-j", help="Processes recording deals.", min=1, max=512)] = 1,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.", min=1, max=10_000)] = 30,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Deal k is dealt from seed+k; the network's start "
+                                      "and order from seed.")] = 0,
+    data: Annotated[list[Path] | None, typer.Option("--data", help="Earlier data.npz files to train on too "
+                                                    "(repeat the option).")] = None,
+    hidden: Annotated[int, typer.Option("--hidden", help="Width of the network's layers.", min=4, max=4096)] = 128,
+    device: Annotated[str, typer.Option("--device", help="PyTorch's device: cpu, or cuda where there is one.")]
+        = "cpu",
+) -> None:
+    """Train the learned bot (4 players, standard rules) by imitation of the expert search; needs
+    pip install 'taash[learn]'."""
+    from taash.cli.seep_train import run_training
+
+    run_training(deals, iterations, workers, epochs, seed, out_dir, data or [], hidden, device)

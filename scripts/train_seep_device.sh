@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Train Seep's learned bot on a lent machine with many cores (and a GPU if there is one), from the repository root:
+#
+#     OUT=/some/dir scripts/train_seep_device.sh            # $OUT is set by the device tool already
+#
+# It builds the Seep engine's compiled core with gcc when it can (pure Python is far slower), records the expert
+# search's decisions for GEN_SECONDS with one process per core (WORKERS), trains the network (on cuda when torch
+# sees a GPU) and writes under $OUT: learned_weights.npz, curve.json, curve.png (when matplotlib is there),
+# data.npz and log.txt. Needs Python 3 with numpy and torch; babel (the package's message catalogues) is taken from
+# .device_vendor/ when it is not installed (cp -r .venv/lib/python3.*/site-packages/babel .device_vendor/ here).
+# Every setting is an environment variable: GEN_SECONDS (300), WORKERS (cores), ITERATIONS (150), EPOCHS (40),
+# SEED (500000), HIDDEN (128), EXTRA_DATA (space-separated data.npz files to add).
+set -euo pipefail
+OUT=${OUT:?set OUT to the folder for the results}
+PY=${PYTHON:-python3}
+mkdir -p "$OUT"
+exec > >(tee "$OUT/log.txt") 2>&1
+export PYTHONPATH="src${PYTHONPATH:+:$PYTHONPATH}"
+if ! "$PY" -c 'import babel' 2>/dev/null; then
+    if [ -d .device_vendor/babel ]; then PYTHONPATH="$PYTHONPATH:.device_vendor"; else
+        echo "babel is missing: copy it into .device_vendor/ (see the header)"; exit 2; fi
+fi
+# The Seep core, built as setup.py builds it (the hash of its source lets taash.seep.core trust it).
+HASH=$("$PY" -c 'import hashlib;print(hashlib.sha256(open("src/taash/seep/_core.c","rb").read()).hexdigest()[:16])')
+INCLUDE=$("$PY" -c 'import sysconfig;print(sysconfig.get_paths()["include"])')
+SUFFIX=$("$PY" -c 'import sysconfig;print(sysconfig.get_config_var("EXT_SUFFIX"))')
+gcc -O3 -std=c99 -mpopcnt -shared -fPIC "-DTAASH_CORE_SOURCE=\"$HASH\"" "-I$INCLUDE" src/taash/seep/_core.c \
+    -o "src/taash/seep/_core$SUFFIX" || echo "the compiled core did not build: pure Python (slow)"
+"$PY" -c 'from taash.seep.core import CORE; print("Seep core:", CORE)'
+"$PY" - <<'PYTHON'
+import os, time
+from pathlib import Path
+
+import torch
+
+from taash.learn.seep_data import Decisions, generate
+from taash.learn.seep_train import TrainSettings, save_curve, save_weights, train
+
+out = Path(os.environ["OUT"])
+workers = int(os.environ.get("WORKERS", os.cpu_count() or 1))
+seconds = float(os.environ.get("GEN_SECONDS", 300))
+iterations = int(os.environ.get("ITERATIONS", 150))
+seed = int(os.environ.get("SEED", 500_000))
+parts = [Decisions.load(Path(p)) for p in os.environ.get("EXTRA_DATA", "").split()]
+started = time.monotonic()
+deals = 0
+while time.monotonic() - started < seconds:  # rounds of 4 deals a worker, so the seeds used are a prefix
+    parts.append(generate(4 * workers, seed + deals, iterations, workers))
+    deals += 4 * workers
+    print(f"{time.monotonic() - started:5.0f} s: {deals} deals, {sum(len(p) for p in parts)} decisions", flush=True)
+data = Decisions.join(parts)
+data.save(out / "data.npz")
+print(f"recorded seeds {seed} .. {seed + deals - 1} ({iterations} iterations a decision) in "
+      f"{time.monotonic() - started:.0f} s on {workers} workers", flush=True)
+device = "cuda" if torch.cuda.is_available() else "cpu"
+settings = TrainSettings(epochs=int(os.environ.get("EPOCHS", 40)), hidden=int(os.environ.get("HIDDEN", 128)),
+                         seed=seed, device=device, batch=512, threads=0)
+started = time.monotonic()
+def report(epoch, curve):
+    print(f"epoch {epoch + 1}: loss {curve.train_loss[-1]:.4f} held {curve.held_loss[-1]:.4f} agreement "
+          f"{curve.held_agreement[-1]:.3f} regret {curve.held_regret[-1]:.3f} (heuristic "
+          f"{curve.heuristic_regret:.3f})", flush=True)
+weights, curve = train(data, settings, report)
+save_weights(weights, out / "learned_weights.npz")
+try:
+    save_curve(curve, out / "curve")
+except ImportError:
+    import json
+    (out / "curve.json").write_text(json.dumps(curve.to_json(), indent=1) + "\n")
+print(f"trained {settings.epochs} epochs on {len(data)} decisions on {device} in {time.monotonic() - started:.0f} s")
+PYTHON
