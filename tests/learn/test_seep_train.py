@@ -38,21 +38,35 @@ def test_a_tiny_training_writes_weights_the_bot_plays_with(tmp_path: Path) -> No
     assert again.returncode == 0, again.stderr
 
 
-def test_the_data_holds_the_searchs_decisions() -> None:
+@pytest.mark.parametrize("teacher", ["oracle", "search"])
+def test_the_data_holds_the_teachers_values(teacher: str) -> None:
     from taash.learn.seep_data import DealJob, play_deal
 
-    data = play_deal(DealJob(seed=7, iterations=3))
-    assert len(data) > 10
+    data = play_deal(DealJob(seed=7, iterations=3, teacher=teacher))
+    # The oracle values every seat's decisions, the search those of its two seats.
+    assert len(data) > (40 if teacher == "oracle" else 10)
     assert data.plays.shape[1] == CANDIDATES
-    assert data.valid[np.arange(len(data)), data.chosen].all()  # the search chose one of the candidates
-    assert (data.valid.sum(axis=1) >= 2).all()
+    rows = np.arange(len(data))
+    assert data.valid[rows, data.chosen].all()  # the teacher chose one of the candidates it valued
+    assert (data.valid.sum(axis=1) >= 1).all()
     assert (data.deal == 7).all()
+    if teacher == "oracle":  # its choice is its best valued candidate
+        best = np.where(data.valid, data.gains, -np.inf).max(axis=1)
+        assert (data.gains[rows, data.chosen] == best).all()
+
+
+def test_a_time_budget_keeps_the_first_deals() -> None:
+    from taash.learn.seep_data import generate
+
+    data = generate(1000, 40, 1, 1, seconds=0.0001)
+    assert set(data.deal.tolist()) <= {40}
 
 
 @pytest.mark.parametrize(("args", "words"), [
     (("--deals", "0"), "nothing to train on"),
     (("--deals", "0", "--data", "/nonexistent/data.npz"), "cannot read training data"),
     (("--deals", "-1"), "--deals"),
+    (("--teacher", "cheat"), "--teacher must be oracle or search"),
 ])
 def test_bad_input_is_one_line(tmp_path: Path, args: tuple[str, ...], words: str) -> None:
     proc = run("seep", "train", "--out", str(tmp_path), *args)

@@ -1,5 +1,5 @@
-"""The body of ``taash seep train``: record the expert search's decisions in worker processes, train the learned
-bot's network on them and write its weights and learning curve (:mod:`taash.learn`). Thin: it checks, calls and
+"""The body of ``taash seep train``: record decisions with a teacher's values in worker processes, train the
+learned bot's network on them and write its weights and learning curve (:mod:`taash.learn`). Thin: it checks, calls and
 prints."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from taash.cli.common import fail, out, progress_bar, user_errors
 
 
-def run_training(deals: int, iterations: int, workers: int, epochs: int, seed: int, out_dir: Path,
+def run_training(deals: int, teacher: str, iterations: int, workers: int, epochs: int, seed: int, out_dir: Path,
                  data_files: list[Path], hidden: int, device: str) -> None:
     """Generate ``deals`` deals of data (seeds ``seed`` ..), add ``data_files``, train and write to ``out_dir``."""
     try:
@@ -32,13 +32,13 @@ def run_training(deals: int, iterations: int, workers: int, epochs: int, seed: i
             parts.append(Decisions.load(path))
     started = time.monotonic()
     if deals:
-        with progress_bar("Expert deals") as bar:
+        with progress_bar(f"Deals ({teacher})") as bar:
             task = bar.add_task("deals", total=deals)
-            fresh = generate(deals, seed, iterations, workers, lambda: bar.advance(task))
+            fresh = generate(deals, seed, iterations, workers, lambda: bar.advance(task), teacher)
         with user_errors(str(out_dir)):
             fresh.save(out_dir / "data.npz")
         parts.append(fresh)
-        out.print(f"Recorded {len(fresh):,} decisions of the search in {deals:,} deals "
+        out.print(f"Recorded {len(fresh):,} decisions valued by the {teacher} in {deals:,} deals "
                   f"({time.monotonic() - started:.0f} s, {workers} workers): {out_dir / 'data.npz'}")
     data = Decisions.join(parts)
     if len(data) < 2:
@@ -51,7 +51,7 @@ def run_training(deals: int, iterations: int, workers: int, epochs: int, seed: i
     with user_errors(str(out_dir)):
         save_weights(weights, out_dir / "learned_weights.npz")
         save_curve(curve, out_dir / "curve")
-    last = (f"; held out: agrees with the search {curve.held_agreement[-1]:.0%} (the heuristic "
+    last = (f"; held out: agrees with the {teacher} {curve.held_agreement[-1]:.0%} (the heuristic "
             f"{curve.heuristic_agreement:.0%}), gives up {curve.held_regret[-1]:.2f} points a decision (the "
             f"heuristic {curve.heuristic_regret:.2f})") if curve.held_regret else ""
     out.print(f"Trained on {len(data):,} decisions, {epochs} epochs in {time.monotonic() - started:.0f} s{last}")

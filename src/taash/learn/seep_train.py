@@ -1,12 +1,14 @@
-"""Training Seep's learned bot by imitation of the expert search (PyTorch on the CPU, or a GPU when there is one).
+"""Training Seep's learned bot on a teacher's values of the candidate plays (:mod:`taash.learn.seep_data`), with
+PyTorch on the CPU, or a GPU when there is one.
 
-The network (:class:`PlayNet`, the same layers as :class:`taash.bots.seep.learned.PlayScorer`) scores each of a
-decision's candidate plays; the loss is the cross-entropy between its softmax over the candidates and a target
-that mixes the search's choice with a softmax of the search's mean gains (:data:`TEMPERATURE` points make a play
-e times likelier), so a play the search found nearly as good is not punished as a bad one. The decisions of a
-tenth of the deals are held out; each epoch's curve point is the loss on both, how often the network chooses as
-the search did, and its *regret*: the points a decision the search's gains say it gives up against the search's
-best candidate (the heuristic's regret, choosing its own best play, is the line to beat).
+The network (:func:`make_net`, the same layers as :class:`taash.bots.seep.learned.PlayScorer`) scores each of a
+decision's candidate plays; the loss is the squared error between its scores and the teacher's values, both
+taken relative to their mean over the decision's candidates (only the differences between plays decide), in
+units of :data:`POINTS` points. Trained on the oracle's values, whose hidden cards the network never sees, it
+learns each play's expected value given the view. The decisions of a tenth of the deals are held out; each
+epoch's curve point is the loss on both, how often the network's best play is the teacher's, and its *regret*: the
+points a decision it gives up, by the teacher's values, against the teacher's best candidate (the heuristic's
+regret, choosing its own best play, is the line to beat).
 """
 
 from __future__ import annotations
@@ -23,10 +25,8 @@ import numpy as np
 from taash.bots.seep.learned import LAYERS, PLAY_FEATURES
 from taash.learn.seep_data import Decisions
 
-#: Points of the search's mean gain that make a candidate e times likelier in the soft target.
-TEMPERATURE = 3.0
-#: The weight of the search's own choice in the target (the rest is the soft target of its gains).
-CHOICE_WEIGHT = 0.5
+#: The network's unit of score, in points.
+POINTS = 10.0
 
 
 def torch_module() -> Any:
@@ -91,15 +91,11 @@ def make_net(torch: Any, observation: int, hidden: int) -> Any:
     return PlayNet()
 
 
-def targets(data: Decisions) -> np.ndarray:
-    """Each decision's target over its candidates: the search's choice mixed with the softmax of its gains."""
-    gains = np.where(data.valid, data.gains.astype(np.float64), -np.inf) / TEMPERATURE
-    gains -= gains.max(axis=1, keepdims=True)
-    soft = np.exp(gains)
-    soft /= soft.sum(axis=1, keepdims=True)
-    hard = np.zeros_like(soft)
-    hard[np.arange(len(data)), data.chosen.astype(np.int64)] = 1.0
-    return ((1 - CHOICE_WEIGHT) * soft + CHOICE_WEIGHT * hard).astype(np.float32)
+def centred(values: Any, valid: Any) -> Any:
+    """``values`` less their mean over the valid candidates of each decision (0 where not valid)."""
+    count = valid.sum(dim=1, keepdim=True).clamp(min=1)
+    mean = (values * valid).sum(dim=1, keepdim=True) / count
+    return (values - mean) * valid
 
 
 def split(data: Decisions, held_share: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
@@ -131,7 +127,8 @@ def train(data: Decisions, settings: TrainSettings, on_epoch: Callable[[int, Cur
     obs = torch.tensor(data.observation.astype(np.float32), device=device)
     plays = torch.tensor(data.plays.astype(np.float32), device=device)
     valid = torch.tensor(data.valid, device=device)
-    target = torch.tensor(targets(data), device=device)
+    gains = torch.tensor(data.gains.astype(np.float32) / POINTS, device=device)
+    target = centred(gains.nan_to_num(0.0), valid)
     net = make_net(torch, obs.shape[1], settings.hidden).to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, max(1, settings.epochs))
@@ -139,9 +136,10 @@ def train(data: Decisions, settings: TrainSettings, on_epoch: Callable[[int, Cur
                   heuristic_agreement=float((data.chosen[held_rows] == 0).mean()) if len(held_rows) else math.nan)
 
     def loss_of(rows: Any) -> tuple[Any, Any]:
-        logits = net(obs[rows], plays[rows]).masked_fill(~valid[rows], -1e9)
-        loss = -(target[rows] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-        return loss, logits
+        scores = net(obs[rows], plays[rows])
+        error = (centred(scores, valid[rows]) - target[rows]) ** 2
+        loss = error.sum() / valid[rows].sum().clamp(min=1)
+        return loss, scores.masked_fill(~valid[rows], -1e9)
 
     for epoch in range(settings.epochs):
         net.train()
@@ -189,7 +187,7 @@ def save_curve(curve: Curve, path: Path) -> None:
     if curve.held_loss:
         left.plot(epochs, curve.held_loss, label="held out")
     left.set_xlabel("epoch")
-    left.set_ylabel("cross-entropy with the search's choice")
+    left.set_ylabel(f"squared error of the play values (units of {POINTS:g} points)")
     left.legend()
     if curve.held_regret:
         right.plot(epochs, curve.held_regret, label="learned")
@@ -197,7 +195,7 @@ def save_curve(curve: Curve, path: Path) -> None:
     right.set_xlabel("epoch")
     right.set_ylabel("points a decision given up (held out)")
     right.legend()
-    fig.suptitle("Seep's learned bot: imitation of the expert search")
+    fig.suptitle("Seep's learned bot: the values of the heuristic's best plays, learned")
     fig.tight_layout()
     fig.savefig(path.with_suffix(".png"), dpi=100)
     plt.close(fig)
