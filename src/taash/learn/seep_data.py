@@ -154,7 +154,7 @@ def _row(view: PlayerView, plays: list[Play], features: Any, values: list[float]
     padded = np.zeros((CANDIDATES, PLAY_FEATURES), dtype=np.float16)
     padded[:len(plays)] = features
     chosen = plays.index(action) if action in plays and valid[plays.index(action)] else int(
-        np.where(valid, gains, -np.inf).argmax())  # type: ignore[arg-type]
+        np.where(valid, gains, -np.inf).argmax())
     return observe(view).astype(np.float16), padded, valid, gains, chosen
 
 
