@@ -4,7 +4,7 @@
 #     OUT=/some/dir scripts/train_seep_device.sh            # $OUT is set by the device tool already
 #
 # It builds the Seep engine's compiled core with gcc when it can (pure Python is far slower), records the
-# oracle's values of the heuristic's best plays (taash.learn.seep_data) for GEN_SECONDS with one process per core
+# oracle's values of the heuristic's best plays (taash.training.seep_data) for GEN_SECONDS with one process per core
 # (WORKERS), trains the network (on cuda when torch sees a GPU), plays PAIRS duplicate pairs of the arena against
 # heuristic and greedy, and writes under $OUT: learned_weights.npz, curve.json, curve.png (when matplotlib is
 # there) and log.txt (the arena's lines at its end). Needs Python 3 with numpy and torch; babel (the package's
@@ -38,8 +38,8 @@ import torch
 
 from taash.arena.backends import PairJob, play_job
 from taash.arena.duplicate import summarise
-from taash.learn.seep_data import Decisions, generate
-from taash.learn.seep_train import TrainSettings, save_curve, save_weights, train
+from taash.training.seep_data import Decisions, generate
+from taash.training.seep_train import TrainSettings, save_curve, save_weights, train
 from taash.seep.game import SeepGame
 
 out = Path(os.environ["OUT"])

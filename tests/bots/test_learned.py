@@ -65,7 +65,7 @@ def test_a_weights_file_it_cannot_read_is_one_sentence(tmp_path) -> None:  # typ
 def test_the_numpy_network_is_the_trained_one() -> None:
     """The NumPy inference gives the PyTorch network's scores, from the weights as they are exported."""
     torch = pytest.importorskip("torch")
-    from taash.learn.seep_train import LAYERS, make_net
+    from taash.training.seep_train import LAYERS, make_net
 
     torch.manual_seed(0)
     net = make_net(torch, 626, 16)

@@ -1,6 +1,6 @@
 """The body of ``taash seep train``: record decisions with a teacher's values in worker processes, train the
-learned bot's network on them and write its weights and learning curve (:mod:`taash.learn`). Thin: it checks, calls and
-prints."""
+learned bot's network on them and write its weights and learning curve (:mod:`taash.training`). Thin: it
+checks, calls and prints."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ def run_training(deals: int, teacher: str, iterations: int, workers: int, epochs
                  data_files: list[Path], hidden: int, device: str) -> None:
     """Generate ``deals`` deals of data (seeds ``seed`` ..), add ``data_files``, train and write to ``out_dir``."""
     try:
-        from taash.learn.seep_train import TrainSettings, save_curve, save_weights, torch_module, train
+        from taash.training.seep_train import TrainSettings, save_curve, save_weights, torch_module, train
 
         torch_module()
-        from taash.learn.seep_data import Decisions, generate
+        from taash.training.seep_data import Decisions, generate
     except ValueError as e:
         fail(str(e))
     except ImportError as e:

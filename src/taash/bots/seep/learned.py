@@ -8,7 +8,7 @@ alone) and the play's own features (:func:`play_features`: the card, the kind of
 it leaves, the heuristic's score and rank), and the bot makes the best-scored one. The bid is the heuristic's.
 
 The weights are a small NumPy file shipped in the package (:data:`WEIGHTS`); inference is NumPy only, so the bot
-runs without PyTorch (which only :mod:`taash.learn` needs, to train). How it is trained: ``docs/ai/learned.md``.
+runs without PyTorch (which only :mod:`taash.training` needs, to train). How it is trained: ``docs/ai/learned.md``.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ class PlayScorer:
 
     @classmethod
     def load(cls, path: Path | str) -> PlayScorer:
-        """The network of a weights file (``.npz``, as :mod:`taash.learn` writes); one sentence if it cannot."""
+        """The network of a weights file (``.npz``, as :mod:`taash.training` writes); one sentence if it cannot."""
         np = numpy()
         try:
             with np.load(path) as data:

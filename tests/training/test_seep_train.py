@@ -40,7 +40,7 @@ def test_a_tiny_training_writes_weights_the_bot_plays_with(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("teacher", ["oracle", "search"])
 def test_the_data_holds_the_teachers_values(teacher: str) -> None:
-    from taash.learn.seep_data import DealJob, play_deal
+    from taash.training.seep_data import DealJob, play_deal
 
     data = play_deal(DealJob(seed=7, iterations=3, teacher=teacher))
     # The oracle values every seat's decisions, the search those of its two seats.
@@ -56,7 +56,7 @@ def test_the_data_holds_the_teachers_values(teacher: str) -> None:
 
 
 def test_a_time_budget_keeps_the_first_deals() -> None:
-    from taash.learn.seep_data import generate
+    from taash.training.seep_data import generate
 
     data = generate(1000, 40, 1, 1, seconds=0.0001)
     assert set(data.deal.tolist()) <= {40}

@@ -1,5 +1,5 @@
-"""Training Seep's learned bot on a teacher's values of the candidate plays (:mod:`taash.learn.seep_data`), with
-PyTorch on the CPU, or a GPU when there is one.
+"""Training Seep's learned bot on a teacher's values of the candidate plays
+(:mod:`taash.training.seep_data`), with PyTorch on the CPU, or a GPU when there is one.
 
 The network (:func:`make_net`, the same layers as :class:`taash.bots.seep.learned.PlayScorer`) scores each of a
 decision's candidate plays; the loss is the squared error between its scores and the teacher's values, both
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from taash.bots.seep.learned import LAYERS, PLAY_FEATURES
-from taash.learn.seep_data import Decisions
+from taash.training.seep_data import Decisions
 
 #: The network's unit of score, in points.
 POINTS = 10.0
