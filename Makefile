@@ -37,8 +37,10 @@ lint: $(STAMP)
 # compiled ones are not built).
 test: lint docs
 	@scripts/ensure-chromium
+	@scripts/ensure-axe
 	$(BIN)/python -m pytest -q -n auto
-	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep tests/rummy/test_solver.py tests/rummy/test_solver_core.py
+	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep tests/rummy/test_solver.py tests/rummy/test_solver_core.py \
+		tests/env/test_seep_batch.py
 
 # The documentation site (mkdocs.yml, docs/): built strictly (a broken link or a missing page fails), into
 # site/; `make docs-serve` serves it with live reload on http://127.0.0.1:8001/.

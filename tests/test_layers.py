@@ -1,11 +1,16 @@
 """The layers point one way (``shared/style.md``): engines import nothing above them, the games layer, the generic
 bots and the arena import no game's engine (a game reaches them through its adapter, registered by name), and no
-module of the package takes part in an import circle."""
+module of the package takes part in an import circle. The plugin rule: a game is one plugin registered in
+:mod:`taash.games.registry`; no other generic module, Python or the browser's, imports a game's modules or names a
+game."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
+
+from taash.games.registry import game_names
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 ENGINES = ("taash.cards", "taash.packs", "taash.fairness", "taash.rulebook", "taash.seep", "taash.rummy")
@@ -20,6 +25,20 @@ GAME_FOLDERS = ("taash.bots.seep", "taash.bots.rummy", "taash.tables.seep", "taa
                 "taash.cli.rummy_play", "taash.tui.seep", "taash.tui.rummy", "taash.play.seep",
                 "taash.benchmarks.seep", "taash.benchmarks.rummy", "taash.env.seep", "taash.env.seep_v0",
                 "taash.env.rummy", "taash.env.rummy_v0")
+
+
+#: The one generic module that names the games: where each is registered.
+REGISTRY = "taash.games.registry"
+
+
+def game_owning(name: str) -> str | None:
+    """The game a module is part of by its name (``taash.seep.deal``, ``taash.tables.rummy``,
+    ``taash.web.seep_stakes``, ``taash.cli.rummy_play``), or None for a generic module."""
+    parts = name.split(".")[1:]
+    for game in game_names():
+        if any(part == game or part.startswith(game + "_") for part in parts):
+            return game
+    return None
 
 
 def modules() -> dict[str, Path]:
@@ -117,3 +136,41 @@ def test_no_import_circles() -> None:
     for node in sorted(graph):
         if node not in state:
             visit(node)
+
+
+def names_a_game(path: Path) -> list[str]:
+    """The string literals of a module that are a game's name (docstrings aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in docstrings and n.value.lower() in game_names()]
+
+
+def test_generic_modules_import_no_games_module_and_name_no_game() -> None:
+    found = modules()
+    # Migrations are history, written once and never changed: a column's old default names the game of its time.
+    generic = {n: p for n, p in found.items() if game_owning(n) is None and n != REGISTRY and ".migrations" not in n}
+    assert {"taash.web.app", "taash.web.stakes", "taash.tables.adapter", "taash.cli.play", "taash.bots.base"} \
+        <= set(generic)
+    for name, path in generic.items():
+        wrong = sorted(i for i in imports_of(name, path) if game_owning(i) is not None)
+        assert not wrong, f"{name} imports a game's modules {wrong}: ask the registry (taash.games.registry)"
+        named = names_a_game(path)
+        assert not named, f"{name} names a game ({', '.join(map(repr, named))}): ask the registry"
+
+
+def test_the_browsers_generic_scripts_name_no_game() -> None:
+    static = SRC / "taash" / "web" / "static"
+    games = "|".join(map(re.escape, game_names()))
+    for path in sorted(static.glob("*.js")):  # each game's own modules are in a folder of its own
+        named = re.findall(rf"""["'`/](?:{games})["'`/]""", path.read_text(encoding="utf-8"), flags=re.I)
+        assert not named, f"{path.name} names a game ({named}): ask GET /api/games"
+    assert "/games/" not in (static / "table.js").read_text(encoding="utf-8")  # views are the server's to say
+
+
+def test_the_game_modules_are_found_by_name() -> None:
+    assert game_owning("taash.seep.deal") == "seep" and game_owning("taash.web.rummy_stakes") == "rummy"
+    assert game_owning("taash.cli.seep_play") == "seep" and game_owning("taash.web.stakes") is None
+    assert game_owning("taash.games.registry") is None

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from taash.arena import duplicate
 from taash.arena.duplicate import make_arena_bot, play_pair, play_state
 from taash.bots.base import LEVELS, make_bot
 from taash.bots.seep import cheat as cheat_module
 from taash.bots.seep.cheat import CheatBot
+from taash.games import registry
 from taash.seep.deal import Deal
 from taash.seep.game import SeepGame, SeepState
 from taash.seep.rules import PRESETS
@@ -30,7 +31,8 @@ def test_players_are_never_offered_the_cheat() -> None:
 def test_the_arena_seats_the_cheat(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(make_arena_bot("cheat", 1), CheatBot)
     assert make_arena_bot("greedy", 1).name == "greedy"
-    monkeypatch.setitem(duplicate.FULL_INFORMATION_BOTS["seep"], "cheat", "tests.bots.test_cheat:small_cheat")
+    small = replace(registry.plugin("seep"), full_information_bots=(("cheat", "tests.bots.test_cheat:small_cheat"),))
+    monkeypatch.setitem(registry._PLUGINS, "seep", small)
     result = play_pair("cheat", "greedy", SeepGame(PRESETS["standard"], 4), 3)
     # 48 plays a side over the two games of the pair, and the bid of each game by one side or the other.
     assert len(result.a_seconds) + len(result.b_seconds) == 98 and len(result.a_seconds) >= 48

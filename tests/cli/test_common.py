@@ -3,6 +3,8 @@ other ValueError is bad input."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import typer
 
@@ -12,7 +14,7 @@ from taash.games.registry import register
 from taash.rummy.errors import RecordError as RummyRecordError
 from taash.seep.errors import IllegalPlayError
 from taash.seep.errors import RecordError as SeepRecordError
-from tests.games.tictactoe import make_game as make_tictactoe
+from tests.games.tictactoe_plugin import PLUGIN
 
 
 class TicTacToeError(ValueError):
@@ -41,10 +43,11 @@ def test_each_games_errors_keep_their_words_and_status(error: Exception, code: i
 
 def test_a_registered_games_errors_are_its_sentences(monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(registry, "_PLUGINS", dict(registry._PLUGINS))
     monkeypatch.setattr(registry, "_FACTORIES", dict(registry._FACTORIES))
     monkeypatch.setattr(registry, "_ERRORS", dict(registry._ERRORS))
     assert refused(TicTacToeError("that square is taken"), capsys) == (
         BAD_INPUT, "taash: game.json: bad input: that square is taken")
-    register("tictactoe", make_tictactoe, TicTacToeError)
+    register(replace(PLUGIN, errors="tests.cli.test_common:TicTacToeError"))
     assert refused(TicTacToeError("that square is taken"), capsys) == (
         ILLEGAL, "taash: game.json: that square is taken")

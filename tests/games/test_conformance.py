@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from taash.games import make_game, register
+from taash.games import make_game, register, registry
 from taash.games.api import Game, State
 from taash.games.conformance import check_game, check_views, play_random_match
 from taash.games.registry import game_names
@@ -18,7 +18,7 @@ from taash.seep.game import SeepState
 from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, THROW
 from taash.seep.rules import PRESETS
 from tests.games.tictactoe import TicTacToe, TicTacToeState
-from tests.games.tictactoe import make_game as make_tictactoe
+from tests.games.tictactoe_plugin import PLUGIN
 
 
 def seep_illegal_actions(state: State, rng: random.Random, legal: Sequence[Hashable]) -> list[Hashable]:
@@ -73,8 +73,9 @@ def test_rummy_conforms_in_every_preset_format_and_some_player_counts(preset: st
     check_game(game, seeds=(players * 7 + len(fmt),), illegal_actions=rummy_illegal_actions)
 
 
-def test_the_test_only_game_conforms_through_the_registry() -> None:
-    register("tictactoe", make_tictactoe)
+def test_the_test_only_game_conforms_through_the_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_PLUGINS", dict(registry._PLUGINS))
+    register(PLUGIN)
     assert "tictactoe" in game_names() and "seep" in game_names()
     check_game(make_game("tictactoe"), seeds=range(12))
 

@@ -64,7 +64,7 @@ def test_a_turn_takes_then_discards_and_play_goes_clockwise() -> None:
     assert deal.legal_actions() == [Drop(), Take("stock"), Take("discard")]
     deal.act(Take("stock"))
     assert deal.phase is Phase.DISCARD and len(deal.hands[1]) == 14 and deal.hands[1][-1] == faces("3h")[0]
-    with pytest.raises(IllegalTurnError, match="must discard or declare"):
+    with pytest.raises(IllegalTurnError, match="now discard one"):
         deal.act(Drop())
     deal.act(Discard(faces("3h")[0]))
     assert deal.to_move == 2 and deal.pile[-1] == (faces("3h")[0], 1)

@@ -60,6 +60,25 @@ def test_bots_play_a_whole_match_and_no_seat_is_told_a_hidden_card(game: str, pl
     assert replay is not None and replay["game"] == game and replay["deals"]
 
 
+def test_seeps_captured_piles_are_shown_card_by_card_and_only_grow_within_a_deal() -> None:
+    """Every captured card was seen face up: each team's pile is shown (the table's panel lists it), as many cards
+    as it counts, none of them on the floor or in the other pile; within a deal a pile only grows."""
+    table = started("seep", 4, 1)
+    last: tuple[int, list[set[str]]] | None = None
+    while table.status == "playing":
+        d = table.state_for(None)["deal"]
+        assert isinstance(d, dict)
+        piles = [set(c["pile"]) for c in d["captured"]]
+        assert [len(p) for p in piles] == [c["cards"] for c in d["captured"]]
+        floor = set(d["loose"]) | {c for house in d["houses"] for c in house["cards"]}
+        assert not piles[0] & piles[1] and not floor & (piles[0] | piles[1])
+        if last is not None and last[0] == d["number"]:
+            assert last[1][0] <= piles[0] and last[1][1] <= piles[1]
+        last = (d["number"], piles)
+        table.apply(table.bot_action(), None)
+    assert last is not None and last[0] >= 1
+
+
 def test_a_spectator_is_told_no_hand() -> None:
     table = started("rummy", 4, "points")
     told = table.state_for(None)

@@ -83,6 +83,22 @@ def deals_at(steps: list[list[Deal]], k: int) -> tuple[Deal, Deal]:
     return steps[index][i], steps[index][i]
 
 
+def check_explained(state: dict[str, Any], shown: Deal, steps: list[list[Deal]], seat: int | None,
+                    version: int) -> None:
+    """The finished deal's explanation (``score.last.explained``) names only cards captured in that deal, all
+    face up then; it is taken out of ``state``, whose other cards are checked against the deal shown."""
+    score = dict(state.get("score") or {})
+    last = dict(score.get("last") or {})
+    explained = last.pop("explained", [])
+    if not explained:
+        return
+    index = next(i for i, deal_steps in enumerate(steps) if any(d is shown for d in deal_steps))
+    finished = shown if shown.phase is Phase.OVER else steps[index - 1][-1]
+    captured = finished.piles[0] | finished.piles[1]
+    assert not {c for c in cards_named(explained) if not captured >> c & 1}, (seat, version, explained)
+    state["score"] = {**score, "last": last}
+
+
 def check_connection(sock: Socket, seat: int | None, steps: list[list[Deal]], start_version: int) -> int:
     checked = 0
     last = -1
@@ -99,6 +115,7 @@ def check_connection(sock: Socket, seat: int | None, steps: list[list[Deal]], st
         said = body.pop("said", "")
         missed = body.pop("missed", [])
         hidden = hidden_from(shown, seat)
+        check_explained(state, shown, steps, seat, version)
         leaked = cards_named([body, state]) & set(range(52)) & {c for c in range(52) if hidden >> c & 1}
         assert not leaked, (seat, version, leaked)
         # The log's lines since the last deal began are about the deal shown; earlier ones are of finished

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from taash.tables.adapter import Settings, TableError
-from taash.web.hub import Connection, Hub, Live
+from taash.web.hub import Connection, FakeClock, Hub, Live
 
 
 class HeldStore:
@@ -149,25 +149,27 @@ def test_a_bot_moves_at_once_after_a_person_who_came_back_plays() -> None:
     when the person came back and played, the next bot did not move for up to ``away_seconds``."""
 
     async def scenario() -> None:
-        hub = Hub(HeldStore(), bot_delay=0, away_seconds=30)  # type: ignore[arg-type]
+        clock = FakeClock()  # it never moves: no bot may wait for Anil's 30 seconds to pass
+        hub = Hub(HeldStore(), bot_delay=0, away_seconds=30, clock=clock)  # type: ignore[arg-type]
         live = await hub.create(Settings(players=2, length=0), "g0")
         await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")  # and never connects, yet
         await hub.act(live, {"type": "bots"}, "g0")
         await hub.act(live, {"type": "start"}, "g0")
         hub.schedule_bots(live)
-        for _ in range(200):
+        for _ in range(2000):  # the bot's moves, each thought out in a worker thread
             if live.table.to_move() == 0:
                 break
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.005)
         assert live.table.to_move() == 0 and live.bot_task is not None  # waiting out Anil's 30 seconds
+        assert live.bot_due == live.away_since[0] + 30
         conn = hub.join(live, "g0", None)
         while live.table.to_move() == 0:  # Anil is back and bids, and plays
             await hub.act(live, live.table.bot_action(), "g0", f"m{live.table.version}", live.table.version)
         before = live.table.version
-        for _ in range(100):
+        for _ in range(2000):
             if live.table.version > before:
                 break
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.005)
         assert live.table.version > before, "the bot did not answer Anil's play"
         hub.leave(live, conn)
         await hub.close()
@@ -437,5 +439,31 @@ def test_every_message_is_the_state_encoded_whole(game: str, players: int, lengt
             if table.status != "playing":
                 break
             await hub.act(live, table.bot_action(), None)
+
+    asyncio.run(scenario())
+
+
+def test_a_move_is_read_and_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table reads a move once (its step is made after the write, not read again), and a refused one is read
+    once too: the session's reading is the only check."""
+    from taash.tables.session import Session
+
+    reads: list[dict[str, Any]] = []
+    read = Session.read
+
+    def counted(self: Session, seat: int | None, message: Any) -> Any:
+        reads.append(dict(message))
+        return read(self, seat, message)
+
+    async def scenario() -> None:
+        hub = Hub(HeldStore(), bot_delay=0)  # type: ignore[arg-type]
+        live = await two_player_table(hub)
+        monkeypatch.setattr(Session, "read", counted)
+        bidder = live.table.to_move()
+        bid = live.table.session.state.match.legal_bids()[0]  # type: ignore[union-attr]
+        with pytest.raises(TableError):
+            await hub.act(live, {"type": "bid", "value": 99}, f"g{bidder}")
+        await hub.act(live, {"type": "bid", "value": bid}, f"g{bidder}")
+        assert reads == [{"type": "bid", "value": 99}, {"type": "bid", "value": bid}]
 
     asyncio.run(scenario())

@@ -1,7 +1,8 @@
-"""The hub's turn timer with short times (a turn of 0.5 s, 0.5 s of extra time a match): at Rummy a connected
-person out of time has the rule book's timeout made for him (the stock's card discarded; the third in a row drops
-him), stored like any action, so that a restart and the record play it again the same way; a person away is
-still played for by a bot; the extra time is spent once a match."""
+"""The hub's turn timer on a fake clock (a turn of 30 s, 60 s of extra time a match, moved on by the test: no
+test here sleeps for time to pass): at Rummy a connected person out of time has the rule book's timeout made for
+him (the stock's card discarded; the third in a row drops him), stored like any action, so that a restart and the
+record play it again the same way; a person away is still played for by a bot; the extra time is spent once a
+match. The waits left are for work (a bot thinks in a worker thread), never for the clock."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +19,11 @@ import pytest
 from taash.packs import face_name
 from taash.tables.adapter import adapter
 from taash.web.db import make_engine, migrate
-from taash.web.hub import Connection, Hub, Live, rebuild
+from taash.web.hub import Connection, FakeClock, Hub, Live, rebuild
 from taash.web.store import Store
 
-TURN = 0.5
-EXTRA = 0.5
+TURN = 30.0
+EXTRA = 60.0
 
 
 def drain(conn: Connection) -> list[dict[str, Any]]:
@@ -44,20 +45,29 @@ async def rummy_table(hub: Hub) -> Live:
     return live
 
 
-async def his_turn(live: Live, seat: int = 0, within: float = 20) -> None:
-    deadline = time.monotonic() + within
-    while live.table.to_move() != seat or live.table.status != "playing":
-        assert time.monotonic() < deadline, f"his turn never came: {live.table.status} {live.table.log[-4:]}"
-        await asyncio.sleep(0.01)
+async def done(check: Callable[[], bool], what: str) -> None:
+    """Wait for work in progress (a bot thinking in a worker thread, a write) until ``check``; the clock stays."""
+    for _ in range(4000):
+        if check():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(what)
 
 
-async def until_moved(live: Live, version: int, within: float = 10) -> float:
-    """Wait for the table to pass ``version``; returns how long it took."""
-    began = time.monotonic()
-    while live.table.version == version:
-        assert time.monotonic() - began < within, "nobody moved"
-        await asyncio.sleep(0.01)
-    return time.monotonic() - began
+async def his_turn(live: Live, seat: int = 0) -> None:
+    await done(lambda: live.table.to_move() == seat and live.table.status == "playing",
+               f"his turn never came: {live.table.status} {live.table.log[-4:]}")
+
+
+async def not_moved(live: Live, version: int) -> None:
+    """Let every task that is due run (none should move the table)."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert live.table.version == version, live.table.log[-2:]
+
+
+async def moved(live: Live, version: int) -> None:
+    await done(lambda: live.table.version != version, "nobody moved")
 
 
 def plain_bot(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,7 +92,8 @@ def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_an
     store = Store(engine)
 
     async def scenario() -> tuple[str, dict[str, Any]]:
-        hub = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=TURN, extra_seconds=EXTRA)
+        clock = FakeClock()
+        hub = Hub(store, bot_delay=0, away_seconds=3600, turn_seconds=TURN, extra_seconds=EXTRA, clock=clock)
         live = await rummy_table(hub)
         conn = hub.join(live, "g0", None)  # connected throughout: never away
         hub.schedule_bots(live)
@@ -92,15 +103,18 @@ def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_an
             await his_turn(live)
             timer = hub.timer(live)
             assert timer is not None and timer["seat"] == 0 and timer["then"] == "timeout"
-            assert timer["seconds"] == TURN and timer["extra"] == EXTRA
+            assert timer["seconds"] == TURN and timer["extra"] == EXTRA and timer["left"] == TURN
             assert timer["bank"] == (EXTRA if first else 0.0), timer  # the extra time is spent once a match
+            assert timer["deadline"] == round(clock.time() + TURN + timer["bank"], 3)
             hand = sorted(live.table.state_for(0)["deal"]["hand"])
             stock_card = face_name(match.deal.stock[-1])
             drain(conn)
-            took = await until_moved(live, live.table.version)
-            # The turn's own time, then the extra time the first time only.
-            assert took >= (TURN + EXTRA if first else TURN) - 0.1, took
-            assert first or took < TURN + EXTRA - 0.05, took
+            version = live.table.version
+            # The turn's own time, then the extra time the first time only: a moment before, nothing happens.
+            clock.advance(TURN + (EXTRA if first else 0.0) - 0.1)
+            await not_moved(live, version)
+            clock.advance(0.1)
+            await moved(live, version)
             update = next(m for m in drain(conn) if m["type"] == "update")
             assert update["said"].startswith("Anil ran out of time"), update["said"]
             told = update["state"]["deal"]  # what he was told as the timeout was made
@@ -112,7 +126,7 @@ def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_an
         await time_out(first=False)
         assert live.table.state_for(0)["deal"]["timeouts"][0] == 2 and not live.idle
         # A restart now: the table the restarted server restores from the database is the table in memory.
-        restarted = Hub(store, turn_seconds=TURN, extra_seconds=EXTRA)
+        restarted = Hub(store, turn_seconds=TURN, extra_seconds=EXTRA, clock=FakeClock())
         assert restarted.restore() == 1
         assert restarted.live[live.table.id].table.state_for(0) == live.table.state_for(0)
         await his_turn(live)
@@ -126,11 +140,9 @@ def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_an
         assert last["said"].endswith("and he is dropped after three turns out of time (middle drop: 40 points)")
         assert live.table.status == "finished" and match.totals[0] == 40
         assert not live.idle and not hub.presence(live)[0]["idle"]  # Rummy's own rule, never a bot in his seat
-        # The bot task that made the timeout writes the finished status just after the table moved on: let it.
-        deadline = time.monotonic() + 10
-        while (stored := store.table(live.table.id)) is None or stored.row.status != "finished":
-            assert time.monotonic() < deadline, "the finished status was never written"
-            await asyncio.sleep(0.02)
+        async with live.lock:  # the timeout's status is written under the lock, after the table moved on
+            stored = store.table(live.table.id)
+            assert stored is not None and stored.row.status == "finished"
         hub.leave(live, conn)
         await hub.close()
         record = live.table.record()
@@ -163,12 +175,16 @@ def test_a_rummy_player_away_is_played_for_by_a_bot_not_timed_out(tmp_path: Path
     store = Store(engine)
 
     async def scenario() -> None:
-        hub = Hub(store, bot_delay=0, away_seconds=0.2, turn_seconds=5, extra_seconds=5)
-        live = await rummy_table(hub)  # Anil never connects: he is away
+        clock = FakeClock()
+        hub = Hub(store, bot_delay=0, away_seconds=20, turn_seconds=TURN, extra_seconds=EXTRA, clock=clock)
+        live = await rummy_table(hub)  # Anil never connects: he is away since he sat down
         hub.schedule_bots(live)
         await his_turn(live)
-        took = await until_moved(live, live.table.version)
-        assert took < 2, took  # away: a bot, long before his time is up
+        version = live.table.version
+        clock.advance(20 - 0.1)
+        await not_moved(live, version)
+        clock.advance(0.1)  # away long enough: a bot, long before his time is up
+        await moved(live, version)
         assert not any(t.timeout for t in live.table.session.state.match.deal.turns)  # type: ignore[union-attr]
         assert "ran out of time" not in " ".join(live.table.log)
         await hub.close()
@@ -185,7 +201,8 @@ def test_seep_still_has_a_bot_play_a_lapsed_turn_after_the_extra_time(tmp_path: 
     store = Store(engine)
 
     async def scenario() -> None:
-        hub = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=TURN, extra_seconds=EXTRA)
+        clock = FakeClock()
+        hub = Hub(store, bot_delay=0, away_seconds=3600, turn_seconds=TURN, extra_seconds=EXTRA, clock=clock)
         settings = adapter("seep").settings(2, "standard", 0, "easy", False)
         live = await hub.create(settings, "g0")
         await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
@@ -196,8 +213,12 @@ def test_seep_still_has_a_bot_play_a_lapsed_turn_after_the_extra_time(tmp_path: 
         await his_turn(live)
         timer = hub.timer(live)
         assert timer is not None and timer["then"] == "bot" and timer["bank"] == EXTRA
-        took = await until_moved(live, live.table.version)
-        assert took >= TURN + EXTRA - 0.1 and live.timeouts == {0: 1}
+        version = live.table.version
+        clock.advance(TURN + EXTRA - 0.1)
+        await not_moved(live, version)
+        clock.advance(0.1)
+        await moved(live, version)
+        assert live.timeouts == {0: 1} and live.bank[0] == 0.0
         assert "ran out of time" not in " ".join(live.table.log)
         hub.leave(live, conn)
         await hub.close()
@@ -214,12 +235,9 @@ def turns_played(live: Live, seat: int = 0) -> int:
     return sum(1 for t in turns if t.seat == seat and t.discard is not None)
 
 
-async def until_played(live: Live, played: int, seat: int = 0, within: float = 10) -> None:
+async def until_played(live: Live, played: int, seat: int = 0) -> None:
     """Wait for ``seat`` to end another turn than the ``played`` before."""
-    deadline = time.monotonic() + within
-    while turns_played(live, seat) == played:
-        assert time.monotonic() < deadline, "his turn never ended"
-        await asyncio.sleep(0.01)
+    await done(lambda: turns_played(live, seat) != played, "his turn never ended")
 
 
 async def take_and_discard(hub: Hub, live: Live, guest: str = "g0") -> None:
@@ -235,38 +253,40 @@ def test_the_extra_time_a_seat_has_spent_survives_a_restart(tmp_path: Path, monk
     engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
     migrate(engine)
     store = Store(engine)
-    turn, extra, over = 0.3, 5.0, 0.6
+    over = 20.0
 
-    async def restart(hub: Hub, table_id: str) -> tuple[Hub, Live, Connection]:
+    async def restart(hub: Hub, table_id: str) -> tuple[Hub, Live, FakeClock]:
         await hub.close()  # as a kill: its tasks stop, nothing more is written
-        again = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=turn, extra_seconds=extra)
+        clock = FakeClock(start=5000.0)
+        again = Hub(store, bot_delay=0, away_seconds=3600, turn_seconds=TURN, extra_seconds=EXTRA, clock=clock)
         assert again.restore() == 1
         live = again.live[table_id]
-        conn = again.join(live, "g0", None)
+        again.join(live, "g0", None)
         again.schedule_bots(live)
-        return again, live, conn
+        return again, live, clock
 
     async def scenario() -> None:
-        hub = Hub(store, bot_delay=0, away_seconds=30, turn_seconds=turn, extra_seconds=extra)
+        clock = FakeClock()
+        hub = Hub(store, bot_delay=0, away_seconds=3600, turn_seconds=TURN, extra_seconds=EXTRA, clock=clock)
         live = await rummy_table(hub)
         hub.join(live, "g0", None)
         hub.schedule_bots(live)
         await his_turn(live)
-        await asyncio.sleep(turn + over)  # the turn's own seconds, then some of the extra time
+        clock.advance(TURN + over)  # the turn's own seconds, then some of the extra time
         await take_and_discard(hub, live)
         left = live.bank[0]
-        assert extra - over - 1 < left <= extra - over, left
-        # A restart after the turn he ended: the same extra time left, to the millisecond (not all of it again).
-        hub, live, _ = await restart(hub, live.table.id)
+        assert left == EXTRA - over
+        # A restart after the turn he ended: the same extra time left (not all of it again).
+        hub, live, clock = await restart(hub, live.table.id)
         assert live.bank[0] == pytest.approx(left, abs=1e-3)
         await his_turn(live)
         timer = hub.timer(live)
-        assert timer is not None and timer["bank"] == round(left, 1) and timer["extra"] == extra, timer
+        assert timer is not None and timer["bank"] == round(left, 1) and timer["extra"] == EXTRA, timer
         # Some more of it in his next turn, up to a take; then a restart before his discard.
-        await asyncio.sleep(turn + over)
+        clock.advance(TURN + over)
         await hub.act(live, {"type": "take", "from": "stock"}, "g0", None, live.table.version)
-        hub, live, _ = await restart(hub, live.table.id)
-        assert left - over - 1 < live.bank[0] <= left - over, live.bank[0]
+        hub, live, clock = await restart(hub, live.table.id)
+        assert live.bank[0] == pytest.approx(left - over, abs=1e-3)
         timer = hub.timer(live)
         assert timer is not None and timer["seat"] == 0 and timer["bank"] == round(live.bank[0], 1), timer
         await hub.close()
@@ -286,35 +306,37 @@ def test_time_away_while_a_bot_plays_for_him_is_not_taken_from_his_extra_time(
     engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
     migrate(engine)
     store = Store(engine)
-    turn, extra, away, stayed = 0.5, 5.0, 1.5, 0.5
+    away, stayed = 20.0, 10.0
 
     async def scenario() -> None:
-        hub = Hub(store, bot_delay=0, away_seconds=away, turn_seconds=turn, extra_seconds=extra)
+        clock = FakeClock()
+        hub = Hub(store, bot_delay=0, away_seconds=away, turn_seconds=TURN, extra_seconds=EXTRA, clock=clock)
         live = await rummy_table(hub)
         conn = hub.join(live, "g0", None)
         hub.schedule_bots(live)
         await his_turn(live)
-        # He leaves as his turn begins: the bot plays it once he has been away long enough (well past his turn's
-        # own seconds), and none of it is taken from his extra time.
+        # He leaves as his turn begins: the bot plays it once he has been away long enough, and none of it is
+        # taken from his extra time.
         played = turns_played(live)
         hub.leave(live, conn)
-        took = await until_moved(live, live.table.version)
-        assert took >= away - 0.1, took
-        await until_played(live, played)  # the bot's discard: his turn is over
-        assert live.bank[0] == extra and not live.timeouts
+        version = live.table.version
+        clock.advance(away - 0.1)
+        await not_moved(live, version)
+        clock.advance(0.1)
+        await until_played(live, played)  # the bot's take and discard: his turn is over
+        assert live.bank[0] == EXTRA and not live.timeouts
         # Back, he stays past his turn's own seconds, then leaves: only the time he was there is his.
         conn = hub.join(live, "g0", None)
         await his_turn(live)
-        await asyncio.sleep(turn + stayed)
+        clock.advance(TURN + stayed)
         played = turns_played(live)
         hub.leave(live, conn)
+        clock.advance(away)  # away long enough, well before his extra time is up
         await until_played(live, played)
-        # (The turn's clock starts when the hub has stored the deal after the move that began it, a moment after
-        # the table shows his turn: a loaded machine can leave him a few milliseconds more.)
-        assert extra - stayed - 1 < live.bank[0] <= extra - stayed + 0.05, live.bank[0]
+        assert live.bank[0] == EXTRA - stayed
         left = live.bank[0]
         await hub.close()
-        again = Hub(store, bot_delay=0, away_seconds=away, turn_seconds=turn, extra_seconds=extra)
+        again = Hub(store, bot_delay=0, away_seconds=away, turn_seconds=TURN, extra_seconds=EXTRA, clock=FakeClock())
         assert again.restore() == 1
         assert again.live[live.table.id].bank[0] == pytest.approx(left, abs=1e-3)
 

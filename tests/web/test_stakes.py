@@ -45,12 +45,15 @@ async def staked_table(hub: Hub, game: str, players: int, length: Any, stake: in
 
 
 async def played_out(hub: Hub, live: Live) -> None:
-    """Nobody is connected, so bots play every seat until the match ends."""
+    """Nobody is connected, so bots play every seat until the match ends (their moves are work in worker threads,
+    waited for here, not time)."""
     hub.schedule_bots(live)
     for _ in range(6000):
         if live.table.status == "finished":
-            await asyncio.sleep(0.05)  # the settlement runs in a worker thread after the status is written
-            return
+            # The last move's status and settlement are written under the table's lock, after the table in memory
+            # finished: once the lock is free, they are done (no guess at how long a worker thread takes).
+            async with live.lock:
+                return
         await asyncio.sleep(0.01)
     raise AssertionError("the match did not finish")
 

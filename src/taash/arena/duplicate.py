@@ -22,7 +22,6 @@ by an explicit path of its own (such a bot has ``full_information = True``). Pla
 
 from __future__ import annotations
 
-import importlib
 import math
 import statistics
 import time
@@ -32,22 +31,23 @@ from typing import Any
 
 from taash.bots.base import Bot, construct, make_bot, parse_bot_spec
 from taash.games.api import Game, State, View
-
-#: Bots for measurement only, that the arena hands the whole state, per game: never offered to a player.
-FULL_INFORMATION_BOTS: dict[str, dict[str, str]] = {"seep": {"cheat": "taash.bots.seep.cheat:CheatBot"}}
+from taash.games.plugin import load
+from taash.games.registry import default_game, plugin
 
 
 def _full_information_kind(game: str, name: str) -> Callable[..., Any] | None:
-    path = FULL_INFORMATION_BOTS.get(game, {}).get(name)
+    """A bot for measurement only that the arena hands the whole state (its game's plugin's
+    ``full_information_bots``: never offered to a player), or None."""
+    path = dict(plugin(game).full_information_bots).get(name)
     if path is None:
         return None
-    module, _, attribute = path.partition(":")
-    kind: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
+    kind: Callable[..., Any] = load(path)
     return kind
 
 
-def make_arena_bot(name: str, seed: int, game: str = "seep") -> Any:
+def make_arena_bot(name: str, seed: int, game: str | None = None) -> Any:
     """A bot for the arena: any of :func:`~taash.bots.base.make_bot`'s, or a full-information one (``cheat``)."""
+    game = default_game() if game is None else game
     base, settings = parse_bot_spec(name)
     kind = _full_information_kind(game, base)
     if kind is not None:

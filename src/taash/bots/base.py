@@ -1,18 +1,18 @@
 """What a bot is, for any game: a seeded object that picks an action from one seat's view, and can say why.
 
-Each game's bots live in a package named after the game (:mod:`taash.bots.seep`) that maps bot names to classes
-(``BOTS``); every game offers the same four kinds, so the player-facing levels (:data:`LEVELS`) mean the same in
-every game.
+Each game's plugin (:mod:`taash.games.registry`) names where its bots are: a mapping of bot names to classes (the
+built-in games' ``BOTS``); the built-in games offer the same four kinds, so the player-facing levels
+(:data:`LEVELS`) mean the same in each.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import math
 from typing import Any, Protocol
 
 from taash.games.api import Action
+from taash.games.registry import default_game, plugin, plugins
 
 #: Player-facing levels and the kind of bot each seats (every game has these kinds).
 LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
@@ -21,9 +21,6 @@ EXPERT_SECONDS = 0.5
 #: What a level's bot is given besides its seed: the expert's search keeps to a time budget per play (so it
 #: is deterministic for its seed only when the budget does not cut it short).
 LEVEL_SETTINGS: dict[str, dict[str, int | float | str]] = {"expert": {"seconds": EXPERT_SECONDS}}
-
-#: ``game -> module``: where each game's bots are (its ``BOTS``: name -> class taking ``(seed, **settings)``).
-_BOT_PACKAGES = {"seep": "taash.bots.seep", "rummy": "taash.bots.rummy"}
 
 
 class Bot(Protocol):
@@ -90,23 +87,37 @@ def construct(kind: type[Any], spec: str, seed: int, settings: dict[str, int | f
 
 def bot_kinds(game: str) -> dict[str, type[Any]]:
     """The bots of a game by name (``ValueError`` for a game without bots)."""
-    if game not in _BOT_PACKAGES:
-        raise ValueError(f"no bots for the game {game[:40]!r} (games with bots: {', '.join(_BOT_PACKAGES)})")
-    kinds: dict[str, type[Any]] = importlib.import_module(_BOT_PACKAGES[game]).BOTS
+    try:
+        found = plugin(game)
+    except ValueError:
+        found = None
+    if found is None or found.bots is None:
+        with_bots = ", ".join(p.name for p in plugins() if p.bots is not None)
+        raise ValueError(f"no bots for the game {str(game)[:40]!r} (games with bots: {with_bots})")
+    kinds: dict[str, type[Any]] = found.part("bots")
     return kinds
 
 
-def make_bot(spec: str, seed: int, game: str = "seep") -> Bot:
+def levels(game: str) -> dict[str, str]:
+    """The player-facing levels ``game`` offers and the kind of bot each seats (its plugin's, else
+    :data:`LEVELS`)."""
+    own = plugin(game).levels
+    return dict(own) if own is not None else dict(LEVELS)
+
+
+def make_bot(spec: str, seed: int, game: str | None = None) -> Bot:
     """A bot of ``game`` by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` ..
     ``expert``), optionally with settings: ``"ismcts:iterations=100,seconds=0.5"``."""
+    game = default_game() if game is None else game
     kinds = bot_kinds(game)
+    offered = levels(game)
     name, settings = parse_bot_spec(spec)
-    kind = LEVELS.get(name, name)
+    kind = offered.get(name, name)
     if kind not in kinds:
-        raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join([*kinds, *LEVELS])})")
-    if settings and name in LEVELS:
+        raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join([*kinds, *offered])})")
+    if settings and name in offered:
         raise ValueError(f"a level ({name}) takes no settings; name the bot instead ({kind}:...)")
-    if name in LEVELS:
+    if name in offered:
         settings = dict(LEVEL_SETTINGS.get(name, {}))
     bot: Bot = construct(kinds[kind], spec, seed, settings)
     return bot

@@ -21,10 +21,9 @@ except ImportError:  # pragma: no cover
 from taash.cli.chips import app as chips_app
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
-from taash.cli.rummy import app as rummy_app
-from taash.cli.seep import app as seep_app
 from taash.cli.verify import verify
 from taash.cli.web import serve, web_app
+from taash.games.registry import plugins
 
 #: Exit status for an error in taash itself (sysexits' EX_SOFTWARE).
 INTERNAL_ERROR = 70
@@ -66,8 +65,9 @@ def main(
 ) -> None:
     """Indian card games: play Seep or 13-card Rummy against bots or people; exact engines, simulations, bots and
     benchmarks."""
-app.add_typer(seep_app, name="seep")
-app.add_typer(rummy_app, name="rummy")
+for _game in plugins():  # each game's own commands: taash <game> ...
+    if _game.command is not None:
+        app.add_typer(_game.part("command"), name=_game.name)
 app.add_typer(web_app, name="web")
 app.add_typer(chips_app, name="chips")
 

@@ -1,14 +1,14 @@
 """``taash play --plain``: a match against bots in the plain terminal game (:mod:`taash.tui.plain`), for any game
-with plain words (a module ``taash.tui.<game>.plain`` offering ``WORDS``), one line per event."""
+with plain words (its plugin's ``plain``: :class:`~taash.tui.plain.PlainWords`), one line per event."""
 
 from __future__ import annotations
 
-import importlib
 import secrets
 
 from taash.bots.base import LEVELS
 from taash.cli.common import fail
 from taash.cli.play_options import PlayOptions
+from taash.games.registry import plugin
 from taash.rulebook import rules_document
 from taash.tables.adapter import TableError, adapter
 from taash.tables.session import Session
@@ -19,7 +19,7 @@ BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir")
 
 
 def plain_words(game: str) -> PlainWords:
-    words: PlainWords = importlib.import_module(f"taash.tui.{game}.plain").WORDS
+    words: PlainWords = plugin(game).part("plain")
     return words
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Annotated
@@ -12,14 +11,10 @@ import typer
 from taash.bots.base import EXPERT_SECONDS, LEVELS
 from taash.cli.common import fail, user_errors
 from taash.cli.play_options import PlayOptions, Screens
-from taash.cli.seep_play import DEFAULT_SAVE  # the default game's, for the help
 from taash.cli.terminal import unicode_ok
+from taash.games.registry import default_game, plugin, plugins
 from taash.i18n import LANGUAGES, language_from, use
 
-#: Each game's terminal game, by the game's name: a module with its :class:`Screens` (loaded only when played).
-GAME_SCREENS = {"seep": "taash.cli.seep_play", "rummy": "taash.cli.rummy_play"}
-#: The game of a record that names none (Seep's records came first).
-DEFAULT_GAME = "seep"
 #: The parameters of ``taash play`` a game may refuse, or take from a save, when they are given.
 PARAMETERS = ("players", "rules", "fmt", "level", "baazis", "seed", "name")
 
@@ -71,16 +66,29 @@ def saved_game(path: Path) -> str | None:
     return None
 
 
+def with_screens() -> list[str]:
+    """The games with a terminal game (their plugin's ``screens``: loaded only when played)."""
+    return [p.name for p in plugins() if p.screens is not None]
+
+
 def screens(game: str) -> Screens:
-    """The terminal game of ``game`` (a name of :data:`GAME_SCREENS`)."""
-    found: Screens = importlib.import_module(GAME_SCREENS[game]).SCREENS
+    """The terminal game of ``game`` (one of :func:`with_screens`)."""
+    found: Screens = plugin(game).part("screens")
     return found
+
+
+def check_game(game: str, plain: bool) -> None:
+    """Refuse a game without a terminal game (with ``--plain``: without plain words) in one line."""
+    playable = [p.name for p in plugins() if (p.plain if plain else p.screens) is not None]
+    if game not in playable:
+        fail(f"--game must be {' or '.join(playable)}{' with --plain' if plain else ''}, not {game[:40]!r}")
 
 
 def play(
     ctx: typer.Context,
-    game: Annotated[str, typer.Option("--game", "-g", help="The game: seep (the default) or rummy (13-card "
-                                      "Rummy: taash rummy play --help tells its keys).")] = "seep",
+    game: Annotated[str | None, typer.Option("--game", "-g", help="The game: seep (the default) or rummy (13-card "
+                                             "Rummy: taash rummy play --help tells its keys).", show_default=False)]
+    = None,
     fmt: Annotated[str | None, typer.Option("--format", "-f", help="Rummy's match format: points (the default), "
                                             "pool101, pool201, deals2, deals3, deals6.")] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")] = 4,
@@ -90,7 +98,7 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the match (the same seed deals the same cards).")] = None,
     name: Annotated[str, typer.Option("--name", help="Your name in the game record.")] = "You",
     resume: Annotated[Path | None, typer.Option(help="Resume a saved match (a game record file).")] = None,
-    save: Annotated[Path | None, typer.Option(help=f"Where s and q save the match (default: {DEFAULT_SAVE}, "
+    save: Annotated[Path | None, typer.Option(help="Where s and q save the match (default: taash-GAME-match.json, "
                                                    "or the --resume file).")] = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards (Ks, Th) instead of suit symbols.")]
     = False,
@@ -103,12 +111,12 @@ def play(
     old_name: Annotated[str | None, typer.Option("-n", hidden=True)] = None,
 ) -> None:
     """Play a match of Seep or 13-card Rummy against the computer (the help's text is PLAY_HELP)."""
-    if game not in GAME_SCREENS:
-        fail(f"--game must be {' or '.join(GAME_SCREENS)}, not {game[:40]!r}")
+    game = default_game() if game is None else game
+    check_game(game, plain)
     if old_name is not None:  # -n was --name here, and is --deals in every other command
         fail("-n is not short for --name (in the other commands it is --deals): write --name NAME")
     saved = saved_game(resume) if resume is not None else None
-    if saved in GAME_SCREENS and saved != DEFAULT_GAME:  # a save of another game goes on as one (the default
+    if saved in with_screens() and saved != default_game():  # a save of another game goes on as one (the default
         game = saved                                      # game's saves are its records, not tables' saves)
     speak(lang)
     given = frozenset(p for p in PARAMETERS
@@ -135,7 +143,8 @@ def replay_record(
         data = data["record"]  # a save of a tables' session (taash rummy play): its record is inside
     game = data.get("game") if isinstance(data, dict) else None
     # A record of no game (or of one without a terminal game) is the default game's to read or refuse.
-    screens(game if isinstance(game, str) and game in GAME_SCREENS else DEFAULT_GAME).replay(file, data, ascii_only)
+    screens(game if isinstance(game, str) and game in with_screens() else default_game()).replay(file, data,
+                                                                                               ascii_only)
 
 
 play.__doc__ = PLAY_HELP

@@ -184,7 +184,8 @@ def serve(
 @web_app.command()
 def loadtest(
     players: Annotated[int, typer.Option(help="Simulated people (four to a Seep table, six to a Rummy one).")] = 1000,
-    game: Annotated[str, typer.Option(help="The game: seep or rummy.")] = "seep",
+    game: Annotated[str | None, typer.Option(help="The game: seep (the default) or rummy.", show_default=False)]
+    = None,
     duration: Annotated[float, typer.Option(help="Seconds of play to measure.")] = 60.0,
     interval: Annotated[float, typer.Option(help="Seconds between one person's plays, on average.")] = 2.0,
     seed: Annotated[int, typer.Option(help="Seed of the simulated people's choices.")] = 0,
@@ -198,8 +199,10 @@ def loadtest(
     from rich.table import Table
 
     from taash.cli.common import out, progress_bar
+    from taash.games.registry import default_game
     from taash.web import loadtest as lt
 
+    game = default_game() if game is None else game
     if not 4 <= players <= 4000:
         fail(f"--players must be from 4 to 4000, not {players}")
     if not 1 <= duration <= 1800:

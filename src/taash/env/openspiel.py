@@ -1,5 +1,6 @@
-"""Seep and 13-card Rummy as OpenSpiel games: importing this module registers ``python_taash_seep`` and
-``python_taash_rummy`` with :func:`pyspiel.register_game` (the ``openspiel`` extra: ``pip install
+"""taash's games as OpenSpiel games: importing this module registers every game whose plugin names an OpenSpiel
+module (Seep's ``python_taash_seep``, :mod:`taash.env.seep_openspiel`; Rummy's ``python_taash_rummy``,
+:mod:`taash.env.rummy_openspiel`) with :func:`pyspiel.register_game` (the ``openspiel`` extra: ``pip install
 'taash[openspiel]'``).
 
 >>> import pyspiel
@@ -32,20 +33,15 @@ import numpy as np
 import pyspiel
 
 from taash.env.aec import Encoding
-from taash.env.rummy import RummyEncoding
-from taash.env.seep import SeepEncoding
 from taash.games.api import Game, State
-from taash.games.registry import make_game
+from taash.games.registry import plugins
 
 #: How many seeds the chance node draws among unless set (each seed deals one match).
 SEEDS = 10_000
-#: Decisions in a Seep deal: the bid and 48 plays.
-SEEP_MOVES = 49
-#: Decisions after which a Rummy match stops (its returns all 0) unless set otherwise.
-RUMMY_MOST_MOVES = 2_000
 
 
-def _game_type(short_name: str, long_name: str, players: range, parameters: dict[str, Any]) -> pyspiel.GameType:
+def game_type(short_name: str, long_name: str, players: range, parameters: dict[str, Any]) -> pyspiel.GameType:
+    """A taash game's OpenSpiel type (each game's module registers its own: its plugin's ``openspiel``)."""
     return pyspiel.GameType(
         short_name=short_name,
         long_name=long_name,
@@ -62,13 +58,6 @@ def _game_type(short_name: str, long_name: str, players: range, parameters: dict
         provides_observation_tensor=True,
         parameter_specification=parameters,
     )
-
-
-SEEP_TYPE = _game_type("python_taash_seep", "Seep (taash)", range(2, 5),
-                       {"players": 4, "rules": "standard", "seeds": SEEDS})
-RUMMY_TYPE = _game_type("python_taash_rummy", "13-card Indian Rummy (taash)", range(2, 7),
-                        {"players": 2, "rules": "octro", "format": "points", "seeds": SEEDS,
-                         "max_moves": RUMMY_MOST_MOVES})
 
 
 class TaashGame(pyspiel.Game):  # type: ignore[misc]
@@ -274,28 +263,6 @@ class TaashObserver:
         return state.observation_string(player)
 
 
-class SeepGame(TaashGame):
-    """Seep in OpenSpiel: ``players`` 2 or 4, ``rules`` a preset name, ``seeds`` as :class:`TaashGame`; a match
-    is a single deal."""
-
-    def __init__(self, params: dict[str, Any] | None = None):
-        settings = {**SEEP_TYPE.parameter_specification, **(params or {})}
-        game = make_game("seep", players=settings["players"], rules=settings["rules"])
-        super().__init__(SEEP_TYPE, settings, SeepEncoding(game), settings["seeds"], SEEP_MOVES)  # type: ignore[arg-type]
-
-
-class RummyGame(TaashGame):
-    """13-card Rummy in OpenSpiel: ``players`` 2 to 6, ``rules`` a preset name, ``format`` a match format,
-    ``seeds`` and ``max_moves`` as :class:`TaashGame`."""
-
-    def __init__(self, params: dict[str, Any] | None = None):
-        settings = {**RUMMY_TYPE.parameter_specification, **(params or {})}
-        game = make_game("rummy", players=settings["players"], rules=settings["rules"], format=settings["format"])
-        moves = settings["max_moves"]
-        if isinstance(moves, bool) or not isinstance(moves, int) or moves < 1:
-            raise ValueError(f"max_moves must be a whole number of at least 1, not {moves!r}")
-        super().__init__(RUMMY_TYPE, settings, RummyEncoding(game), settings["seeds"], moves)  # type: ignore[arg-type]
-
-
-pyspiel.register_game(SEEP_TYPE, SeepGame)
-pyspiel.register_game(RUMMY_TYPE, RummyGame)
+for _game in plugins():  # each game's module registers its game with OpenSpiel as it is imported
+    if _game.openspiel is not None:
+        _game.part("openspiel")

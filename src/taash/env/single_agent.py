@@ -15,7 +15,6 @@ skipped: reset deals the next one.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -25,19 +24,18 @@ import numpy as np
 
 from taash.bots.base import Bot, make_bot
 from taash.env.aec import ILLEGAL_REWARD, CardGameEnv, Observation
+from taash.games.registry import default_game, plugin, plugins
 
-#: ``game -> "module:class"``: each game's PettingZoo environment, imported when asked for.
-_RAW_ENVS = {"seep": "taash.env.seep:raw_env", "rummy": "taash.env.rummy:raw_env"}
 #: Matches dealt at most by one reset while looking for one the learner plays in.
 _MOST_SKIPPED = 1000
 
 
 def raw_env(game: str, **settings: Any) -> CardGameEnv:
     """The PettingZoo environment of ``game`` by name, with its settings (``ValueError`` for an unknown game)."""
-    if game not in _RAW_ENVS:
-        raise ValueError(f"no environment for the game {game[:40]!r} (known: {', '.join(_RAW_ENVS)})")
-    module, _, name = _RAW_ENVS[game].partition(":")
-    made: CardGameEnv = getattr(importlib.import_module(module), name)(**settings)
+    known = [p.name for p in plugins() if p.env is not None]
+    if game not in known:
+        raise ValueError(f"no environment for the game {str(game)[:40]!r} (known: {', '.join(known)})")
+    made: CardGameEnv = plugin(game).part("env")(**settings)
     return made
 
 
@@ -48,9 +46,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's instance field)
 
-    def __init__(self, game: str = "seep", seat: int = 0, opponents: str | Sequence[str] = "greedy",
+    def __init__(self, game: str | None = None, seat: int = 0, opponents: str | Sequence[str] = "greedy",
                  illegal_reward: float = ILLEGAL_REWARD, render_mode: str | None = None, **settings: Any):
-        self.game = game
+        self.game = game = default_game() if game is None else game
         self.aec = raw_env(game, render_mode=render_mode, **settings)
         players = len(self.aec.possible_agents)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -117,7 +115,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
 #: Gymnasium's names for the learner's environments: ``gymnasium.make("taash/Seep-v0", players=2)`` once this
 #: module is imported.
-GYMNASIUM_IDS = {"taash/Seep-v0": "seep", "taash/Rummy-v0": "rummy"}
+GYMNASIUM_IDS = {p.gymnasium_id: p.name for p in plugins() if p.env is not None and p.gymnasium_id is not None}
 for _id, _game in GYMNASIUM_IDS.items():
     if _id not in gymnasium.registry:
         gymnasium.register(_id, entry_point="taash.env.single_agent:SingleAgentEnv", kwargs={"game": _game})

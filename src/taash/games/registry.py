@@ -1,68 +1,95 @@
-"""Games by name. Each game's adapter is found by an import path, so nothing is imported until it is asked for and
-no engine imports the games layer; tests may register games of their own.
+"""Games by name: each game is one :class:`~taash.games.plugin.GamePlugin`, registered here (the built-in games,
+one call each, at the end of this module) or by a package of its own (an entry point in the ``taash.games``
+group naming its plugin), or by the tests. Every other layer asks this registry; none names a game.
 
 >>> game = make_game("seep", players=2)
 >>> game.name, game.players
 ('seep', 2)
+>>> plugin("rummy").title
+'13-card Rummy'
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
+import logging
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any
 
 from taash.games.api import Game
+from taash.games.plugin import GamePlugin, load
 
-#: ``name -> "module:factory"``: the factory takes the game's settings as keyword arguments.
-_KNOWN: dict[str, str] = {
-    "seep": "taash.seep.game:make_game",
-    "rummy": "taash.rummy.game:make_game",
-}
+#: The entry point group a separately installed game registers its plugin in (``name = "package.module:PLUGIN"``).
+ENTRY_POINTS = "taash.games"
+_PLUGINS: dict[str, GamePlugin] = {}
 _FACTORIES: dict[str, Callable[..., Game]] = {}
-#: ``name -> "module:class"``: the one family of exceptions each game's engine raises for what a person can get wrong
-#: (each says what in a sentence; one with ``illegal`` true is a record that breaks the rules, not a malformed one).
-_KNOWN_ERRORS: dict[str, str] = {
-    "seep": "taash.seep.errors:SeepError",
-    "rummy": "taash.rummy.errors:RummyError",
-}
 _ERRORS: dict[str, type[ValueError]] = {}
+_entry_points_read = False
 
 
-def register(name: str, factory: Callable[..., Game], errors: type[ValueError] | None = None) -> None:
-    """Make a game known under ``name`` (replacing any other of that name), with its family of errors if it has
-    one of its own."""
-    _FACTORIES[name] = factory
-    if errors is not None:
-        _ERRORS[name] = errors
+def register(game: GamePlugin) -> None:
+    """Make a game known under its name (replacing any other of that name: its parts are imported afresh)."""
+    _PLUGINS[game.name] = game
+    _FACTORIES.pop(game.name, None)
+    _ERRORS.pop(game.name, None)
+
+
+def _read_entry_points() -> None:
+    """Register the plugins installed packages name in :data:`ENTRY_POINTS` (once; a broken one is logged and
+    left out, so that one bad package does not stop every game)."""
+    global _entry_points_read
+    if _entry_points_read:
+        return
+    _entry_points_read = True
+    for point in metadata.entry_points(group=ENTRY_POINTS):
+        try:
+            found = point.load()
+        except Exception as e:
+            logging.getLogger(__name__).warning("the game %s did not load: %s", point.name, e)
+            continue
+        if isinstance(found, GamePlugin) and found.name not in _PLUGINS:
+            register(found)
+
+
+def plugins() -> tuple[GamePlugin, ...]:
+    """Every registered game, the default game first."""
+    _read_entry_points()
+    return tuple(_PLUGINS.values())
+
+
+def plugin(name: str) -> GamePlugin:
+    """A game's plugin by name; ``ValueError`` naming the known games for an unknown one."""
+    _read_entry_points()
+    if not isinstance(name, str) or name not in _PLUGINS:
+        raise ValueError(f"unknown game {str(name)[:40]!r} (known: {', '.join(game_names())})")
+    return _PLUGINS[name]
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered game's name, the default game first."""
+    return tuple(p.name for p in plugins())
+
+
+def default_game() -> str:
+    """The game of a record, a table or a command that names none: the first registered."""
+    return plugins()[0].name
 
 
 def game_errors() -> tuple[type[ValueError], ...]:
     """Every registered game's family of errors (their engines are imported only now: the interfaces ask when one
     has been raised)."""
-    for name, where in _KNOWN_ERRORS.items():
-        if name not in _ERRORS:
-            module, _, attribute = where.partition(":")
-            _ERRORS[name] = getattr(importlib.import_module(module), attribute)
+    for p in plugins():
+        if p.errors is not None and p.name not in _ERRORS:
+            _ERRORS[p.name] = load(p.errors)
     return tuple(_ERRORS.values())
-
-
-def game_names() -> list[str]:
-    """Every registered game's name."""
-    return sorted({*_KNOWN, *_FACTORIES})
 
 
 def factory(name: str) -> Callable[..., Game]:
     """The factory of a game by name; ``ValueError`` naming the known games for an unknown one."""
-    if name in _FACTORIES:
-        return _FACTORIES[name]
-    if name not in _KNOWN:
-        raise ValueError(f"unknown game {name[:40]!r} (known: {', '.join(game_names())})")
-    module, _, attribute = _KNOWN[name].partition(":")
-    made: Callable[..., Game] = getattr(importlib.import_module(module), attribute)
-    _FACTORIES[name] = made
-    return made
+    if name not in _FACTORIES:
+        _FACTORIES[name] = load(plugin(name).game)
+    return _FACTORIES[name]
 
 
 def make_game(name: str, **settings: Any) -> Game:
@@ -74,3 +101,30 @@ def make_game(name: str, **settings: Any) -> Game:
     if unknown:
         raise ValueError(f"{name} takes no setting {unknown[0][:40]!r} (its settings: {', '.join(known)})")
     return made(**settings)
+
+
+# -- the built-in games (the first is the default) -------------------------------------------------------------
+
+register(GamePlugin(
+    name="seep", title="Seep", players=(4, 2), player_words=((4, "4 (two teams)"),),
+    game="taash.seep.game:make_game", errors="taash.seep.errors:SeepError",
+    tables="taash.tables.seep:ADAPTER", bots="taash.bots.seep:BOTS",
+    full_information_bots=(("cheat", "taash.bots.seep.cheat:CheatBot"),),
+    screens="taash.cli.seep_play:SCREENS", plain="taash.tui.seep.plain:WORDS", command="taash.cli.seep:app",
+    view="web/static/seep/view.js", replay_view="web/static/seep/replay.js",
+    stats=("sweeps", "baazis"), stakes="taash.web.seep_stakes:STAKES",
+    env="taash.env.seep:raw_env", gymnasium_id="taash/Seep-v0", openspiel="taash.env.seep_openspiel",
+    lessons="taash.learn.seep:LESSON",
+    loadtest=(("players", 4), ("baazis", 20)),
+))
+register(GamePlugin(
+    name="rummy", title="13-card Rummy", players=(2, 3, 4, 5, 6),
+    game="taash.rummy.game:make_game", errors="taash.rummy.errors:RummyError",
+    tables="taash.tables.rummy:ADAPTER", bots="taash.bots.rummy:BOTS",
+    screens="taash.cli.rummy_play:SCREENS", plain="taash.tui.rummy.plain:WORDS", command="taash.cli.rummy:app",
+    view="web/static/rummy/view.js", replay_view="web/static/rummy/replay.js", routes="taash.web.rummy_routes:router",
+    stats=("valid_declarations", "drops", "wrong_declarations"), stakes="taash.web.rummy_stakes:STAKES",
+    env="taash.env.rummy:raw_env", gymnasium_id="taash/Rummy-v0", openspiel="taash.env.rummy_openspiel",
+    lessons="taash.learn.rummy:LESSON",
+    loadtest=(("players", 6), ("format", "pool201")),
+))

@@ -33,7 +33,7 @@ from enum import Enum
 from typing import Literal
 
 from taash.fairness import Reshuffles
-from taash.packs import JOKER, face_name
+from taash.packs import JOKER, face_name, face_symbol
 from taash.rummy.errors import BadHandError, IllegalTurnError
 from taash.rummy.melds import declaration_valid
 from taash.rummy.rules import Rules
@@ -129,6 +129,11 @@ def discardable(hand: Sequence[int], taken_from_pile: int | None, rules: Rules) 
     discard pile (R3), unless the hand holds its twin too."""
     kept = taken_from_pile if rules.keep_taken_discard else None
     return sorted(f for f in set(hand) if f != kept or hand.count(f) > 1)
+
+
+def kept_reason(face: int) -> str:
+    """Why the card just taken from the discard pile may not be discarded in the same turn (R3)."""
+    return f"{face_symbol(face)} was just taken from the discard pile and may not be discarded in the same turn (R3)"
 
 
 def legal_actions(phase: Phase, hand: Sequence[int], pile_size: int, stock_size: int, taken_from_pile: int | None,
@@ -283,7 +288,7 @@ class Deal:
         seat = self.to_move
         if isinstance(action, Drop | Take):
             if self.phase is not Phase.TAKE:
-                raise IllegalTurnError(f"seat {seat} has taken a card and must discard or declare")
+                raise IllegalTurnError("you have taken a card this turn: now discard one (or declare)")
             if isinstance(action, Take):
                 if action.source == "stock" and not self.can_take_stock():
                     raise IllegalTurnError("the stock is empty and the discard pile has no card to refill it")
@@ -295,23 +300,22 @@ class Deal:
         if not isinstance(action, Discard | Declare):
             raise IllegalTurnError(f"not a Rummy action: {action!r}")
         if self.phase is not Phase.DISCARD:
-            raise IllegalTurnError(f"seat {seat} must take a card (or drop) first")
+            raise IllegalTurnError("take a card from the stock or the discard pile first (or drop)")
         hand = self.hands[seat]
         if isinstance(action, Discard):
             if action.card not in hand:
-                raise IllegalTurnError(f"seat {seat} has no {_name(action.card)} to discard")
+                raise IllegalTurnError(f"you have no {_name(action.card)} to discard")
             if action.card not in self.discardable():
-                raise IllegalTurnError(f"{_name(action.card)} was just taken from the discard pile and may not be "
-                                       "discarded in the same turn (R3)")
+                raise IllegalTurnError(kept_reason(action.card))
             return
         if action.finish not in hand:
-            raise IllegalTurnError(f"seat {seat} has no {_name(action.finish)} to lay down as the finish card")
+            raise IllegalTurnError(f"you have no {_name(action.finish)} to lay down as the finish card")
         rest = Counter(hand)
         rest[action.finish] -= 1
         shown = Counter(f for group in action.groups for f in group)
         if any(not group for group in action.groups) or shown != +rest:
-            raise IllegalTurnError(f"the groups of a declaration must hold exactly the {HAND} cards of seat "
-                                   f"{seat}'s hand besides the finish card")
+            raise IllegalTurnError(f"the groups of a declaration must hold exactly the {HAND} cards of your hand "
+                                   "besides the finish card")
 
     # -- doing it -------------------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Literal
 
-from taash.packs import JOKER
+from taash.packs import JOKER, face_symbol
 from taash.rummy.rules import Rules
 
 MeldKind = Literal["pure", "impure", "set"]
@@ -145,3 +145,53 @@ def declaration_valid(groups: Sequence[Sequence[int]], rules: Rules, wild: int) 
         return False
     melds = [(k, len(g)) for k, g in zip(kinds, groups, strict=True) if k != "free"]
     return meets_requirement([k for k, _ in melds], [n for _, n in melds], rules)  # type: ignore[misc]
+
+
+def group_problem(group: Sequence[int], rules: Rules, wild: int) -> str | None:
+    """Why a group is no meld, in a player's words (one line), or None when it is a meld or free jokers. What a
+    group is stays :func:`meld_kind`'s to say; this names the rule a group that is none of them breaks first."""
+    if group_kind(group, rules, wild) != "invalid":
+        return None
+    if len(group) < 3:
+        return "a meld has at least 3 cards"
+    jokers = [f for f in group if is_joker(f, wild)]
+    naturals = [f for f in group if not is_joker(f, wild)]
+    if len(naturals) < rules.min_natural_cards:
+        return f"a meld needs at least {rules.min_natural_cards} cards that are not jokers"
+    if rules.max_jokers_per_meld and len(jokers) > rules.max_jokers_per_meld:
+        return f"a meld may hold at most {rules.max_jokers_per_meld} joker{'s' * (rules.max_jokers_per_meld != 1)}"
+    suits = {f // 13 for f in naturals}
+    ranks = [f % 13 for f in naturals]
+    if len(set(ranks)) == 1:
+        if len(group) > rules.max_set_size:
+            return f"a set holds at most {rules.max_set_size} cards, one of each suit"
+        return "a set's cards are each of a different suit: " + " ".join(face_symbol(f) for f in naturals)
+    if len(suits) > 1:
+        return ("a sequence's cards are all of one suit, and a set's all of one rank: "
+                + " ".join(face_symbol(f) for f in group) + " is neither")
+    if len(set(ranks)) != len(ranks):
+        return "a sequence holds each rank once"
+    shown = " ".join(face_symbol(f) for f in naturals)
+    if not jokers:
+        return f"a sequence's cards follow one another in rank: {shown} has a gap and no joker to fill it"
+    return (f"a sequence's cards follow one another in rank: {len(jokers)} joker{'s' * (len(jokers) != 1)} cannot "
+            f"fill the gaps of {shown}")
+
+
+def declaration_problem(groups: Sequence[Sequence[int]], rules: Rules, wild: int) -> str | None:
+    """Why shown groups are no valid declaration, in a player's words (one line), or None when they are one
+    (:func:`declaration_valid` decides; this names the first thing wrong)."""
+    for group in groups:
+        problem = group_problem(group, rules, wild)
+        if problem is not None:
+            return f"{' '.join(face_symbol(f) for f in group)} is no meld: {problem}"
+    if declaration_valid(groups, rules, wild):
+        return None
+    kinds = [(k, len(g)) for g in groups if (k := group_kind(g, rules, wild)) in ("pure", "impure")]
+    pure = sum(k == "pure" for k, _ in kinds)
+    if pure < rules.pure_runs_required:
+        return (f"a declaration needs {rules.pure_runs_required} pure sequence{'s' * (rules.pure_runs_required != 1)}"
+                " (no joker standing in for a card)")
+    if len(kinds) < rules.runs_required:
+        return f"a declaration needs {rules.runs_required} sequences, at least {rules.pure_runs_required} pure"
+    return "a declaration needs a sequence of 4 cards or more"

@@ -826,6 +826,12 @@ static u64 legal_bids(const Deal *d) {
     return out;
 }
 
+/* deal.py's make_bid, for a bid from the legal bids: the floor is turned face up and the bid play is due. */
+static void deal_bid(Deal *d, int value) {
+    d->bid = value;
+    d->phase = PHASE_PLAY;
+}
+
 static int deal_legal_plays(const Deal *d, Plays *out) {
     out->n = 0;
     if (d->phase != PHASE_PLAY) return 0;
@@ -1553,8 +1559,7 @@ static int random_deal(Deal *d, const Rules *rules, int players, int dealer, MT 
     u64 bids = legal_bids(d);
     int vals[5], nb = 0;
     for (u64 b = bids; b; b &= b - 1) vals[nb++] = low_index(b);
-    d->bid = vals[draw(rng, how, (size_t)nb)];
-    d->phase = PHASE_PLAY;
+    deal_bid(d, vals[draw(rng, how, (size_t)nb)]);
     while (d->phase == PHASE_PLAY) {
         if (deal_legal_plays(d, &scratch)) return -1;
         deal_play(d, &scratch.a[draw(rng, how, scratch.n)]);
@@ -2379,6 +2384,482 @@ fail:
     return NULL;
 }
 
+/* -- the batched environment (taash.env.seep_batch) -------------------------------------------------------------
+ *
+ * N single-deal matches stepped here, each as taash.env.seep_v0 steps one: the same deals from the same seeds, the
+ * same action indices (taash.env.seep's module docstring), the same observation (docs/env.md), the same rewards
+ * per deal. The rules are the functions above (legal_bids, deal_legal_plays, deal_play, deal_score); this section
+ * only deals, numbers the actions and writes the arrays that taash.env.seep_batch hands out. */
+
+/* Python's random.Random(seed) for a seed from 0 to 2**64 - 1: CPython's init_by_array on the seed's 32-bit words,
+ * the lowest first (one word for a seed below 2**32). */
+static void mt_seed(MT *s, u64 seed) {
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    int words = seed >> 32 ? 2 : 1;
+    uint32_t *mt = s->mt;
+    mt[0] = 19650218u;
+    for (int i = 1; i < 624; i++) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + (uint32_t)i;
+    int i = 1, j = 0;
+    for (int k = 624; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+        if (++i >= 624) { mt[0] = mt[623]; i = 1; }
+        if (++j >= words) j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        if (++i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000u;
+    s->index = 624;
+}
+
+/* random.Random.randrange(2**63): getrandbits(64) (two words, the lower first) until below 2**63. */
+static u64 rng_below_2_63(MT *s) {
+    u64 r;
+    do {
+        u64 low = genrand(s);
+        r = (u64)genrand(s) << 32 | low;
+    } while (r >> 63);
+    return r;
+}
+
+/* Match(rules, players, seed, 0)'s first deal (match.py): the first dealer rng.randrange(players), then packs
+ * shuffled until none needs a redeal (4.2, 7.1), all from random.Random(seed). */
+static void match_deal(Deal *d, const Rules *rules, int players, u64 seed) {
+    MT rng;
+    uint8_t deck[52];
+    mt_seed(&rng, seed);
+    int dealer = (int)rng_below(&rng, (size_t)players);
+    do shuffled_pack(&rng, deck);
+    while (redeal_needed(rules, deck));
+    deal_setup(d, rules, players, dealer, deck);
+}
+
+/* The action indices (taash/env/seep.py): the bids 9..13, the throws, then OPTIONS_MAX blocks of the plays of each
+ * card at each of its TARGETS targets. */
+#define FIRST_THROW 5
+#define FIRST_PLAY (FIRST_THROW + 52)
+#define TARGETS 21
+#define OPTIONS_MAX 64
+/* The first target of breaking the house of h (9..12) into a higher one: the pairs h < n in order. */
+static const int FIRST_BREAK_TARGET[13] = {[9] = 11, [10] = 15, [11] = 18, [12] = 20};
+
+/* seep.py's target_of: the target of a play other than a throw. */
+static int target_of(const Play *p) {
+    switch (p->kind) {
+    case CAPTURE: return 0;
+    case ESTABLISH: return 1 + p->house - 9;
+    case ADD: return 6 + p->house - 9;
+    default: return FIRST_BREAK_TARGET[p->broken] + p->house - p->broken - 1;
+    }
+}
+
+/* The observation's parts (seep.py's SeepEncoding.LAYOUT, docs/env.md), by their offsets. */
+enum {
+    OBS_HAND = 0, OBS_LOOSE = 52, OBS_HOUSES = 104, OBS_MINE = 364, OBS_THEIRS = 416, OBS_UNSEEN = 468,
+    OBS_RESTRICTED = 520, OBS_HOUSE_FACTS = 572, OBS_PHASE = 597, OBS_BID = 599, OBS_BID_PLAY_DUE = 604,
+    OBS_TO_MOVE = 605, OBS_DEALER = 609, OBS_HAND_SIZES = 613, OBS_PLAYS_MADE = 617, OBS_CARD_POINTS = 618,
+    OBS_SWEEP_POINTS = 620, OBS_MATCH = 622, OBS_SIZE = 626
+};
+/* seep.py's SWEEP_SCALE: sweep points are observed / 200, at most 1. */
+#define SWEEP_SCALE 200.0
+
+/* A legal action of the seat to act: its index and, in the play phase, its play. */
+typedef struct {
+    int32_t index;
+    Play play;
+} Action;
+
+typedef struct {
+    Deal deal;
+    MT seeds;       /* the match seeds, drawn as seep_v0's reset() draws them */
+    u64 chooser;    /* random_actions' generator (splitmix64) */
+    Action *legal;  /* the legal actions of the seat to act, by ascending index (only those with an index) */
+    int nlegal, cap;
+} BatchGame;
+
+typedef struct {
+    PyObject_HEAD
+    Rules rules;
+    int players, options, size, action_size;
+    double card_scale;
+    BatchGame *games;
+    /* The arrays written: observations (size x OBS_SIZE float32), action masks (size x action_size int8),
+     * rewards (size x players float32), dones (size bool), to_move (size int32). */
+    Py_buffer obs, masks, rewards, dones, to_move;
+    int held; /* how many of the buffers are held, in that order */
+} BatchObject;
+
+static int action_room(BatchGame *g, size_t need) {
+    if ((size_t)g->cap >= need) return 0;
+    size_t cap = g->cap ? (size_t)g->cap : 64;
+    while (cap < need) cap *= 2;
+    Action *a = realloc(g->legal, cap * sizeof(Action));
+    if (!a) return -1;
+    g->legal = a;
+    g->cap = (int)cap;
+    return 0;
+}
+
+/* The order of seep.py's play_indices: throws by card, then the plays by card and target, those of one card at
+ * one target by the mask of their loose cards. */
+static u64 play_order(const Play *p) {
+    if (p->kind == THROW) return (u64)p->card << 52;
+    return (u64)(52 + p->card * TARGETS + target_of(p)) << 52 | p->loose;
+}
+
+static void sort_actions(Action *a, u64 *keys, int n) {
+    for (int i = 1; i < n; i++) {
+        Action x = a[i];
+        u64 k = keys[i];
+        int j = i - 1;
+        for (; j >= 0 && keys[j] > k; j--) {
+            a[j + 1] = a[j];
+            keys[j + 1] = keys[j];
+        }
+        a[j + 1] = x;
+        keys[j + 1] = k;
+    }
+}
+
+/* The legal actions of the seat to act, numbered (the k-th play of a card at a target, k below `options`). */
+static int number_actions(BatchGame *g, int options) {
+    const Deal *d = &g->deal;
+    g->nlegal = 0;
+    if (d->phase == PHASE_BID) {
+        if (action_room(g, 5)) return -1;
+        for (u64 bids = legal_bids(d); bids; bids &= bids - 1)
+            g->legal[g->nlegal++].index = low_index(bids) - 9;
+        return 0;
+    }
+    if (deal_legal_plays(d, &scratch) || action_room(g, scratch.n)) return -1;
+    u64 local[256];
+    u64 *keys = scratch.n <= 256 ? local : malloc(scratch.n * sizeof(u64));
+    if (!keys) return -1;
+    int n = (int)scratch.n;
+    for (int i = 0; i < n; i++) {
+        g->legal[i].play = scratch.a[i];
+        keys[i] = play_order(&scratch.a[i]);
+    }
+    sort_actions(g->legal, keys, n);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const Play *p = &g->legal[i].play;
+        int index;
+        if (p->kind == THROW) {
+            index = FIRST_THROW + p->card;
+        } else {
+            k = i && keys[i] >> 52 == keys[i - 1] >> 52 ? k + 1 : 0;
+            if (k >= options) continue; /* past the options of its card and target: no index */
+            index = FIRST_PLAY + (p->card * TARGETS + target_of(p)) * options + k;
+        }
+        g->legal[g->nlegal] = g->legal[i];
+        g->legal[g->nlegal++].index = index;
+    }
+    if (keys != local) free(keys);
+    return 0;
+}
+
+static void card_plane(float *o, u64 cards) {
+    for (; cards; cards &= cards - 1) o[low_index(cards)] = 1.0f;
+}
+
+/* seep.py's _relative: a one-hot of `seat` counted from `me`. */
+static void relative(float *o, int seat, int me, int players) { o[(seat - me + players) % players] = 1.0f; }
+
+/* Each house's five facts: it exists, cemented, owned by the seat, by its partner, by an opponent. */
+static void house_facts(float *o, const Deal *d, int seat) {
+    for (int v = 9; v < 14; v++, o += 5) {
+        if (!(d->house_bits >> v & 1)) continue;
+        int owners = d->houses[v].owners, theirs = 0;
+        for (int s = 0; s < d->players; s++)
+            if (s % 2 != seat % 2 && owners >> s & 1) theirs = 1;
+        o[0] = 1.0f;
+        o[1] = d->houses[v].cemented ? 1.0f : 0.0f;
+        o[2] = (float)(owners >> seat & 1);
+        o[3] = d->players == 4 ? (float)(owners >> ((seat + 2) % 4) & 1) : 0.0f;
+        o[4] = (float)theirs;
+    }
+}
+
+/* SeepEncoding.observation: what `seat` sees of a deal in progress, the match's score 0 (a single deal). */
+static void write_observation(const BatchObject *b, const Deal *d, int seat, float *o) {
+    int me = seat % 2, bidding = d->phase == PHASE_BID;
+    memset(o, 0, OBS_SIZE * sizeof(float));
+    u64 loose = bidding ? 0 : d->loose; /* the floor lies face down while the bidder bids */
+    u64 seen = d->hands[seat] | loose | (bidding ? 0 : mask_of_deck(d->deck, 4, 8));
+    card_plane(o + OBS_HAND, d->hands[seat]);
+    card_plane(o + OBS_LOOSE, loose);
+    for (int v = 9; v < 14; v++)
+        if (d->house_bits >> v & 1) {
+            card_plane(o + OBS_HOUSES + 52 * (v - 9), d->houses[v].cards);
+            seen |= d->houses[v].cards;
+        }
+    for (int i = 0; i < d->nplays; i++) seen |= (u64)1 << d->plays[i].card;
+    card_plane(o + OBS_MINE, d->piles[me]);
+    card_plane(o + OBS_THEIRS, d->piles[1 - me]);
+    card_plane(o + OBS_UNSEEN, ~seen & (((u64)1 << 52) - 1));
+    card_plane(o + OBS_RESTRICTED, d->restricted);
+    house_facts(o + OBS_HOUSE_FACTS, d, seat);
+    o[OBS_PHASE + (bidding ? 0 : 1)] = 1.0f;
+    if (d->bid) o[OBS_BID + d->bid - 9] = 1.0f;
+    o[OBS_BID_PLAY_DUE] = !bidding && !d->nplays ? 1.0f : 0.0f;
+    relative(o + OBS_TO_MOVE, d->to_move, seat, d->players);
+    relative(o + OBS_DEALER, d->dealer, seat, d->players);
+    for (int s = 0; s < d->players; s++)
+        o[OBS_HAND_SIZES + (s - seat + d->players) % d->players] = (float)(popcount(d->hands[s]) / 12.0);
+    o[OBS_PLAYS_MADE] = (float)(d->nplays / (double)PLAYS_PER_DEAL);
+    int sweeps[2] = {0, 0};
+    for (int i = 0; i < d->nsweeps; i++) sweeps[d->sweeps[i].seat % 2 == me ? 0 : 1] += d->sweeps[i].points;
+    for (int t = 0; t < 2; t++) {
+        double points = card_points(d->rules, d->piles[t == 0 ? me : 1 - me]) / b->card_scale;
+        o[OBS_CARD_POINTS + t] = (float)(points < 1.0 ? points : 1.0);
+        double swept = sweeps[t] / SWEEP_SCALE;
+        o[OBS_SWEEP_POINTS + t] = (float)(swept < 1.0 ? swept : 1.0);
+    }
+    /* OBS_MATCH: the running difference and the baazis stay 0 in a single deal */
+}
+
+/* Game i's arrays: its observation, mask, rewards, done flag and seat to act. */
+#define OBS_OF(b, i) ((float *)(b)->obs.buf + (size_t)(i) * OBS_SIZE)
+#define MASK_OF(b, i) ((int8_t *)(b)->masks.buf + (size_t)(i) * (size_t)(b)->action_size)
+#define REWARDS_OF(b, i) ((float *)(b)->rewards.buf + (size_t)(i) * (size_t)(b)->players)
+
+/* Number the legal actions of game i's seat to act and write its observation and mask (the last mask cleared
+ * first, by the indices it set). */
+static int write_game(BatchObject *b, int i) {
+    BatchGame *g = &b->games[i];
+    int8_t *mask = MASK_OF(b, i);
+    for (int j = 0; j < g->nlegal; j++) mask[g->legal[j].index] = 0;
+    if (number_actions(g, b->options)) return -1;
+    for (int j = 0; j < g->nlegal; j++) mask[g->legal[j].index] = 1;
+    write_observation(b, &g->deal, g->deal.to_move, OBS_OF(b, i));
+    ((int32_t *)b->to_move.buf)[i] = g->deal.to_move;
+    return 0;
+}
+
+/* The next match of game i: a new seed from its series, as seep_v0's reset() without a seed. */
+static int next_match(BatchObject *b, int i) {
+    BatchGame *g = &b->games[i];
+    match_deal(&g->deal, &b->rules, b->players, rng_below_2_63(&g->seeds));
+    return write_game(b, i);
+}
+
+/* Game i's legal action of index `action`, or NULL. */
+static const Action *find_action(const BatchGame *g, long long action) {
+    for (int j = 0; j < g->nlegal; j++)
+        if (g->legal[j].index == action) return &g->legal[j];
+    return NULL;
+}
+
+/* Make game i's action; when it ends the deal, hand out each seat's team's margin and deal the next match. */
+static int step_game(BatchObject *b, int i, const Action *a) {
+    BatchGame *g = &b->games[i];
+    Deal *d = &g->deal;
+    float *rewards = REWARDS_OF(b, i);
+    memset(rewards, 0, (size_t)b->players * sizeof(float));
+    ((uint8_t *)b->dones.buf)[i] = 0;
+    if (d->phase == PHASE_BID) {
+        deal_bid(d, a->index + 9);
+        return write_game(b, i);
+    }
+    deal_play(d, &a->play);
+    if (d->phase != PHASE_OVER) return write_game(b, i);
+    int s[6];
+    deal_score(d, s);
+    int margin = s[0] + s[2] - (s[1] + s[3]); /* DealScore.score: card points plus sweep points */
+    for (int seat = 0; seat < b->players; seat++) rewards[seat] = (float)(seat % 2 == 0 ? margin : -margin);
+    ((uint8_t *)b->dones.buf)[i] = 1;
+    return next_match(b, i);
+}
+
+static int batch_buffer(PyObject *array, Py_buffer *view, Py_ssize_t bytes, const char *format, const char *what) {
+    if (PyObject_GetBuffer(array, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return -1;
+    if (view->len != bytes || !view->format || strcmp(view->format, format)) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s: a C-contiguous array of %zd bytes of format '%s'", what, bytes, format);
+        return -1;
+    }
+    return 0;
+}
+
+static void batch_dealloc(BatchObject *b) {
+    Py_buffer *held[5] = {&b->obs, &b->masks, &b->rewards, &b->dones, &b->to_move};
+    for (int k = 0; k < b->held; k++) PyBuffer_Release(held[k]);
+    if (b->games)
+        for (int i = 0; i < b->size; i++) free(b->games[i].legal);
+    free(b->games);
+    Py_TYPE(b)->tp_free((PyObject *)b);
+}
+
+static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+    PyObject *rules, *obs, *masks, *rewards, *dones, *to_move;
+    int size, players, options;
+    if (kwargs && PyDict_GET_SIZE(kwargs)) {
+        PyErr_SetString(PyExc_TypeError, "Batch takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OiiiOOOOO", &rules, &size, &players, &options, &obs, &masks, &rewards, &dones,
+                          &to_move))
+        return NULL;
+    if (size < 1 || (players != 2 && players != 4) || options < 1 || options > OPTIONS_MAX) {
+        PyErr_SetString(PyExc_ValueError, "a batch: 1 game or more, 2 or 4 players, options 1 to 64");
+        return NULL;
+    }
+    BatchObject *b = (BatchObject *)type->tp_alloc(type, 0);
+    if (!b) return NULL;
+    b->size = size;
+    b->players = players;
+    b->options = options;
+    b->action_size = FIRST_PLAY + 52 * TARGETS * options;
+    Py_ssize_t n = size, cells = n * b->action_size;
+    if (rules_from_tuple(rules, &b->rules)) goto fail;
+    b->card_scale = b->rules.total_card_points > 1 ? b->rules.total_card_points : 1;
+    if (batch_buffer(obs, &b->obs, n * OBS_SIZE * 4, "f", "observations")) goto fail;
+    b->held++;
+    if (batch_buffer(masks, &b->masks, cells, "b", "action masks")) goto fail;
+    b->held++;
+    if (batch_buffer(rewards, &b->rewards, n * players * 4, "f", "rewards")) goto fail;
+    b->held++;
+    if (batch_buffer(dones, &b->dones, n, "?", "dones")) goto fail;
+    b->held++;
+    if (batch_buffer(to_move, &b->to_move, n * 4, "i", "to_move")) goto fail;
+    b->held++;
+    if (!(b->games = calloc((size_t)size, sizeof(BatchGame)))) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    return (PyObject *)b;
+fail:
+    Py_DECREF(b);
+    return NULL;
+}
+
+PyDoc_STRVAR(batch_reset_doc,
+             "reset(seed)\n--\n\nA new match in every game: game i's from the series of random.Random(seed + i), "
+             "as seep_v0's reset(seed=seed + i) and the reset() calls after it deal them; random_actions' draws "
+             "start again from seed + i too. With seed None, each game's next match of its series. Writes every "
+             "array.");
+
+static PyObject *batch_reset(BatchObject *b, PyObject *arg) {
+    int reseed = arg != Py_None;
+    unsigned long long seed = reseed ? PyLong_AsUnsignedLongLong(arg) : 0;
+    if (PyErr_Occurred()) return NULL;
+    if (reseed && seed + (unsigned long long)b->size - 1 < seed) {
+        PyErr_SetString(PyExc_ValueError, "seed + games must stay below 2**64");
+        return NULL;
+    }
+    cache_trim();
+    memset(b->masks.buf, 0, (size_t)b->masks.len);
+    memset(b->rewards.buf, 0, (size_t)b->rewards.len);
+    memset(b->dones.buf, 0, (size_t)b->dones.len);
+    for (int i = 0; i < b->size; i++) {
+        BatchGame *g = &b->games[i];
+        g->nlegal = 0;
+        if (reseed) {
+            g->chooser = seed + (u64)i;
+            mt_seed(&g->seeds, seed + (u64)i);
+        }
+        if (next_match(b, i)) return PyErr_NoMemory();
+    }
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(batch_step_doc,
+             "step(actions)\n--\n\nOne action in every game (`actions`: int64, one per game, each legal in its "
+             "game's mask). Checks them all first: an illegal one raises ValueError and nothing changes. Writes "
+             "every array: the rewards and done flags of this step, then each game's next observation and mask "
+             "(a game whose deal ended has already started its next match).");
+
+static PyObject *batch_step(BatchObject *b, PyObject *arg) {
+    Py_buffer actions;
+    if (PyObject_GetBuffer(arg, &actions, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
+    if (actions.len != (Py_ssize_t)b->size * 8 || !actions.format || (strcmp(actions.format, "l") &&
+                                                                       strcmp(actions.format, "q"))) {
+        PyBuffer_Release(&actions);
+        PyErr_Format(PyExc_ValueError, "actions: %d int64 numbers, one per game", b->size);
+        return NULL;
+    }
+    const int64_t *a = actions.buf;
+    const Action **chosen = malloc((size_t)b->size * sizeof(*chosen));
+    if (!chosen) { PyBuffer_Release(&actions); return PyErr_NoMemory(); }
+    for (int i = 0; i < b->size; i++) {
+        if (!(chosen[i] = find_action(&b->games[i], a[i]))) {
+            PyErr_Format(PyExc_ValueError, "game %d: action %lld is not legal now (the legal ones are in its action "
+                         "mask)", i, (long long)a[i]);
+            free(chosen);
+            PyBuffer_Release(&actions);
+            return NULL;
+        }
+    }
+    cache_trim();
+    int rc = 0;
+    for (int i = 0; i < b->size && !rc; i++) {
+        Action act = *chosen[i]; /* a copy: write_game renumbers the game's actions */
+        rc = step_game(b, i, &act);
+    }
+    free(chosen);
+    PyBuffer_Release(&actions);
+    if (rc) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* splitmix64: random_actions' generator, one per game. */
+static u64 splitmix64(u64 *state) {
+    u64 z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+PyDoc_STRVAR(batch_random_actions_doc,
+             "random_actions(out)\n--\n\nA legal action of each game drawn uniformly into `out` (int64, one per "
+             "game): the k-th smallest legal index, k = (splitmix64() * count) >> 64 from the game's own generator.");
+
+static PyObject *batch_random_actions(BatchObject *b, PyObject *arg) {
+    Py_buffer out;
+    if (PyObject_GetBuffer(arg, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
+    if (out.len != (Py_ssize_t)b->size * 8 || !out.format || (strcmp(out.format, "l") && strcmp(out.format, "q"))) {
+        PyBuffer_Release(&out);
+        PyErr_Format(PyExc_ValueError, "out: %d int64 numbers, one per game", b->size);
+        return NULL;
+    }
+    int64_t *o = out.buf;
+    for (int i = 0; i < b->size; i++)
+        if (!b->games[i].nlegal) {
+            PyBuffer_Release(&out);
+            PyErr_SetString(PyExc_ValueError, "no legal actions: reset() the batch first");
+            return NULL;
+        }
+    for (int i = 0; i < b->size; i++) {
+        BatchGame *g = &b->games[i];
+        u64 k = (u64)(((unsigned __int128)splitmix64(&g->chooser) * (u64)g->nlegal) >> 64);
+        o[i] = g->legal[k].index;
+    }
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef batch_methods[] = {
+    {"reset", (PyCFunction)batch_reset, METH_O, batch_reset_doc},
+    {"step", (PyCFunction)batch_step, METH_O, batch_step_doc},
+    {"random_actions", (PyCFunction)batch_random_actions, METH_O, batch_random_actions_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "taash.seep._core.Batch",
+    .tp_doc = PyDoc_STR("Batch(rules, games, players, options, observations, masks, rewards, dones, to_move): "
+                        "single-deal Seep matches stepped together, writing the given NumPy arrays (see "
+                        "taash.env.seep_batch, which makes them). Call reset(seed) first."),
+    .tp_basicsize = sizeof(BatchObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = batch_new,
+    .tp_dealloc = (destructor)batch_dealloc,
+    .tp_methods = batch_methods,
+};
+
 static PyMethodDef methods[] = {
     {"plays_of", (PyCFunction)(void (*)(void))py_plays_of, METH_FASTCALL, plays_of_doc},
     {"bid_plays", (PyCFunction)(void (*)(void))py_bid_plays, METH_FASTCALL, bid_plays_doc},
@@ -2438,8 +2919,13 @@ PyMODINIT_FUNC PyInit__core(void) {
             if (!throw_tuples[c]) return NULL;
         }
     }
+    if (PyType_Ready(&BatchType)) return NULL;
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddStringConstant(m, "SOURCE", TAASH_CORE_SOURCE)) {
+    if (!m) return NULL;
+    Py_INCREF(&BatchType);
+    if (PyModule_AddStringConstant(m, "SOURCE", TAASH_CORE_SOURCE) ||
+        PyModule_AddObject(m, "Batch", (PyObject *)&BatchType)) {
+        Py_DECREF(&BatchType);
         Py_DECREF(m);
         return NULL;
     }

@@ -6,21 +6,19 @@ terminal know a game only through :class:`TableGame` and the games API (:mod:`ta
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from taash.fairness import Fairness
 from taash.games.api import Action, State
+from taash.games.registry import default_game, plugin, plugins
 
 JSON = Any
 
 #: The type of the server's own action when a person's time for a turn has run out (a game's
 #: :meth:`TableGame.timeout_action`): in a table's log like any action, never a client's to send.
 TIMEOUT = "timeout"
-#: ``game -> module``: each game's adapter (its ``ADAPTER``), imported when first asked for.
-_ADAPTERS = {"seep": "taash.tables.seep", "rummy": "taash.tables.rummy"}
 
 
 class TableError(Exception):
@@ -47,7 +45,7 @@ class Settings:
     the lobby lists it. ``rules`` is the game's rules object; ``length`` the game's match length (Seep: baazis to
     win, 0 a single deal; Rummy: the format's name)."""
 
-    game: str = "seep"
+    game: str = field(default_factory=default_game)
     players: int = 4
     rules: Any = None
     length: int | str = 1
@@ -86,6 +84,8 @@ class TableGame(Protocol):
     presets: tuple[str, ...]
     #: The match formats, the default first (empty: the game's match length is a number, Seep's baazis).
     formats: tuple[str, ...]
+    #: The fields of a move's message besides its ``type`` (what a table is given and stores of it).
+    move_fields: tuple[str, ...]
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         """Settings read and checked (``TableError`` naming the first bad one)."""
@@ -169,12 +169,13 @@ class TableGame(Protocol):
 
 def adapter(game: str) -> TableGame:
     """The adapter of ``game`` (``TableError`` for a game no table seats)."""
-    if game not in _ADAPTERS:
-        raise TableError(f"no tables for the game {str(game)[:40]!r} (games: {', '.join(_ADAPTERS)})")
-    found: TableGame = importlib.import_module(_ADAPTERS[game]).ADAPTER
+    try:
+        found: TableGame = plugin(game).part("tables")
+    except ValueError:
+        raise TableError(f"no tables for the game {str(game)[:40]!r} (games: {', '.join(game_names())})") from None
     return found
 
 
 def game_names() -> tuple[str, ...]:
-    """The games tables seat."""
-    return tuple(_ADAPTERS)
+    """The games tables seat (the registry's that have a table adapter), the default game first."""
+    return tuple(p.name for p in plugins() if p.tables is not None)

@@ -10,12 +10,14 @@ import orjson
 from taash.cards import CardError
 from taash.fairness import Fairness
 from taash.games.api import Action, State
+from taash.games.registry import plugin
+from taash.i18n import _
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
-from taash.rummy.deal import Declare, Discard, Drop, Phase, Take, Timeout, discardable
+from taash.rummy.deal import DealPoints, Declare, Discard, Drop, Phase, Take, Timeout, discardable, kept_reason
 from taash.rummy.errors import BadRulesError, RecordError
 from taash.rummy.game import RummyState, action_from_json
 from taash.rummy.match import FORMATS, DealResult, Match, get_format
-from taash.rummy.melds import MeldKind, group_kind, hand_points, meets_requirement
+from taash.rummy.melds import MeldKind, card_points, group_kind, hand_points, meets_requirement
 from taash.rummy.progress import arranged, arranged_after_discard
 from taash.rummy.record import check_fairness, record_from_json, record_of, replay, replay_json
 from taash.rummy.rules import PRESETS, Rules, rules_from_json
@@ -51,10 +53,11 @@ class RummyTables:
     """13-card Rummy's :class:`~taash.tables.adapter.TableGame`."""
 
     name = "rummy"
-    title = "13-card Rummy"
-    player_counts = (2, 3, 4, 5, 6)
+    title = plugin("rummy").title
+    player_counts = tuple(sorted(plugin("rummy").players))
     presets = tuple(PRESETS)
     formats = tuple(FORMATS)
+    move_fields = ("from", "card", "discard", "melds")
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         if players not in self.player_counts:
@@ -190,7 +193,8 @@ class RummyTables:
         score = {
             "format": match.format.name, "totals": list(match.totals),
             "deals": [result_to_json(r, names) for r in match.results],
-            "last": ({**result_to_json(match.results[-1], names), "shown": shown_after(match.past[-1])}
+            "last": ({**result_to_json(match.results[-1], names), "shown": (shown := shown_after(match.past[-1])),
+                      "explained": deal_explained(match.results[-1], match.past[-1], shown, names)}
                      if last_shown and match.results else None),
             # seat -> the deal it went out in; JSON's keys are strings (the client reads them back as numbers)
             "eliminated": {str(seat): deal for seat, deal in sorted(match.tally.eliminated.items())},
@@ -203,7 +207,7 @@ class RummyTables:
         view["turns_made"] = len(deal.turns)
         view["number"] = len(match.past) + 1
         view["to_move"] = None if match.over or deal.over else deal.to_move
-        view.update({"hand": None, "legal": [], "arrangement": None})
+        view.update({"hand": None, "legal": [], "arrangement": None, "blocked": {}, "forced": None})
         return {"score": score, "deal": view}
 
     def seat_part(self, state: State, seat: int | None, deal: dict[str, JSON]) -> dict[str, JSON]:
@@ -227,6 +231,11 @@ class RummyTables:
         else:
             legal = [a for a in view.legal_actions() if not isinstance(a, Declare)]
         deal["legal"] = [self.action_to(a) for a in legal]
+        kept = view.taken_from_pile
+        if view.phase is Phase.DISCARD and kept is not None and Discard(kept) not in legal:
+            deal["blocked"] = {face_name(kept): kept_reason(kept)}
+        if len(legal) == 1:
+            deal["forced"] = _("Your only move: {move}.", move=move_words(legal[0]))
         return deal
 
     def split_terms(self, state: State) -> dict[int, int]:
@@ -388,6 +397,46 @@ def shown_after(deal: Any) -> list[dict[str, JSON]]:
             groups = arrangement(hand, deal.rules, deal.wild)["groups"]
             out.append({"seat": seat, "points": deal.points.get(seat), "groups": groups})
     return out
+
+
+#: The kinds of group whose cards a hand's points leave out.
+MELDED = ("pure", "impure", "set", "free")
+
+
+def move_words(action: Action) -> str:
+    """A move of the seat to move in a player's words (for a forced one)."""
+    if isinstance(action, Take):
+        return _("take the stock's top card") if action.source == "stock" else _("take the discard pile's top card")
+    if isinstance(action, Discard):
+        return _("discard {card}", card=face_symbol(action.card))
+    return _("drop")
+
+
+def deal_explained(result: DealResult, deal: Any, shown: Sequence[Mapping[str, JSON]],
+                   names: Sequence[str]) -> list[str]:
+    """Where each seat's points of a finished deal came from, one line a seat: the declaration, a drop, a wrong
+    declaration, or the cards of his hand left outside melds (from the hands the deal shows everyone)."""
+    points: DealPoints = result.points
+    lines = []
+    groups = {int(hand["seat"]): hand["groups"] for hand in shown}
+    for seat in deal.seats:
+        name, got = names[seat], points.points[seat]
+        if seat == points.winner:
+            lines.append(_("{name} declared: 0 points.", name=name) if points.declared
+                         else _("{name} was the last one left in the deal: 0 points.", name=name))
+        elif seat in points.dropped:
+            lines.append(_("{name} dropped: {points} points.", name=name, points=got))
+        elif seat in points.wrong:
+            lines.append(_("{name} declared wrongly: {points} points.", name=name, points=got))
+        elif seat in groups:
+            outside = [c for g in groups[seat] if g["kind"] not in MELDED for c in g["cards"]]
+            counted = min(deal.rules.max_points,
+                          sum(card_points(parse_face(c), deal.rules, deal.wild) for c in outside))
+            lines.append(_("{name}: {points} points, the cards outside his melds: {cards}.", name=name, points=got,
+                           cards=" ".join(face_symbol(parse_face(c)) for c in outside)) if counted == got
+                         else _("{name}: {points} points: his hand lacks the sequences a declaration needs, so every "
+                                "card counts.", name=name, points=got))
+    return lines
 
 
 #: The most cards a hand shown in groups may hold (13, or 14 just after taking).

@@ -6,11 +6,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from taash.cards import card_name, names_of, parse_card
+from taash.cards import card_name, cards_of, names_of, parse_card
 from taash.fairness import Fairness
 from taash.games.api import Action, State
+from taash.games.registry import plugin
+from taash.i18n import _
 from taash.seep.deal import Deal, Phase, card_points
-from taash.seep.describe import HOUSE_NAMES, describe_outcome, describe_play
+from taash.seep.describe import HOUSE_NAMES, deal_explained, describe_outcome, describe_play, no_play_reason
 from taash.seep.errors import BadPositionError, BadRulesError, RecordError
 from taash.seep.game import SeepState
 from taash.seep.match import DealResult, Match
@@ -38,18 +40,35 @@ def play_said(name: str, play: Play, houses_before: dict[int, Any], deal: Deal, 
 
 
 def captured_json(deal: Deal) -> list[dict[str, JSON]]:
-    """Each team's captured cards as counts and points (face-up knowledge: every captured card was seen)."""
+    """Each team's captured cards, their count and points (face-up knowledge: every captured card was seen, so the
+    table shows the piles to anyone who asks)."""
     sweep_points, sweeps = [0, 0], [0, 0]
-    for s, _, points in deal.sweeps:
+    for s, _index, points in deal.sweeps:
         sweep_points[s % 2] += points
         sweeps[s % 2] += 1
-    return [{"cards": deal.piles[t].bit_count(), "points": card_points(deal.rules, deal.piles[t]),
+    return [{"cards": deal.piles[t].bit_count(), "pile": names_of(deal.piles[t]),
+             "points": card_points(deal.rules, deal.piles[t]),
              "sweeps": sweeps[t], "sweep_points": sweep_points[t]} for t in (0, 1)]
 
 
 def result_to_json(r: DealResult) -> dict[str, JSON]:
     return {"dealer": r.dealer, "card_points": list(r.score.card_points), "sweep_points": list(r.score.sweep_points),
             "score": list(r.score.score), "difference": r.difference, "baazi": r.baazi, "minimum_rule": r.minimum_rule}
+
+
+def teams_named(names: Sequence[str], players: int) -> tuple[str, str]:
+    """Each team in words: its player's name, or both partners' names."""
+    if players == 2:
+        return names[0], names[1]
+    return (_("{first} and {second}", first=names[0], second=names[2]),
+            _("{first} and {second}", first=names[1], second=names[3]))
+
+
+def last_json(match: Match, names: Sequence[str]) -> dict[str, JSON]:
+    """The last finished deal's result, with where each team's points came from (its captured point cards and
+    sweeps: all seen face up)."""
+    deal = match.deal if match.over else match.past[-1]  # the match's last deal is never past
+    return {**result_to_json(match.results[-1]), "explained": deal_explained(deal, teams_named(names, deal.players))}
 
 
 def _match(state: State) -> Match:
@@ -61,10 +80,11 @@ class SeepTables:
     """Seep's :class:`~taash.tables.adapter.TableGame`."""
 
     name = "seep"
-    title = "Seep"
-    player_counts = (2, 4)
+    title = plugin("seep").title
+    player_counts = tuple(sorted(plugin("seep").players))
     presets = tuple(PRESETS)
     formats: tuple[str, ...] = ()
+    move_fields = ("value", "play")
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         if players not in self.player_counts:
@@ -173,7 +193,7 @@ class SeepTables:
         score = {
             "baazis": list(match.baazis), "difference": match.difference,
             "deals": [result_to_json(r) for r in match.results],
-            "last": result_to_json(match.results[-1]) if last_shown and match.results else None,
+            "last": last_json(match, names) if last_shown and match.results else None,
             "winner": match.winner() if match.over else None,
         }
         deal = match.deal
@@ -186,7 +206,7 @@ class SeepTables:
             "hand_sizes": [h.bit_count() for h in deal.hands],
             "loose": [] if bidding else names_of(deal.loose), "houses": houses_to_json(deal.houses),
             "captured": captured_json(deal),
-            "hand": None, "bids": [], "legal": [],
+            "hand": None, "bids": [], "legal": [], "blocked": {}, "forced": None,
         }}
 
     def seat_part(self, state: State, seat: int | None, deal: dict[str, JSON]) -> dict[str, JSON]:
@@ -195,9 +215,16 @@ class SeepTables:
         if seat is not None and deal["to_move"] == seat:
             if view.phase is Phase.BID:
                 deal["bids"] = view.legal_bids()
+                if len(deal["bids"]) == 1:
+                    deal["forced"] = _("Your only bid is {value}: the only card of 9 to king you hold.",
+                                       value=deal["bids"][0])
             else:
                 deal["legal"] = [{"play": play_to_json(p), "text": describe_outcome(view, p)}
                                  for p in view.legal_plays()]
+                deal["blocked"] = {card_name(c): reason for c in cards_of(view.hand)
+                                   if (reason := no_play_reason(view, c)) is not None}
+                if len(deal["legal"]) == 1:
+                    deal["forced"] = _("Your only play: {play}.", play=deal["legal"][0]["text"])
         return deal
 
     def split_terms(self, state: State) -> dict[int, int]:
@@ -209,7 +236,7 @@ class SeepTables:
         winner = match.winner()
         sweeps = [0] * match.players
         for deal in [*match.past, match.deal]:
-            for seat, _, _ in deal.sweeps:
+            for seat, _index, _points in deal.sweeps:
                 sweeps[seat] += 1
         points = [sum(r.score.score[t] for r in match.results) for t in (0, 1)]
         return [SeatResult(seat % 2, winner == seat % 2, returns[seat], points[seat % 2],

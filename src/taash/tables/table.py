@@ -11,7 +11,7 @@ reveals the secret.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from taash.bots.base import LEVELS, Bot
 from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
-from taash.tables.session import TIMEOUT_REFUSED, Session
+from taash.tables.session import Session
 from taash.tables.split import ANSWERS, SplitOffer, bot_accepts, split_returns
 
 JSON = Any
@@ -51,6 +51,20 @@ class BotTurn:
 
     def action(self) -> dict[str, JSON]:
         return self.game.action_to(self.bot.choose(self.view))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """An action the table has read and checked, once: :meth:`Table.commit` makes it at the version it was checked
+    at (``make`` changes the table and returns what happened, in words), without reading it again."""
+
+    action: Mapping[str, JSON]
+    version: int
+    make: Callable[[], str]
+
+
+#: What a checked action does when it is made: it changes the table and returns what happened, in words.
+Make = Callable[[], str]
 
 
 def check_settings(settings: Settings) -> None:
@@ -128,35 +142,42 @@ class Table:
 
     def check(self, action: dict[str, JSON], guest: str | None) -> None:
         """Refuse ``action`` by ``guest`` (None: the server itself, for bots) with a TableError, or return."""
-        self._apply(action, guest, dry=True)
+        self.prepare(action, guest)
 
     def apply(self, action: dict[str, JSON], guest: str | None) -> str:
-        """Apply a checked action; returns what happened, in words."""
-        said = self._apply(action, guest, dry=False)
+        """Check and make an action; returns what happened, in words."""
+        return self.commit(self.prepare(action, guest))
+
+    def prepare(self, action: Mapping[str, JSON], guest: str | None) -> Step:
+        """Read and check ``action`` by ``guest`` (None: the server itself, for bots and timeouts): the step that
+        makes it (:meth:`commit`), or a TableError that says why not. Changes nothing."""
+        kind = action.get("type")
+        make: Make
+        if kind == "sit":
+            make = self._sit(action, guest)
+        elif kind == "leave":
+            make = self._leave(guest)
+        elif kind == "bots":
+            make = self._bots(guest)
+        elif kind == "start":
+            make = self._start(guest)
+        elif kind == "split":
+            make = self._split(action, guest)
+        elif self.is_move(action) or kind == TIMEOUT:  # a timeout is the server's: the session refuses a seat's
+            make = self._move(action, guest)
+        else:
+            raise TableError(f"unknown action {str(kind)[:40]!r}")
+        return Step(action, self.version, make)
+
+    def commit(self, step: Step) -> str:
+        """Make a step :meth:`prepare` checked at this version; returns what happened, in words."""
+        if step.version != self.version:
+            raise TableError(f"stale version {step.version}: the table is at version {self.version}", "stale")
+        said = step.make()
         self.version += 1
         return said
 
-    def _apply(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
-        kind = action.get("type")
-        if kind == "sit":
-            return self._sit(action, guest, dry)
-        if kind == "leave":
-            return self._leave(guest, dry)
-        if kind == "bots":
-            return self._bots(guest, dry)
-        if kind == "start":
-            return self._start(guest, dry)
-        if kind == "split":
-            return self._split(action, guest, dry)
-        if self.is_move(action):
-            return self._move(action, guest, dry)
-        if kind == TIMEOUT:
-            if guest is not None:
-                raise TableError(TIMEOUT_REFUSED, "forbidden")
-            return self._move({"type": TIMEOUT}, None, dry)
-        raise TableError(f"unknown action {str(kind)[:40]!r}")
-
-    def _sit(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+    def _sit(self, action: Mapping[str, JSON], guest: str | None) -> Make:
         seat, name = action.get("seat"), action.get("name")
         if guest is None or not isinstance(name, str):
             raise TableError("only a guest with a name can sit")
@@ -174,52 +195,60 @@ class Table:
                 own = check_seed(own)
             except FairnessError as e:
                 raise TableError(str(e)) from None
-        if not dry:
+
+        def sit() -> str:
             old = self.seat_of(guest)
             if old is not None:
                 self.seats[old] = Seat()
             self.seats[seat] = Seat(guest, name, seed=own)
-        return f"{name} sits in seat {seat}"
+            return f"{name} sits in seat {seat}"
+        return sit
 
-    def _leave(self, guest: str | None, dry: bool) -> str:
+    def _leave(self, guest: str | None) -> Make:
         seat = None if guest is None else self.seat_of(guest)
         if seat is None:
             raise TableError("you are not seated here")
         if self.session is not None:
             raise TableError("the match has started", "started")
         name = self.seats[seat].name
-        if not dry:
+
+        def leave() -> str:
             self.seats[seat] = Seat()
-        return f"{name} leaves"
+            return f"{name} leaves"
+        return leave
 
     def _owner_only(self, guest: str | None) -> None:
         if guest is not None and guest != self.owner and self.seat_of(guest) is None:
             raise TableError("only the table's creator or a seated player can do that", "forbidden")
 
-    def _bots(self, guest: str | None, dry: bool) -> str:
+    def _bots(self, guest: str | None) -> Make:
         self._owner_only(guest)
         if self.session is not None:
             raise TableError("the match has started", "started")
         empty = [i for i, s in enumerate(self.seats) if s.empty]
         if not empty:
             raise TableError("no seat is empty")
-        if not dry:
+
+        def bots() -> str:
             used = {s.name for s in self.seats}
             names = iter(n for n in BOT_NAMES if n not in used)
             for i in empty:
                 self.seats[i] = Seat(None, f"{next(names)} (bot)", bot=True)
-        return "Bots take the empty seats"
+            return "Bots take the empty seats"
+        return bots
 
-    def _start(self, guest: str | None, dry: bool) -> str:
+    def _start(self, guest: str | None) -> Make:
         self._owner_only(guest)
         if self.session is not None:
             raise TableError("the match has started", "started")
         if any(s.empty for s in self.seats):
             raise TableError("every seat needs a player or a bot first", "seats_empty")
-        if not dry:
+
+        def start() -> str:
             self.session = Session(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
                                    self._fairness())
-        return "The match starts"
+            return "The match starts"
+        return start
 
     def _fairness(self) -> Fairness | None:
         """The match's fair dealing: the table's secret and the seeds its people gave (None: no secret)."""
@@ -228,7 +257,7 @@ class Table:
         seeds = tuple((i, s.seed) for i, s in enumerate(self.seats) if s.seed is not None and not s.bot)
         return Fairness(self.settings.game, self.id, self.secret, seeds)
 
-    def _move(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+    def _move(self, action: Mapping[str, JSON], guest: str | None) -> Make:
         session = self.session
         if session is None:
             raise TableError("the match has not started", "not_started")
@@ -240,17 +269,18 @@ class Table:
         if guest is not None and seat is None:
             raise TableError("it is not your turn", "not_your_turn")
         move = session.read(seat, action)
-        if dry:
-            return ""
-        finished = session.finished_deals()
-        if self.game.clears_score(action):
-            self.last_shown = False
-        lines = session.make(move)
-        if session.finished_deals() > finished:
-            self.last_shown = True
-        return lines[0] if lines else ""
 
-    def _split(self, action: dict[str, JSON], guest: str | None, dry: bool) -> str:
+        def make() -> str:
+            finished = session.finished_deals()
+            if self.game.clears_score(action):
+                self.last_shown = False
+            lines = session.make(move)
+            if session.finished_deals() > finished:
+                self.last_shown = True
+            return lines[0] if lines else ""
+        return make
+
+    def _split(self, action: Mapping[str, JSON], guest: str | None) -> Make:
         """Propose, accept or decline a split of the prize (:mod:`taash.tables.split`): a person still in the
         match only; the bots left answer a proposal at once."""
         answer = action.get("answer")
@@ -264,16 +294,37 @@ class Table:
         seat = None if guest is None else self.seat_of(guest)
         if seat is None:
             raise TableError("only a player of the match can answer a split", "forbidden")
-        name = self.seats[seat].name
         if answer == "propose":
-            if self.offer is not None:
-                raise TableError("a split is being decided already", "split_pending")
-            weights = self.game.split_terms(session.state)
-            if seat not in weights:
-                raise TableError("only a player still in the match can propose a split", "forbidden")
-            if dry:
-                return ""
-            lines = [f"{name} proposes to split the prize"]
+            return self._propose(session, seat)
+        offer = self.offer
+        if offer is None:
+            raise TableError("no split is proposed", "no_split")
+        if seat not in offer.weights:
+            raise TableError("only a player still in the match answers a split", "forbidden")
+        if answer == "accept" and seat in offer.accepted:
+            raise TableError("you have accepted it already", "accepted")
+        name = self.seats[seat].name
+
+        def answered() -> str:
+            if answer == "decline":
+                self.offer = None
+                line = f"{name} {'withdraws' if seat == offer.proposer else 'declines'} the split: play goes on"
+                session.note(line)
+                return line
+            offer.accepted.add(seat)
+            return self._agreed_or_waiting([f"{name} accepts the split"])
+        return answered
+
+    def _propose(self, session: Session, seat: int) -> Make:
+        """A split proposed by ``seat``: the bots still in answer at once (one that declines ends it)."""
+        if self.offer is not None:
+            raise TableError("a split is being decided already", "split_pending")
+        weights = self.game.split_terms(session.state)
+        if seat not in weights:
+            raise TableError("only a player still in the match can propose a split", "forbidden")
+
+        def propose() -> str:
+            lines = [f"{self.seats[seat].name} proposes to split the prize"]
             proposed = SplitOffer(seat, weights, {seat})
             for bot in (s for s in weights if self.seats[s].bot):
                 accepts = bot_accepts(weights, bot)
@@ -284,22 +335,7 @@ class Table:
                 proposed.accepted.add(bot)
             self.offer = proposed
             return self._agreed_or_waiting(lines)
-        offer = self.offer
-        if offer is None:
-            raise TableError("no split is proposed", "no_split")
-        if seat not in offer.weights:
-            raise TableError("only a player still in the match answers a split", "forbidden")
-        if answer == "accept" and seat in offer.accepted:
-            raise TableError("you have accepted it already", "accepted")
-        if dry:
-            return ""
-        if answer == "decline":
-            self.offer = None
-            line = f"{name} {'withdraws' if seat == offer.proposer else 'declines'} the split: play goes on"
-            session.note(line)
-            return line
-        offer.accepted.add(seat)
-        return self._agreed_or_waiting([f"{name} accepts the split"])
+        return propose
 
     def _agreed_or_waiting(self, lines: list[str]) -> str:
         assert self.session is not None and self.offer is not None

@@ -1,7 +1,7 @@
 """What every game's terminal screens share: the terminal they are made for, the screen said while the terminal is
 too small, the score sheet between deals, and plain ASCII for terminals without symbols. Each game's screens live
 under its own name (:mod:`taash.tui.seep`, :mod:`taash.tui.rummy`), found by the game's name
-(:data:`taash.cli.play.GAME_SCREENS`)."""
+(its plugin's ``screens``: :mod:`taash.games.registry`)."""
 
 from __future__ import annotations
 

@@ -36,13 +36,13 @@ from taash.bots.base import LEVELS
 from taash.chips.ledger import Ledger
 from taash.fairness import SEED_RULE
 from taash.tables.adapter import TIMEOUT, Settings, TableError, adapter, game_names
-from taash.tables.rummy import judge_groups
 from taash.tables.session import TIMEOUT_REFUSED
 from taash.web.accounts import accounts_router
 from taash.web.admissions import Admission, Admissions
 from taash.web.chips_routes import chips_router
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import AS_GUEST, NEEDS_ACCOUNT, FairPlay
+from taash.web.games import GameName, games_router
 from taash.web.history import add_history
 from taash.web.http import (
     COOKIE,
@@ -60,6 +60,7 @@ from taash.web.http import (
     origin_allowed,
 )
 from taash.web.hub import Connection, Hub, Live, code_matches, is_member
+from taash.web.learn import learn_router
 from taash.web.matchmaking import Matchmaker
 from taash.web.play_now import play_now_socket
 from taash.web.sessions import Sessions
@@ -69,9 +70,6 @@ from taash.web.store import Store
 log = logging.getLogger("taash.web")
 STATIC = Path(__file__).parent / "static"
 JSON = Any
-#: The fields of a move's message the table is given (Seep: bid, play; Rummy: take, discard, drop, declare); the
-#: rest of a message (its id, the version seen, anything else) is the connection's alone and never stored.
-MOVE_FIELDS = frozenset({"type", "value", "play", "from", "card", "discard", "melds"})
 #: The largest websocket frame the server reads at all (uvicorn's ``ws_max_size``): a message over
 #: ``ServerConfig.max_message`` and up to this size is answered with a ``too_big`` error and the connection
 #: stays; a bigger frame closes the connection (1009). It bounds the memory one connection may hold.
@@ -101,15 +99,17 @@ ALL_FORMATS = sorted({f for g in GAMES.values() for f in g.formats})
 
 
 class TableIn(StrictIn):
-    game: Literal["seep", "rummy"] = Field("seep", description="The game: Seep (2 or 4 players) or 13-card Rummy "
-                                                               "(2 to 6)")
-    players: int = Field(4, ge=2, le=6, description="Seep: 2 or 4; Rummy: 2 to 6 (another: 400 ``bad``)")
-    rules: str | None = Field(None, description="A preset of the game (Seep: " + ", ".join(GAMES["seep"].presets)
-                              + "; Rummy: " + ", ".join(GAMES["rummy"].presets) + "); null: the game's first; "
+    game: GameName
+    players: int = Field(4, ge=2, le=6, description="One of the game's player counts (" + "; ".join(
+        f"{g.title}: {', '.join(map(str, g.player_counts))}" for g in GAMES.values()) + "; another: 400 ``bad``)")
+    rules: str | None = Field(None, description="A preset of the game (" + "; ".join(
+        f"{g.title}: {', '.join(g.presets)}" for g in GAMES.values()) + "); null: the game's first; "
                               "another game's: 400 ``bad``", json_schema_extra={"enum": [*ALL_PRESETS, None]})
-    baazis: int = Field(1, ge=0, le=20, description="Seep: baazis to win the match; 0 plays a single deal")
-    format: str | None = Field(None, description="Rummy: the match's format (" + ", ".join(GAMES["rummy"].formats)
-                               + "); null: points. Seep takes none (400 ``bad``)",
+    baazis: int = Field(1, ge=0, le=20, description="A game without formats: baazis to win the match; 0 plays a "
+                                                    "single deal")
+    format: str | None = Field(None, description="The match's format, for a game with formats (" + "; ".join(
+        f"{g.title}: {', '.join(g.formats)}" for g in GAMES.values() if g.formats) + "); null: the game's first. "
+                               "A game without formats takes none (400 ``bad``)",
                                json_schema_extra={"enum": [*ALL_FORMATS, None]})
     level: Literal["easy", "medium", "hard", "expert"] = "medium"
     public: bool = Field(True, description="A public table is listed in the lobby and anyone may watch it; a "
@@ -186,21 +186,6 @@ class TableOut(BaseModel):
     invite: str | None = Field(None, description="The invite link's path; null where the code is not shown")
     stake: int = Field(0, description="Chips the match is played for (0: none)")
     hold: int = Field(0, description="Chips held from each seat when the match starts (the most it can lose)")
-
-
-class GroupsIn(StrictIn):
-    rules: str | dict[str, JSON] | None = Field(None, description="The deal's rules as its state names them (a "
-                                                                 "preset's name, or its parameters); null: octro")
-    wild: str = Field(max_length=2, description="The deal's wild rank, as its state names it (\"7\", \"T\")")
-    groups: list[list[str]] = Field(max_length=14, description="The hand in groups, cards by their protocol "
-                                                               "names (\"Kd\", \"JK\"); 14 cards at most")
-
-
-class GroupsOut(BaseModel):
-    kinds: list[str | None] = Field(description="Each group's kind: pure, impure, set, free (jokers alone) or "
-                                                "invalid")
-    valid: bool = Field(description="Whether these 13 cards so grouped would make a valid declaration")
-    points: int = Field(description="What the hand so grouped would score if another player declared now")
 
 
 HTTP_CODES = {400: "bad", 401: "no_guest", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
@@ -492,6 +477,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app.include_router(chips_router(lambda: state["ledger"], lambda guest: bool(state["fair"].accounts([guest]))))
     app.include_router(accounts_router(config, state))  # /api/me, and claiming a name, login, logout, password
+    app.include_router(learn_router(hub))  # /learn/{game}, its lesson's steps, and the coach at a table
 
     # -- tables -----------------------------------------------------------------------------------------------
 
@@ -510,11 +496,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     def settings_of(body: TableIn) -> Settings:
         """The settings a table asked for (``TableError`` for those no table takes)."""
-        game = GAMES[body.game]
+        game = adapter(body.game)
         length = body.baazis if not game.formats else body.format or game.formats[0]
         if body.format is not None and not game.formats:
             raise TableError(f"{game.title} takes no format (it plays to baazis)")
-        return game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
+        settings = game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
+        hold_for(settings, body.stake)  # a game not played for chips refuses a stake
+        return settings
 
     @app.get("/api/stakes/hold", response_model=HoldOut, responses=ERRORS)
     async def stake_hold(query: Annotated[TableQuery, Query()]) -> HoldOut:
@@ -697,14 +685,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return JSONResponse({"ok": False, "error": str(e), "fairness": fairness})
         return JSONResponse({"ok": True, "deals": deals, "fairness": fairness})
 
-    @app.post("/api/rummy/groups", response_model=GroupsOut, responses=ERRORS)
-    async def rummy_groups(body: GroupsIn) -> GroupsOut:
-        """The engine's word on a Rummy hand arranged in groups (stateless: it holds no table's cards): each
-        group's kind, whether it is a valid declaration, and its points if another player declared now."""
-        try:
-            return GroupsOut(**judge_groups(body.rules, body.wild, body.groups))
-        except TableError as e:
-            raise ApiError(e.code, str(e)) from None
+    app.include_router(games_router())  # GET /api/games, the games' browser modules, each game's own endpoints
 
     @app.get("/api/health")
     async def health() -> dict[str, int]:
@@ -876,8 +857,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if isinstance(version, bool) or not isinstance(version, int):
                 conn.send(error(mid, "malformed", "version must be the table version you saw"))
                 continue
-            # The move as the game reads it (what the table stores): the message's own fields of a move.
-            action = {k: v for k, v in message.items() if k in MOVE_FIELDS}
+            # The move as the game reads it (what the table stores): its type and the game's fields of a move; the
+            # rest of a message (its id, the version seen, anything else) is the connection's alone, never stored.
+            fields = live.table.game.move_fields
+            action = {k: v for k, v in message.items() if k == "type" or k in fields}
             try:
                 made = await h.act(live, action, conn.guest, mid, version)
             except TableError as e:

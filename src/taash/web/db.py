@@ -28,6 +28,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from taash.games.registry import default_game
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -51,8 +53,9 @@ class TableRow(Base):
     __tablename__ = "tables"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    #: The game played at the table, by its name in the games registry (``taash.games.registry``).
-    game: Mapped[str] = mapped_column(String(16), default="seep", server_default="seep")
+    #: The game played at the table, by its name in the games registry (``taash.games.registry``; a row of
+    #: before tables had a game is the default game's).
+    game: Mapped[str] = mapped_column(String(16), default=default_game(), server_default=default_game())
     code: Mapped[str] = mapped_column(String(12), unique=True)
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     players: Mapped[int] = mapped_column(Integer)

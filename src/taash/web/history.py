@@ -29,14 +29,22 @@ from sqlalchemy import select
 from taash.chips.errors import UnknownAccount
 from taash.chips.ledger import Ledger, wallet_of
 from taash.chips.reports import chips_by_match, wallet_board
+from taash.games.registry import plugin
 from taash.tables.adapter import game_names
 from taash.web.account_store import AccountRow
 from taash.web.db import FINISHED_BY_BOTS, ResultRow
 from taash.web.stakes import match_id
 from taash.web.store import Store
 
-#: Which stats of a game a person's page sums (the rest are per match).
-STATS = {"seep": ("sweeps", "baazis"), "rummy": ("valid_declarations", "drops", "wrong_declarations")}
+
+def summed_stats(game: str) -> tuple[str, ...]:
+    """Which stats of a game a person's page sums (its plugin's ``stats``; the rest are per match): none for a
+    game no longer registered."""
+    try:
+        return plugin(game).stats
+    except ValueError:
+        return ()
+
 #: How many players a leaderboard shows (the board of chips: by default, and at most in one page).
 BOARD_SIZE = 50
 CHIPS_PAGE_MOST = 100
@@ -207,7 +215,7 @@ def add_history(app: FastAPI, store: Callable[[], Store], ledger: Callable[[], L
             game_stats = json.loads(mine.stats)
             rated = not game_stats.pop(FINISHED_BY_BOTS, 0)
             g = stats.setdefault(mine.game, GameStatsOut(matches=0, wins=0, average_points=0.0,
-                                                         totals=dict.fromkeys(STATS.get(mine.game, ()), 0)))
+                                                         totals=dict.fromkeys(summed_stats(mine.game), 0)))
             g.matches += 1
             g.wins += mine.won
             points[mine.game] += mine.points

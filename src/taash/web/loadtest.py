@@ -30,12 +30,21 @@ import httpx
 import orjson
 import websockets
 
+from taash.games.registry import default_game, plugins
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-#: Each game's seats at a load test's table, and the table it asks for (a long match: it plays on to the end).
-GAMES: dict[str, tuple[int, dict[str, Any]]] = {
-    "seep": (4, {"players": 4, "baazis": 20}),
-    "rummy": (6, {"game": "rummy", "players": 6, "format": "pool201"}),
-}
+
+
+def load_games() -> dict[str, tuple[int, dict[str, Any]]]:
+    """Each game's seats at a load test's table, and the table it asks for (a long match: it plays on to the end),
+    from the games' plugins (their ``loadtest``)."""
+    games = {}
+    for p in plugins():
+        if p.loadtest:
+            settings = {"game": p.name, **dict(p.loadtest)}
+            games[p.name] = (int(settings["players"]), settings)
+    return games
+
 
 
 @dataclass
@@ -160,8 +169,8 @@ class Person:
 
 
 async def run_async(url: str, players: int, duration: float, interval: float, seed: int,
-                    on_tick: Callable[[float], None] | None = None, game: str = "seep") -> Results:
-    seats, settings = GAMES[game]
+                    on_tick: Callable[[float], None] | None = None, game: str | None = None) -> Results:
+    seats, settings = load_games()[game or default_game()]
     tables = players // seats
     # The seats move in turn, each his share of the moves (Seep: one play a turn; Rummy: a take and a discard):
     # each person acts every ``seats`` thinks.
@@ -215,12 +224,14 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
 
 
 def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url: str | None = None,
-        on_tick: Callable[[float], None] | None = None, game: str = "seep") -> Results:
+        on_tick: Callable[[float], None] | None = None, game: str | None = None) -> Results:
     """Run a load test of ``game``'s tables; starts (and stops) a server unless ``url`` names one on loopback."""
-    if game not in GAMES:
-        raise ValueError(f"the load test plays {' or '.join(GAMES)}, not {game[:40]!r}")
-    if players < GAMES[game][0]:
-        raise ValueError(f"--players must be at least {GAMES[game][0]} at {game} (a table's seats)")
+    games = load_games()
+    game = default_game() if game is None else game
+    if game not in games:
+        raise ValueError(f"the load test plays {' or '.join(games)}, not {game[:40]!r}")
+    if players < games[game][0]:
+        raise ValueError(f"--players must be at least {games[game][0]} at {game} (a table's seats)")
     if url is not None and urlsplit(url).hostname not in LOOPBACK:
         raise ValueError("the load test only runs against a server on loopback (127.0.0.1)")
     with tempfile.TemporaryDirectory(prefix="taash-loadtest-") as tmp:

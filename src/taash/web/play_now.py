@@ -29,6 +29,7 @@ from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TableError, adapter
 from taash.web.fair_play import NEEDS_ACCOUNT
+from taash.web.games import GameName
 from taash.web.http import StrictIn
 from taash.web.hub import Connection
 from taash.web.matchmaking import WAITS, Entry, Matchmaker, Wanted
@@ -39,7 +40,7 @@ JSON = Any
 class PlayNowIn(StrictIn):
     """Play now's settings; a field left out takes the lobby's default."""
 
-    game: Literal["seep", "rummy"] = "seep"
+    game: GameName
     players: int = Field(4, ge=2, le=6)
     rules: str | None = Field(None, max_length=40)
     baazis: int = Field(1, ge=0, le=20)

@@ -60,7 +60,7 @@ function suitShape(parent, suit, x, y, size, flip = false) {
 /** A small card's face: its rank large over its suit, readable at 20 pixels wide (houses, other hands). */
 export function miniCardSvg(card) {
   if (card === JOKER) return jokerSvg();
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg mini " + (isRed(card) ? "red" : "black"),
+  const svg = el("svg", { viewBox: "0 0 60 84", class: `card-svg mini ${isRed(card) ? "red" : "black"} suit-${card[1]}`,
     role: "img", "aria-label": cardWords(card) });
   el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "card-face" }, svg);
   const ink = el("g", { class: "ink" }, svg);
@@ -87,7 +87,7 @@ function jokerSvg() {
 export function cardSvg(card) {
   if (card === JOKER) return jokerSvg();
   const red = isRed(card);
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg " + (red ? "red" : "black"),
+  const svg = el("svg", { viewBox: "0 0 60 84", class: `card-svg ${red ? "red" : "black"} suit-${card[1]}`,
     role: "img", "aria-label": cardWords(card) });
   el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "card-face" }, svg);
   const court = "JQK".includes(card[0]);

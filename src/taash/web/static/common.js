@@ -148,13 +148,16 @@ export function toast(message, kind = "info") {
   toast.timer = setTimeout(() => { box.className = "toast"; }, 4000);
 }
 
-export const RULES = ["standard", "karan", "limited_houses", "break_with_loose", "punjab_30", "punjab_30_qasim"];
-/** What the lobby offers of each game (the server checks every setting again). */
-export const GAMES = {
-  seep: { title: "Seep", players: [[4, "4 (two teams)"], [2, "2"]], rules: RULES, formats: [] },
-  rummy: { title: "13-card Rummy", players: [[2, "2"], [3, "3"], [4, "4"], [5, "5"], [6, "6"]],
-    rules: ["octro", "classic"], formats: ["points", "pool101", "pool201", "deals2", "deals3", "deals6"] },
-};
+let gamesAsked = null;
+/** Every game a table may be made for, by name, the default first, as the server's registry says (GET
+ * /api/games: title, players, rules, formats, levels, stats, and the URLs of its view modules); asked once. */
+export function games() {
+  if (!gamesAsked) {
+    gamesAsked = api("GET", "/api/games").then((list) => Object.fromEntries(list.map((g) => [g.name, g])));
+    gamesAsked.catch(() => { gamesAsked = null; });  // asked again next time
+  }
+  return gamesAsked;
+}
 const FORMAT_NAMES = { points: "points (one deal)", pool101: "pool 101", pool201: "pool 201", deals2: "2 deals",
   deals3: "3 deals", deals6: "6 deals" };
 /** "pool101" -> "pool 101". */

@@ -1,7 +1,6 @@
 // Each game's leaderboard by rating, and the board of chips (people by their wallets, a page at a time).
-import { accountMark, api, chipsText, h, nameEl } from "/static/common.js";
+import { accountMark, api, chipsText, games, h, nameEl } from "/static/common.js";
 
-const GAMES = [["seep", "Seep"], ["rummy", "13-card Rummy"]];
 // People a page of the board of chips shows.
 const CHIPS_PAGE = 25;
 
@@ -47,7 +46,13 @@ async function main() {
   const chips = h("section", { class: "panel", "data-testid": "board-chips" }, h("h2", {}, "Chips"));
   boards.append(chips);
   await showChips(chips, 0);
-  for (const [game, title] of GAMES) {
+  let offered = {};
+  try {
+    offered = await games();
+  } catch (e) {
+    boards.append(h("p", {}, e.message));
+  }
+  for (const { name: game, title } of Object.values(offered)) {
     const section = h("section", { class: "panel", "data-testid": `board-${game}` }, h("h2", {}, title));
     boards.append(section);
     let board;

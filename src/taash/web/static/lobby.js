@@ -1,8 +1,11 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, GAMES, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
+import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
+
+/** The games the server offers, by name (GET /api/games), the default first. */
+let GAMES = {};
 
 const $ = (id) => document.getElementById(id);
 const status = $("status");
@@ -87,6 +90,8 @@ function fillGame() {
 
 function fillSelects() {
   const form = $("table-form");
+  form.game.replaceChildren(...Object.values(GAMES).map((g, i) => h("option", { value: g.name, selected: i === 0 },
+    g.title)));
   for (const l of LEVELS) form.level.appendChild(h("option", { value: l, selected: l === "medium" }, l));
   form.game.addEventListener("change", fillGame);
   fillGame();
@@ -225,6 +230,12 @@ function showReady(guest) {
 }
 
 async function main() {
+  try {
+    GAMES = await games();
+  } catch (e) {
+    setStatus(e.message, true);
+    return;
+  }
   fillSelects();
   refreshTables();
   setInterval(refreshTables, 4000);

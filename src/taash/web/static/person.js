@@ -1,8 +1,7 @@
 // A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
 // it moved for him.
-import { accountMark, api, chipsText, h, nameEl } from "/static/common.js";
+import { accountMark, api, chipsText, games, h, nameEl } from "/static/common.js";
 
-const GAME_NAMES = { seep: "Seep", rummy: "13-card Rummy" };
 const TOTAL_NAMES = { sweeps: "sweeps", baazis: "baazis", valid_declarations: "valid declarations",
   drops: "drops", wrong_declarations: "wrong declarations" };
 
@@ -24,11 +23,13 @@ async function main() {
     balance.textContent = `${person.balance.toLocaleString("en-IN")} chips in the wallet`;
     balance.hidden = false;
   }
+  const offered = await games().catch(() => ({}));
+  const title = (game) => (offered[game] || { title: game }).title;
   const stats = document.getElementById("stats");
   for (const [game, s] of Object.entries(person.stats)) {
     const totals = Object.entries(s.totals).map(([k, v]) => `${v} ${TOTAL_NAMES[k] || k}`).join(", ");
     stats.append(h("p", { "data-testid": `stats-${game}` },
-      `${GAME_NAMES[game] || game}: ${s.matches} matches, ${s.wins} won, ${s.average_points} points a match`
+      `${title(game)}: ${s.matches} matches, ${s.wins} won, ${s.average_points} points a match`
       + (totals ? `; ${totals}` : "")));
   }
   stats.hidden = Object.keys(person.stats).length === 0;
@@ -38,7 +39,7 @@ async function main() {
     const seats = m.seats.flatMap((s, i) => [i ? ", " : "", nameEl(s.name), accountMark(s.account),
       s.seat === m.seat ? " (here)" : ""]);
     body.append(h("tr", {},
-      h("td", {}, GAME_NAMES[m.game] || m.game),
+      h("td", {}, title(m.game)),
       h("td", {}, new Date(m.finished_at).toLocaleString()),
       h("td", {}, ...seats),
       h("td", { "data-testid": "match-result", class: m.rated === false ? "muted" : "" },

@@ -2,17 +2,14 @@
 // The server plays the record again with the engine and sends every step (hands, floor, what happened in words):
 // this page only shows them; it knows no rule of the game.
 
-import { api, h, joinNames, ruleLabel } from "/static/common.js";
-import { renderStep as rummyStep } from "/static/rummy/replay.js";
-import { renderStep as seepStep } from "/static/seep/replay.js";
-
-/** Every game's drawing of a step, by the replay's `game` (a replay without one is Seep's). */
-const STEPS = { seep: seepStep, rummy: rummyStep };
+import { api, games, h, joinNames, ruleLabel } from "/static/common.js";
+import "/static/options.js"; // the deck as the person chose it at the table (four colours, large cards)
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
 
-const R = { replay: null, steps: [], step: 0, player: null };
+/** The replay, its steps, the step shown, and its game's module drawing a step (its `replay_view`). */
+const R = { replay: null, steps: [], step: 0, player: null, drawing: null };
 
 function setStatus(text, error = false) {
   const s = $("status");
@@ -40,7 +37,7 @@ function render() {
   $("replay-first").disabled = R.step === 0;
   $("replay-next").disabled = R.step === last;
   $("replay-last").disabled = R.step === last;
-  (STEPS[r.game] || seepStep)($, r, deal, step, plays);
+  R.drawing.renderStep($, r, deal, step, plays);
 }
 
 /** Ask the server to check the record against its fair dealing (the commitment published from the start, and
@@ -112,15 +109,25 @@ async function main() {
     } else setStatus(e.message, true);
     return;
   }
+  // A replay without a game is the default game's (the registry's first).
+  let game;
+  try {
+    const offered = await games();
+    game = offered[replay.game] || Object.values(offered)[0];
+    R.drawing = await import(game.replay_view);
+  } catch (e) {
+    setStatus(e.message || String(e), true);
+    return;
+  }
   R.replay = replay;
   R.steps = flatten(replay);
   setStatus("");
-  const game = replay.game === "rummy" ? `13-card Rummy · ${replay.format} · ` : "";
-  $("info").replaceChildren(`${game}${replay.players} players · ${ruleLabel(replay.rules)} · `, ...joinNames(replay.names));
-  document.querySelector(".brand span").textContent = replay.game === "rummy" ? "Rummy" : "Seep";
+  const format = game.formats.length ? `${game.title} · ${replay.format} · ` : "";
+  $("info").replaceChildren(`${format}${replay.players} players · ${ruleLabel(replay.rules)} · `, ...joinNames(replay.names));
+  document.querySelector(".brand span").textContent = R.drawing.brand || game.title;
   const dl = $("download");
   dl.href = url;
-  dl.setAttribute("download", `${replay.game || "seep"}-${TABLE_ID}.json`);
+  dl.setAttribute("download", `${game.name}-${TABLE_ID}.json`);
   const range = $("replay-range");
   range.max = String(R.steps.length - 1);
   range.addEventListener("input", () => go(Number(range.value)));

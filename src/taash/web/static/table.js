@@ -1,13 +1,14 @@
 // A table (/t/{id}): seats before the start, then the game over the websocket (docs/web-protocol.md). This is the
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
-// in its view module (static/{game}/view.js), chosen by the state's `game`.
+// in its view module (the URL GET /api/games gives for it), chosen by the state's `game`.
 
-import { accountMark, api, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
-import * as rummyView from "/static/rummy/view.js";
-import * as seepView from "/static/seep/view.js";
+import { cardText } from "/static/cards.js";
+import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
+import * as feel from "/static/feel.js";
 
-/** Every game's view, by the state's `game` (a state without one is Seep's). */
-const VIEWS = { seep: seepView, rummy: rummyView };
+/** Every game's view module, by name (imported as the page starts); a state without a game is the default's. */
+const VIEWS = {};
+let DEFAULT_VIEW = null;
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -31,6 +32,7 @@ const S = {
   sheet: 0, // the number of deals whose score sheet is shown (0: none)
   wholeLog: false, // the whole log shown (asked for), not only its last lines
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
+  coachAt: -1, // the version the coach's answer shown was asked at
 };
 
 // -- helpers ----------------------------------------------------------------------------------------------------
@@ -73,7 +75,15 @@ function nextId() {
 
 
 /** The view module of the table's game. */
-function view() { return VIEWS[S.state && S.state.game] || seepView; }
+function view() { return VIEWS[S.state && S.state.game] || DEFAULT_VIEW; }
+
+/** Import every game's view module (the registry's, from the server), the default game's first. */
+async function loadViews() {
+  const offered = Object.values(await games()).filter((g) => g.view);
+  const modules = await Promise.all(offered.map((g) => import(g.view)));
+  offered.forEach((g, i) => { VIEWS[g.name] = modules[i]; });
+  DEFAULT_VIEW = modules[0];
+}
 
 function myTurn() { return view().myTurn(S.state); }
 
@@ -238,16 +248,20 @@ function tickTimer() {
   box.dataset.left = String(left);
   box.dataset.bank = String(bank);
   box.classList.toggle("low", left + bank <= 10);
+  feel.timer(mine, left + bank, `${S.version}:${t.seat}`);
   box.hidden = false;
 }
 
 function applyState(state, version) {
+  const prev = S.state;
+  const before = feel.measure(); // where the cards are: they move from there to where the new state puts them
   S.state = state;
   S.version = version;
   setTimer(state.timer);
   view().onState(state);
   if (state.score && state.score.last && state.score.deals.length > S.dismissed) S.sheet = state.score.deals.length;
   render();
+  feel.changed(prev, state, before, view());
 }
 
 // -- rendering ----------------------------------------------------------------------------------------------------
@@ -261,7 +275,7 @@ function render() {
   document.body.dataset.status = st.status;
   $("info").textContent = view().info(st);
   document.querySelector(".brand span").textContent = view().brand;
-  document.title = `taash · ${st.code}`;
+  document.title = feel.title(`taash · ${st.code}`, myTurn());
   const seated = st.you !== null && st.you !== undefined ? st.seats[st.you] : null;
   showWho(seated);
   renderStatus();
@@ -273,6 +287,7 @@ function render() {
     $("setup").hidden = true;
     $("game").hidden = false;
     view().render(st);
+    renderLearning();
     renderLog();
     renderMatchOver();
   }
@@ -439,7 +454,7 @@ function renderSheet() {
   }
   const r = deals[S.sheet - 1];
   const n = S.sheet;
-  showSheet(box, view().sheet(st, r, n));
+  showSheet(box, [view().sheet(st, r, n), explained(st, n)]);
 }
 
 /** A game's own score sheet (its `parts`), with the Continue button every sheet ends with. */
@@ -456,6 +471,62 @@ function dismissSheet() {
   S.dismissed = S.sheet;
   sessionStorage.setItem(`taash-sheet-${TABLE_ID}`, String(S.dismissed));
   render();
+}
+
+// -- learning: the coach, why a card cannot be played, a forced choice, the deal explained (the server's words) --
+
+/** The coach's answer for the seat to move: the expert bot's move and why (POST /api/tables/{id}/coach). */
+async function askCoach() {
+  const said = $("coach-said");
+  said.textContent = "The coach is thinking…";
+  S.coachAt = S.version;
+  try {
+    const advice = await api("POST", `/api/tables/${TABLE_ID}/coach`);
+    said.textContent = words(`Coach: ${advice.why}`);
+  } catch (e) {
+    said.textContent = e.message;
+  }
+}
+
+/** Each card of the hand that cannot be played says why (hover, focus or tap), a forced choice says so, and the
+ * coach's button is offered to the player to move. */
+function renderLearning() {
+  const st = S.state;
+  const d = st.deal || {};
+  const mine = st.status === "playing" && myTurn();
+  if (st.game) $("learn-link").href = `/learn/${encodeURIComponent(st.game)}`;
+  $("coach").hidden = st.you === null || st.you === undefined || st.status !== "playing";
+  $("coach").disabled = !mine;
+  if (S.coachAt !== S.version) $("coach-said").textContent = "";
+  markBlocked();
+  $("why-not").textContent = mine && d.forced ? words(d.forced) : "";
+}
+
+/** The reason on each card of the hand that cannot be played (again whenever the view draws the hand anew). */
+function markBlocked() {
+  const blocked = (S.state && S.state.deal && S.state.deal.blocked) || {};
+  for (const [card, why] of Object.entries(blocked)) {
+    for (const e of $("hand").querySelectorAll(`[data-card="${card}"]:not([data-why-not])`)) {
+      e.title = words(`${cardText(card)}: ${why}`);
+      e.dataset.whyNot = words(why);
+      e.setAttribute("aria-description", words(why));
+    }
+  }
+}
+
+/** Why a card the player touches cannot be played, under the hand. */
+function showWhyNot(event) {
+  const card = event.target.closest && event.target.closest("[data-why-not]");
+  if (card) $("why-not").textContent = `${cardText(card.dataset.card)}: ${card.dataset.whyNot}`;
+}
+
+/** Where each side's points of deal `n` came from, when it is the last finished deal. */
+function explained(st, n) {
+  const last = st.score && st.score.last;
+  if (!last || !last.explained || st.score.deals.length !== n) return null;
+  const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
+  return h("div", { class: "explained", testid: "explained" }, h("h3", {}, "Where the points came from"),
+    h("ul", {}, last.explained.map((line) => h("li", {}, withNames(words(line), names)))));
 }
 
 // -- keyboard -----------------------------------------------------------------------------------------------------
@@ -500,15 +571,26 @@ async function main() {
     setStatus("No such table.", true);
     return;
   }
+  try {
+    await loadViews();
+  } catch (e) {
+    setStatus(e.message || String(e), true);
+    return;
+  }
   document.addEventListener("keydown", onKey);
   const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID,
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
+  feel.init(table, view);
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
   $("retry").addEventListener("click", retry);
   $("back").addEventListener("click", () => send({ type: "back", id: nextId() }));
+  $("coach").addEventListener("click", askCoach);
+  $("hand").addEventListener("click", showWhyNot);
+  $("hand").addEventListener("focusin", showWhyNot);
+  new MutationObserver(markBlocked).observe($("hand"), { childList: true, subtree: true });
   $("log-all").addEventListener("click", () => {
     S.wholeLog = !S.wholeLog;
     renderLog();

@@ -4,6 +4,9 @@
 import { h, nameEl, withNames, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
+/** The page's brand while it shows a replay of the game. */
+export const brand = "Rummy";
+
 const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared: "declared" };
 
 /** Draw `step` of `deal` (the deal's `plays` turns in all) of the replay `r` into the page's boxes. */

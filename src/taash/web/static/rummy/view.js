@@ -3,8 +3,9 @@
 // on a group; the keys); every group's label and the hand's points are the engine's word (POST /api/rummy/groups,
 // and the solver's arrangement in the state): no rule of the game is written here.
 
-import { cardElement, cardText, cardWords, JOKER, RANKS, SUITS } from "/static/cards.js";
+import { cardElement, cardText, JOKER, RANKS, SUITS } from "/static/cards.js";
 import { nameEl, withNames } from "/static/common.js";
+import { animate, measure } from "/static/motion.js";
 
 const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid",
   draw: "a card short" };
@@ -32,6 +33,8 @@ const R = {
 };
 
 export const brand = "Rummy";
+/** What a new state changed (the cards that move, the sounds, the last discard) and the discard pile. */
+export * as feel from "/static/rummy/feel.js";
 /** What the turn timer says happens when a player's time and extra time run out (the server makes the move). */
 export const timeoutWords = "a card is taken from the stock and discarded for you";
 
@@ -201,7 +204,9 @@ function changed() {
   keepFresh();
   R.groups = R.groups.filter((g) => g.length);
   save();
+  const before = measure(T.$("hand")); // the cards slide to their new groups (a meld forming)
   renderHand(T.S.state);
+  animate(before, { root: T.$("hand"), shifts: true });
   renderControls(T.S.state);
   judge();
 }
@@ -265,9 +270,11 @@ function isWildJoker(d, card) { return card !== JOKER && d.wild === card[0]; }
 /** A wild joker in the hand: a "J" badge in its corner, and its name says so. */
 function markWildJoker(e, card) {
   e.classList.add("wild-joker");
-  e.setAttribute("aria-label", `${cardWords(card)}, wild joker`);
+  // Named by its face and these words ("five of hearts, wild joker"): what is seen is part of the name.
+  e.appendChild(T.h("span", { class: "visually-hidden" }, ", wild joker"));
   e.title = `${cardText(card)}: wild joker`;
-  e.appendChild(T.h("span", { class: "joker-mark", "aria-hidden": "true" }, "J"));
+  // The badge's letter is drawn by style.css: the card's name ("…, wild joker") says it to screen readers.
+  e.appendChild(T.h("span", { class: "joker-mark", "aria-hidden": "true" }));
 }
 
 // -- moves ----------------------------------------------------------------------------------------------------------
@@ -437,14 +444,15 @@ function renderFloor(st) {
   const canPile = legal("take", (m) => m.from === "discard");
   const top = d.pile.length ? d.pile[d.pile.length - 1].card : null;
   const stock = T.h("button", { type: "button", class: "pile-button" + (canStock ? " can" : ""), testid: "stock",
-    disabled: !canStock, "aria-label": `Take from the stock (${d.stock_size} cards)`, onclick: () => take("stock") },
+    disabled: !canStock, "aria-label": `Stock ${d.stock_size}: take a card from the stock`, onclick: () => take("stock") },
     cardElement(null, { small: false }), T.h("span", { class: "pile-label" }, `Stock ${d.stock_size}`));
   const wild = T.h("div", { class: "wild", testid: "wild-card", title: `Wild joker: every ${d.wild} is a joker` },
     cardElement(d.wild_card, { small: true }),
     T.h("span", { class: "pile-label" }, `Wild joker: ${rankWords(d.wild)} and JK are jokers`));
   const pile = T.h("button", { type: "button", class: "pile-button" + (canPile ? " can" : ""), testid: "discard-pile",
-    disabled: !canPile, "aria-label": top ? `Take ${cardText(top)} from the discard pile` : "The discard pile is empty",
-    onclick: () => take("discard") },
+    disabled: !canPile, onclick: () => take("discard") },
+    // Named by what it shows (the top card, the count: what a person sees is what he may say) after the action.
+    T.h("span", { class: "visually-hidden" }, top ? "Take from the discard pile:" : "The discard pile is empty:"),
     top ? cardElement(top, { testid: "pile-top" }) : T.h("span", { class: "card empty-pile" }),
     T.h("span", { class: "pile-label" }, `Discards ${d.pile.length}`));
   floor.appendChild(T.h("div", { class: "rummy-floor" }, T.h("div", { class: "stock-wrap" }, stock, wild), pile));
@@ -610,7 +618,7 @@ function renderHand(st) {
 function renderScores(st) {
   const box = T.$("scores");
   const sc = st.score;
-  box.replaceChildren(T.h("h3", {}, "Score"));
+  box.replaceChildren(T.h("h2", { class: "minor-title" }, "Score"));
   if (!sc) return;
   const out = new Set(Object.keys(sc.eliminated || {}).map(Number));
   const rows = st.seats.map((s) => T.h("tr", { testid: `total-${s.seat}`, class: out.has(s.seat) ? "out" : "" },

@@ -4,6 +4,9 @@
 import { h, nameEl, withNames, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
+/** The page's brand while it shows a replay of the game. */
+export const brand = "Seep";
+
 const HOUSE_NAMES = { 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king" };
 
 /** A team's players, "Priya & Arjun", each name isolated (`cut`: cut to its column, see nameEl). */

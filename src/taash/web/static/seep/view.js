@@ -20,6 +20,8 @@ const V = {
 };
 
 export const brand = "Seep";
+/** What a new state changed (the cards that move, the sounds, the last play) and the captured piles. */
+export * as feel from "/static/seep/feel.js";
 
 export function init(table) { T = table; }
 
@@ -146,7 +148,7 @@ function seatBox(s, slot) {
   const turn = d && st.status === "playing" && d.to_move === s.seat;
   if (turn) marks.push(h("span", { class: "mark turn" }, d.phase === "bid" ? "bidding" : "to play"));
   const count = d ? d.hand_sizes[s.seat] : 0;
-  const backs = h("div", { class: "backs", "aria-label": `${count} cards` });
+  const backs = h("div", { class: "backs", role: "img", "aria-label": `${count} cards` });
   if (!mine) {
     for (let i = 0; i < count; i++) backs.appendChild(cardElement(null, { small: true }));
   }
@@ -311,7 +313,7 @@ function renderScores() {
   const st = T.S.state;
   const d = st.deal;
   const box = $("scores");
-  box.replaceChildren(h("h3", {}, "Score"));
+  box.replaceChildren(h("h2", { class: "minor-title" }, "Score"));
   const toBaazis = st.baazis !== 0; // a single deal plays for no baazis: no column of them
   const rows = [0, 1].map((t) => {
     const c = d ? d.captured[t] : { cards: 0, points: 0, sweeps: 0, sweep_points: 0 };

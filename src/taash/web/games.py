@@ -1,0 +1,111 @@
+"""The registered games as the server offers them (:mod:`taash.games.registry`): ``GET /api/games`` tells the
+browser each game with tables (its title, seats, rules presets, formats, levels, the statistics a player's page
+sums, and the URLs of its view modules); ``/games/<name>/<file>`` serves a game's browser modules kept outside
+the package's static folder; and each game's own endpoints (its plugin's ``routes``) are mounted beside the
+generic ones. No part of it names a game."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from pydantic import AfterValidator, BaseModel, Field
+
+from taash.bots.base import levels
+from taash.games.plugin import GamePlugin
+from taash.games.registry import default_game, plugin, plugins
+from taash.tables.adapter import adapter, game_names
+from taash.web.http import ERRORS, ApiError
+
+#: The package's static folder, served at ``/static``: a view module in it keeps its ``/static`` URL.
+STATIC = Path(__file__).resolve().parent / "static"
+#: A browser module's file name, as ``/games/<name>/<file>`` takes it (no folders: only the view's own folder).
+MODULE_FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,60}\.js")
+
+
+def known_game(name: str) -> str:
+    """``name`` if a registered game seats tables, else ``ValueError`` naming those that do."""
+    if name not in game_names():
+        raise ValueError(f"unknown game {name[:40]!r} (games: {', '.join(game_names())})")
+    return name
+
+
+def _games_enum(schema: dict[str, Any]) -> None:
+    schema["enum"] = list(game_names())
+
+
+#: A request's game: any registered game with tables (the schema lists them as they are when it is read).
+GameName = Annotated[str, AfterValidator(known_game),
+                     Field(default_factory=default_game, max_length=40, json_schema_extra=_games_enum,
+                           description="The game, by its registry name (GET /api/games lists them)")]
+
+
+class GameOut(BaseModel):
+    name: str
+    title: str
+    players: list[tuple[int, str]] = Field(description="The player counts its tables seat and how the lobby says "
+                                                       "each, the default first")
+    rules: list[str] = Field(description="Its rules presets, the default first")
+    formats: list[str] = Field(description="Its match formats, the default first (empty: a number of baazis)")
+    levels: list[str] = Field(description="The bots' levels it offers")
+    stats: list[str] = Field(description="The counts a player's page sums over his matches of the game")
+    view: str | None = Field(description="The URL of its view module for a table (an ES module)")
+    replay_view: str | None = Field(description="The URL of its module drawing a replay's step")
+
+
+def module_url(game: GamePlugin, which: str) -> str | None:
+    """Where the browser imports one of a game's modules: its ``/static`` URL if it is in the package's static
+    folder, else ``/games/<name>/<file>``."""
+    path = game.file(which)
+    if path is None:
+        return None
+    if path.is_relative_to(STATIC):
+        return "/static/" + path.relative_to(STATIC).as_posix()
+    return f"/games/{game.name}/{path.name}"
+
+
+def game_out(game: GamePlugin) -> GameOut:
+    table_game = adapter(game.name)
+    words = dict(game.player_words)
+    return GameOut(name=game.name, title=game.title, players=[(n, words.get(n, str(n))) for n in game.players],
+                   rules=list(table_game.presets), formats=list(table_game.formats), levels=list(levels(game.name)),
+                   stats=list(game.stats), view=module_url(game, "view"),
+                   replay_view=module_url(game, "replay_view"))
+
+
+def module_file(game: str, file: str) -> Path:
+    """The file of ``game``'s browser modules that ``/games/<game>/<file>`` names: in the folder of its view
+    modules (``ApiError`` ``not_found`` for anything else)."""
+    try:
+        found = plugin(game)
+    except ValueError:
+        raise ApiError("not_found", "no such game") from None
+    if MODULE_FILE.fullmatch(file):
+        for which in ("view", "replay_view"):
+            path = found.file(which)
+            if path is not None and (path.parent / file).is_file():
+                return path.parent / file
+    raise ApiError("not_found", f"{found.title} has no module {file[:60]!r}")
+
+
+def games_router() -> APIRouter:
+    """``GET /api/games``, the games' modules, and every game's own endpoints."""
+    router = APIRouter()
+
+    @router.get("/api/games", response_model=list[GameOut])
+    async def games() -> list[GameOut]:
+        """Every game a table may be made for, the default first, as the lobby offers it."""
+        return [game_out(p) for p in plugins() if p.name in game_names()]
+
+    @router.get("/games/{game}/{file}", responses=ERRORS, include_in_schema=False)
+    async def game_module(game: str, file: str) -> FileResponse:
+        return FileResponse(module_file(game, file), media_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})
+
+    for p in plugins():
+        if p.routes is not None:
+            router.include_router(p.part("routes"))
+    return router

@@ -1,0 +1,160 @@
+"""The tables a server holds in memory, by id and by invite code: made, read back from the database when asked
+for, and let go when nobody needs them there."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from taash.chips.ledger import Ledger
+from taash.fairness import SECRET_BYTES
+from taash.tables.adapter import Settings, TableError
+from taash.tables.table import Table, check_settings
+from taash.web.db import TableRow
+from taash.web.fair_play import FairPlay
+from taash.web.hub.live import SEEN_KEPT, Live, fingerprint
+from taash.web.hub.records import rebuild_or_log
+from taash.web.hub.turns import Turns
+from taash.web.store import Store, StoredTable
+
+JSON = Any
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: Seconds after which a table still waiting for players, that nobody touches or watches, may leave memory when
+#: the server is full (so that abandoned tables cannot keep everyone else from starting one).
+ABANDONED_AFTER = 600.0
+
+
+class Registry:
+    """Every table in memory (:attr:`live`, by id; :attr:`codes`, invite code -> id), within the server's limits."""
+
+    def __init__(self, store: Store, turns: Turns, ledger: Ledger | None, fair: FairPlay | None,
+                 max_tables: int, max_tables_per_guest: int):
+        self.store = store
+        self.turns = turns
+        self.ledger = ledger
+        self.fair = fair
+        self.max_tables = max_tables
+        self.max_tables_per_guest = max_tables_per_guest
+        self.live: dict[str, Live] = {}
+        self.codes: dict[str, str] = {}
+
+    def add(self, table: Table, stored: StoredTable | None = None, spent: Mapping[int, float] | None = None) -> Live:
+        """Keep ``table`` in memory; ``spent``: seat -> the extra seconds it had spent by its last stored action
+        (from :func:`rebuild`), the rest of which is its bank (a turn in progress starts again from its beginning,
+        as the server was away meanwhile)."""
+        live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0)
+        self.turns.start_clock(live)
+        for seat, seconds in (spent or {}).items():
+            live.bank[seat] = max(0.0, self.turns.extra_seconds - seconds)
+        for action in stored.actions if stored else []:
+            if action.client_id is not None:
+                live.seen[(action.guest, action.client_id)] = (action.version, fingerprint(json.loads(action.body)))
+        while len(live.seen) > SEEN_KEPT:
+            live.seen.popitem(last=False)
+        self.live[table.id] = live
+        self.codes[table.code] = table.id
+        self.turns.reseat(live)
+        self.mark_accounts(live)
+        return live
+
+    def drop(self, live: Live) -> None:
+        """Let ``live`` go from memory (it stays in the database)."""
+        self.live.pop(live.table.id, None)
+        self.codes.pop(live.table.code, None)
+
+    def mark_accounts(self, live: Live) -> None:
+        """Which of the table's seated people have an account (asked after each sit and leave)."""
+        if self.fair is not None:
+            live.accounts = self.fair.accounts(s.guest for s in live.table.seats if s.guest is not None)
+
+    def account_claimed(self, guest: str) -> None:
+        """``guest`` has claimed an account: his seats are marked as an account's from the next message on."""
+        for live in self.live.values():
+            if live.table.seat_of(guest) is not None:
+                live.accounts.add(guest)
+
+    def get(self, table_id: str) -> Live | None:
+        """A table in memory, or read from the database; a finished one read again stays out of memory (it can
+        no longer change, so its watchers need not share one)."""
+        live = self.live.get(table_id)
+        if live is None:
+            stored = self.store.table(table_id)
+            spent: dict[int, float] = {}
+            table = None if stored is None else rebuild_or_log(stored, spent)
+            if stored is None or table is None:
+                return None
+            if table.status == "finished" or stored.row.status == "abandoned":
+                gone = Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
+                self.mark_accounts(gone)
+                return gone
+            live = self.add(table, stored, spent)
+        return live
+
+    def by_code(self, code: str) -> Live | None:
+        table_id = self.codes.get(code.upper())
+        if table_id is None:  # a finished table no longer in memory
+            table_id = self.store.table_id_of_code(code.upper())
+        return None if table_id is None else self.get(table_id)
+
+    def forget_if_idle(self, live: Live) -> None:
+        """Drop a finished table nobody watches from memory (it is read again from the database if asked for)."""
+        if live.table.status == "finished" and not live.connections and self.live.get(live.table.id) is live:
+            self.drop(live)
+
+    def forget_abandoned(self, idle_seconds: float = ABANDONED_AFTER) -> int:
+        """Drop from memory the tables still waiting for players that nobody has touched or looked at for
+        ``idle_seconds`` (they stay in the database, and come back if someone opens one); returns how many."""
+        now = self.turns.clock.monotonic()
+        gone = [lv for lv in self.live.values() if lv.table.status == "waiting" and not lv.connections
+                and now - lv.last_active >= idle_seconds]
+        for lv in gone:
+            self.drop(lv)
+        return len(gone)
+
+    def public_tables(self) -> list[dict[str, JSON]]:
+        return [lv.table.summary() for lv in self.live.values()
+                if lv.table.settings.public and lv.table.status != "finished"]
+
+    async def create(self, settings: Settings, owner: str | None, stake: int = 0) -> Live:
+        """A new table, written to the database, within the server's limits (a full server first lets go of the
+        waiting tables nobody touched for long)."""
+        unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
+        if len(unfinished) >= self.max_tables and self.forget_abandoned():
+            unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
+        if len(unfinished) >= self.max_tables:
+            raise TableError("the server has as many tables as it can take; try again later", "full")
+        if owner is not None and sum(1 for lv in unfinished if lv.table.owner == owner) >= self.max_tables_per_guest:
+            raise TableError(f"you have {self.max_tables_per_guest} unfinished tables already: finish or use those "
+                             "first", "too_many")
+        check_settings(settings)
+        if stake and self.ledger is None:
+            raise TableError("this server keeps no chips: its tables have no stakes", "bad")
+        table = self._new_table(settings, owner)
+        await self.store.add_table(row_of(table, stake))
+        live = self.add(table)
+        live.stake = stake
+        return live
+
+    def _new_table(self, settings: Settings, owner: str | None) -> Table:
+        """A table with a new id, an invite code no table in memory has, its seed and its fair-dealing secret."""
+        table_id = secrets.token_hex(8)
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+        while code in self.codes:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+        seed = secrets.randbits(62)
+        secret = secrets.token_bytes(SECRET_BYTES)
+        return Table(table_id, code, settings, seed, owner, secret=secret)
+
+
+def row_of(table: Table, stake: int) -> TableRow:
+    """A new table's row in the database."""
+    settings = table.settings
+    length = settings.length
+    return TableRow(
+        id=table.id, game=settings.game, code=table.code, owner=table.owner, players=settings.players,
+        rules=json.dumps(table.game.rules_json(settings)), baazis=length if isinstance(length, int) else 0,
+        format=length if isinstance(length, str) else None, level=settings.level, public=settings.public,
+        seed=table.seed, fair_secret=None if table.secret is None else table.secret.hex(), status="waiting",
+        version=0, stake=stake)

@@ -1,0 +1,35 @@
+// The words a player reads in the table's options, sounds, moments and panels (static/feel.js and its modules):
+// kept in one object, so that the client's message catalogue can replace them in one place. A function stands
+// for a sentence with a value in it (the whole sentence, never fragments).
+
+export const TEXT = {
+  options: "Options",
+  optionsTitle: "Table options",
+  close: "Close",
+  sound: "Sound",
+  soundOn: "Sound on",
+  soundOff: "Sound off",
+  fourColour: "Four-colour deck (♦ blue, ♣ green)",
+  largeCards: "Large cards",
+  notify: "Tell me when it is my turn in another tab",
+  notifyDenied: "This browser does not allow notifications for this site.",
+  reducedMotion: "Cards do not move: your system asks for reduced motion.",
+  yourTurnTitle: (title) => `● Your turn · ${title}`,
+  yourTurnNote: (code) => `It is your turn at table ${code}.`,
+  piles: "Cards taken and the log",
+  pilesTitle: "Cards taken and the whole log",
+  wholeLog: "The whole log",
+  logLoading: "Loading the log…",
+  logFailed: (why) => `The log could not be loaded: ${why}.`,
+  lastPlay: "Last play",
+  sweep: (name) => `Seep! ${name} sweeps the floor`,
+  baazi: (name) => `Baazi! ${name} wins a baazi`,
+  declared: (name) => `${name} declares!`,
+  wrongDeclaration: (name) => `${name}: a wrong declaration`,
+  team: (t) => (t === 0 ? "Team A" : "Team B"),
+  teamPile: (team, cards, points) => `${team}: ${cards} card${cards === 1 ? "" : "s"}, ${points} point${points === 1 ? "" : "s"}`,
+  noCards: "No cards yet.",
+  discards: (n) => `The discard pile: ${n} card${n === 1 ? "" : "s"}, the top last`,
+  discardedBy: (name) => `discarded by ${name}`,
+  openCard: "the open card",
+};
