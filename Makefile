@@ -16,7 +16,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml setup.py src/taash/seep/_core.c src/taash/rummy/_solver.c
 	@test -x $(BIN)/python || "$$(scripts/pick-python)" -m venv $(VENV)
 	-$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,docs,env,openspiel,ray]'
+	$(BIN)/python -m pip install -q -e '.[dev,docs,env,openspiel,ray,learn]'
 	@$(BIN)/python -c 'from taash.seep.core import CORE; print(f"taash: the Seep engine runs on its {CORE} core")'
 	@$(BIN)/python -c 'from taash.rummy.core import CORE; print(f"taash: the Rummy solver runs on its {CORE} core")'
 	@touch $(STAMP)

@@ -15,7 +15,7 @@ from taash.seep.rules import PRESETS
 from taash.seep.view import PlayerView, view_of
 
 #: The search with a small budget: the same code as the default, a few times faster.
-BOTS = ["random", "greedy", "heuristic", "ismcts:iterations=3,candidates=3"]
+BOTS = ["random", "greedy", "heuristic", "ismcts:iterations=3,candidates=3", "learned"]
 
 
 class Checked:

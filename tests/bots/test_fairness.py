@@ -26,7 +26,7 @@ def reshuffle_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
     return other
 
 
-@pytest.mark.parametrize("bot_name", ["random", "greedy", "heuristic"])
+@pytest.mark.parametrize("bot_name", ["random", "greedy", "heuristic", "learned"])
 @pytest.mark.parametrize(("players", "preset"), [(4, "standard"), (2, "standard"), (4, "punjab_30"),
                                                  (4, "limited_houses"), (2, "break_with_loose")])
 def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, preset: str) -> None:

@@ -224,3 +224,35 @@ def arena(
     setup = ArenaSetup(SeepGame(chosen, players), f"{players} players, {chosen.preset}", (("baazis A/B", "baazis"),),
                        {"players": players, "rules": chosen.to_json()})
     run_arena(setup, bots, deals, seed, jobs, out_dir, ray)
+
+
+@app.command()
+def train(
+    out_dir: Annotated[Path, typer.Option("--out", help="Write data.npz, learned_weights.npz, curve.png and "
+                                          "curve.json here.")],
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to record; 0 trains on --data alone.",
+                                       min=0)] = 200,
+    teacher: Annotated[str, typer.Option("--teacher", help="oracle: the heuristic plays and every candidate is "
+                                         "played out on the true deal (fast); search: the expert search's "
+                                         "values at one team's seats (slow).")] = "oracle",
+    iterations: Annotated[int | None, typer.Option("--iterations", help="Play-outs per candidate (oracle, "
+                                                   "default 1) or the search's guessed deals per decision "
+                                                   "(search, default 100).", min=1, max=100_000)] = None,
+    workers: Annotated[int, typer.Option("--workers", "-j", help="Processes recording deals.", min=1, max=512)] = 1,
+    epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.", min=1, max=10_000)] = 30,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Deal k is dealt from seed+k; the network's start "
+                                      "and order from seed.")] = 0,
+    data: Annotated[list[Path] | None, typer.Option("--data", help="Earlier data.npz files to train on too "
+                                                    "(repeat the option).")] = None,
+    hidden: Annotated[int, typer.Option("--hidden", help="Width of the network's layers.", min=4, max=4096)] = 128,
+    device: Annotated[str, typer.Option("--device", help="PyTorch's device: cpu, or cuda where there is one.")]
+        = "cpu",
+) -> None:
+    """Train the learned bot (4 players, standard rules) on a teacher's values of the heuristic's best plays;
+    needs pip install 'taash[learn]'."""
+    from taash.cli.seep_train import run_training
+
+    if teacher not in ("oracle", "search"):
+        fail(f"--teacher must be oracle or search, not {teacher[:40]!r}")
+    plays = iterations or (1 if teacher == "oracle" else 100)
+    run_training(deals, teacher, plays, workers, epochs, seed, out_dir, data or [], hidden, device)

@@ -117,8 +117,15 @@ class SeepEncoding:
 
     def observation(self, state: State, seat: int) -> np.ndarray:
         assert isinstance(state, SeepState)
-        view = state.view(seat)
         match = state.match
+        me = seat % 2
+        difference = match.difference if me == 0 else -match.difference
+        return self.view_observation(state.view(seat), difference, (match.baazis[me], match.baazis[1 - me]))
+
+    def view_observation(self, view: PlayerView, difference: int = 0, baazis: tuple[int, int] = (0, 0)) -> np.ndarray:
+        """The observation of ``view``'s seat, given the match's running ``difference`` and ``baazis`` won (both
+        from that seat's team's side; a single deal: 0): what a bot holding only the view can make."""
+        seat = view.seat
         players = view.players
         me = seat % 2
         houses = [view.houses.get(value) for value in HOUSE_VALUES]
@@ -149,9 +156,8 @@ class SeepEncoding:
         for s, _, value in view.sweeps:
             sweeps[0 if s % 2 == me else 1] += value
         facts += (min(1.0, points / SWEEP_SCALE) for points in sweeps)
-        difference = match.difference if me == 0 else -match.difference
         facts += (min(1.0, max(difference, 0) / self._lead), min(1.0, max(-difference, 0) / self._lead))
-        facts += (min(1.0, match.baazis[me] / self._baazis), min(1.0, match.baazis[1 - me] / self._baazis))
+        facts += (min(1.0, baazis[0] / self._baazis), min(1.0, baazis[1] / self._baazis))
         return np.concatenate((card_planes(planes), np.array(facts, dtype=np.float32)))
 
     def deals_over(self, state: State) -> int:
