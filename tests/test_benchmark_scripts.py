@@ -82,7 +82,7 @@ def test_count_instructions_counts_under_valgrind() -> None:
     ("bench_series.py", ["--src", "/no/such/dir"], "holds no taash package"),
     ("bench_series.py", ["--chart", "/no/such/dir/x.png"], "no such folder"),
     ("bench_series.py", ["--log", "/no/such/dir/runs.jsonl"], "no such folder"),
-    ("env_steps.py", ["--steps", "0"], "--steps and --runs must be at least 1"),
+    ("env_steps.py", ["--steps", "0"], "--steps, --runs, --games and --batch-steps must be at least 1"),
     ("openspiel_arena.py", ["--deals", "0"], "--deals and --simulations must be at least 1"),
 ])
 def test_the_benchmark_tools_refuse_bad_input_in_one_line(name: str, args: list[str], message: str) -> None:

@@ -24,7 +24,7 @@ GAME_FOLDERS = ("taash.bots.seep", "taash.bots.rummy", "taash.tables.seep", "taa
                 "taash.cli.seep_play", "taash.cli.seep_sheets", "taash.cli.rummy", "taash.cli.rummy_hands",
                 "taash.cli.rummy_play", "taash.tui.seep", "taash.tui.rummy",
                 "taash.cli.seep_bench", "taash.cli.rummy_bench", "taash.env.seep", "taash.env.seep_v0",
-                "taash.env.rummy", "taash.env.rummy_v0")
+                "taash.env.rummy", "taash.env.rummy_v0", "taash.env.seep_batch")
 
 
 #: The one generic module that names the games: where each is registered.
