@@ -108,7 +108,7 @@ def test_at_a_rummy_table_the_coach_answers_and_the_card_just_taken_says_why(ser
     tid(page, "discard-pile").click()
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
     taken = page.locator("[data-testid='hand'] [data-why-not]")
-    _expect(taken).to_have_count(1)
+    _expect(taken).to_have_count(1, timeout=20000)  # CI is loaded: the take can come late
     assert "(R3)" in (taken.get_attribute("title") or "")
     taken.click()
     _expect(tid(page, "why-not")).to_contain_text("was just taken from the discard pile")
