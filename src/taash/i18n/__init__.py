@@ -87,3 +87,60 @@ def ngettext(singular: str, plural: str, n: int, /, **values: Any) -> str:
 def N_(message: str) -> str:
     """Marks a message for the catalogue where it is written, to be translated where it is used."""
     return message
+
+
+def say_in(lang: str, message: str, /, **values: Any) -> str:
+    """``message`` in ``lang`` whatever the process speaks (a server answering each person in his own), its
+    ``{placeholders}`` filled with ``values``; a message the catalogue lacks stays English."""
+    said = translations(lang).gettext(message)
+    return said.format(**values) if values else said
+
+
+def best_language(accept_language: str | None) -> str:
+    """The first of our languages an HTTP ``Accept-Language`` header (or a plain code: ``hi``, ``pa-IN``) asks for,
+    by its weights; English when it names none of ours.
+
+    >>> best_language("fr-FR,pa;q=0.8,hi;q=0.9")
+    'hi'
+    >>> best_language(None)
+    'en'
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for i, item in enumerate((accept_language or "")[:500].split(",")):
+        code, _sep, params = item.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        base = code.strip().split("-")[0].split("_")[0].lower()
+        if base in LANGUAGES and weight > 0:
+            ranked.append((-weight, i, base))
+    return min(ranked)[2] if ranked else DEFAULT
+
+
+@cache
+def client_catalogue(lang: str) -> dict[str, Any]:
+    """What the browser needs to speak ``lang`` (GET /api/i18n/{lang}): its code, every language we have, the .po's
+    plural rule, and its messages (a string, or a list of plural forms under the singular); made from the same .po
+    files as the server's, so there is no second copy to keep. Untranslated messages are left out (English stays)."""
+    messages: dict[str, str | list[str]] = {}
+    plural = "(n != 1)"
+    if lang != DEFAULT:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang[:20]!r} (known: {', '.join(LANGUAGES)})")
+        with (LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as f:
+            catalog = read_po(f, locale=lang, domain=DOMAIN)
+        plural = catalog.plural_expr
+        for message in catalog:
+            if not message.id or message.fuzzy:
+                continue
+            if isinstance(message.id, str):
+                if message.string:
+                    messages[message.id] = str(message.string)
+            elif isinstance(message.string, (tuple, list)):
+                forms = [str(s) for s in message.string]
+                if all(forms):
+                    messages[message.id[0]] = forms
+    return {"lang": lang, "languages": LANGUAGES, "plural": plural, "messages": messages}

@@ -18,6 +18,7 @@ from typing import Any
 from taash.bots.base import LEVELS, Bot, make_bot
 from taash.fairness import Fairness
 from taash.games.api import Action, State, View
+from taash.i18n import N_
 from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
 
 JSON = Any
@@ -29,7 +30,7 @@ SAVE_VERSION = 1
 #: The longest save file read (a match's moves are a few hundred short messages).
 SAVE_MOST = 20_000_000
 #: Why a player may not send a timeout.
-TIMEOUT_REFUSED = "a timeout is the server's move when a turn's time runs out, never a player's: make your move"
+TIMEOUT_REFUSED = N_("a timeout is the server's move when a turn's time runs out, never a player's: make your move")
 
 
 class SaveError(TableError):
@@ -79,7 +80,7 @@ class TableMatch:
         message names no legal action); changes nothing. ``{"type": TIMEOUT}`` (``seat`` None: the server's
         alone) is the game's move for a seat whose time ran out."""
         if self.state.is_over:
-            raise TableError("the match is over", "over")
+            raise TableError(N_("the match is over"), "over")
         to_move = self.state.current_player
         if message.get("type") == TIMEOUT:
             if seat is not None:
@@ -89,7 +90,7 @@ class TableMatch:
                 raise TableError(f"{self.game.title} has no move for a turn out of time here", "illegal")
             return timeout
         if seat is not None and seat != to_move:
-            raise TableError("it is not your turn", "not_your_turn")
+            raise TableError(N_("it is not your turn"), "not_your_turn")
         return self.game.action_from(self.state, to_move, message)
 
     def move(self, seat: int | None, message: Mapping[str, JSON]) -> list[str]:
@@ -134,7 +135,7 @@ class TableMatch:
     def hint(self, seat: int, level: str) -> tuple[Action, str]:
         """What a bot of ``level`` would do in ``seat``'s place, with its one-line reason."""
         if self.to_move() != seat:
-            raise TableError("it is not your turn", "not_your_turn")
+            raise TableError(N_("it is not your turn"), "not_your_turn")
         bot = self.bot(seat, level)
         view = self.state.view(seat)
         action = bot.choose(view)

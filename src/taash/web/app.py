@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from taash.bots.base import LEVELS
-from taash.web import chips_routes, guests, history, pages, records, sockets, tables_routes
+from taash.web import chips_routes, guests, history, languages, pages, records, sockets, tables_routes
 from taash.web.accounts import accounts_router
 from taash.web.errors import add_error_handlers
 from taash.web.games import games_router
@@ -46,6 +46,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_middleware(Guard, max_body=state.config.max_body, allowed_origins=state.config.allowed_origins)
     add_error_handlers(app)
     app.include_router(guests.router)
+    app.include_router(languages.router)  # GET /api/i18n/{lang}: a language's catalogue for the browser
     app.include_router(chips_routes.router)
     app.include_router(accounts_router())  # /api/me, and claiming a name, login, logout, password
     app.include_router(learn_router(lambda: state.hub))  # /learn/{game}, its lesson's steps, and the coach at a table

@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from taash.bots.base import levels
 from taash.games.plugin import GamePlugin
 from taash.games.registry import default_game, plugin, plugins
+from taash.i18n import N_
 from taash.tables.adapter import adapter, game_names
 from taash.web.http import ERRORS, ApiError
 
@@ -82,7 +83,7 @@ def module_file(game: str, file: str) -> Path:
     try:
         found = plugin(game)
     except ValueError:
-        raise ApiError("not_found", "no such game") from None
+        raise ApiError("not_found", N_("no such game")) from None
     if MODULE_FILE.fullmatch(file):
         for which in ("view", "replay_view"):
             path = found.file(which)

@@ -16,7 +16,7 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from taash.i18n import _
+from taash.i18n import N_, _
 from taash.learn import learn_page, lesson, step_index
 from taash.learn.coach import advice, snapshot
 from taash.tables.adapter import TableError
@@ -95,7 +95,7 @@ def learn_router(hub: Callable[[], Hub]) -> APIRouter:
         for chips)."""
         live = hub().get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
         if live is None:
-            raise ApiError("not_found", "no such table")
+            raise ApiError("not_found", N_("no such table"))
         refused = coach_refusal(live, guest)
         if refused is not None:
             raise ApiError(*refused)

@@ -19,12 +19,14 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketState
 
+from taash.i18n import DEFAULT, N_, say_in
 from taash.tables.adapter import TIMEOUT, TableError
 from taash.tables.match import TIMEOUT_REFUSED
 from taash.web.admissions import Admission
 from taash.web.errors import validation_sentence
 from taash.web.http import COOKIE, ApiError, origin_allowed
 from taash.web.hub import Connection, Hub, Live
+from taash.web.languages import socket_language
 from taash.web.play_now import play_now_socket
 from taash.web.state import AppState, State, app_state
 
@@ -143,7 +145,7 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
     conn = h.join(live, guest, since)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
-        await receive_loop(state, ws, live, conn)
+        await receive_loop(state, ws, live, conn, socket_language(ws))
     finally:
         h.leave(live, conn)
         conn.send(None)
@@ -186,8 +188,9 @@ class Throttle:
         return True
 
 
-async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connection) -> None:
-    """Read a connection's messages and answer each, until it closes (or sends far too many)."""
+async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connection, lang: str = DEFAULT) -> None:
+    """Read a connection's messages and answer each, until it closes (or sends far too many); its refusals in
+    ``lang``."""
     config = state.config
     throttle = Throttle(config.rate)
     while True:
@@ -200,7 +203,7 @@ async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connect
         message, refusal = read_message(frame.get("text"), frame.get("bytes"), config.max_message)
         mid = message.get("id") if message is not None else None
         if not allowed:  # refused, though answered with its id when it has one
-            conn.send(error(mid, "rate", "too many messages: slow down"))
+            conn.send(error(mid, "rate", say_in(lang, N_("too many messages: slow down"))))
             if throttle.strikes > 10 * config.rate:
                 conn.close_code, conn.close_reason = 1008, "too many messages"
                 return
@@ -208,21 +211,22 @@ async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connect
         if message is None:
             conn.send(refusal)
             continue
-        await answer(state.hub, live, conn, message, mid)
+        await answer(state.hub, live, conn, message, mid, lang)
 
 
-async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+                 lang: str = DEFAULT) -> None:
     """Answer one message of a connection: a ping, "I am back", a split of the prize, or a move."""
     kind = message.get("type")
     if kind == "ping":
         conn.send(json.dumps({"type": "pong", "version": live.table.version}))
         return
     if kind == TIMEOUT:  # the server's own action, when a turn's time runs out: nobody may send it
-        conn.send(error(mid, "forbidden", TIMEOUT_REFUSED))
+        conn.send(error(mid, "forbidden", say_in(lang, TIMEOUT_REFUSED)))
         return
     is_move = live.table.is_move(message)
     if conn.seat is None and (is_move or kind in ("back", "split")):
-        conn.send(error(mid, "not_seated", "spectators cannot play"))
+        conn.send(error(mid, "not_seated", say_in(lang, N_("spectators cannot play"))))
         return
     if kind == "back" and conn.seat is not None:  # "I am here": a bot that took his seat gives it back
         h.back(live, conn.seat)
@@ -232,22 +236,23 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
         try:
             made = await h.act(live, {"type": "split", "answer": message.get("answer")}, conn.guest, mid)
         except TableError as e:
-            conn.send(error(mid, e.code, str(e)))
+            conn.send(error(mid, e.code, say_in(lang, str(e))))
             return
         conn.send(ack(mid, made))
         return
     if not is_move:
         conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
         return
-    await move(h, live, conn, message, mid)
+    await move(h, live, conn, message, mid, lang)
 
 
-async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+               lang: str = DEFAULT) -> None:
     """Play a move's message at the table, made at the version it says it saw; a stale one is answered with
     the snapshot."""
     version = message.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
-        conn.send(error(mid, "malformed", "version must be the table version you saw"))
+        conn.send(error(mid, "malformed", say_in(lang, N_("version must be the table version you saw"))))
         return
     # The move as the game reads it (what the table stores): its type and the game's fields of a move; the rest of a
     # message (its id, the version seen, anything else) is the connection's alone, never stored.
@@ -257,7 +262,7 @@ async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], m
         made = await h.act(live, action, conn.guest, mid, version)
     except TableError as e:
         extra = json.loads(h.message_for(live, conn.seat, "snapshot", conn.guest)) if e.code == "stale" else None
-        conn.send(error(mid, e.code, str(e), extra))
+        conn.send(error(mid, e.code, say_in(lang, str(e)), extra))
         return
     conn.send(ack(mid, made))
 
