@@ -1,4 +1,5 @@
 // Play now (the lobby's button): a place in the server's queue over /ws/play-now, while the page stays open.
+import { _, lang } from "/static/i18n.js";
 
 /**
  * Join the Play now queue with `options` (the table form's settings and `wait`, in seconds). Calls
@@ -7,7 +8,8 @@
  */
 export function playNow(options, { onWaiting, onMatched, onError }) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/play-now`);
+  const query = lang !== "en" ? `?lang=${encodeURIComponent(lang)}` : "";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/play-now${query}`);
   let done = false;
   const finish = () => { done = true; ws.close(); };
   ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "play_now", ...options })));
@@ -33,7 +35,7 @@ export function playNow(options, { onWaiting, onMatched, onError }) {
   ws.addEventListener("close", (event) => {
     if (done) return;
     done = true;
-    onError(event.reason || "lost the connection to the Play now queue: press Play now again");
+    onError(event.reason || _("lost the connection to the Play now queue: press Play now again"));
   });
   return {
     cancel() {
