@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,8 @@ DOMAIN = "taash"
 LANGUAGES: dict[str, str] = {"en": "English", "hi": "हिन्दी", "pa": "ਪੰਜਾਬੀ"}
 DEFAULT = "en"
 _current = DEFAULT
+#: The language of the request being answered (a server speaks to each person in his own), over the process's.
+_asked: ContextVar[str | None] = ContextVar("taash_language", default=None)
 
 
 def language_from(environ: Mapping[str, str] = os.environ) -> str:
@@ -69,18 +73,31 @@ def use(lang: str) -> None:
 
 
 def current() -> str:
-    return _current
+    """The language spoken now: the request's (:func:`speaking`), else the process's (:func:`use`)."""
+    return _asked.get() or _current
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` inside the block only, in this context (a request, and the threads and tasks it starts):
+    the web server answers a learn page or the coach in the language its client asked for."""
+    translations(lang)
+    token = _asked.set(lang)
+    try:
+        yield
+    finally:
+        _asked.reset(token)
 
 
 def _(message: str, /, **values: Any) -> str:
     """``message`` in the current language, its ``{placeholders}`` filled with ``values``."""
-    said = translations(_current).gettext(message)
+    said = translations(current()).gettext(message)
     return said.format(**values) if values else said
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: Any) -> str:
     """The sentence for ``n`` things in the current language (``n`` is also the placeholder ``{n}``)."""
-    said = translations(_current).ngettext(singular, plural, n)
+    said = translations(current()).ngettext(singular, plural, n)
     return said.format(n=n, **values)
 
 

@@ -70,7 +70,7 @@ async def play_now(ws: WebSocket) -> None:
     """Play now's queue (see :mod:`taash.web.play_now`)."""
     state = app_state(ws)
     if not origin_ok(state, ws):
-        await refuse(ws, 1008, "this page's origin may not connect to this server")
+        await refuse(ws, 1008, N_("this page's origin may not connect to this server"))
         return
     guest = state.guest_of(ws.cookies.get(COOKIE))
     admitted = admit(state, ws, guest, player=False)
@@ -94,14 +94,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     state = app_state(ws)
     h = state.hub
     if not origin_ok(state, ws):
-        await refuse(ws, 1008, "this page's origin may not connect to this server")
+        await refuse(ws, 1008, N_("this page's origin may not connect to this server"))
         return
     live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
     if live is None:
-        await refuse(ws, 1008, "no such table")
+        await refuse(ws, 1008, N_("no such table"))
         return
     if live.gone:
-        await refuse(ws, 1008, "the table was abandoned")
+        await refuse(ws, 1008, N_("the table was abandoned"))
         return
     guest = state.guest_of(ws.cookies.get(COOKIE))
     code = ws.query_params.get("code")
@@ -112,11 +112,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await refuse(ws, 1008, str(e.detail))
         return
     if not opened:
-        await refuse(ws, 1008, "a private table: only its players may watch it")
+        await refuse(ws, 1008, N_("a private table: only its players may watch it"))
         return
     player = guest is not None and live.table.seat_of(guest) is not None
     if not player and len(live.connections) >= state.config.max_table_connections:
-        await refuse(ws, 1013, "this table has as many watchers as it can take: try again later")
+        await refuse(ws, 1013, N_("this table has as many watchers as it can take: try again later"))
         return
     admitted = admit(state, ws, guest, player)
     if isinstance(admitted, str):
@@ -140,7 +140,7 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
     since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
     await ws.accept()
     if not h.may_watch(live, guest, code):  # the table started while this connection was being accepted
-        await ws.close(code=1008, reason="a private table: only its players may watch it")
+        await ws.close(code=1008, reason=N_("a private table: only its players may watch it"))
         return
     conn = h.join(live, guest, since)
     sender = asyncio.create_task(send_loop(ws, conn))

@@ -1,5 +1,5 @@
 // Small helpers shared by the pages: HTTP calls, elements, the name box.
-import { _, lang } from "/static/i18n.js";
+import { _, lang, translated } from "/static/i18n.js";
 
 /** An HTTP error from the API: `status`, `code` and the server's sentence as the message. */
 export class ApiError extends Error {
@@ -154,7 +154,8 @@ let gamesAsked = null;
  * /api/games: title, players, rules, formats, levels, stats, and the URLs of its view modules); asked once. */
 export function games() {
   if (!gamesAsked) {
-    gamesAsked = api("GET", "/api/games").then((list) => Object.fromEntries(list.map((g) => [g.name, g])));
+    gamesAsked = api("GET", "/api/games")
+      .then((list) => Object.fromEntries(list.map((g) => [g.name, { ...g, title: translated(g.title) }])));
     gamesAsked.catch(() => { gamesAsked = null; });  // asked again next time
   }
   return gamesAsked;

@@ -121,6 +121,13 @@ export function _(message, values = undefined) {
   return fill(typeof said === "string" && said ? said : message, values);
 }
 
+/** Words the server said that are a message of the catalogue (a socket's close reason, a game's title), in the
+ * page's language when the catalogue has them, else as said. */
+export function translated(said) {
+  const found = catalogue.messages && catalogue.messages[said];
+  return typeof found === "string" && found ? found : said;
+}
+
 /** The sentence for `n` things (`{n}` is filled with it), by the language's own plural rule. */
 export function ngettext(singular, plural_, n, values = undefined) {
   const forms = catalogue.messages && catalogue.messages[singular];
@@ -147,9 +154,9 @@ export function translatePage(root = document) {
   }
   for (const el of root.querySelectorAll("[data-i18n-attr]")) {
     for (const name of el.dataset.i18nAttr.split(/\s+/).filter(Boolean)) {
-      const key = `i18n${name[0].toUpperCase()}${name.slice(1)}`;
-      el.dataset[key] = el.dataset[key] || el.getAttribute(name) || "";
-      el.setAttribute(name, _(el.dataset[key]));
+      const kept = `data-i18n-was-${name}`; // the English, kept so that translating again starts from it
+      if (!el.hasAttribute(kept)) el.setAttribute(kept, el.getAttribute(name) || "");
+      el.setAttribute(name, _(el.getAttribute(kept)));
     }
   }
 }

@@ -1,6 +1,6 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { _, ngettext, parts } from "/static/i18n.js";
+import { _, ngettext, parts, translated } from "/static/i18n.js";
 import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, LEVELS, formatLabel, levelLabel, ruleLabel }
   from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
@@ -83,7 +83,7 @@ async function showHold() {
 function fillGame() {
   const form = $("table-form");
   const game = GAMES[form.game.value];
-  form.players.replaceChildren(...game.players.map(([n, label]) => h("option", { value: n }, label)));
+  form.players.replaceChildren(...game.players.map(([n, label]) => h("option", { value: n }, translated(label))));
   form.rules.replaceChildren(...game.rules.map((r) => h("option", { value: r }, ruleLabel(r))));
   form.format.replaceChildren(...game.formats.map((f) => h("option", { value: f }, formatLabel(f))));
   $("baazis-field").hidden = game.formats.length > 0;

@@ -2,7 +2,7 @@
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
 // in its view module (the URL GET /api/games gives for it), chosen by the state's `game`.
 
-import { _, lang, ngettext, parts } from "/static/i18n.js";
+import { _, lang, ngettext, parts, translated } from "/static/i18n.js";
 import { cardText } from "/static/cards.js";
 import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
 import * as feel from "/static/feel.js";
@@ -134,9 +134,9 @@ function refused(code, reason) {
   S.gaveUp = true;
   clearTimeout(S.retryTimer);
   $("reconnecting").hidden = true;
-  const why = reason || (code === 1013 ? _("the server is busy") : _("the server refused this table"));
+  const why = reason ? translated(reason) : code === 1013 ? _("the server is busy") : _("the server refused this table");
   setStatus(_("Disconnected: {why}.", { why }), true);
-  $("refused-reason").textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
+  $("refused-reason").textContent = _("{why}.", { why: `${why[0].toUpperCase()}${why.slice(1)}` });
   $("refused").hidden = false;
   $("retry").hidden = code !== 1013;
   $("setup").hidden = true;

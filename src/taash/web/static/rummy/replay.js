@@ -6,7 +6,7 @@ import { h, nameEl, withNames, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
 /** The page's brand while it shows a replay of the game. */
-export const brand = "Rummy";
+export const brand = _("Rummy");
 
 const STATUS_LABEL = { dropped: _("dropped"), wrong: _("wrong declaration"), declared: _("declared") };
 

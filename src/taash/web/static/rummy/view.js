@@ -33,7 +33,7 @@ const R = {
   verdict: "",
 };
 
-export const brand = "Rummy";
+export const brand = _("Rummy");
 /** What a new state changed (the cards that move, the sounds, the last discard) and the discard pile. */
 export * as feel from "/static/rummy/feel.js";
 /** What the turn timer says happens when a player's time and extra time run out (the server makes the move). */

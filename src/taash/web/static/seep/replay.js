@@ -6,7 +6,7 @@ import { h, nameEl, withNames, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
 /** The page's brand while it shows a replay of the game. */
-export const brand = "Seep";
+export const brand = _("Seep");
 
 const HOUSE_NAMES = { 9: _("nine"), 10: _("ten"), 11: _("jack"), 12: _("queen"), 13: _("king") };
 

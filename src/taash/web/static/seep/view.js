@@ -20,7 +20,7 @@ const V = {
   highlight: 0, // which offered play's floor cards are highlighted
 };
 
-export const brand = "Seep";
+export const brand = _("Seep");
 /** What a new state changed (the cards that move, the sounds, the last play) and the captured piles. */
 export * as feel from "/static/seep/feel.js";
 
