@@ -1,5 +1,5 @@
 // Play now (the lobby's button): a place in the server's queue over /ws/play-now, while the page stays open.
-import { _, lang } from "/static/i18n.js";
+import { _ } from "/static/i18n.js";
 
 /**
  * Join the Play now queue with `options` (the table form's settings and `wait`, in seconds). Calls
@@ -8,8 +8,7 @@ import { _, lang } from "/static/i18n.js";
  */
 export function playNow(options, { onWaiting, onMatched, onError }) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = lang !== "en" ? `?lang=${encodeURIComponent(lang)}` : "";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/play-now${query}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/play-now`);
   let done = false;
   const finish = () => { done = true; ws.close(); };
   ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "play_now", ...options })));
