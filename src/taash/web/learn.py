@@ -62,6 +62,31 @@ def coach_refusal(live: Live, guest: str) -> tuple[str, str] | None:
     return None
 
 
+async def coached(h: Hub, thinking: set[tuple[str, int]], table_id: str, guest: str) -> CoachOut:
+    """What the expert bot would do in the asking player's seat, and why (his turn; never at a table played
+    for chips); ``thinking``: the seats whose question is being answered now."""
+    live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
+    if live is None:
+        raise ApiError("not_found", N_("no such table"))
+    refused = coach_refusal(live, guest)
+    if refused is not None:
+        raise ApiError(*refused)
+    seat, session = live.table.seat_of(guest), live.table.session
+    assert seat is not None and session is not None
+    if (table_id, seat) in thinking:  # one search at a time per seat: the coach costs half a second's work
+        raise ApiError("too_many", _("The coach is still thinking about your last question."))
+    thinking.add((table_id, seat))
+    try:
+        async with live.lock:
+            snap = snapshot(session)
+        said = await asyncio.to_thread(advice, snap, seat)
+    except TableError as e:
+        raise ApiError(e.code, str(e)) from None
+    finally:
+        thinking.discard((table_id, seat))
+    return CoachOut(**said)
+
+
 def learn_router(hub: Callable[[], Hub]) -> APIRouter:
     """The learn pages, the lessons' API and the coach; ``hub`` gives the app's table hub once it has started."""
     router = APIRouter()
@@ -97,31 +122,8 @@ def learn_router(hub: Callable[[], Hub]) -> APIRouter:
     async def coach(table_id: str, guest: Guest, request: Request) -> CoachOut:
         """What the expert bot would do in the asking player's seat, and why, in the language asked for."""
         with speaking(language_of(request)):
-            return await coached(table_id, guest)
+            return await coached(hub(), thinking, table_id, guest)
 
-    async def coached(table_id: str, guest: str) -> CoachOut:
-        """What the expert bot would do in the asking player's seat, and why (his turn; never at a table played
-        for chips)."""
-        live = hub().get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
-        if live is None:
-            raise ApiError("not_found", N_("no such table"))
-        refused = coach_refusal(live, guest)
-        if refused is not None:
-            raise ApiError(*refused)
-        seat, session = live.table.seat_of(guest), live.table.session
-        assert seat is not None and session is not None
-        if (table_id, seat) in thinking:  # one search at a time per seat: the coach costs half a second's work
-            raise ApiError("too_many", _("The coach is still thinking about your last question."))
-        thinking.add((table_id, seat))
-        try:
-            async with live.lock:
-                snap = snapshot(session)
-            said = await asyncio.to_thread(advice, snap, seat)
-        except TableError as e:
-            raise ApiError(e.code, str(e)) from None
-        finally:
-            thinking.discard((table_id, seat))
-        return CoachOut(**said)
 
     @router.get("/learn/{game}", include_in_schema=False)
     async def learn_page_html(game: str) -> FileResponse:
