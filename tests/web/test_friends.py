@@ -6,6 +6,7 @@ and bad input get one-line refusals that change nothing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,11 +14,14 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from taash.web.db import GuestRow, make_engine, migrate
 from taash.web.friend_store import FriendError, FriendStore
 from taash.web.store import Store
-from tests.web.server import POSTGRES, Person, Server, running_server
+from tests.web.server import POSTGRES, Person, Server, postgres_database, running_server
+from tests.web.test_migrations import downgrade
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
     not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))]
@@ -201,3 +205,35 @@ def test_blocks_are_kept_and_read_back_after_a_restart(tmp_path: Path) -> None:
     asyncio.run(scenario())
     store.close()
     engine.dispose()
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_the_migration_adds_friends_and_blocks_and_goes_back(tmp_path: Path, database: str) -> None:
+    """0015_social upgrades a database of 0014 (its guests stay), refuses a friendship or block of one person with
+    himself, and downgrades to 0014 without its tables (and up again)."""
+    with contextlib.ExitStack() as stack:
+        url = (f"sqlite:///{tmp_path / 'old.db'}" if database == "sqlite"
+               else stack.enter_context(postgres_database()))
+        engine = make_engine(url)
+        migrate(engine, "0014")
+        assert "friendships" not in inspect(engine).get_table_names()
+        with engine.begin() as c:
+            c.execute(text("INSERT INTO guests (id, name, created_at) VALUES ('g1', 'A', :t), ('g2', 'B', :t)"),
+                      {"t": "2026-01-01"})
+        migrate(engine)
+        assert {"friendships", "blocks"} <= set(inspect(engine).get_table_names())
+        with engine.begin() as c:
+            c.execute(text("INSERT INTO friendships (asker, asked, accepted, created_at) "
+                           "VALUES ('g1', 'g2', false, :t)"), {"t": "2026-01-02"})
+        for bad in ("INSERT INTO friendships (asker, asked, accepted, created_at) VALUES ('g1', 'g1', false, :t)",
+                    "INSERT INTO blocks (blocker, blocked, created_at) VALUES ('g2', 'g2', :t)",
+                    "INSERT INTO blocks (blocker, blocked, created_at) VALUES ('g2', 'nobody', :t)"):
+            with pytest.raises(IntegrityError), engine.begin() as c:
+                c.execute(text(bad), {"t": "2026-01-02"})
+        engine.dispose()
+        downgrade(url, "0014")
+        old = make_engine(url)
+        assert "friendships" not in inspect(old).get_table_names()
+        migrate(old)
+        assert "blocks" in inspect(old).get_table_names()
+        old.dispose()

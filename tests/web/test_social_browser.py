@@ -83,7 +83,17 @@ def staked_match_over(server: str, a: Page, b: Page) -> str:
     play_turn(a, end="drop")
     for page in (a, b):
         page.wait_for_function("() => document.body.dataset.status === 'finished'")
+        close_sheet(page)
     return old
+
+
+def close_sheet(page: Page) -> None:
+    """Close the last deal's score sheet (shown over the table when the match ends)."""
+    _expect(tid(page, "match-over")).to_be_visible()
+    time.sleep(0.3)
+    if tid(page, "continue").is_visible():
+        tid(page, "continue").click()
+    _expect(tid(page, "score-sheet")).to_be_hidden()
 
 
 def audit_clean(server: Server) -> None:
@@ -99,7 +109,7 @@ def test_a_rematch_accepted_moves_players_and_watcher_to_a_new_staked_match(serv
     named(b, server.url, "Bina")
     old = staked_match_over(server.url, a, b)
     watcher.goto(f"{server.url}/t/{old}")
-    _expect(tid(watcher, "match-over")).to_be_visible()
+    close_sheet(watcher)
     _expect(tid(watcher, "rematch")).to_have_count(0)  # a watcher has no button
     before = balance(a, server.url), balance(b, server.url)
 

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, String, and_, delete, or_, select
+from sqlalchemy import Boolean, CheckConstraint, ColumnElement, ForeignKey, String, and_, delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 from sqlalchemy.types import DateTime
@@ -62,7 +62,7 @@ class Circle:
     blocked: list[str]
 
 
-def _between(a: str, b: str) -> object:
+def _between(a: str, b: str) -> ColumnElement[bool]:
     return or_(and_(FriendshipRow.asker == a, FriendshipRow.asked == b),
                and_(FriendshipRow.asker == b, FriendshipRow.asked == a))
 

@@ -11,6 +11,8 @@ table is still there to join with its code).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -136,10 +138,10 @@ def listing(state: AppState, guest: str) -> FriendsOut:
                       my_table=None if waiting is None else waiting.table.id)
 
 
-async def changed(state: AppState, guest: str, change: object) -> FriendsOut:
+async def changed(state: AppState, guest: str, change: Awaitable[object]) -> FriendsOut:
     """Await a change of friends (its refusal as the API's error), then the listing as it is now."""
     try:
-        await change  # type: ignore[misc]
+        await change
     except FriendError as e:
         raise ApiError(e.code, str(e)) from None
     return listing(state, guest)
