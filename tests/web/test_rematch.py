@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from taash.web.hub import Connection, FakeClock, Hub, Live
 from taash.web.rematch import REMATCH_SECONDS, Rematches
 from taash.web.stakes import match_id
 from taash.web.store import Store
+from tests.web.server import Person, running_server
 from tests.web.test_stakes import GRANT, played_out, staked_table
 
 
@@ -232,3 +234,42 @@ def test_a_match_still_playing_has_no_rematch(tmp_path: Path) -> None:
         assert e.value.code == "not_finished"
 
     run(tmp_path, scenario)
+
+
+def test_the_rematch_over_the_websocket(tmp_path: Path) -> None:
+    """Through a real server: refusals answer the message's id in one sentence; a proposal against bots starts at
+    once; a later proposal, and a new connection to the old table, are sent on to the new one."""
+    with running_server(tmp_path) as server:
+        me = Person(server, "Solo")
+        old = me.post("/api/quick", {"game": "seep", "players": 2, "baazis": 0, "level": "easy"}).json()["id"]
+        sock = me.socket(old)
+        sock.recv()
+        deadline = time.monotonic() + 120
+        while sock.state["status"] != "finished":  # type: ignore[index]
+            assert time.monotonic() < deadline
+            if sock.my_turn():
+                sock.move()
+                sock.recv_until("ack")
+            else:
+                sock.recv()
+        sock.drain()
+        for answer, code in (("maybe", "malformed"), ("accept", "no_rematch")):
+            sock.send({"type": "rematch", "answer": answer, "id": f"bad-{answer}"})
+            refusal = sock.recv_until("error")
+            assert refusal["id"] == f"bad-{answer}" and refusal["code"] == code and "\n" not in refusal["message"]
+        sock.send({"type": "rematch", "answer": "propose", "id": "r1"})
+        offer = sock.recv_until("rematch")
+        assert offer["seats"] == ["accepted", "bot"] and offer["by"] == 0
+        new = sock.recv_until("rematch_started")["table"]
+        sock.send({"type": "rematch", "answer": "propose", "id": "r2"})
+        assert sock.recv_until("error")["code"] == "rematch_started"
+        assert sock.recv_until("rematch_started")["table"] == new
+        sock.close()
+        late = me.socket(old)
+        assert late.recv()["type"] == "snapshot"
+        assert late.recv_until("rematch_started") == {"type": "rematch_started", "version": offer["version"],
+                                                      "table": new}
+        late.close()
+        table = me.http.get(f"/api/tables/{new}").json()
+        assert table["status"] == "playing" and table["public"] is False
+        assert table["seats"][0]["name"] == "Solo" and table["seats"][1]["bot"]
