@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -237,3 +238,18 @@ def test_the_migration_adds_friends_and_blocks_and_goes_back(tmp_path: Path, dat
         migrate(old)
         assert "blocks" in inspect(old).get_table_names()
         old.dispose()
+
+
+def test_a_friend_with_a_table_open_is_online_and_offline_once_he_closes_it(server: Server) -> None:
+    a, b = account(server), account(server)
+    befriend(a, b)  # b never asks for his friends: only his websocket makes him online
+    table = b.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0}).json()
+    assert listing(a)["friends"][0]["online"] is False
+    sock = b.socket(table["id"])
+    sock.recv_until("snapshot")
+    assert listing(a)["friends"][0]["online"] is True
+    sock.close()
+    deadline = time.monotonic() + 10
+    while listing(a)["friends"][0]["online"]:
+        assert time.monotonic() < deadline, "still online after his last connection closed"
+        time.sleep(0.1)
