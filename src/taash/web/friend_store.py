@@ -4,6 +4,9 @@ A friendship is one row: ``asker`` asked ``asked``; it counts once ``accepted``.
 ``blocker`` takes no friend request, no invitation (and, through :meth:`FriendStore.is_blocked`, no chat) from
 ``blocked``. Both are between accounts, by their guest ids. The blocks are also kept in memory, loaded at startup
 and changed with every write, so that asking whether a message may be delivered costs no query.
+
+:class:`Friends` is the server's service over it (``AppState.friends``): who is online and where, and the
+invitations to tables (in memory); the routes are :mod:`taash.web.friends`.
 """
 
 from __future__ import annotations
