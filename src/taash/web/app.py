@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from taash.bots.base import LEVELS
-from taash.web import chips_routes, guests, history, pages, records, sockets, tables_routes
+from taash.web import chips_routes, friends, guests, history, pages, records, sockets, tables_routes
 from taash.web.accounts import accounts_router
 from taash.web.errors import add_error_handlers
 from taash.web.games import games_router
@@ -50,6 +50,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(accounts_router())  # /api/me, and claiming a name, login, logout, password
     app.include_router(learn_router(lambda: state.hub))  # /learn/{game}, its lesson's steps, and the coach at a table
     app.include_router(tables_routes.router)
+    app.include_router(friends.router)  # friends, blocks and invitations to tables
     app.include_router(records.router)
     app.include_router(games_router())  # GET /api/games, the games' browser modules, each game's own endpoints
     app.include_router(sockets.router)

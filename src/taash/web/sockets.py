@@ -141,11 +141,13 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
         await ws.close(code=1008, reason="a private table: only its players may watch it")
         return
     conn = h.join(live, guest, since)
+    state.rematches.greet(live, conn)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
         await receive_loop(state, ws, live, conn)
     finally:
         h.leave(live, conn)
+        await state.rematches.left(live, conn)
         conn.send(None)
         with contextlib.suppress(Exception):
             await sender
@@ -208,6 +210,9 @@ async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connect
         if message is None:
             conn.send(refusal)
             continue
+        if message.get("type") == "rematch":
+            await rematch(state, live, conn, message, mid)
+            continue
         await answer(state.hub, live, conn, message, mid)
 
 
@@ -240,6 +245,18 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
         conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
         return
     await move(h, live, conn, message, mid)
+
+
+async def rematch(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+    """Propose, accept or decline a rematch of the finished match (see :mod:`taash.web.rematch`)."""
+    try:
+        await state.rematches.answer(live, conn.seat, message.get("answer"))
+    except TableError as e:
+        conn.send(error(mid, e.code, str(e)))
+        if e.code == "rematch_started":
+            state.rematches.greet(live, conn)
+        return
+    conn.send(ack(mid, live.table.version))
 
 
 async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:

@@ -24,10 +24,12 @@ from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import FairPlay
+from taash.web.friend_store import Friends, FriendStore
 from taash.web.http import ApiError, ServerConfig
 from taash.web.hub import Hub, Live, code_matches
 from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
+from taash.web.rematch import Rematches
 from taash.web.sessions import Sessions
 from taash.web.store import Store
 
@@ -71,6 +73,10 @@ class Services:
     play_now: Matchmaker
     #: Unfinished tables restored from the database.
     restored: int
+    #: Friends, blocks and invitations (:mod:`taash.web.friends`).
+    friends: Friends
+    #: Rematch offers at finished tables (:mod:`taash.web.rematch`).
+    rematches: Rematches
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -86,7 +92,8 @@ class Services:
                   config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored)
+        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored,
+                   Friends(FriendStore(store), hub), Rematches(hub))
 
     async def close(self) -> None:
         await self.play_now.close()
@@ -140,6 +147,14 @@ class AppState:
     @property
     def play_now(self) -> Matchmaker:
         return self.services.play_now
+
+    @property
+    def friends(self) -> Friends:
+        return self.services.friends
+
+    @property
+    def rematches(self) -> Rematches:
+        return self.services.rematches
 
     # -- guests and tables, as routes ask for them -------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
+import { friendsPanel } from "/static/friends.js";
 
 /** The games the server offers, by name (GET /api/games), the default first. */
 let GAMES = {};
@@ -226,6 +227,7 @@ function showReady(guest) {
   $("ready").hidden = false;
   setStatus(["Welcome, ", nameEl(guest.name), "."]);
   accountPanel($("account"), guest, showReady);
+  friendsPanel($("friends"), guest, (game) => (GAMES[game] || { title: game }).title);
   api("GET", "/api/chips").then((w) => showWho(guest, w)).catch(() => {});
 }
 

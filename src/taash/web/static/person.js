@@ -1,6 +1,7 @@
 // A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
 // it moved for him.
-import { accountMark, api, chipsText, games, h, nameEl } from "/static/common.js";
+import { accountMark, api, chipsText, games, h, me, nameEl } from "/static/common.js";
+import { personButtons } from "/static/friends.js";
 
 const TOTAL_NAMES = { sweeps: "sweeps", baazis: "baazis", valid_declarations: "valid declarations",
   drops: "drops", wrong_declarations: "wrong declarations" };
@@ -18,6 +19,8 @@ async function main() {
   status.hidden = true;
   document.title = `taash · ${person.name}`;
   document.getElementById("name").replaceChildren(nameEl(person.name), accountMark(person.account) || "");
+  me().then((visitor) => personButtons(document.getElementById("person-social"), visitor, { ...person, id }))
+    .catch(() => {});
   if (person.balance !== null) {
     const balance = document.getElementById("balance");
     balance.textContent = `${person.balance.toLocaleString("en-IN")} chips in the wallet`;
