@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketState
 from taash.tables.adapter import TIMEOUT, TableError
 from taash.tables.match import TIMEOUT_REFUSED
 from taash.web.admissions import Admission
+from taash.web.chat import TABLE_CHAT, ChatError, answer_chat, send_history
 from taash.web.errors import validation_sentence
 from taash.web.http import COOKIE, ApiError, origin_allowed
 from taash.web.hub import Connection, Hub, Live
@@ -143,6 +144,7 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
     conn = h.join(live, guest, since)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
+        await send_history(state.chat, live, conn)
         await receive_loop(state, ws, live, conn)
     finally:
         h.leave(live, conn)
@@ -208,7 +210,24 @@ async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connect
         if message is None:
             conn.send(refusal)
             continue
+        if message.get("type") in TABLE_CHAT:
+            await chat(state, live, conn, message, mid)
+            continue
         await answer(state.hub, live, conn, message, mid)
+
+
+async def chat(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+    """A chat message (:mod:`taash.web.chat.table`): acknowledged, or refused in one line with nothing said."""
+    def name_of(guest: str) -> str | None:
+        row = state.store.guest(guest)
+        return None if row is None else str(row.name)
+
+    try:
+        await answer_chat(state.chat, state.services.bot_answers, live, conn, message, name_of)
+    except ChatError as e:
+        conn.send(error(mid, e.code, str(e)))
+        return
+    conn.send(ack(mid, live.table.version))
 
 
 async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:

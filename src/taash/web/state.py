@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 from taash.chips.ledger import Ledger
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
+from taash.web.chat import BotAnswers, Chat
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import FairPlay
 from taash.web.http import ApiError, ServerConfig
@@ -71,6 +72,9 @@ class Services:
     play_now: Matchmaker
     #: Unfinished tables restored from the database.
     restored: int
+    #: The chat rooms (:mod:`taash.web.chat`), and when a table's bots answer an emote.
+    chat: Chat
+    bot_answers: BotAnswers
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -86,7 +90,9 @@ class Services:
                   config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored)
+        chat = Chat(store, hub.clock)
+        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored, chat,
+                   BotAnswers(hub.clock.monotonic))
 
     async def close(self) -> None:
         await self.play_now.close()
@@ -132,6 +138,10 @@ class AppState:
     @property
     def fair(self) -> FairPlay:
         return self.services.fair
+
+    @property
+    def chat(self) -> Chat:
+        return self.services.chat
 
     @property
     def sessions(self) -> Sessions:
