@@ -5,9 +5,11 @@ answers to emotes, and the lines, settings and reports kept in the database (SQL
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -230,18 +232,15 @@ def test_bots_answer_emotes_sparingly_and_never_chat_otherwise(tmp_path: Path) -
 
     answers = asyncio.run(run())
     assert answers and all(emote == "namaste" for _, emote in answers)  # the answer to a clap
-    gaps = [b - a for (a, _), (b, _) in zip(answers, answers[1:], strict=False)]
+    gaps = [b - a for (a, _), (b, _) in itertools.pairwise(answers)]
     assert min(gaps) >= 20 and max(gaps) > 20  # never within 20 s, and not at every chance: sparingly
 
 
 def test_the_bots_answers_are_the_same_for_the_same_table() -> None:
     bots = [BotAnswers(lambda: 0.0) for _ in range(2)]
 
-    class FakeTable:
-        id = "t"
-        seats = [type("S", (), {"bot": False, "name": "A"})(), type("S", (), {"bot": True, "name": "Bot"})()]
-
-    live: Any = type("L", (), {"table": FakeTable()})()
+    seats = [SimpleNamespace(bot=False, name="A"), SimpleNamespace(bot=True, name="Bot")]
+    live: Any = SimpleNamespace(table=SimpleNamespace(id="t", seats=seats))
     from taash.web.chat.room import ChatLine
 
     def answers(b: BotAnswers) -> list[object]:
@@ -295,3 +294,21 @@ def test_lines_settings_and_reports_are_kept_and_read_back_after_a_restart(datab
         (second, "abc", "Wu", "[emote] 👏 claps", "w2"), (first, "abc", "Anil", "shit happens", "g1")]
     assert json.dumps([r.as_dict() for r in found])
     store.close()
+
+
+def test_the_chat_migration_goes_up_and_down(database_url: str) -> None:
+    from sqlalchemy import inspect
+
+    from tests.web.test_migrations import downgrade
+
+    chat_tables = {"chat_lines", "chat_rooms", "chat_reports"}
+    engine = make_engine(database_url)
+    migrate(engine)
+    assert chat_tables <= set(inspect(engine).get_table_names())
+    engine.dispose()
+    downgrade(database_url, "0014")
+    engine = make_engine(database_url)
+    assert not chat_tables & set(inspect(engine).get_table_names())
+    migrate(engine)
+    assert chat_tables <= set(inspect(engine).get_table_names())
+    engine.dispose()

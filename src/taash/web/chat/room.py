@@ -204,7 +204,11 @@ class Chat:
 
     async def set_filter(self, key: str, on: bool) -> None:
         room = await self.room(key)
-        await self.store.write(lambda s: s.merge(ChatRoomRow(room=key, filter_on=on)))
+
+        def keep(s: Session) -> None:
+            s.merge(ChatRoomRow(room=key, filter_on=on))
+
+        await self.store.write(keep)
         room.filter_on = on
 
     def lines(self, key: str, channel: str) -> list[ChatLine]:
