@@ -312,3 +312,35 @@ def test_the_chat_migration_goes_up_and_down(database_url: str) -> None:
     migrate(engine)
     assert chat_tables <= set(inspect(engine).get_table_names())
     engine.dispose()
+
+
+def test_taash_admin_reports_lists_them_newest_first_and_a_bad_database_is_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from taash.cli.main import app
+
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    runner = CliRunner()
+    empty = runner.invoke(app, ["admin", "reports", "--database-url", url])
+    assert empty.exit_code == 0 and "nobody has reported a chat line" in empty.output
+
+    async def said() -> None:
+        store = Store(engine)
+        clock = FakeClock()
+        chat = Chat(store, clock)
+        for text in ("[bold]first[/bold]", "second"):
+            line = await chat.say("table:0123456789abcdef", PLAYERS, Speaker("g0", "Anil", 0), Said("text", text))
+            await chat.report(line, "g1")
+            clock.advance(60)
+
+    asyncio.run(said())
+    shown = runner.invoke(app, ["admin", "reports", "--database-url", url], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    out = shown.output
+    assert "0123456789abcdef" in out and "Anil" in out and "[bold]first[/bold]" in out  # never read as markup
+    assert out.index("second") < out.index("[bold]first")  # newest first
+    missing = runner.invoke(app, ["admin", "reports", "--database-url", f"sqlite:///{tmp_path / 'none.db'}"])
+    assert missing.exit_code == 2 and "there is no database at" in missing.output
+    assert "Traceback" not in missing.output

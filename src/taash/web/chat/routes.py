@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from taash.web.chat.phrases import catalogue
 from taash.web.chat.room import PLAYERS, ChatLine
 from taash.web.db import ResultRow
-from taash.web.http import ERRORS, ApiError
+from taash.web.http import ERRORS, ApiError, StrictIn
 from taash.web.hub import Live
 from taash.web.state import AppState, Guest, State
 from taash.web.table_models import private_refused
@@ -22,7 +22,7 @@ from taash.web.table_models import private_refused
 router = APIRouter()
 
 
-class ReportIn(BaseModel):
+class ReportIn(StrictIn):
     line: str = Field(min_length=1, max_length=32, description="The id of the line reported (its message's line)")
 
 

@@ -77,8 +77,9 @@ class BotAnswers:
         if now - self.last.get(line.room, float("-inf")) < BOT_QUIET_SECONDS:
             return None
         rng = self.rngs.setdefault(line.room, self.seeded(line.room))
-        if len(self.rngs) > 5000:
-            del self.rngs[next(iter(self.rngs))]
+        for kept in (self.rngs, self.last):  # the tables talked at lately, not every table ever
+            if len(kept) > 5000:
+                del kept[next(iter(kept))]
         if rng.random() >= BOT_ANSWER_CHANCE:
             return None
         self.last[line.room] = now
