@@ -344,3 +344,29 @@ def test_taash_admin_reports_lists_them_newest_first_and_a_bad_database_is_one_l
     missing = runner.invoke(app, ["admin", "reports", "--database-url", f"sqlite:///{tmp_path / 'none.db'}"])
     assert missing.exit_code == 2 and "there is no database at" in missing.output
     assert "Traceback" not in missing.output
+
+
+def test_a_line_the_database_refuses_is_told_to_nobody(tmp_path: Path) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    async def run() -> None:
+        engine = make_engine(f"sqlite:///{tmp_path / 'f.db'}")
+        migrate(engine)
+        store = Store(engine)
+        scene = Scene(store)
+        live = await scene.table()
+        anil, bela = scene.join(live, "g0"), scene.join(live, "g1")
+        real_write = store.write
+
+        async def failing(work: Any) -> None:
+            raise OperationalError("INSERT", {}, Exception("disk full"))
+
+        store.write = failing  # type: ignore[method-assign]
+        with pytest.raises(OperationalError):
+            await scene.say(live, anil, text="lost")
+        store.write = real_write  # type: ignore[method-assign]
+        assert chats(anil) == [] and chats(bela) == []
+        assert [line.said.body for line in (await scene.chat.room("table:" + live.table.id)).recent] == []
+        store.close()
+
+    asyncio.run(run())

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TIMEOUT, TableError
@@ -226,6 +227,9 @@ async def chat(state: AppState, live: Live, conn: Connection, message: dict[str,
         await answer_chat(state.chat, state.services.bot_answers, live, conn, message, name_of)
     except ChatError as e:
         conn.send(error(mid, e.code, str(e)))
+        return
+    except SQLAlchemyError:  # the database refused the line: nobody was told it
+        conn.send(error(mid, "server", "the chat line could not be kept: try again"))
         return
     conn.send(ack(mid, live.table.version))
 
