@@ -145,7 +145,8 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
     conn = h.join(live, guest, since)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
-        await send_history(state.chat, live, conn)
+        with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
+            await send_history(state.chat, live, conn)
         await receive_loop(state, ws, live, conn)
     finally:
         h.leave(live, conn)
