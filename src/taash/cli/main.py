@@ -18,6 +18,7 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
+from taash.cli.admin import app as admin_app
 from taash.cli.chips import app as chips_app
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
@@ -70,6 +71,7 @@ for _game in plugins():  # each game's own commands: taash <game> ...
         app.add_typer(_game.part("command"), name=_game.name)
 app.add_typer(web_app, name="web")
 app.add_typer(chips_app, name="chips")
+app.add_typer(admin_app, name="admin")
 
 
 def run() -> None:

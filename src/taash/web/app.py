@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from taash.bots.base import LEVELS
 from taash.web import chips_routes, friends, guests, history, pages, records, sockets, tables_routes
 from taash.web.accounts import accounts_router
+from taash.web.chat import routes as chat_routes
 from taash.web.errors import add_error_handlers
 from taash.web.games import games_router
 from taash.web.guard import Guard
@@ -56,6 +57,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(sockets.router)
     app.include_router(pages.router)
     app.include_router(history.router)
+    app.include_router(chat_routes.router)  # the phrases, reports, and one's own match's chat for its replay
     pages.mount_static(app)
     return app
 

@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 from taash.chips.ledger import Ledger
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
+from taash.web.chat import BotAnswers, Chat
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import FairPlay
 from taash.web.friend_store import Friends, FriendStore
@@ -77,6 +78,9 @@ class Services:
     friends: Friends
     #: Rematch offers at finished tables (:mod:`taash.web.rematch`).
     rematches: Rematches
+    #: The chat rooms (:mod:`taash.web.chat`), and when a table's bots answer an emote.
+    chat: Chat
+    bot_answers: BotAnswers
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -92,8 +96,10 @@ class Services:
                   config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
+        friends = Friends(FriendStore(store), hub)
+        chat = Chat(store, hub.clock, blocked=friends.is_blocked)  # nobody hears a person he blocked
         return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored,
-                   Friends(FriendStore(store), hub), Rematches(hub))
+                   friends, Rematches(hub), chat, BotAnswers(hub.clock.monotonic))
 
     async def close(self) -> None:
         await self.play_now.close()
@@ -139,6 +145,10 @@ class AppState:
     @property
     def fair(self) -> FairPlay:
         return self.services.fair
+
+    @property
+    def chat(self) -> Chat:
+        return self.services.chat
 
     @property
     def sessions(self) -> Sessions:

@@ -4,6 +4,7 @@
 
 import { cardText } from "/static/cards.js";
 import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
+import { tableChat } from "/static/chat.js";
 import * as feel from "/static/feel.js";
 import { TEXT } from "/static/texts.js";
 
@@ -36,6 +37,7 @@ const S = {
   coachAt: -1, // the version the coach's answer shown was asked at
   rematch: null, // the rematch offered at the finished match (its "rematch" message), or null
   rematchOver: "", // why the last rematch offer ended without a new table
+  chat: null, // the chat panel (static/chat.js)
 };
 
 // -- helpers ----------------------------------------------------------------------------------------------------
@@ -233,8 +235,19 @@ function onMessage(m) {
       }
       break;
     default:
+      if (S.chat) S.chat.onMessage(m);
       break;
   }
+}
+
+/** Send a chat message: not a move, so nothing waits for its answer (a refusal is shown as any error is). */
+function sendChat(message) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    toast("Not connected: wait a moment.", "error");
+    return false;
+  }
+  S.ws.send(JSON.stringify(message));
+  return true;
 }
 
 function setTimer(timer) {
@@ -311,6 +324,7 @@ function render() {
     renderMatchOver();
   }
   renderSheet();
+  S.chat.showFor(st);
   tickTimer();
   $("idle-box").hidden = !(st.status === "playing" && st.you !== null && st.you !== undefined &&
     presenceOf(st.you).idle);
@@ -633,6 +647,8 @@ async function main() {
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
   feel.init(table, view);
+  S.chat = tableChat({ send: sendChat, nextId, tableId: TABLE_ID, guestId: () => (S.guest ? S.guest.id : null) });
+  document.querySelector(".table-main").append(S.chat.panel);
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
