@@ -21,6 +21,7 @@ except ImportError:  # pragma: no cover
 from taash.cli.chips import app as chips_app
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
+from taash.cli.tournaments import app as tournaments_app
 from taash.cli.verify import verify
 from taash.cli.web import serve, web_app
 from taash.games.registry import plugins
@@ -70,6 +71,7 @@ for _game in plugins():  # each game's own commands: taash <game> ...
         app.add_typer(_game.part("command"), name=_game.name)
 app.add_typer(web_app, name="web")
 app.add_typer(chips_app, name="chips")
+app.add_typer(tournaments_app, name="tournaments")
 
 
 def run() -> None:

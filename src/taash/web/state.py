@@ -30,6 +30,7 @@ from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
 from taash.web.sessions import Sessions
 from taash.web.store import Store
+from taash.web.tournaments import Tournaments
 
 JSON = Any
 
@@ -71,6 +72,8 @@ class Services:
     play_now: Matchmaker
     #: Unfinished tables restored from the database.
     restored: int
+    #: The tournaments' director (set once the server serves: :func:`taash.web.app.serving`).
+    tournaments: Tournaments | None = None
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -89,6 +92,8 @@ class Services:
         return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored)
 
     async def close(self) -> None:
+        if self.tournaments is not None:
+            await self.tournaments.close()
         await self.play_now.close()
         await self.hub.close()
         await asyncio.sleep(0)
