@@ -240,3 +240,27 @@ def test_a_director_stopped_during_the_payout_pays_the_rest_once_when_started_ag
         assert ledger.balance(wallet_of(pool_person(made))) == 0
         assert sum(ledger.balance(wallet_of(f"p{i}")) for i in range(4)) == 4 * GRANT
         assert audit(engine).clean
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_the_tournament_tables_are_as_their_models_say_and_downgrade_away(tmp_path: Path, kind: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import inspect
+
+    from taash.web.db import Base
+    from tests.web.test_migrations import downgrade
+
+    with database(kind, tmp_path) as engine:
+        with engine.connect() as c:
+            differences = [d for d in compare_metadata(MigrationContext.configure(c), Base.metadata)
+                           if "tournament" in repr(d)]
+        assert differences == []
+        url = engine.url.render_as_string(hide_password=False)
+        engine.dispose()
+        downgrade(url, "0014")
+        old = make_engine(url)
+        assert not {"tournaments", "tournament_entrants", "tournament_matches"} & set(inspect(old).get_table_names())
+        migrate(old)
+        assert {"tournaments", "tournament_entrants", "tournament_matches"} <= set(inspect(old).get_table_names())
+        old.dispose()
