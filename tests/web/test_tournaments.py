@@ -127,6 +127,31 @@ def test_a_free_knockout_of_eight_with_bots_plays_to_one_champion(tmp_path: Path
         asyncio.run(run())
 
 
+def test_a_knockout_of_partners_sends_the_winning_pair_on_and_crowns_a_pair(tmp_path: Path) -> None:
+    with database("sqlite", tmp_path) as engine:
+        async def run() -> None:
+            server = Server(engine)
+            made = create_tournament(engine, None, spec(players=4), None)
+            (alone,) = people(server.ledger, 1)
+            await server.director.register(made, alone, "Alone")
+            with Session(engine) as s, s.begin():
+                s.execute(update(TournamentRow).values(starts_at=datetime.now(UTC) - timedelta(seconds=1)))
+            await server.run_until(made)
+            record = read(engine, made)
+            assert record is not None
+            assert rounds_of(engine, made) == [2, 1]
+            for m in record.round_matches(1):
+                outcome = m.outcome_of()
+                winners = [e for e, _team, won, _ in outcome["seats"] if won]
+                assert outcome["goers"] == winners and len(winners) == 2
+                seats = m.entrants()
+                assert seats.index(winners[0]) % 2 == seats.index(winners[1]) % 2  # partners sit opposite
+            assert [s.place for s in record.standings()] == [1, 1, 3, 3, 5, 5, 5, 5]
+            await server.close()
+
+        asyncio.run(run())
+
+
 @pytest.mark.parametrize("kind", DATABASES)
 def test_a_swiss_of_eight_for_chips_pays_the_pool_once_and_the_books_stay_clean(tmp_path: Path, kind: str) -> None:
     with database(kind, tmp_path) as engine:

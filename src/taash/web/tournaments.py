@@ -402,8 +402,12 @@ class Tournaments:
             await self._step_logged(tournament_id)
 
     async def run_forever(self, every: float) -> None:
+        """A tick every ``every`` seconds until the server closes (a database that fails one is tried again)."""
         while not self.closing:
-            await self.tick()
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the tournaments' tick failed")
             await asyncio.sleep(every)
 
     async def close(self) -> None:
