@@ -289,3 +289,22 @@ def test_the_tournament_tables_are_as_their_models_say_and_downgrade_away(tmp_pa
         migrate(old)
         assert {"tournaments", "tournament_entrants", "tournament_matches"} <= set(inspect(old).get_table_names())
         old.dispose()
+
+
+def test_the_hook_at_a_matchs_end_takes_the_tournament_on_without_a_tick(tmp_path: Path) -> None:
+    with database("sqlite", tmp_path) as engine:
+        async def run() -> None:
+            server = Server(engine)
+            made = create_tournament(engine, None, spec(capacity=2), None)
+            for p in people(server.ledger, 2):
+                await server.director.register(made, p, p)  # full: it starts, its one match at a table
+            for _ in range(3000):
+                record = read(engine, made)
+                assert record is not None
+                if record.row.status == FINISHED:
+                    break
+                await asyncio.sleep(0.01)
+            assert record.row.status == FINISHED and record.matches[0].status == "done"
+            await server.close()
+
+        asyncio.run(run())
