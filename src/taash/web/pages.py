@@ -48,6 +48,16 @@ async def leaderboard_page() -> FileResponse:
     return page("leaderboard.html")
 
 
+@router.get("/tournaments", include_in_schema=False)
+async def tournaments_page() -> FileResponse:
+    return page("tournaments.html")
+
+
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+async def tournament_page(tournament_id: str) -> FileResponse:
+    return page("tournament.html")
+
+
 def mount_static(app: FastAPI) -> None:
     """Serve the client's scripts, styles and images under ``/static`` (when the package has them)."""
     if STATIC.is_dir():

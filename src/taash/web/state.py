@@ -33,6 +33,7 @@ from taash.web.passwords import Passwords
 from taash.web.rematch import Rematches
 from taash.web.sessions import Sessions
 from taash.web.store import Store
+from taash.web.tournaments import Tournaments
 
 JSON = Any
 
@@ -81,6 +82,8 @@ class Services:
     #: The chat rooms (:mod:`taash.web.chat`), and when a table's bots answer an emote.
     chat: Chat
     bot_answers: BotAnswers
+    #: The tournaments' director (set once the server serves: :func:`taash.web.app.serving`).
+    tournaments: Tournaments | None = None
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -102,6 +105,8 @@ class Services:
                    friends, Rematches(hub), chat, BotAnswers(hub.clock.monotonic))
 
     async def close(self) -> None:
+        if self.tournaments is not None:
+            await self.tournaments.close()
         await self.play_now.close()
         await self.hub.close()
         await asyncio.sleep(0)
