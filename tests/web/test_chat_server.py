@@ -155,3 +155,30 @@ def test_the_chat_of_one_s_own_match_comes_with_its_replay_and_to_nobody_else(se
     assert all(m.get("emote") == "namaste" for m in lines if m.get("bot"))
     assert Person(server, "Stranger").http.get(f"/api/tables/{table['id']}/chat").status_code == 403
     assert solo.http.get("/api/chat/phrases?lang=hi").json()["phrases"][0] == {"id": "hello", "words": "नमस्ते!"}
+
+
+def test_a_person_blocked_is_not_heard_at_the_table_and_heard_again_once_unblocked(server: Server) -> None:
+    """The social part's block list reaches the chat: Bela blocks Asha (both accounts), Asha's lines and emotes
+    reach Asha herself but not Bela; unblocked, Bela hears her again; Bela's own lines reach Asha throughout."""
+    asha, bela = Person(server, "Asha", account=True), Person(server, "Bela", account=True)
+    made = asha.post("/api/tables", {"players": 2, "baazis": 0, "public": True, "seat": 0})
+    assert made.status_code == 200, made.text
+    table = made.json()
+    assert bela.post(f"/api/tables/{table['id']}/sit", {"seat": 1, "code": table["code"]}).status_code == 200
+    assert asha.post(f"/api/tables/{table['id']}/start").status_code == 200
+    a, b = asha.socket(table["id"]), bela.socket(table["id"])
+    a.drain()
+    b.drain()
+
+    assert bela.post("/api/blocks", {"name": "Asha"}).status_code == 200
+    assert say(a, text="can you hear me?")["type"] == "ack"
+    assert say(a, emote="wow")["type"] == "ack"
+    assert chat_lines(b) == []
+    assert [m.get("text") or m.get("emote") for m in chat_lines(a)] == ["can you hear me?", "wow"]
+    assert say(b, text="not you")["type"] == "ack"
+    assert [m["text"] for m in chat_lines(a)] == ["not you"]
+    assert [m["text"] for m in chat_lines(b)] == ["not you"]  # the speaker is told his own line
+
+    assert bela.post("/api/blocks/remove", {"name": "Asha"}).status_code == 200
+    assert say(a, text="and now?")["type"] == "ack"
+    assert [m["text"] for m in chat_lines(b)] == ["and now?"]
