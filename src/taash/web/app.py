@@ -15,7 +15,6 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from taash.bots.base import LEVELS
 from taash.web import chips_routes, guests, history, pages, records, sockets, tables_routes
 from taash.web.accounts import accounts_router
 from taash.web.errors import add_error_handlers
@@ -82,4 +81,4 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     await services.close()
 
 
-__all__ = ["LEVELS", "MAX_FRAME", "ServerConfig", "create_app"]
+__all__ = ["MAX_FRAME", "ServerConfig", "create_app"]
