@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.web.server import Server, free_port
+from tests.web.server import Server, chromium, free_port, served
 from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
 
 if HAVE_PLAYWRIGHT:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, Page
     from playwright.sync_api import expect as _expect
 
 pytestmark = [
@@ -26,25 +26,14 @@ pytestmark = [
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One ``taash serve`` for the module's tests (each test its own people), with quick bots."""
     tmp = tmp_path_factory.mktemp("words")
-    port = free_port()
-    db = f"sqlite:///{tmp / 'words.db'}"
-    s = Server(f"http://127.0.0.1:{port}", db, ["--port", str(port), "--database-url", db, "--bot-delay", "0.02",
-                                                  "--log-level", "warning"], log=tmp / "server.log")
-    s.start()
-    try:
-        yield s.url
-    finally:
-        s.stop()
+    with served(tmp, "words.db", bot_delay=0.02) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture
