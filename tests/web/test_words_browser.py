@@ -230,6 +230,30 @@ def test_the_lobby_describes_both_games_and_keeps_play_now_apart(server: str, co
     assert not errors, errors
 
 
+def test_the_lobby_offers_each_games_own_levels_with_their_words(server: str, context: BrowserContext) -> None:
+    """The level choice is the chosen game's, as GET /api/games says: Seep's learned level is not Rummy's; the
+    chosen level's words are shown under it, and a level both games have stays chosen across a change of game."""
+    errors: list[str] = []
+    page = person(context, server, "Chooser", errors)
+    level = tid(page, "level")
+    seep = page.evaluate("async () => (await (await fetch('/api/games')).json())[0]")
+    assert seep["name"] == "seep" and "learned" in seep["levels"]
+
+    def offered() -> list[str]:
+        return [str(v) for v in level.locator("option").evaluate_all("(os) => os.map((o) => o.value)")]
+
+    assert offered() == seep["levels"] and level.input_value() == seep["default_level"]
+    level.select_option("learned")
+    _expect(tid(page, "level-words")).to_have_text(seep["level_words"]["learned"])
+    tid(page, "game").select_option("rummy")
+    assert "learned" not in offered() and level.input_value() == "medium"
+    level.select_option("hard")
+    _expect(tid(page, "level-words")).to_contain_text("what the next player wants")
+    tid(page, "game").select_option("seep")
+    assert level.input_value() == "hard" and "learned" in offered()
+    assert not errors, errors
+
+
 def test_the_daily_bonus_button_says_why_the_server_refuses(server: str, context: BrowserContext) -> None:
     """Issue 27, 10: only the API could claim the daily bonus. The lobby offers it; a wallet above the floor is
     told the server's reason."""

@@ -198,9 +198,10 @@ def rules_command(
 
 @app.command()
 def arena(
-    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, ismcts, the levels "
-                                              "easy, medium, hard, expert, or cheat (a search that sees every card, "
-                                              "for measurement only); settings after a colon, such as "
+    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, ismcts, learned, "
+                                              "the levels easy, medium, hard, learned, expert, or cheat (a search "
+                                              "that sees every card, for measurement only); settings after a "
+                                              "colon, such as "
                                               "ismcts:iterations=100,seconds=0.5.")],
     deals: Annotated[int, typer.Option("--deals", "-n", help="Duplicate pairs per pairing.", min=2)] = 200,
     players: PlayersOption = 4,
