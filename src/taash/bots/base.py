@@ -103,12 +103,13 @@ def make_bot(spec: str, seed: int, game: str | None = None) -> Bot:
     kinds = bot_kinds(game)
     offered = levels(game)
     name, settings = parse_bot_spec(spec)
-    kind = offered.get(name, name)
+    level = name in offered and not (settings and name in kinds)  # a bot named as its level takes settings
+    kind = offered[name] if level else name
     if kind not in kinds:
-        raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join([*kinds, *offered])})")
-    if settings and name in offered:
+        raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join(dict.fromkeys([*kinds, *offered]))})")
+    if settings and level:
         raise ValueError(f"a level ({name}) takes no settings; name the bot instead ({kind}:...)")
-    if name in offered:
+    if level:
         settings = dict(LEVEL_SETTINGS.get(name, {}))
     bot: Bot = construct(kinds[kind], spec, seed, settings)
     return bot
