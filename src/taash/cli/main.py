@@ -18,9 +18,11 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
+from taash.cli.admin import app as admin_app
 from taash.cli.chips import app as chips_app
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
+from taash.cli.tournaments import app as tournaments_app
 from taash.cli.verify import verify
 from taash.cli.web import serve, web_app
 from taash.games.registry import plugins
@@ -70,6 +72,8 @@ for _game in plugins():  # each game's own commands: taash <game> ...
         app.add_typer(_game.part("command"), name=_game.name)
 app.add_typer(web_app, name="web")
 app.add_typer(chips_app, name="chips")
+app.add_typer(admin_app, name="admin")
+app.add_typer(tournaments_app, name="tournaments")
 
 
 def run() -> None:

@@ -80,6 +80,8 @@ class ServerConfig:
     idle_minutes: float = 30.0
     #: Seconds between two sweeps for idle tables (0: no sweep) (taash serve --sweep-seconds).
     sweep_seconds: float = 60.0
+    #: Seconds between two passes over the tournaments (starting those due, counting matches that ended).
+    tournament_seconds: float = 1.0
 
 
 # -- names -----------------------------------------------------------------------------------------------------

@@ -41,6 +41,16 @@ for path, name in PAGES:
     router.add_api_route(path, serving(name), methods=["GET"], include_in_schema=False)
 
 
+@router.get("/tournaments", include_in_schema=False)
+async def tournaments_page() -> FileResponse:
+    return page("tournaments.html")
+
+
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+async def tournament_page(tournament_id: str) -> FileResponse:
+    return page("tournament.html")
+
+
 def mount_static(app: FastAPI) -> None:
     """Serve the client's scripts, styles and images under ``/static`` (when the package has them)."""
     if STATIC.is_dir():

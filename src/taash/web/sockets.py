@@ -17,10 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TIMEOUT, TableError
 from taash.web.admissions import Admission
+from taash.web.chat import TABLE_CHAT, ChatError, answer_chat, send_history
 from taash.web.errors import validation_sentence
 from taash.web.http import COOKIE, ApiError, origin_allowed
 from taash.web.hub import Connection, Hub, Live
@@ -140,11 +142,15 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
         await ws.close(code=1008, reason="a private table: only its players may watch it")
         return
     conn = h.join(live, guest, since)
+    state.rematches.greet(live, conn)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
+        with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
+            await send_history(state.chat, live, conn)
         await receive_loop(state, ws, live, conn)
     finally:
         h.leave(live, conn)
+        await state.rematches.left(live, conn)
         conn.send(None)
         with contextlib.suppress(Exception):
             await sender
@@ -207,7 +213,30 @@ async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connect
         if message is None:
             conn.send(refusal)
             continue
+        if message.get("type") == "rematch":
+            await rematch(state, live, conn, message, mid)
+            continue
+        if message.get("type") in TABLE_CHAT:
+            await chat(state, live, conn, message, mid)
+            continue
         await answer(state.hub, live, conn, message, mid)
+
+
+async def chat(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+    """A chat message (:mod:`taash.web.chat.table`): acknowledged, or refused in one line with nothing said."""
+    def name_of(guest: str) -> str | None:
+        row = state.store.guest(guest)
+        return None if row is None else str(row.name)
+
+    try:
+        await answer_chat(state.chat, state.services.bot_answers, live, conn, message, name_of)
+    except ChatError as e:
+        conn.send(error(mid, e.code, str(e)))
+        return
+    except SQLAlchemyError:  # the database refused the line: nobody was told it
+        conn.send(error(mid, "server", "the chat line could not be kept: try again"))
+        return
+    conn.send(ack(mid, live.table.version))
 
 
 async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
@@ -239,6 +268,18 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
         conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
         return
     await move(h, live, conn, message, mid)
+
+
+async def rematch(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+    """Propose, accept or decline a rematch of the finished match (see :mod:`taash.web.rematch`)."""
+    try:
+        await state.rematches.answer(live, conn.seat, message.get("answer"))
+    except TableError as e:
+        conn.send(error(mid, e.code, str(e)))
+        if e.code == "rematch_started":
+            state.rematches.greet(live, conn)
+        return
+    conn.send(ack(mid, live.table.version))
 
 
 async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:

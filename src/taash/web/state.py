@@ -22,14 +22,18 @@ from starlette.requests import HTTPConnection
 from taash.chips.ledger import Ledger
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
+from taash.web.chat import BotAnswers, Chat
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import FairPlay
+from taash.web.friend_store import Friends, FriendStore
 from taash.web.http import ApiError, ServerConfig
 from taash.web.hub import Hub, Live, code_matches
 from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
+from taash.web.rematch import Rematches
 from taash.web.sessions import Sessions
 from taash.web.store import Store
+from taash.web.tournaments import Tournaments
 
 JSON = Any
 
@@ -71,6 +75,15 @@ class Services:
     play_now: Matchmaker
     #: Unfinished tables restored from the database.
     restored: int
+    #: Friends, blocks and invitations (:mod:`taash.web.friends`).
+    friends: Friends
+    #: Rematch offers at finished tables (:mod:`taash.web.rematch`).
+    rematches: Rematches
+    #: The chat rooms (:mod:`taash.web.chat`), and when a table's bots answer an emote.
+    chat: Chat
+    bot_answers: BotAnswers
+    #: The tournaments' director (set once the server serves: :func:`taash.web.app.serving`).
+    tournaments: Tournaments | None = None
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -86,9 +99,14 @@ class Services:
                   config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored)
+        friends = Friends(FriendStore(store), hub)
+        chat = Chat(store, hub.clock, blocked=friends.is_blocked)  # nobody hears a person he blocked
+        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored,
+                   friends, Rematches(hub), chat, BotAnswers(hub.clock.monotonic))
 
     async def close(self) -> None:
+        if self.tournaments is not None:
+            await self.tournaments.close()
         await self.play_now.close()
         await self.hub.close()
         await asyncio.sleep(0)
@@ -134,12 +152,24 @@ class AppState:
         return self.services.fair
 
     @property
+    def chat(self) -> Chat:
+        return self.services.chat
+
+    @property
     def sessions(self) -> Sessions:
         return self.services.sessions
 
     @property
     def play_now(self) -> Matchmaker:
         return self.services.play_now
+
+    @property
+    def friends(self) -> Friends:
+        return self.services.friends
+
+    @property
+    def rematches(self) -> Rematches:
+        return self.services.rematches
 
     # -- guests and tables, as routes ask for them -------------------------------------------------------------
 

@@ -246,6 +246,11 @@ class Hub:
     def schedule_bots(self, live: Live) -> None:
         self.bots.schedule(live)
 
+    def on_match_end(self, told: Callable[[Live], None]) -> None:
+        """Tell ``told`` of every match that ends at a table of this hub (its results written; a call on the
+        event loop, under the table's lock: it must not wait)."""
+        self.pipeline.ended.append(told)
+
     async def close(self) -> None:
         self.closing = True
         for live in self.live.values():

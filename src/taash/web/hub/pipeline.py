@@ -52,6 +52,8 @@ class Pipeline:
         self.close_watchers = close_watchers
         self.settle = settle
         self.schedule_bots = schedule_bots
+        #: Told of every match that ends (finished, its status and results written): a tournament's next step.
+        self.ended: list[Callable[[Live], None]] = []
 
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None = None,
                   version: int | None = None, lapsed: int | None = None, away: bool = False) -> int:
@@ -157,6 +159,9 @@ class Pipeline:
                 await asyncio.to_thread(self.settle, live)
         except Exception:  # derived from the actions, and put right on the next restart
             log.exception("could not store the status (or settle the stakes) of table %s", table.id)
+        if table.status == "finished":
+            for told in self.ended:
+                told(live)
 
     async def _hold(self, live: Live, asking: str | None) -> None:
         """Hold every seat's stake before the start is written (a short wallet refuses the start, in a player's

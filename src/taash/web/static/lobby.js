@@ -3,6 +3,8 @@
 import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
+import { friendsPanel } from "/static/friends.js";
+import { TEXT } from "/static/texts.js";
 
 /** The games the server offers, by name (GET /api/games), the default first. */
 let GAMES = {};
@@ -213,7 +215,8 @@ function showWho(guest, wallet = null) {
     who.dataset.name = guest.name;
     who.replaceChildren("Playing as ", nameEl(guest.name), h("span", { id: "who-chips" }), " · ",
       h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
-      h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"));
+      h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"), " · ",
+      h("a", { href: "/tournaments", "data-testid": "tournaments" }, TEXT.tournaments));
   }
   $("who-chips").replaceChildren(
     wallet === null ? "" : h("span", { testid: "wallet" }, ` · ${wallet.balance.toLocaleString("en-IN")} chips`),
@@ -244,6 +247,7 @@ function showReady(guest) {
   $("ready").hidden = false;
   setStatus(["Welcome, ", nameEl(guest.name), "."]);
   accountPanel($("account"), guest, showReady);
+  friendsPanel($("friends"), guest, (game) => (GAMES[game] || { title: game }).title);
   api("GET", "/api/chips").then((w) => showWho(guest, w)).catch(() => {});
 }
 

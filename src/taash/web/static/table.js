@@ -4,7 +4,9 @@
 
 import { cardText } from "/static/cards.js";
 import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
+import { tableChat } from "/static/chat.js";
 import * as feel from "/static/feel.js";
+import { TEXT } from "/static/texts.js";
 
 /** Every game's view module, by name (imported as the page starts); a state without a game is the default's. */
 const VIEWS = {};
@@ -33,6 +35,9 @@ const S = {
   wholeLog: false, // the whole log shown (asked for), not only its last lines
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
   coachAt: -1, // the version the coach's answer shown was asked at
+  rematch: null, // the rematch offered at the finished match (its "rematch" message), or null
+  rematchOver: "", // why the last rematch offer ended without a new table
+  chat: null, // the chat panel (static/chat.js)
 };
 
 // -- helpers ----------------------------------------------------------------------------------------------------
@@ -206,6 +211,22 @@ function onMessage(m) {
     case "abandoned":
       refused(1001, m.reason);
       break;
+    case "rematch":
+      S.rematch = m;
+      S.rematchOver = "";
+      render();
+      break;
+    case "rematch_started":
+      // Players and watchers alike move on to the new table.
+      S.rematch = null;
+      setStatus(TEXT.rematchStarting);
+      location.assign(`/t/${encodeURIComponent(m.table)}`);
+      break;
+    case "rematch_over":
+      S.rematch = null;
+      S.rematchOver = TEXT.rematchOver(m.reason);
+      render();
+      break;
     case "presence":
       if (S.state) {
         S.state.seats_present = m.seats;
@@ -214,8 +235,19 @@ function onMessage(m) {
       }
       break;
     default:
+      if (S.chat) S.chat.onMessage(m);
       break;
   }
+}
+
+/** Send a chat message: not a move, so nothing waits for its answer (a refusal is shown as any error is). */
+function sendChat(message) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    toast("Not connected: wait a moment.", "error");
+    return false;
+  }
+  S.ws.send(JSON.stringify(message));
+  return true;
 }
 
 function setTimer(timer) {
@@ -292,6 +324,7 @@ function render() {
     renderMatchOver();
   }
   renderSheet();
+  S.chat.showFor(st);
   tickTimer();
   $("idle-box").hidden = !(st.status === "playing" && st.you !== null && st.you !== undefined &&
     presenceOf(st.you).idle);
@@ -440,7 +473,39 @@ function renderMatchOver() {
     h("h2", {}, "The match is over"),
     h("p", { class: "winner", testid: "winner" }, view().winnerText(st)),
     h("p", {}, h("a", { class: "button primary", href: `/r/${encodeURIComponent(st.id)}`, testid: "replay-link" },
-      "Watch the replay"), " ", h("a", { class: "button", href: "/" }, "Back to the lobby")));
+      "Watch the replay"), " ", h("a", { class: "button", href: "/" }, "Back to the lobby")),
+    rematchBox(st));
+}
+
+function sendRematch(answer) {
+  send({ type: "rematch", answer, id: nextId() });
+}
+
+/** The rematch: a button to propose one, or the offer with each seat's answer (the server decides when it starts). */
+function rematchBox(st) {
+  const seated = st.you !== null && st.you !== undefined;
+  const offer = S.rematch;
+  const box = h("div", { class: "rematch", testid: "rematch-box" });
+  if (!offer) {
+    if (S.rematchOver) box.append(h("p", { class: "error", testid: "rematch-over" }, S.rematchOver));
+    if (seated) {
+      box.append(h("button", { type: "button", class: "primary", testid: "rematch", title: TEXT.rematchTitle,
+        onclick: () => sendRematch("propose") }, TEXT.rematch));
+    }
+    return box;
+  }
+  box.append(h("p", { testid: "rematch-offer" }, TEXT.rematchProposed(seatName(offer.by))));
+  box.append(h("ul", { class: "rematch-seats" }, ...offer.seats.map((answer, seat) =>
+    h("li", { testid: "rematch-seat", dataset: { answer } }, TEXT.rematchSeat(seatName(seat), answer)))));
+  if (seated && offer.seats[st.you] !== "accepted") {
+    box.append(h("button", { type: "button", class: "primary", testid: "rematch-accept",
+      onclick: () => sendRematch("accept") }, TEXT.rematchAccept), " ");
+  }
+  if (seated && offer.seats[st.you] !== "declined") {
+    box.append(h("button", { type: "button", testid: "rematch-decline", onclick: () => sendRematch("decline") },
+      st.you === offer.by ? TEXT.rematchTakeBack : TEXT.rematchDecline));
+  }
+  return box;
 }
 
 function renderSheet() {
@@ -582,6 +647,8 @@ async function main() {
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
   feel.init(table, view);
+  S.chat = tableChat({ send: sendChat, nextId, tableId: TABLE_ID, guestId: () => (S.guest ? S.guest.id : null) });
+  document.querySelector(".table-main").append(S.chat.panel);
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
