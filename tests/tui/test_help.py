@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from taash.bots.base import LEVELS
+from taash.games.registry import levels
 from taash.seep.rules import PRESETS as SEEP_PRESETS
 from taash.tables.adapter import adapter
 from taash.tables.match import TableMatch
@@ -54,7 +54,7 @@ async def seep_help(tmp_path: Path) -> None:
         for said in ("Keys", "a hint", "A running lead of 150 points wins a baazi", "4 more to the team",
                      "max_houses: 3", "baazi_lead: 150", "The rules in play: karan"):
             assert said in text, said
-        for level in LEVELS:
+        for level in levels("seep"):
             assert f"{level}: " in text
         await pilot.press("1", "enter", "h")  # asleep under the help: nothing is played, no hint is asked
         assert isinstance(app.screen, HelpScreen) and len(app.session.table.moves) == moves

@@ -15,7 +15,6 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from taash.bots.base import LEVELS
 from taash.web import chips_routes, friends, guests, history, pages, records, sockets, tables_routes, tournament_routes
 from taash.web.accounts import accounts_router
 from taash.web.chat import routes as chat_routes
@@ -92,4 +91,4 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     await services.close()
 
 
-__all__ = ["LEVELS", "MAX_FRAME", "ServerConfig", "create_app"]
+__all__ = ["MAX_FRAME", "ServerConfig", "create_app"]

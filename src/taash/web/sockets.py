@@ -21,7 +21,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TIMEOUT, TableError
-from taash.tables.match import TIMEOUT_REFUSED
 from taash.web.admissions import Admission
 from taash.web.chat import TABLE_CHAT, ChatError, answer_chat, send_history
 from taash.web.errors import validation_sentence
@@ -246,8 +245,8 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
     if kind == "ping":
         conn.send(json.dumps({"type": "pong", "version": live.table.version}))
         return
-    if kind == TIMEOUT:  # the server's own action, when a turn's time runs out: nobody may send it
-        conn.send(error(mid, "forbidden", TIMEOUT_REFUSED))
+    if kind == TIMEOUT:  # the server's own action, when a turn's time runs out: the table refuses a person's
+        await move(h, live, conn, {**message, "version": live.table.version}, mid)
         return
     is_move = live.table.is_move(message)
     if conn.seat is None and (is_move or kind in ("back", "split")):

@@ -12,12 +12,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from taash.tables.adapter import adapter
 from taash.tournaments.pairing import TournamentError
 from taash.web.fair_play import NEEDS_ACCOUNT
-from taash.web.games import GameName
+from taash.web.games import GameName, LevelName, level_of
 from taash.web.history import rate
 from taash.web.http import ERRORS, ApiError, StrictIn
 from taash.web.state import AppState, Guest, State
@@ -48,7 +48,8 @@ class TournamentIn(StrictIn):
     rules: str | None = Field(None, max_length=40)
     baazis: int | None = Field(None, ge=0, le=20, description="A game played to a number (the match length)")
     format: str | None = Field(None, max_length=20, description="A game played in formats (the format's name)")
-    level: Literal["easy", "medium", "hard", "expert"] = "easy"
+    level: LevelName = Field(None, description="The bots' level: one of the game's (GET /api/games lists them); "
+                                               "null: easy")
     capacity: int = Field(8, ge=2, le=MOST_ENTRANTS)
     rounds: int = Field(0, ge=0, le=12, description="Swiss rounds (0: enough for one winner)")
     fee: int = Field(0, ge=0, le=10**9, description="Chips each person pays to enter (0: free)")
@@ -57,6 +58,11 @@ class TournamentIn(StrictIn):
     bots: bool = Field(True, description="Whether bots fill the places nobody took at the start")
     starts_in: int | None = Field(None, ge=10, le=7 * 24 * 3600,
                                   description="Seconds until the start (none: as soon as it is full)")
+
+    @model_validator(mode="after")
+    def _level(self) -> TournamentIn:
+        self.level = "easy" if self.level is None else level_of(self.game, self.level)
+        return self
 
 
 class TournamentSummary(BaseModel):
@@ -172,7 +178,7 @@ def spec_of(body: TournamentIn) -> TournamentSpec:
     length = body.format if game.formats else body.baazis
     starts = datetime.now(UTC) + timedelta(seconds=body.starts_in) if body.starts_in else None
     return TournamentSpec(name=body.name, game=body.game, kind=body.kind, players=body.players, rules=body.rules,
-                          length=length, level=body.level, capacity=body.capacity, rounds=body.rounds,
+                          length=length, level=body.level or "easy", capacity=body.capacity, rounds=body.rounds,
                           fee=body.fee, prizes=tuple(body.prizes), bots=body.bots, starts_at=starts)
 
 

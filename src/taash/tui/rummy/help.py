@@ -3,8 +3,8 @@ what a declaration needs, the match's format, what each level's bots do, and eve
 
 from __future__ import annotations
 
-from taash.bots.base import LEVELS
 from taash.bots.rummy import LEVEL_WORDS
+from taash.games.registry import levels
 from taash.i18n import _
 from taash.rummy.match import Format
 from taash.rummy.rules import Rules
@@ -51,9 +51,9 @@ def format_words(fmt: Format) -> str:
 
 def help_lines(rules: Rules, fmt: Format) -> list[str]:
     """The help's lines (Rich markup)."""
-    levels = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in LEVELS]
+    offered = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in levels("rummy")]
     return ["[b]" + _("Keys") + "[/]", *key_lines(), "", "[b]" + _("Scoring") + "[/]", *scoring_lines(rules),
             "  " + _("This match: {format}.", format=format_words(fmt)), "",
-            "[b]" + _("The bots' levels") + "[/]", *levels, "",
+            "[b]" + _("The bots' levels") + "[/]", *offered, "",
             "[b]" + _("The rules in play: {preset}, every parameter:", preset=rules.preset) + "[/]",
             *rules_lines(rules)]

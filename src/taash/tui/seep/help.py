@@ -3,9 +3,9 @@ bots do, and every parameter of those rules (a rules file's included)."""
 
 from __future__ import annotations
 
-from taash.bots.base import LEVELS
 from taash.bots.seep import LEVEL_WORDS
 from taash.cards import card_symbol, parse_card
+from taash.games.registry import levels
 from taash.i18n import _
 from taash.seep.rules import Rules
 from taash.tui.shell import shared_key_lines
@@ -43,8 +43,8 @@ def scoring_lines(rules: Rules, ascii_only: bool = False) -> list[str]:
 
 def help_lines(rules: Rules, ascii_only: bool = False) -> list[str]:
     """The help's lines (Rich markup)."""
-    levels = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in LEVELS]
+    offered = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in levels("seep")]
     return ["[b]" + _("Keys") + "[/]", *key_lines(), "", "[b]" + _("Scoring") + "[/]",
-            *scoring_lines(rules, ascii_only), "", "[b]" + _("The bots' levels") + "[/]", *levels, "",
+            *scoring_lines(rules, ascii_only), "", "[b]" + _("The bots' levels") + "[/]", *offered, "",
             "[b]" + _("The rules in play: {preset}, every parameter:", preset=rules.preset) + "[/]",
             *rules_lines(rules)]

@@ -162,7 +162,6 @@ const FORMAT_NAMES = { points: "points (one deal)", pool101: "pool 101", pool201
   deals3: "3 deals", deals6: "6 deals" };
 /** "pool101" -> "pool 101". */
 export function formatLabel(name) { return FORMAT_NAMES[name] || String(name); }
-export const LEVELS = ["easy", "medium", "hard", "expert"];
 
 /** "punjab_30_qasim" -> "punjab 30 qasim". */
 export function ruleLabel(name) { return String(name).replace(/_/g, " "); }

@@ -1,6 +1,6 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
+import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
 import { friendsPanel } from "/static/friends.js";
@@ -88,13 +88,31 @@ function fillGame() {
   form.format.replaceChildren(...game.formats.map((f) => h("option", { value: f }, formatLabel(f))));
   $("baazis-field").hidden = game.formats.length > 0;
   $("format-field").hidden = game.formats.length === 0;
+  fillLevels(game);
+}
+
+/** The levels the chosen game offers (the server's registry says which), keeping the level chosen where the game
+ * has it, else the game's default. */
+function fillLevels(game) {
+  const form = $("table-form");
+  const kept = game.levels.includes(form.level.value) ? form.level.value : game.default_level;
+  form.level.replaceChildren(...game.levels.map((l) => h("option", { value: l, selected: l === kept }, l)));
+  form.level.value = kept;
+  showLevelWords();
+}
+
+/** What the chosen level's bots do, in the game's words. */
+function showLevelWords() {
+  const form = $("table-form");
+  const game = GAMES[form.game.value];
+  $("level-words").textContent = (game && game.level_words[form.level.value]) || "";
 }
 
 function fillSelects() {
   const form = $("table-form");
   form.game.replaceChildren(...Object.values(GAMES).map((g, i) => h("option", { value: g.name, selected: i === 0 },
     g.title)));
-  for (const l of LEVELS) form.level.appendChild(h("option", { value: l, selected: l === "medium" }, l));
+  form.level.addEventListener("change", showLevelWords);
   form.game.addEventListener("change", fillGame);
   fillGame();
   // After the game's own choices are filled in (its select's listener runs first).
