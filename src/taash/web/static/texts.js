@@ -32,4 +32,5 @@ export const TEXT = {
   discards: (n) => `The discard pile: ${n} card${n === 1 ? "" : "s"}, the top last`,
   discardedBy: (name) => `discarded by ${name}`,
   openCard: "the open card",
+  announced: "What the other players do",
 };
