@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 from tests.web.test_browser import browser, pytestmark, server, tid, watch_errors  # noqa: F401 - the fixtures
 from tests.web.test_rummy_browser import MY_TURN, after, hand_cards, version
@@ -27,6 +28,14 @@ SYMBOL = re.compile("[\u2660\u2665\u2666\u2663]")
 #: A card in words, as cards.js's cardWords names it.
 CARD_WORDS = re.compile(r"\b(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
                         r"(spades|hearts|diamonds|clubs)\b|\bjoker\b")
+
+def accessible_name(locator: Any) -> str:
+    """The name Chromium gives the element for assistive technology (from its accessibility tree)."""
+    first = locator.aria_snapshot().splitlines()[0]
+    found = re.match(r"""- '?\w+ "(.*)"'?$""", first)
+    assert found, first
+    return found.group(1)
+
 
 ACTIVE = "() => { const e = document.activeElement; return e ? (e.dataset.testid || '') : ''; }"
 
@@ -115,7 +124,7 @@ def seep_turn_by_keys(page: Page) -> None:
         option = tid(page, "play-option").first
         _expect(option).to_be_visible(timeout=5000)
         # The play is named with its cards in words ("Capture two of spades and nine of spades with ...").
-        name = option.get_attribute("aria-label") or ""
+        name = accessible_name(option)
         assert CARD_WORDS.search(name) and not SYMBOL.search(name), name
         page.keyboard.press("1")
     after(page, v)
@@ -173,7 +182,7 @@ def rummy_turn_by_keys(page: Page, drop: bool) -> None:
         after(page, v)
         return
     tab_to(page, "take-stock")
-    name = tid(page, "take-discard").get_attribute("aria-label") or ""
+    name = accessible_name(tid(page, "take-discard"))
     assert CARD_WORDS.search(name) and not SYMBOL.search(name), name  # "Take queen of clubs"
     page.keyboard.press("Enter")
     after(page, v)
@@ -196,7 +205,7 @@ def rummy_turn_by_keys(page: Page, drop: bool) -> None:
         page.keyboard.press("Enter")
     else:
         tab_to(page, "discard")
-        name = tid(page, "discard").get_attribute("aria-label") or ""
+        name = accessible_name(tid(page, "discard"))
         assert name.startswith("Discard ") and CARD_WORDS.search(name), name
         page.keyboard.press("Enter")
     after(page, v)

@@ -63,6 +63,28 @@ export function spokenText(text) {
   return String(text).replace(CARD_RUN, (run) => cardListWords(run.split(" ").map(cardOfToken)));
 }
 
+/** The same sentence as page content: each run of printed cards shown as printed (hidden from screen readers) and
+ * said in words (shown to screen readers only), so that what a person sees stays the button's visible label and a
+ * screen reader's name for it is the sentence in words. Returns strings and elements, for `h(...)`'s children. */
+export function spokenParts(text) {
+  const parts = [];
+  let at = 0;
+  const s = String(text);
+  for (const m of s.matchAll(CARD_RUN)) {
+    if (m.index > at) parts.push(s.slice(at, m.index));
+    const shown = document.createElement("span");
+    shown.setAttribute("aria-hidden", "true");
+    shown.textContent = m[0];
+    const said = document.createElement("span");
+    said.className = "visually-hidden";
+    said.textContent = cardListWords(m[0].split(" ").map(cardOfToken));
+    parts.push(shown, said);
+    at = m.index + m[0].length;
+  }
+  if (at < s.length) parts.push(s.slice(at));
+  return parts;
+}
+
 /** Sorted by suit (s h d c) then rank (A..K), as the protocol writes lists of cards. */
 export function sortCards(cards) {
   return [...cards].sort((a, b) =>

@@ -3,7 +3,7 @@
 // on a group; the keys); every group's label and the hand's points are the engine's word (POST /api/rummy/groups,
 // and the solver's arrangement in the state): no rule of the game is written here.
 
-import { cardElement, cardText, JOKER, RANKS, SUITS, spokenText } from "/static/cards.js";
+import { cardElement, cardText, JOKER, RANKS, SUITS, spokenParts } from "/static/cards.js";
 import { nameEl, withNames } from "/static/common.js";
 import { animate, measure } from "/static/motion.js";
 
@@ -459,10 +459,9 @@ function renderFloor(st) {
 }
 
 function button(testid, label, onclick, enabled, primary = false) {
-  // A label that prints a card ("Discard 9♥") is named with the card in words for a screen reader.
-  const spoken = typeof label === "string" && spokenText(label) !== label ? spokenText(label) : null;
-  return T.h("button", { type: "button", testid, class: primary ? "primary" : null, "aria-label": spoken,
-    disabled: !enabled || Boolean(T.S.pending), onclick }, label);
+  // A label that prints a card ("Discard 9♥") says the card in words to a screen reader.
+  return T.h("button", { type: "button", testid, class: primary ? "primary" : null,
+    disabled: !enabled || Boolean(T.S.pending), onclick }, typeof label === "string" ? spokenParts(label) : label);
 }
 
 function renderControls(st) {
