@@ -52,7 +52,9 @@ async def seep_help(tmp_path: Path) -> None:
         await pilot.press("question_mark")
         text = help_of(app)
         for said in ("Keys", "a hint", "A running lead of 150 points wins a baazi", "4 more to the team",
-                     "max_houses: 3", "baazi_lead: 150", "The rules in play: karan"):
+                     "max_houses: 3", "baazi_lead: 150", "The rules in play: karan", "The coach",
+                     "what the expert (the hard bot) would do", "Each deal explained", "This game speaks English",
+                     "--lang (en, hi, pa)"):
             assert said in text, said
         for level in levels("seep"):
             assert f"{level}: " in text
@@ -76,7 +78,8 @@ async def rummy_help(tmp_path: Path) -> None:
         await pilot.press("question_mark")
         text = help_of(app)
         for said in ("at least 2 runs (1 of them pure)", "aces 10", "Pool 201", "wrong declaration 80",
-                     "The rules in play: classic", "long_run: no", "hard: weighs what its hand could become"):
+                     "The rules in play: classic", "long_run: no", "hard: weighs what its hand could become",
+                     "The coach", "Each deal explained", "--lang (en, hi, pa)"):
             assert said in text, said
         await pilot.press("question_mark")
         assert not isinstance(app.screen, HelpScreen)

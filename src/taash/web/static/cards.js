@@ -37,6 +37,54 @@ export function cardWords(card) {
   const r = RANK_NAME[card[0]];
   return `${r} of ${SUIT_NAME[card[1]]}`;
 }
+/** The cards in words as one list: "two of spades and nine of spades" (the page's language joins the list). */
+export function cardListWords(cards) {
+  const lang = document.documentElement.lang || "en";
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(cards.map(cardWords));
+}
+
+// A card as the server's sentences print it: "K♠", "10♥" or "T♥", "JK" (a printed joker); the cards of one list
+// stand side by side, separated by spaces.
+const CARD_TOKEN = "(?:10|[A2-9TJQK])[\u2660\u2665\u2666\u2663]|JK";
+const CARD_RUN = new RegExp(`(?<![\\w])(?:${CARD_TOKEN})(?: (?:${CARD_TOKEN}))*(?![\\w])`, "gu");
+const SYMBOL_SUIT = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c" };
+
+/** A card as printed ("10♥", "T♥", "JK") back to its name ("Th", "JK"). */
+function cardOfToken(token) {
+  if (token === JOKER) return JOKER;
+  const rank = token.length === 3 ? "T" : token[0];
+  return rank + SYMBOL_SUIT[token[token.length - 1]];
+}
+
+/** A sentence of the server's for a screen reader: every card printed in it named in words, the cards of one list
+ * joined ("Capture 2♠ 9♠ with J♣" -> "Capture two of spades and nine of spades with jack of clubs"). Only the
+ * printing changes: the sentence is the server's. */
+export function spokenText(text) {
+  return String(text).replace(CARD_RUN, (run) => cardListWords(run.split(" ").map(cardOfToken)));
+}
+
+/** The same sentence as page content: each run of printed cards shown as printed (hidden from screen readers) and
+ * said in words (shown to screen readers only), so that what a person sees stays the button's visible label and a
+ * screen reader's name for it is the sentence in words. Returns strings and elements, for `h(...)`'s children. */
+export function spokenParts(text) {
+  const parts = [];
+  let at = 0;
+  const s = String(text);
+  for (const m of s.matchAll(CARD_RUN)) {
+    if (m.index > at) parts.push(s.slice(at, m.index));
+    const shown = document.createElement("span");
+    shown.setAttribute("aria-hidden", "true");
+    shown.textContent = m[0];
+    const said = document.createElement("span");
+    said.className = "visually-hidden";
+    said.textContent = cardListWords(m[0].split(" ").map(cardOfToken));
+    parts.push(shown, said);
+    at = m.index + m[0].length;
+  }
+  if (at < s.length) parts.push(s.slice(at));
+  return parts;
+}
+
 /** Sorted by suit (s h d c) then rank (A..K), as the protocol writes lists of cards. */
 export function sortCards(cards) {
   return [...cards].sort((a, b) =>

@@ -1,7 +1,7 @@
 // The learn page of a game (/learn/{game}): what the game is, its first deal as steps the server's engine checks
 // (POST /api/learn/{game}/step: never a rule in this file), and each variant's rules from the rules data.
 
-import { cardElement, cardText } from "/static/cards.js";
+import { cardElement, cardText, spokenParts } from "/static/cards.js";
 import { api, h, words } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,7 +57,7 @@ function stepItem(step, index) {
   };
   const options = h("div", { class: "learn-options", role: "group", "aria-label": "Moves to try" },
     step.options.map((option, i) => {
-      const b = h("button", { type: "button", testid: `try-${index}-${i}` }, words(option.label));
+      const b = h("button", { type: "button", testid: `try-${index}-${i}` }, spokenParts(words(option.label)));
       b.addEventListener("click", () => tryMove(option, b));
       return b;
     }));

@@ -193,7 +193,7 @@ function onMessage(m) {
       if (m.type === "resume" && m.missed && m.missed.length) {
         toast(`Back: ${m.missed.length} thing${m.missed.length > 1 ? "s" : ""} happened meanwhile.`);
       }
-      if (m.version >= S.version || m.type !== "update") applyState(m.state, m.version);
+      if (m.version >= S.version || m.type !== "update") applyState(m.state, m.version, m.type === "update" ? m.said : null);
       break;
     case "ack":
       if (m.id === S.pending) {
@@ -284,7 +284,8 @@ function tickTimer() {
   box.hidden = false;
 }
 
-function applyState(state, version) {
+/** Draw a new state; `said` is the update's line for the log (what just happened), or null. */
+function applyState(state, version, said = null) {
   const prev = S.state;
   const before = feel.measure(); // where the cards are: they move from there to where the new state puts them
   S.state = state;
@@ -293,7 +294,7 @@ function applyState(state, version) {
   view().onState(state);
   if (state.score && state.score.last && state.score.deals.length > S.dismissed) S.sheet = state.score.deals.length;
   render();
-  feel.changed(prev, state, before, view());
+  feel.changed(prev, state, before, view(), said);
 }
 
 // -- rendering ----------------------------------------------------------------------------------------------------
@@ -524,12 +525,14 @@ function renderSheet() {
 
 /** A game's own score sheet (its `parts`), with the Continue button every sheet ends with. */
 function showSheet(box, parts) {
+  // Drawn anew with every state: the keyboard's focus stays on Continue (a new button) when it was in the sheet.
+  const hadFocus = box.contains(document.activeElement);
   box.replaceChildren(h("div", { class: "sheet" }, parts,
     h("div", { class: "buttons" },
       h("button", { type: "button", class: "primary", testid: "continue", onclick: dismissSheet }, "Continue"))));
   const wasHidden = box.hidden;
   box.hidden = false;
-  if (wasHidden) box.querySelector("[data-testid=continue]").focus();
+  if (wasHidden || hadFocus) box.querySelector("[data-testid=continue]").focus();
 }
 
 function dismissSheet() {
@@ -555,13 +558,21 @@ async function askCoach() {
 
 /** Each card of the hand that cannot be played says why (hover, focus or tap), a forced choice says so, and the
  * coach's button is offered to the player to move. */
+/** The coach's button (one element for the page's life, wherever a view seats it). */
+const COACH = document.getElementById("coach");
+function coachButton() { return COACH; }
+
 function renderLearning() {
   const st = S.state;
   const d = st.deal || {};
   const mine = st.status === "playing" && myTurn();
   if (st.game) $("learn-link").href = `/learn/${encodeURIComponent(st.game)}`;
-  $("coach").hidden = st.you === null || st.you === undefined || st.status !== "playing";
-  $("coach").disabled = !mine;
+  const coach = coachButton();
+  // A view may seat the button in its own row of actions (Rummy's, on a phone's short screen); wherever the view
+  // drew none, it goes back beside the hand.
+  if (!coach.isConnected) $("coach-home").prepend(coach);
+  coach.hidden = st.you === null || st.you === undefined || st.status !== "playing";
+  coach.disabled = !mine;
   if (S.coachAt !== S.version) $("coach-said").textContent = "";
   markBlocked();
   $("why-not").textContent = mine && d.forced ? words(d.forced) : "";
@@ -643,7 +654,7 @@ async function main() {
     return;
   }
   document.addEventListener("keydown", onKey);
-  const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID,
+  const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID, coachButton,
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
   feel.init(table, view);
@@ -654,7 +665,7 @@ async function main() {
   $("copy-invite").addEventListener("click", copyInvite);
   $("retry").addEventListener("click", retry);
   $("back").addEventListener("click", () => send({ type: "back", id: nextId() }));
-  $("coach").addEventListener("click", askCoach);
+  coachButton().addEventListener("click", askCoach);
   $("hand").addEventListener("click", showWhyNot);
   $("hand").addEventListener("focusin", showWhyNot);
   new MutationObserver(markBlocked).observe($("hand"), { childList: true, subtree: true });

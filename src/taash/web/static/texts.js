@@ -113,4 +113,5 @@ export const TEXT = {
   tournamentGoesOn: (names) => `goes on: ${names}`,
   tournamentHistory: "Tournaments",
   tournamentPlaced: (place, prize) => (place ? `place ${place}` : "") + (prize ? `, won ${prize.toLocaleString("en-IN")} chips` : ""),
+  announced: "What the other players do",
 };

@@ -3,7 +3,7 @@
 // on a group; the keys); every group's label and the hand's points are the engine's word (POST /api/rummy/groups,
 // and the solver's arrangement in the state): no rule of the game is written here.
 
-import { cardElement, cardText, JOKER, RANKS, SUITS } from "/static/cards.js";
+import { cardElement, cardText, JOKER, RANKS, SUITS, spokenParts } from "/static/cards.js";
 import { nameEl, withNames } from "/static/common.js";
 import { animate, measure } from "/static/motion.js";
 
@@ -459,8 +459,9 @@ function renderFloor(st) {
 }
 
 function button(testid, label, onclick, enabled, primary = false) {
+  // A label that prints a card ("Discard 9♥") says the card in words to a screen reader.
   return T.h("button", { type: "button", testid, class: primary ? "primary" : null,
-    disabled: !enabled || Boolean(T.S.pending), onclick }, label);
+    disabled: !enabled || Boolean(T.S.pending), onclick }, typeof label === "string" ? spokenParts(label) : label);
 }
 
 function renderControls(st) {
@@ -489,6 +490,7 @@ function renderControls(st) {
   row.push(button("sort-suit", "Sort by suit", () => sortHand("suit"), true));
   row.push(button("sort-rank", "Sort by rank", () => sortHand("rank"), true));
   row.push(button("arrange", "Arrange for me", arrangeForMe, Boolean(d.arrangement)));
+  row.push(T.coachButton()); // the coach's button among the actions: no row of its own under the hand
   box.appendChild(T.h("div", { class: "rummy-buttons" }, row));
   if (R.verdict) {
     const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
