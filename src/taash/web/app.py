@@ -12,6 +12,7 @@ import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 
@@ -69,6 +70,10 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
         hub.schedule_bots(live)
     sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
                if config.sweep_seconds > 0 else None)
+    keeper = None
+    if services.relay is not None:  # one server among several: answer the others, keep and take leases
+        await services.relay.start(hub, partial(sockets.on_frame, state), lambda: sockets.Throttle(config.rate))
+        keeper = asyncio.create_task(hub.ownership.keep_forever())
     # Latency: what is loaded so far is never garbage, collections run less often, and the threads (the
     # writer thread on PostgreSQL, the chips' work) hand the interpreter back to the event loop sooner.
     gc.collect()
@@ -77,8 +82,9 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     sys.setswitchinterval(0.001)
     log.info("taash server ready: %d unfinished tables restored", services.restored)
     yield
-    if sweeper is not None:
-        sweeper.cancel()
+    for task in (sweeper, keeper):
+        if task is not None:
+            task.cancel()
     await services.close()
 
 

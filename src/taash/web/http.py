@@ -80,6 +80,11 @@ class ServerConfig:
     idle_minutes: float = 30.0
     #: Seconds between two sweeps for idle tables (0: no sweep) (taash serve --sweep-seconds).
     sweep_seconds: float = 60.0
+    #: Redis, for a server among several sharing the database (taash serve --redis-url; docs/cluster.md): tables
+    #: held under leases and reached through the relay. None: a lone server, as ever.
+    redis_url: str | None = None
+    #: This server's name among several (unique; made from the host and process when empty).
+    server_id: str = ""
 
 
 # -- names -----------------------------------------------------------------------------------------------------

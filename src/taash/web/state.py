@@ -9,7 +9,10 @@ made by :func:`taash.web.app.create_app`, whose services are there once the serv
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import secrets
+import socket
 import time
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -26,8 +29,10 @@ from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import FairPlay
 from taash.web.http import ApiError, ServerConfig
 from taash.web.hub import Hub, Live, code_matches
+from taash.web.lease import DatabaseLease
 from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
+from taash.web.relay import RedisRelay
 from taash.web.sessions import Sessions
 from taash.web.store import Store
 
@@ -71,6 +76,8 @@ class Services:
     play_now: Matchmaker
     #: Unfinished tables restored from the database.
     restored: int
+    #: The relay to the other servers (None: a lone server).
+    relay: RedisRelay | None = None
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -82,15 +89,22 @@ class Services:
         admissions = Admissions(config.max_connections, config.max_connections_per_address,
                                 config.max_connections_per_guest, config.reserved_for_players)
         fair = FairPlay(engine, server_key(engine, "address"), config.accounts_per_address, config.related_stakes)
+        lease, relay = None, None
+        if config.redis_url:  # one server among several: tables under leases, the others reached through Redis
+            server = config.server_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+            lease, relay = DatabaseLease(engine, server), RedisRelay(config.redis_url, server)
         hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
-                  config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
+                  config.turn_seconds, ledger, config.extra_seconds, admissions, fair, lease=lease, relay=relay)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored)
+        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored, relay)
 
     async def close(self) -> None:
         await self.play_now.close()
         await self.hub.close()
+        if self.relay is not None:
+            await self.relay.close()
+            await asyncio.to_thread(self.hub.lease.hand_over)
         await asyncio.sleep(0)
         self.store.close()
 
@@ -120,6 +134,10 @@ class AppState:
     @property
     def hub(self) -> Hub:
         return self.services.hub
+
+    @property
+    def relay(self) -> RedisRelay | None:
+        return self.services.relay
 
     @property
     def store(self) -> Store:
