@@ -185,7 +185,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut}, 401: {"model": ErrorOut}, 403: {"model": ErrorOut}, 404: {"model": ErrorOut},
     409: {"model": ErrorOut}, 413: {"model": ErrorOut}, 422: {"model": ErrorOut}, 429: {"model": ErrorOut},
     503: {"model": ErrorOut}}
-STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401, "too_many": 429}
+STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401, "too_many": 429,
+          "moved": 503, "unavailable": 503}
 
 
 class ApiError(HTTPException):

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taash.chips.ledger import Ledger
-from taash.tables.adapter import Settings
+from taash.tables.adapter import Settings, TableError
 from taash.tables.table import Table
 from taash.web.admissions import Admissions
 from taash.web.fair_play import FairPlay
@@ -42,7 +42,7 @@ from taash.web.hub.live import (
 )
 from taash.web.hub.messages import Messages
 from taash.web.hub.ownership import NoRelay, Ownership, Relay
-from taash.web.hub.pipeline import Pipeline
+from taash.web.hub.pipeline import MOVED, Pipeline
 from taash.web.hub.records import Restore, rebuild, rebuild_or_log, result_rows
 from taash.web.hub.registry import ABANDONED_AFTER, CODE_LETTERS, Registry
 from taash.web.hub.turns import IDLE_AFTER, Turns
@@ -150,6 +150,8 @@ class Hub:
 
     async def abandon(self, live: Live, still: Callable[[Live], bool] | None = None,
                       reason: str = "the table was abandoned") -> bool:
+        if live.owner is not None:  # only its owner may end it (not relayed yet: docs/cluster.md)
+            raise TableError(MOVED, "moved")
         return await self.endings.abandon(live, still, reason)
 
     def idle(self, live: Live, idle_seconds: float, now: float | None = None) -> bool:
