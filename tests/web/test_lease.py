@@ -180,3 +180,36 @@ def test_a_lone_server_keeps_no_leases_and_fences_nothing(tmp_path: Path) -> Non
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_leases_migration_goes_down_and_up_again_and_tables_made_before_it_are_taken_when_asked_for(
+        database: str) -> None:
+    from sqlalchemy import inspect
+
+    from tests.web.test_migrations import downgrade
+
+    clock = WallClock()
+
+    async def before() -> tuple[str, int]:
+        store = Store(make_engine(database))
+        try:
+            live = await two_player_table(Hub(store, bot_delay=0))
+            return live.table.id, live.table.version
+        finally:
+            store.close()
+
+    engine = make_engine(database)
+    migrate(engine)
+    engine.dispose()
+    downgrade(database, "0014")
+    engine = make_engine(database)
+    assert "table_leases" not in inspect(engine).get_table_names()
+    engine.dispose()
+    migrate(make_engine(database), "0014")
+    table_id, version = asyncio.run(before())
+    b, store_b, _ = server(database, "b", clock)  # upgrades to the head
+    try:
+        live = b.get(table_id)
+        assert live is not None and live.owner is None and live.epoch == 1 and live.table.version == version
+    finally:
+        store_b.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import signal
 import socket
 import tempfile
 import time
@@ -19,6 +20,10 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def cluster(
@@ -49,6 +54,7 @@ def cluster(
         extra = shlex.split(serve_args)
     except ValueError as e:
         fail(f"--serve-args: {e}")
+    signal.signal(signal.SIGTERM, stop_on_sigterm)  # stopped by a service manager: stop the servers too
     with tempfile.TemporaryDirectory(prefix="taash-cluster-") as tmp:
         run = Cluster(Path(tmp), port, [free_port() for _ in range(servers)], database_url, redis_url, extra)
         try:

@@ -40,12 +40,16 @@ def haproxy_config(port: int, ports: list[int], host: str = "127.0.0.1") -> str:
 defaults
     mode http
     option forwardfor
+    # A new connection to a server for each request: an idle one the server is closing just then (uvicorn's
+    # keep-alive ends after 5 s) would otherwise take a request and close without an answer.
+    option http-server-close
     option redispatch
     retries 3
     timeout connect 2s
     timeout client 120s
     timeout server 120s
     timeout tunnel 1h
+    timeout check 5s
 
 frontend taash
     bind {host}:{port}
@@ -54,7 +58,7 @@ frontend taash
 backend servers
     balance roundrobin
     option httpchk GET /api/health
-    default-server check inter 1s fall 2 rise 1
+    default-server check inter 1s fall 3 rise 1
 {servers}
 """
 
