@@ -2,8 +2,8 @@
 proxy's configuration, made here, and the processes started, watched and stopped together.
 
 Every server shares one PostgreSQL database and one Redis; the proxy spreads requests and websockets over the
-servers in turn (any server serves any table: see :mod:`taash.web.relay`), checks each one's ``/api/health``
-every second, and sends a request that finds a server dead to another one.
+servers in turn (any server serves any table: see :mod:`taash.web.relay`), checks every second that each one
+takes connections, and sends a request that finds a server dead to another one.
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ frontend taash
 
 backend servers
     balance roundrobin
-    option httpchk GET /api/health
-    default-server check inter 1s fall 3 rise 1
+    # A connection check (a dead server refuses it at once); an HTTP one marked a server busy on a loaded machine
+    # as down and left the proxy with none.
+    default-server check inter 1s fall 2 rise 1
 {servers}
 """
 
