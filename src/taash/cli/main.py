@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover
 
 from taash.cli.admin import app as admin_app
 from taash.cli.chips import app as chips_app
+from taash.cli.cluster import cluster
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
 from taash.cli.tournaments import app as tournaments_app
@@ -43,6 +44,7 @@ app = typer.Typer(
 app.command("play", short_help="Play Seep or 13-card Rummy against bots in the terminal.")(play)
 app.command("replay", short_help="Step through a game record, every hand shown.")(replay_record)
 app.command("serve", short_help="Play Seep and 13-card Rummy in the browser: start the web server.")(serve)
+app.command("cluster", short_help="Several web servers behind HAProxy, on PostgreSQL and Redis.")(cluster)
 app.command("verify", short_help="Check that a server dealt a match fairly, from its record.")(verify)
 
 

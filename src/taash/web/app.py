@@ -12,6 +12,7 @@ import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 
@@ -77,6 +78,10 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
                                                   tournament_routes.ratings_from(services.store))
     hub.on_match_end(director.match_ended)
     ticker = asyncio.create_task(director.run_forever(config.tournament_seconds))
+    keeper = None
+    if services.relay is not None:  # one server among several: answer the others, keep and take leases
+        await services.relay.start(hub, partial(sockets.on_frame, state), lambda: sockets.Throttle(config.rate))
+        keeper = asyncio.create_task(hub.ownership.keep_forever())
     # Latency: what is loaded so far is never garbage, collections run less often, and the threads (the
     # writer thread on PostgreSQL, the chips' work) hand the interpreter back to the event loop sooner.
     gc.collect()
@@ -85,9 +90,9 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     sys.setswitchinterval(0.001)
     log.info("taash server ready: %d unfinished tables restored", services.restored)
     yield
-    if sweeper is not None:
-        sweeper.cancel()
-    ticker.cancel()
+    for task in (sweeper, keeper, ticker):
+        if task is not None:
+            task.cancel()
     await services.close()
 
 

@@ -122,7 +122,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await refuse(ws, 1013, admitted)
         return
     try:
-        await table_connection(state, ws, live, guest, code)
+        if live.owner is not None and state.relay is not None:  # another server owns it: through that one
+            raw_since = ws.query_params.get("since", "")
+            since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
+            await state.relay.bridge(ws, live, guest, since, code)
+        else:
+            await table_connection(state, ws, live, guest, code)
     finally:
         h.admissions.release(admitted)
 
@@ -193,33 +198,41 @@ class Throttle:
 
 async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connection) -> None:
     """Read a connection's messages and answer each, until it closes (or sends far too many)."""
-    config = state.config
-    throttle = Throttle(config.rate)
+    throttle = Throttle(state.config.rate)
     while True:
         if conn.close_code != 1000:  # the server closed this connection (a private table started)
             return
         frame = await ws.receive()
         if frame["type"] == "websocket.disconnect":
             return
-        allowed = throttle.take()
-        message, refusal = read_message(frame.get("text"), frame.get("bytes"), config.max_message)
-        mid = message.get("id") if message is not None else None
-        if not allowed:  # refused, though answered with its id when it has one
-            conn.send(error(mid, "rate", "too many messages: slow down"))
-            if throttle.strikes > 10 * config.rate:
-                conn.close_code, conn.close_reason = 1008, "too many messages"
-                return
-            continue
-        if message is None:
-            conn.send(refusal)
-            continue
-        if message.get("type") == "rematch":
-            await rematch(state, live, conn, message, mid)
-            continue
-        if message.get("type") in TABLE_CHAT:
-            await chat(state, live, conn, message, mid)
-            continue
+        if not await on_frame(state, live, conn, throttle, frame.get("text"), frame.get("bytes")):
+            return
+
+
+async def on_frame(state: AppState, live: Live, conn: Connection, throttle: Throttle, text: str | None,
+                   raw: bytes | None) -> bool:
+    """Answer one frame of a connection (its own websocket's, or one another server relays); False when the
+    connection is to be closed (it sent far too many)."""
+    config = state.config
+    allowed = throttle.take()
+    message, refusal = read_message(text, raw, config.max_message)
+    mid = message.get("id") if message is not None else None
+    if not allowed:  # refused, though answered with its id when it has one
+        conn.send(error(mid, "rate", "too many messages: slow down"))
+        if throttle.strikes > 10 * config.rate:
+            conn.close_code, conn.close_reason = 1008, "too many messages"
+            return False
+        return True
+    if message is None:
+        conn.send(refusal)
+        return True
+    if message.get("type") == "rematch":
+        await rematch(state, live, conn, message, mid)
+    elif message.get("type") in TABLE_CHAT:
+        await chat(state, live, conn, message, mid)
+    else:
         await answer(state.hub, live, conn, message, mid)
+    return conn.close_code == 1000
 
 
 async def chat(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:

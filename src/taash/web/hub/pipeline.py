@@ -29,10 +29,13 @@ from taash.web.hub.live import MISSED_KEPT, SEEN_KEPT, Live, fingerprint
 from taash.web.hub.messages import Messages
 from taash.web.hub.records import result_rows
 from taash.web.hub.turns import Turns
+from taash.web.lease import LeaseLost
 from taash.web.stakes import match_id, short_words, stakes_of
 from taash.web.store import Store
 
 log = logging.getLogger("taash.web")
+#: Why an action or a connection is refused by a server that no longer owns the table.
+MOVED = "the table moved to another server: reconnect"
 JSON = Any
 
 
@@ -122,7 +125,12 @@ class Pipeline:
         """Write the action (with what the seat to move had spent of its extra time) and commit it."""
         spent = None if bank is None else self.turns.extra_seconds - bank
         try:
-            await self.store.add_action(live.table.id, step.version + 1, guest, client_id, dict(step.action), spent)
+            fenced = {} if live.epoch is None else {"epoch": live.epoch}  # a lone server's write is as it was
+            await self.store.add_action(live.table.id, step.version + 1, guest, client_id, dict(step.action), spent,
+                                        **fenced)
+        except LeaseLost:
+            log.warning("table %s: another server has taken it; this one no longer writes", live.table.id)
+            raise TableError(MOVED, "moved") from None
         except Exception:
             log.exception("could not store an action of table %s", live.table.id)
             raise TableError("the server could not store that; please try again", "server") from None
