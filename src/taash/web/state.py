@@ -34,8 +34,8 @@ from taash.web.hub import Hub, Live, code_matches
 from taash.web.lease import DatabaseLease
 from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
-from taash.web.rematch import Rematches
 from taash.web.relay import RedisRelay
+from taash.web.rematch import Rematches
 from taash.web.sessions import Sessions
 from taash.web.store import Store
 from taash.web.tournaments import Tournaments
