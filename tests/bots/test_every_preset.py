@@ -7,7 +7,8 @@ import random
 import pytest
 
 from taash.arena.duplicate import play_state
-from taash.bots.base import LEVELS, make_bot
+from taash.bots.base import make_bot
+from taash.games.registry import levels
 from taash.seep.deal import Deal
 from taash.seep.game import SeepGame
 from taash.seep.plays import Play
@@ -48,7 +49,7 @@ def test_every_bot_plays_whole_deals(players: int, preset: str) -> None:
         assert state.is_over and sum(b.decisions for b in bots) == 1 + 48  # the bid and every play
 
 
-@pytest.mark.parametrize("level", sorted(LEVELS))
+@pytest.mark.parametrize("level", sorted(levels("seep")))
 def test_every_level_is_a_bot_that_plays(level: str) -> None:
     deal = Deal.shuffled(PRESETS["standard"], 4, 0, random.Random(level))
     bot = make_bot(level, 1)

@@ -8,7 +8,9 @@ import pytest
 
 from taash.bots import make_bot
 from taash.cards import cards_of, mask_of
+from taash.games.registry import levels
 from taash.seep.deal import Deal
+from taash.seep.errors import RecordError
 from taash.seep.rules import PRESETS
 from taash.seep.view import view_of
 
@@ -26,7 +28,46 @@ def reshuffle_hidden(deal: Deal, seat: int, rng: random.Random) -> Deal:
     return other
 
 
-@pytest.mark.parametrize("bot_name", ["random", "greedy", "heuristic", "learned"])
+def redealt_for_the_bidder(deal: Deal, rng: random.Random) -> Deal:
+    """Another deal whose bidder sees, at the bid, exactly what he sees in ``deal``: every card he cannot see
+    (the rest of his hand, the others', the floor where it is still face down, the stock) dealt again."""
+    bidder = deal.to_move
+    for shown in (4, 8):  # his four cards; and the floor, if the view shows it before the bid
+        for _ in range(50):
+            rest = deal.deck[shown:]
+            rng.shuffle(rest)
+            try:
+                other = Deal(deal.rules, deal.players, deal.dealer, deal.deck[:shown] + rest)
+            except RecordError:  # a pack that would be dealt again
+                continue
+            if view_of(other, bidder) == view_of(deal, bidder) and other.deck != deal.deck:
+                return other
+    raise AssertionError("no other deal looks the same to the bidder")
+
+
+#: The bots the levels seat that decide without searching (the search, ``ismcts``, has its own tests below).
+PLAIN_BOTS = ["random", "greedy", "heuristic", "learned"]
+
+
+def test_every_seep_level_seats_a_bot_these_tests_check() -> None:
+    """A level added to Seep's plugin must seat a bot checked here: none reaches a player unchecked."""
+    assert set(levels("seep").values()) <= {*PLAIN_BOTS, "ismcts"}
+
+
+@pytest.mark.parametrize("bot_name", [*PLAIN_BOTS, "ismcts:iterations=6,candidates=3"])
+@pytest.mark.parametrize(("players", "preset"), [(4, "standard"), (2, "standard"), (4, "punjab_30")])
+def test_hidden_cards_never_change_a_bid(bot_name: str, players: int, preset: str) -> None:
+    rng = random.Random(hash(("bid", bot_name, players, preset)) % 10_000)
+    for d in range(12):
+        deal = Deal.shuffled(PRESETS[preset], players, d % players, rng)
+        other = redealt_for_the_bidder(deal, rng)
+        bidder = deal.to_move
+        first = make_bot(bot_name, 99).choose_bid(view_of(deal, bidder))
+        second = make_bot(bot_name, 99).choose_bid(view_of(other, bidder))
+        assert first == second
+
+
+@pytest.mark.parametrize("bot_name", PLAIN_BOTS)
 @pytest.mark.parametrize(("players", "preset"), [(4, "standard"), (2, "standard"), (4, "punjab_30"),
                                                  (4, "limited_houses"), (2, "break_with_loose")])
 def test_hidden_cards_never_change_a_decision(bot_name: str, players: int, preset: str) -> None:

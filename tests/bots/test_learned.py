@@ -53,6 +53,14 @@ def test_its_candidates_are_the_searchs_in_the_searchs_order() -> None:
         assert observe(view).shape == (626,)
 
 
+def test_the_level_learned_seats_the_shipped_network_and_the_bot_learned_takes_settings() -> None:
+    # Regression: with Seep's level named as its bot, "learned:weights=..." was refused as a level's settings.
+    assert make_bot("learned", 1).name == "learned"
+    assert make_bot(f"learned:weights={WEIGHTS}", 1).name == "learned"
+    with pytest.raises(ValueError, match="a level \\(hard\\) takes no settings"):
+        make_bot("hard:candidates=3", 1)
+
+
 def test_a_weights_file_it_cannot_read_is_one_sentence(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match="weights"):
         make_bot(f"learned:weights={tmp_path / 'none.npz'}", 1)

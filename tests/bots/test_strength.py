@@ -41,10 +41,13 @@ def test_probability_of_holding_a_value() -> None:
 
 
 def test_levels_map_to_bots() -> None:
-    from taash.bots.base import LEVELS, make_bot
+    from taash.bots.base import make_bot
+    from taash.games.registry import levels
 
-    for level, kind in LEVELS.items():
-        assert make_bot(level, 1).name == kind
+    for game in ("seep", "rummy"):
+        for level, kind in levels(game).items():
+            assert make_bot(level, 1, game).name == kind
+    assert levels("seep")["learned"] == "learned" and "learned" not in levels("rummy")
 
 
 def test_ratings_order_the_stronger_bot_first() -> None:

@@ -194,7 +194,7 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_pat
 
 @pytest.mark.parametrize("columns", ["80", "120"])
 def test_play_and_replay_help_list_the_keys_and_the_levels(columns: str) -> None:
-    from taash.bots.base import LEVELS
+    from taash.games.registry import levels
 
     def words(*args: str) -> str:
         proc = subprocess.run([*TAASH, *args, "--help"], capture_output=True, text=True, timeout=60,
@@ -203,7 +203,9 @@ def test_play_and_replay_help_list_the_keys_and_the_levels(columns: str) -> None
         return " ".join(proc.stdout.replace("│", " ").split())  # as one line, however it was wrapped
 
     shown = words("play")
-    assert all(f"{level} " in shown for level in LEVELS) and "expert searches guessed deals, 0.5 s a play" in shown
+    assert all(f"{level} " in shown for level in levels("seep")) and "expert searches guessed deals, 0.5 s a play" \
+        in shown
+    assert "learned (Seep only) a small network" in shown  # a level not every game offers says whose it is
     for key in ("Left/Right choose a card", "Up/Down and Enter, or 1-9", "h a hint", "u undo your last move",
                 "s save", "q or Ctrl+Q save and quit", "On the score sheet: Enter the next deal"):
         assert key in shown, key

@@ -9,12 +9,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from taash.bots.base import LEVELS
 from taash.bots.random_bot import RandomBot
 from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.games.plugin import GamePlugin
-from taash.games.registry import register
+from taash.games.registry import levels, register
 from taash.tables.adapter import Dealt, Remembered, SeatResult, Settings, TableError
 from taash.tables.match import TableMatch
 from taash.tui.plain import Choice
@@ -54,7 +53,7 @@ class TicTacToeTables:
             raise TableError(f"tic-tac-toe has one rule set, standard, not {str(rules)[:40]!r}")
         if length != 1:
             raise TableError("a match of tic-tac-toe is one game (baazis 1)")
-        if level not in LEVELS:
+        if level not in levels(self.name):
             raise TableError(f"no level {str(level)[:40]!r}")
         return Settings(self.name, players, "standard", 1, level, public)
 
@@ -180,7 +179,7 @@ BOTS: dict[str, type[Any]] = {"random": RandomBot}
 PLUGIN = GamePlugin(
     name="tictactoe", title="Tic-tac-toe", players=(2,),
     game="tests.games.tictactoe:make_game", tables="tests.games.tictactoe_plugin:ADAPTER",
-    bots="tests.games.tictactoe_plugin:BOTS", levels=tuple((level, "random") for level in LEVELS),
+    bots="tests.games.tictactoe_plugin:BOTS", levels=(("easy", "random"), ("medium", "random")),
     plain="tests.games.tictactoe_plugin:WORDS",
     view=str(HERE / "tictactoe_client" / "view.js"), replay_view=str(HERE / "tictactoe_client" / "replay.js"),
 )

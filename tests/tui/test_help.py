@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from taash.bots.base import LEVELS
+from taash.games.registry import levels
 from taash.seep.rules import PRESETS as SEEP_PRESETS
 from taash.tables.adapter import adapter
 from taash.tables.match import TableMatch
@@ -52,9 +52,11 @@ async def seep_help(tmp_path: Path) -> None:
         await pilot.press("question_mark")
         text = help_of(app)
         for said in ("Keys", "a hint", "A running lead of 150 points wins a baazi", "4 more to the team",
-                     "max_houses: 3", "baazi_lead: 150", "The rules in play: karan"):
+                     "max_houses: 3", "baazi_lead: 150", "The rules in play: karan", "The coach",
+                     "what the expert (the hard bot) would do", "Each deal explained", "This game speaks English",
+                     "--lang (en, hi, pa)"):
             assert said in text, said
-        for level in LEVELS:
+        for level in levels("seep"):
             assert f"{level}: " in text
         await pilot.press("1", "enter", "h")  # asleep under the help: nothing is played, no hint is asked
         assert isinstance(app.screen, HelpScreen) and len(app.session.table.moves) == moves
@@ -76,7 +78,8 @@ async def rummy_help(tmp_path: Path) -> None:
         await pilot.press("question_mark")
         text = help_of(app)
         for said in ("at least 2 runs (1 of them pure)", "aces 10", "Pool 201", "wrong declaration 80",
-                     "The rules in play: classic", "long_run: no", "hard: weighs what its hand could become"):
+                     "The rules in play: classic", "long_run: no", "hard: weighs what its hand could become",
+                     "The coach", "Each deal explained", "--lang (en, hi, pa)"):
             assert said in text, said
         await pilot.press("question_mark")
         assert not isinstance(app.screen, HelpScreen)

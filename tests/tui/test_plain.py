@@ -148,3 +148,24 @@ def test_bad_options_are_one_line(args: tuple[str, ...], said: str) -> None:
     proc = run_cli(*args, stdin="")
     assert proc.returncode == 2
     assert said in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("game", "said"), [
+    ("seep", ("Card points:", "A running lead of", "The rules in play: ", "baazi_lead: ")),
+    ("rummy", ("A valid declaration:", "This match: ", "The rules in play: ", "first_drop: ")),
+])
+def test_the_question_mark_says_the_games_whole_help_a_line_each(game: str, said: tuple[str, ...]) -> None:
+    """Issue 29: ``?`` gives the commands, then what the terminal's help screen tells (the scoring, what each level
+    means, the rules in play with every parameter, the coach, the deal explained, the language), as plain lines:
+    no markup, no box drawing, cards in words."""
+    ended, out, _s = play(game, ["?", "q"])
+    assert ended == "quit"
+    start = out.index(help_text(), 1)  # the commands again, for ?
+    told = out[start:]
+    text = "\n".join(told)
+    for words in (*said, "The bots' levels", "easy: ", "hard: ", "The coach", "h asks the coach",
+                  "Each deal explained", "where each side's points came from", "Language", "--lang (en, hi, pa)"):
+        assert words in text, words
+    for line in told:
+        assert line and line == line.strip() and "[b]" not in line and "[/]" not in line, line
+        assert not NOT_PLAIN.search(line) and not SUIT.search(line), line

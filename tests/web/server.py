@@ -22,6 +22,8 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+#: Debian's Chromium, which the browser tests drive (Playwright downloads no browser of its own here).
+CHROMIUM = Path("/usr/bin/chromium")
 #: A PostgreSQL URL the tests may create databases through (the CI script sets it).
 POSTGRES = os.environ.get("TAASH_TEST_POSTGRES_URL")
 
@@ -108,6 +110,37 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+@contextmanager
+def served(tmp: Path, database: str, *options: str, bot_delay: float | None = None,
+           launcher: tuple[str, ...] = ("-m", "taash.cli.main")) -> Iterator[Server]:
+    """``taash serve`` on a free loopback port over the SQLite file ``database`` in ``tmp``, with ``options`` (and
+    ``--bot-delay`` when given), as the browser tests start it; stopped afterwards."""
+    port = free_port()
+    url = f"sqlite:///{tmp / database}"
+    delay = ("--bot-delay", str(bot_delay)) if bot_delay is not None else ()
+    server = Server(f"http://127.0.0.1:{port}", url, ["--port", str(port), "--database-url", url, *delay, *options,
+                                                      "--log-level", "warning"], log=tmp / "server.log",
+                    launcher=launcher)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (the browser tests skip themselves without either)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @contextmanager

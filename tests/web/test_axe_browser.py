@@ -1,6 +1,7 @@
 """Accessibility checks by axe-core, injected by Playwright into each page of the site in Chromium: the lobby, a Seep
 table and a Rummy table in play, a replay, the leaderboard and a person's page. No page may have a serious or
 critical violation; moderate ones are listed in the failure of a test that finds a serious one, to fix with it.
+The learn pages of both games too (issue 29).
 
 axe-core comes from the npm registry through scripts/ensure-axe (run by ``make test``; run here when its file is
 missing), never from another site at test time. The same needs as tests/web/test_browser.py (Debian's chromium,
@@ -11,6 +12,7 @@ the playwright package); skipped without them, or without axe-core.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ import pytest
 
 from tests.web.server import Person, running_server
 from tests.web.test_browser import browser, pytestmark, tid  # noqa: F401 - the fixtures
+from tests.web.test_keyboard_browser import accessible_name
 
 try:
     from playwright.sync_api import Browser, Page
@@ -176,6 +179,27 @@ def test_a_persons_page_has_no_serious_accessibility_violation(site: dict[str, A
     page.goto(f"{site['url']}/p/{site['person']}")
     _expect(tid(page, "person-matches")).to_contain_text("Meera")
     check(page, axe_source)
+
+
+@pytest.mark.parametrize("game", ["seep", "rummy"])
+def test_the_learn_pages_have_no_moderate_accessibility_violation(play_url: str, browser: Browser, axe_source: str,
+                                                                  game: str) -> None:
+    """Each game's learn page as it opens, and again with every move of its first step tried (the verdicts shown:
+    a refusal in its colour, the right move in its)."""
+    page = new_page(browser)
+    page.goto(f"{play_url}/learn/{game}")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    check(page, axe_source)
+    tries = page.locator("[data-testid^='try-0-']")
+    for i in range(tries.count()):
+        tries.nth(i).click()
+        _expect(tid(page, "verdict-0")).to_have_attribute("data-verdict", re.compile("right|refused|legal"))
+        check(page, axe_source)
+    # Every move offered is named with its cards in words for a screen reader.
+    tries = page.locator("[data-testid^='try-']")
+    for i in range(tries.count()):
+        name = accessible_name(tries.nth(i))
+        assert name and not re.search("[\u2660\u2665\u2666\u2663]", name), name
 
 
 def test_axe_finds_what_it_should(site: dict[str, Any], browser: Browser, axe_source: str) -> None:

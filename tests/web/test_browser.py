@@ -6,8 +6,6 @@ the test is skipped when either is missing. Screenshots go to tests/web/artifact
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,13 +14,12 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.server import Server, free_port
+from tests.web.server import CHROMIUM, Server, chromium, free_port, served
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 try:
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page
     from playwright.sync_api import expect as _expect
 
     HAVE_PLAYWRIGHT = True
@@ -38,59 +35,21 @@ pytestmark = [
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """``taash serve`` on a free loopback port, with quick bots; yields its base URL."""
-    port = free_port()
-    log = (tmp_path / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "taash.cli.main", "serve", "--port", str(port),
-         "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.05", "--log-level", "warning"],
-        stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"the server stopped: {(tmp_path / 'server.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("the server did not start in 30 s")
-            time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with served(tmp_path, "browser.db", bot_delay=0.05) as running:
+        yield running.url
 
 
 @pytest.fixture
 def killable(tmp_path: Path) -> Iterator[Server]:
     """Like ``server``, as a :class:`Server` the test may ``kill -9`` and start again."""
-    port = free_port()
-    server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
-        "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.05",
-        "--log-level", "warning"], log=tmp_path / "server.log")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    with served(tmp_path, "browser.db", bot_delay=0.05) as running:
+        yield running
 
 
 @pytest.fixture
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def tid(page: Page, testid: str) -> Any:

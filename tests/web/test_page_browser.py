@@ -381,9 +381,6 @@ def test_the_selected_card_leaves_the_set_apart_label_readable(server: str, brow
     assert lb and cb and lb["y"] + lb["height"] <= cb["y"] + 0.5, (lb, cb)
 
 
-@pytest.mark.xfail(strict=True, reason="open regression (stop 35): the header's sound and options switches and the "
-                   "coach's button push the Score panel's top about 40 px below a 390x844 phone's fold; the "
-                   "hand and its points stay above it")
 def test_a_fourteen_card_hand_fits_a_phone_in_one_row(server: str, browser: Browser) -> None:
     """Issue 27, 9: on a phone a 14-card hand wrapped to two rows with about 22 px of each card showing and the
     score fell below the fold. The hand's cards overlap in one row (the selected one raised), each showing its

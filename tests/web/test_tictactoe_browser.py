@@ -13,11 +13,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.web.server import Server, free_port
+from tests.web.server import chromium, served
 from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
 
 if HAVE_PLAYWRIGHT:
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page
     from playwright.sync_api import expect as _expect
 
 pytestmark = [
@@ -37,26 +37,14 @@ run()
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("tictactoe")
-    port = free_port()
-    db = f"sqlite:///{tmp / 'tictactoe.db'}"
-    s = Server(f"http://127.0.0.1:{port}", db, ["--port", str(port), "--database-url", db, "--bot-delay", "0.02",
-                                                  "--log-level", "warning"], log=tmp / "server.log",
-               launcher=("-c", WITH_TICTACTOE))
-    s.start()
-    try:
-        yield s.url
-    finally:
-        s.stop()
+    with served(tmp, "tictactoe.db", bot_delay=0.02, launcher=("-c", WITH_TICTACTOE)) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def tid(page: Page, testid: str):  # type: ignore[no-untyped-def]

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.web.server import Server, free_port
+from tests.web.server import Server, chromium, free_port, served
 from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
 
 if HAVE_PLAYWRIGHT:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, Page
     from playwright.sync_api import expect as _expect
 
 pytestmark = [
@@ -26,25 +26,14 @@ pytestmark = [
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One ``taash serve`` for the module's tests (each test its own people), with quick bots."""
     tmp = tmp_path_factory.mktemp("words")
-    port = free_port()
-    db = f"sqlite:///{tmp / 'words.db'}"
-    s = Server(f"http://127.0.0.1:{port}", db, ["--port", str(port), "--database-url", db, "--bot-delay", "0.02",
-                                                  "--log-level", "warning"], log=tmp / "server.log")
-    s.start()
-    try:
-        yield s.url
-    finally:
-        s.stop()
+    with served(tmp, "words.db", bot_delay=0.02) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture
@@ -238,6 +227,30 @@ def test_the_lobby_describes_both_games_and_keeps_play_now_apart(server: str, co
     assert tid(page, "play-now-box").locator("[data-testid='play-now-wait']").count() == 1
     assert tid(page, "play-now-box").locator("[data-testid='play-now']").count() == 1
     assert tid(page, "own-table-box").locator("[data-testid='public']").count() == 1
+    assert not errors, errors
+
+
+def test_the_lobby_offers_each_games_own_levels_with_their_words(server: str, context: BrowserContext) -> None:
+    """The level choice is the chosen game's, as GET /api/games says: Seep's learned level is not Rummy's; the
+    chosen level's words are shown under it, and a level both games have stays chosen across a change of game."""
+    errors: list[str] = []
+    page = person(context, server, "Chooser", errors)
+    level = tid(page, "level")
+    seep = page.evaluate("async () => (await (await fetch('/api/games')).json())[0]")
+    assert seep["name"] == "seep" and "learned" in seep["levels"]
+
+    def offered() -> list[str]:
+        return [str(v) for v in level.locator("option").evaluate_all("(os) => os.map((o) => o.value)")]
+
+    assert offered() == seep["levels"] and level.input_value() == seep["default_level"]
+    level.select_option("learned")
+    _expect(tid(page, "level-words")).to_have_text(seep["level_words"]["learned"])
+    tid(page, "game").select_option("rummy")
+    assert "learned" not in offered() and level.input_value() == "medium"
+    level.select_option("hard")
+    _expect(tid(page, "level-words")).to_contain_text("what the next player wants")
+    tid(page, "game").select_option("seep")
+    assert level.input_value() == "hard" and "learned" in offered()
     assert not errors, errors
 
 

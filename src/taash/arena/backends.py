@@ -1,9 +1,11 @@
-"""Where the arena's duplicate pairs are played: in this process, in local worker processes, or as Ray tasks on
-one machine or a cluster.
+"""Where the arena's duplicate pairs, and training's self-play deals, are played: in this process, in local worker
+processes, or as Ray tasks on one machine or a cluster.
 
 A backend plays a list of :class:`PairJob` and hands back their results in the jobs' order, whatever order they
 finish in, so the same seeds give the same summary, pairs.csv and chart on every backend. Each finished pair is
-reported through a callback (the progress bar). The work of one pair is :func:`play_job` everywhere.
+reported through a callback (the progress bar). The work of one pair is :func:`play_job` everywhere. The same
+backends run any other picklable work over a stream of jobs (:meth:`Backend.run`: the training data's deals,
+:mod:`taash.training.seep_data`), a bounded window of them at a time, the results again in the jobs' order.
 
 Ray is an optional extra (``pip install 'taash[ray]'``); :func:`ray_backend` turns its absence, or an address
 that cannot be reached, into :class:`BackendError` with one sentence.
@@ -13,10 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import socket
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from taash.arena.duplicate import PairResult, play_pair
 from taash.games.api import Game
@@ -41,20 +44,56 @@ def play_job(job: PairJob) -> PairResult:
     return play_pair(job.bot_a, job.bot_b, job.game, job.seed)
 
 
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+Pending = TypeVar("Pending")
+#: Jobs in flight per worker (per CPU on Ray) while a stream of jobs is run: enough to keep every worker busy,
+#: few enough that a stream cut short (a time limit) leaves little work started after the cut.
+WINDOW_PER_WORKER = 4
+
+
 class Backend(Protocol):
-    """Plays pairs and returns their results in the jobs' order, calling ``on_pair`` as each one finishes."""
+    """Plays pairs and returns their results in the jobs' order, calling ``on_pair`` as each one finishes; runs
+    any other work the same way."""
 
     def play(self, jobs: Sequence[PairJob], on_pair: Callable[[], None]) -> list[PairResult]: ...
+
+    def run(self, work: Callable[[Job], Result], jobs: Iterable[Job], on_done: Callable[[], None]
+            ) -> list[Result]:
+        """``work(job)`` for each job, the results in the jobs' order; ``jobs`` is read as workers free up (a
+        generator may stop early), ``on_done`` is called as each result arrives. ``work`` is a module-level
+        function and the jobs picklable (they travel to worker processes or Ray nodes)."""
+        ...
+
+
+def windowed(submit: Callable[[Job], Pending], wait: Callable[[Pending], Result], jobs: Iterable[Job], window: int,
+             on_done: Callable[[], None]) -> list[Result]:
+    """Submit ``jobs`` keeping at most ``window`` in flight, and wait for each in the jobs' order."""
+    results: list[Result] = []
+    flight: deque[Pending] = deque()
+    for job in jobs:
+        flight.append(submit(job))
+        if len(flight) >= window:
+            results.append(wait(flight.popleft()))
+            on_done()
+    while flight:
+        results.append(wait(flight.popleft()))
+        on_done()
+    return results
 
 
 class InProcess:
     """Every pair in this process, one after another."""
 
     def play(self, jobs: Sequence[PairJob], on_pair: Callable[[], None]) -> list[PairResult]:
+        return self.run(play_job, jobs, on_pair)
+
+    def run(self, work: Callable[[Job], Result], jobs: Iterable[Job], on_done: Callable[[], None]
+            ) -> list[Result]:
         results = []
         for job in jobs:
-            results.append(play_job(job))
-            on_pair()
+            results.append(work(job))
+            on_done()
         return results
 
 
@@ -73,6 +112,14 @@ class LocalProcesses:
             on_pair()
         return results
 
+    def run(self, work: Callable[[Job], Result], jobs: Iterable[Job], on_done: Callable[[], None]
+            ) -> list[Result]:
+        def wait(future: Future[Result]) -> Result:
+            return future.result()
+
+        return windowed(lambda job: self.pool.submit(work, job), wait, jobs, WINDOW_PER_WORKER * self.workers,
+                        on_done)
+
 
 class RayTasks:
     """Each pair a Ray task (one CPU), on whatever nodes the cluster has; results gathered in the jobs' order."""
@@ -80,6 +127,7 @@ class RayTasks:
     def __init__(self, ray: Any) -> None:
         self.ray = ray
         self.task = ray.remote(num_cpus=1)(play_job)
+        self._tasks: dict[Callable[..., Any], Any] = {play_job: self.task}
 
     def play(self, jobs: Sequence[PairJob], on_pair: Callable[[], None]) -> list[PairResult]:
         try:
@@ -92,6 +140,17 @@ class RayTasks:
             return list(self.ray.get(refs))
         except self.ray.exceptions.RayError as e:  # a node lost, or a worker without taash installed
             raise BackendError(f"a pair failed on Ray: {_first_line(e)}") from None
+
+    def run(self, work: Callable[[Job], Result], jobs: Iterable[Job], on_done: Callable[[], None]
+            ) -> list[Result]:
+        if work not in self._tasks:
+            self._tasks[work] = self.ray.remote(num_cpus=1)(work)
+        task = self._tasks[work]
+        cpus = max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+        try:
+            return windowed(task.remote, self.ray.get, jobs, WINDOW_PER_WORKER * cpus, on_done)
+        except self.ray.exceptions.RayError as e:
+            raise BackendError(f"a task failed on Ray: {_first_line(e)}") from None
 
 
 def import_ray() -> Any:

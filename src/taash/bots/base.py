@@ -1,8 +1,8 @@
 """What a bot is, for any game: a seeded object that picks an action from one seat's view, and can say why.
 
 Each game's plugin (:mod:`taash.games.registry`) names where its bots are: a mapping of bot names to classes (the
-built-in games' ``BOTS``); the built-in games offer the same four kinds, so the player-facing levels
-(:data:`LEVELS`) mean the same in each.
+built-in games' ``BOTS``), and the player-facing levels it offers with the bot each seats
+(:func:`taash.games.registry.levels`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ import math
 from typing import Any, Protocol
 
 from taash.games.api import Action
-from taash.games.registry import default_game, plugin, plugins
+from taash.games.registry import default_game, levels, plugin, plugins
 
-#: Player-facing levels and the kind of bot each seats (every game has these kinds).
-LEVELS = {"easy": "random", "medium": "greedy", "hard": "heuristic", "expert": "ismcts"}
 #: Wall-clock seconds the expert level's search may take over one play (README, "Playing in the terminal").
 EXPERT_SECONDS = 0.5
 #: What a level's bot is given besides its seed: the expert's search keeps to a time budget per play (so it
@@ -98,26 +96,20 @@ def bot_kinds(game: str) -> dict[str, type[Any]]:
     return kinds
 
 
-def levels(game: str) -> dict[str, str]:
-    """The player-facing levels ``game`` offers and the kind of bot each seats (its plugin's, else
-    :data:`LEVELS`)."""
-    own = plugin(game).levels
-    return dict(own) if own is not None else dict(LEVELS)
-
-
 def make_bot(spec: str, seed: int, game: str | None = None) -> Bot:
-    """A bot of ``game`` by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or level (``easy`` ..
-    ``expert``), optionally with settings: ``"ismcts:iterations=100,seconds=0.5"``."""
+    """A bot of ``game`` by name (``random``, ``greedy``, ``heuristic``, ``ismcts``) or by one of the game's levels
+    (``easy`` .. ``expert``), optionally with settings: ``"ismcts:iterations=100,seconds=0.5"``."""
     game = default_game() if game is None else game
     kinds = bot_kinds(game)
     offered = levels(game)
     name, settings = parse_bot_spec(spec)
-    kind = offered.get(name, name)
+    level = name in offered and not (settings and name in kinds)  # a bot named as its level takes settings
+    kind = offered[name] if level else name
     if kind not in kinds:
-        raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join([*kinds, *offered])})")
-    if settings and name in offered:
+        raise ValueError(f"unknown bot {name[:40]!r} (known: {', '.join(dict.fromkeys([*kinds, *offered]))})")
+    if settings and level:
         raise ValueError(f"a level ({name}) takes no settings; name the bot instead ({kind}:...)")
-    if name in offered:
+    if level:
         settings = dict(LEVEL_SETTINGS.get(name, {}))
     bot: Bot = construct(kinds[kind], spec, seed, settings)
     return bot

@@ -63,12 +63,17 @@ def worker_count(jobs: int, pairs: int) -> int:
     return workers
 
 
+def ray_tasks(ray_address: str) -> AbstractContextManager[Backend]:
+    """Ray tasks at ``--ray``'s address (``auto``: this machine's Ray, or a fresh local one with its cores)."""
+    if not ray_address.strip():
+        fail("--ray needs auto or a cluster's address, such as 10.0.0.5:6379")
+    return ray_backend(ray_address.strip(), cores())
+
+
 def _backend(jobs: int, deals: int, ray_address: str | None) -> AbstractContextManager[Backend]:
-    """Ray tasks with ``--ray`` (a fresh local Ray gets this machine's cores), else ``--jobs`` local processes."""
+    """Ray tasks with ``--ray``, else ``--jobs`` local processes."""
     if ray_address is not None:
-        if not ray_address.strip():
-            fail("--ray needs auto or a cluster's address, such as 10.0.0.5:6379")
-        return ray_backend(ray_address.strip(), cores())
+        return ray_tasks(ray_address)
     return local_backend(worker_count(jobs, deals))
 
 

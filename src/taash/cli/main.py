@@ -18,9 +18,12 @@ try:  # Typer vendors Click from 0.2x on; older releases depend on it
 except ImportError:  # pragma: no cover
     import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
+from taash.cli.admin import app as admin_app
 from taash.cli.chips import app as chips_app
+from taash.cli.cluster import cluster
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
+from taash.cli.tournaments import app as tournaments_app
 from taash.cli.verify import verify
 from taash.cli.web import serve, web_app
 from taash.games.registry import plugins
@@ -41,6 +44,7 @@ app = typer.Typer(
 app.command("play", short_help="Play Seep or 13-card Rummy against bots in the terminal.")(play)
 app.command("replay", short_help="Step through a game record, every hand shown.")(replay_record)
 app.command("serve", short_help="Play Seep and 13-card Rummy in the browser: start the web server.")(serve)
+app.command("cluster", short_help="Several web servers behind HAProxy, on PostgreSQL and Redis.")(cluster)
 app.command("verify", short_help="Check that a server dealt a match fairly, from its record.")(verify)
 
 
@@ -70,6 +74,8 @@ for _game in plugins():  # each game's own commands: taash <game> ...
         app.add_typer(_game.part("command"), name=_game.name)
 app.add_typer(web_app, name="web")
 app.add_typer(chips_app, name="chips")
+app.add_typer(admin_app, name="admin")
+app.add_typer(tournaments_app, name="tournaments")
 
 
 def run() -> None:

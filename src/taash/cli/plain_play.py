@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import secrets
 
-from taash.bots.base import LEVELS
 from taash.cli.common import fail
 from taash.cli.play_options import PlayOptions
-from taash.games.registry import plugin
+from taash.games.registry import levels, plugin
 from taash.rulebook import rules_document
 from taash.tables.adapter import TableError, adapter
 from taash.tables.match import TableMatch
@@ -28,8 +27,8 @@ def new_session(game: str, o: PlayOptions) -> TableMatch:
     table_game = adapter(game)
     if o.resume is not None or o.save is not None:
         fail("--plain plays a new match and saves nothing: leave out --resume and --save")
-    if o.level not in LEVELS:
-        fail(f"--level must be one of {', '.join(LEVELS)}, not {o.level[:40]!r}")
+    if o.level not in levels(game):
+        fail(f"--level must be one of {', '.join(levels(game))} at {table_game.title}, not {o.level[:40]!r}")
     if not o.name.strip() or len(o.name) > 40:
         fail("--name must be 1 to 40 characters")
     if table_game.formats:

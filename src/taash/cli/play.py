@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from taash.bots.base import EXPERT_SECONDS, LEVELS
+from taash.bots.base import EXPERT_SECONDS
 from taash.cli.common import fail, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.terminal import unicode_ok
@@ -22,12 +22,30 @@ PARAMETERS = ("players", "rules", "fmt", "level", "baazis", "seed", "name")
 #: What each level's bots do, for ``taash play --help``.
 LEVEL_WORDS = {"easy": "plays at random", "medium": "takes the most points now",
                "hard": "counts the cards and weighs what it leaves the next player",
+               "learned": "a small network trained on played-out deals picks among the best plays",
                "expert": f"searches guessed deals, {EXPERT_SECONDS:g} s a play at most"}
+
+
+def levels_help() -> str:
+    """Every level some game offers, in order, with what its bots do (and the games that offer it, where not
+    every game does): the games' levels are their plugins' (read here as data, importing no game)."""
+    offering: dict[str, list[str]] = {}
+    games = [p for p in plugins() if p.levels]
+    for game in games:
+        for level, _kind in game.levels:
+            offering.setdefault(level, []).append(game.title)
+    said = []
+    for level, titles in offering.items():
+        only = f" ({' and '.join(titles)} only)" if len(titles) < len(games) else ""
+        said.append(f"{level}{only} {LEVEL_WORDS.get(level, '')}".rstrip())
+    return "Levels (--level): " + "; ".join(said) + "."
+
+
 #: ``taash play --help``: paragraphs, each one line (the help wraps them to the terminal).
 PLAY_HELP = "\n\n".join([
     "Play a match of Seep (the default) or 13-card Rummy against the computer. Seep: you and a bot partner "
     "against two bots (or one, with -p 2).",
-    "Levels (--level): " + "; ".join(f"{level} {LEVEL_WORDS[level]}" for level in LEVELS) + ".",
+    levels_help(),
     "--game rummy plays 13-card Rummy instead, with --format for its match (taash rummy play --help tells its "
     "keys).",
     "Keys: Left/Right choose a card of your hand; Up/Down and Enter, or 1-9, make one of its plays (or the bid); "
@@ -93,7 +111,7 @@ def play(
                                             "pool101, pool201, deals2, deals3, deals6.")] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="2 or 4 players.")] = 4,
     rules: Annotated[str, typer.Option("--rules", "-r", help="A preset or a .toml/.json rules file.")] = "standard",
-    level: Annotated[str, typer.Option("--level", "-l", help=f"The bots' level: {', '.join(LEVELS)}.")] = "medium",
+    level: Annotated[str, typer.Option("--level", "-l", help="The bots' level, one the game offers.")] = "medium",
     baazis: Annotated[int, typer.Option("--baazis", "-b", help="Baazis to win the match; 0 plays a single deal.")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the match (the same seed deals the same cards).")] = None,
     name: Annotated[str, typer.Option("--name", help="Your name in the game record.")] = "You",

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from taash.bots.base import LEVELS, bot_kinds
 from taash.cli.common import fail, out, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.terminal import need_terminal, unicode_ok
+from taash.games.registry import levels
 from taash.rummy.match import FORMATS
 from taash.rummy.rules import PLAYER_COUNTS, load_rules
 
@@ -39,9 +39,8 @@ PLAY_HELP = "\n\n".join([
 
 
 def rummy_levels() -> list[str]:
-    """The levels that have a Rummy bot."""
-    kinds = bot_kinds("rummy")
-    return [level for level, kind in LEVELS.items() if kind in kinds]
+    """The levels 13-card Rummy offers (its plugin's)."""
+    return list(levels("rummy"))
 
 
 def check_options(players: int, fmt: str, level: str, name: str, delay: float) -> None:

@@ -198,9 +198,10 @@ def rules_command(
 
 @app.command()
 def arena(
-    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, ismcts, the levels "
-                                              "easy, medium, hard, expert, or cheat (a search that sees every card, "
-                                              "for measurement only); settings after a colon, such as "
+    bots: Annotated[list[str], typer.Argument(help="Two or more bots: random, greedy, heuristic, ismcts, learned, "
+                                              "the levels easy, medium, hard, learned, expert, or cheat (a search "
+                                              "that sees every card, for measurement only); settings after a "
+                                              "colon, such as "
                                               "ismcts:iterations=100,seconds=0.5.")],
     deals: Annotated[int, typer.Option("--deals", "-n", help="Duplicate pairs per pairing.", min=2)] = 200,
     players: PlayersOption = 4,
@@ -239,6 +240,10 @@ def train(
                                                    "default 1) or the search's guessed deals per decision "
                                                    "(search, default 100).", min=1, max=100_000)] = None,
     workers: Annotated[int, typer.Option("--workers", "-j", help="Processes recording deals.", min=1, max=512)] = 1,
+    ray: Annotated[str | None, typer.Option("--ray", help="Record the deals as Ray tasks instead: auto (the Ray of "
+                                            "this machine, or a fresh local one) or a cluster's address such as "
+                                            "10.0.0.5:6379 (the same seed gives the same data). Needs pip install "
+                                            "'taash[ray]'.")] = None,
     epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.", min=1, max=10_000)] = 30,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Deal k is dealt from seed+k; the network's start "
                                       "and order from seed.")] = 0,
@@ -255,4 +260,4 @@ def train(
     if teacher not in ("oracle", "search"):
         fail(f"--teacher must be oracle or search, not {teacher[:40]!r}")
     plays = iterations or (1 if teacher == "oracle" else 100)
-    run_training(deals, teacher, plays, workers, epochs, seed, out_dir, data or [], hidden, device)
+    run_training(deals, teacher, plays, workers, epochs, seed, out_dir, data or [], hidden, device, ray)

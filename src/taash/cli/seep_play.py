@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from taash.bots.base import LEVELS
 from taash.cli.common import fail, out, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.seep import check_players, get_rules
 from taash.cli.terminal import need_terminal, unicode_ok
+from taash.games.registry import levels
 
 DEFAULT_SAVE = Path("taash-seep-match.json")
 #: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
@@ -30,8 +30,8 @@ def play_seep(options: PlayOptions) -> None:
     if ignored:
         fail(f"--resume goes on with the saved match's own settings; leave out {', '.join(ignored)}")
     ascii_only = o.ascii_only or not unicode_ok()
-    if o.level not in LEVELS:
-        fail(f"--level must be one of {', '.join(LEVELS)}, not {o.level!r}")
+    if o.level not in levels("seep"):
+        fail(f"--level must be one of {', '.join(levels('seep'))}, not {o.level[:40]!r}")
     if o.baazis < 0:
         fail(f"--baazis must be 0 (a single deal) or more, not {o.baazis}")
     if not 0 <= o.delay <= 10:

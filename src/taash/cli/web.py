@@ -30,6 +30,24 @@ def in_memory(database_url: str) -> bool:
     return database in ("", ":memory:") or database.startswith("file::memory:") or url.query.get("mode") == "memory"
 
 
+def redis_problem(redis_url: str, database_url: str) -> str | None:
+    """Why ``--redis-url`` cannot be used (one sentence), or None: servers that share tables need PostgreSQL
+    and a Redis that answers."""
+    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        return f"--redis-url must be redis://HOST:PORT/DB, not {redis_url!r}"
+    if not database_url.startswith("postgresql"):
+        return "--redis-url needs a database the servers share: --database-url postgresql+psycopg://..."
+    import redis
+
+    try:
+        client = redis.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=2)
+        client.ping()
+        client.close()
+    except (redis.RedisError, ValueError, OSError) as e:
+        return f"cannot use Redis at {redis_url}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    return None
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
@@ -86,6 +104,13 @@ def serve(
         help="Seconds a connection has to send a request's headers (from its start, or the request's first "
              "byte); then it is closed.")] = 10.0,
     log_level: Annotated[str, typer.Option(help=f"uvicorn's log level: {', '.join(LOG_LEVELS)}.")] = "warning",
+    redis_url: Annotated[str | None, typer.Option(
+        help="Redis (redis://HOST:PORT/DB) shared with other servers on the same PostgreSQL database: each table "
+             "is owned by one server under a lease, and the others relay to it (docs/cluster.md). None: a lone "
+             "server.")] = None,
+    server_id: Annotated[str | None, typer.Option(
+        help="This server's name among several (letters, digits, - and _; by default the host, process and a "
+             "random part).")] = None,
 ) -> None:
     """Play Seep and 13-card Rummy in the browser (against bots or people): start the server and open the address
     it prints."""
@@ -150,6 +175,12 @@ def serve(
         fail(f"--header-timeout must be from 1 to 600 seconds, not {header_timeout}")
     if log_level not in LOG_LEVELS:
         fail(f"--log-level must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+    if redis_url is not None:
+        problem = redis_problem(redis_url, database_url)
+        if problem:
+            fail(problem)
+    if server_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", server_id):
+        fail(f"--server-id must be 1 to 40 letters, digits, - or _, not {server_id!r}")
     problem = database_problem(database_url)
     if problem:
         fail(problem)
@@ -170,7 +201,7 @@ def serve(
                           max_connections_per_guest=max_connections_per_guest,
                           allowed_origins=origins, trusted_proxies=proxies, header_timeout=header_timeout,
                           accounts_per_address=accounts_per_address, related_stakes=allow_related_stakes,
-                          secure_cookies=secure_cookies)
+                          secure_cookies=secure_cookies, redis_url=redis_url, server_id=server_id or "")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
     if ":" in shown:
         shown = f"[{shown}]"

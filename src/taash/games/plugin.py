@@ -47,8 +47,14 @@ class GamePlugin:
     tables: str | None = None
     #: The bots by name (``{"random": RandomBot, ...}``: classes taking ``(seed, **settings)``).
     bots: str | None = None
-    #: The player-facing levels it offers and the bot each seats (None: :data:`taash.bots.base.LEVELS`).
-    levels: tuple[tuple[str, str], ...] | None = None
+    #: The player-facing levels it offers, the easiest first, and the bot each seats (``(("easy", "random"),
+    #: ...)``); every layer asks :func:`taash.games.registry.levels` (empty: no level, so no bot seats).
+    levels: tuple[tuple[str, str], ...] = ()
+    #: The level a table, a command or a save that names none plays at (one of :attr:`levels`).
+    default_level: str = "medium"
+    #: What each level's bot does, in a player's words: a ``{level: N_("...")}`` mapping (the terminal's help,
+    #: the browser's level choice), translated where it is read.
+    level_words: str | None = None
     #: Bots for measurement only that the arena hands the whole state (``(("cheat", "module:Class"),)``).
     full_information_bots: tuple[tuple[str, str], ...] = ()
     #: The terminal game (:class:`taash.cli.play_options.Screens`), ``taash play --game <name>``.

@@ -85,6 +85,26 @@ def game_errors() -> tuple[type[ValueError], ...]:
     return tuple(_ERRORS.values())
 
 
+def levels(name: str) -> dict[str, str]:
+    """The player-facing levels a game offers, the easiest first, and the kind of bot each seats."""
+    return dict(plugin(name).levels)
+
+
+def check_level(name: str, level: object) -> str:
+    """``level`` if the game offers it, else ``ValueError`` in one sentence naming the game's levels."""
+    offered = levels(name)
+    if not isinstance(level, str) or level not in offered:
+        raise ValueError(f"the level must be one of {', '.join(offered) or 'none'} at {plugin(name).title}, "
+                         f"not {str(level)[:40]!r}")
+    return level
+
+
+def level_words(name: str) -> dict[str, str]:
+    """What each of a game's levels does, in English (the catalogue's msgids: translate as they are read)."""
+    where = plugin(name).level_words
+    return {} if where is None else dict(load(where))
+
+
 def factory(name: str) -> Callable[..., Game]:
     """The factory of a game by name; ``ValueError`` naming the known games for an unknown one."""
     if name not in _FACTORIES:
@@ -109,6 +129,9 @@ register(GamePlugin(
     name="seep", title="Seep", players=(4, 2), player_words=((4, "4 (two teams)"),),
     game="taash.seep.game:make_game", errors="taash.seep.errors:SeepError",
     tables="taash.tables.seep:ADAPTER", bots="taash.bots.seep:BOTS",
+    levels=(("easy", "random"), ("medium", "greedy"), ("hard", "heuristic"), ("learned", "learned"),
+            ("expert", "ismcts")),
+    level_words="taash.bots.seep:LEVEL_WORDS",
     full_information_bots=(("cheat", "taash.bots.seep.cheat:CheatBot"),),
     screens="taash.cli.seep_play:SCREENS", plain="taash.tui.seep.plain:WORDS", command="taash.cli.seep:app",
     view="web/static/seep/view.js", replay_view="web/static/seep/replay.js",
@@ -121,6 +144,8 @@ register(GamePlugin(
     name="rummy", title="13-card Rummy", players=(2, 3, 4, 5, 6),
     game="taash.rummy.game:make_game", errors="taash.rummy.errors:RummyError",
     tables="taash.tables.rummy:ADAPTER", bots="taash.bots.rummy:BOTS",
+    levels=(("easy", "random"), ("medium", "greedy"), ("hard", "heuristic"), ("expert", "ismcts")),
+    level_words="taash.bots.rummy:LEVEL_WORDS",
     screens="taash.cli.rummy_play:SCREENS", plain="taash.tui.rummy.plain:WORDS", command="taash.cli.rummy:app",
     view="web/static/rummy/view.js", replay_view="web/static/rummy/replay.js", routes="taash.web.rummy_routes:router",
     stats=("valid_declarations", "drops", "wrong_declarations"), stakes="taash.web.rummy_stakes:STAKES",

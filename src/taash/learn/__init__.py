@@ -10,7 +10,7 @@ from its script, so a step is a pure function of its number and the move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -56,6 +56,30 @@ class Lesson(Protocol):
 
     def about(self) -> list[str]:
         """What the game is and how a deal goes, in plain words (a few paragraphs, in the reader's language)."""
+
+
+class GameLesson:
+    """What every game's lesson does alike, from its data: the presets, the paragraphs about the game, the rules of
+    a preset in words. A game's lesson sets :attr:`rule_presets`, :attr:`about_words` and :attr:`scoring` (its
+    help's scoring lines, as a ``staticmethod``) and writes its own ``step`` and ``check``."""
+
+    game: str
+    size: int
+    #: The game's rules presets by name, the default first.
+    rule_presets: Mapping[str, Any]
+    #: What the game is and how a deal goes (the catalogue's messages, translated as they are read).
+    about_words: Sequence[str]
+    #: The lines that say how a deal scores under some rules (the terminal help's).
+    scoring: Callable[[Any], list[str]]
+
+    def presets(self) -> Sequence[str]:
+        return tuple(self.rule_presets)
+
+    def about(self) -> list[str]:
+        return [_(paragraph) for paragraph in self.about_words]
+
+    def rules_explained(self, preset: str) -> list[str]:
+        return [line.strip() for line in self.scoring(self.rule_presets[preset])]
 
 
 def lesson(game: str) -> Lesson:

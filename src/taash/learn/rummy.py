@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from taash.i18n import N_, _
-from taash.learn import JSON, Verdict, verdict_for
+from taash.learn import JSON, GameLesson, Verdict, verdict_for
 from taash.packs import face_name, face_symbol, parse_face
 from taash.rummy.deal import Deal, Declare, Discard, Take, sorted_pack
 from taash.rummy.errors import IllegalTurnError
@@ -128,18 +128,12 @@ ABOUT = (
 )
 
 
-class RummyLesson:
+class RummyLesson(GameLesson):
     game = "rummy"
     size = len(STEPS)
-
-    def presets(self) -> Sequence[str]:
-        return tuple(PRESETS)
-
-    def about(self) -> list[str]:
-        return [_(paragraph) for paragraph in ABOUT]
-
-    def rules_explained(self, preset: str) -> list[str]:
-        return [line.strip() for line in scoring_lines(PRESETS[preset])]
+    rule_presets = PRESETS
+    about_words = ABOUT
+    scoring = staticmethod(scoring_lines)
 
     def step(self, index: int) -> dict[str, JSON]:
         step = STEPS[index]

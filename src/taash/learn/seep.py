@@ -4,12 +4,12 @@ together from its parts (the bid from a fixed pack), checked by the engine (:mod
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from taash.cards import FULL_PACK, cards_of, mask_of, names_of, parse_card
 from taash.i18n import N_, _
-from taash.learn import JSON, Verdict, verdict_for
+from taash.learn import JSON, GameLesson, Verdict, verdict_for
 from taash.seep.deal import Deal
 from taash.seep.describe import describe_outcome, describe_play, no_play_reason, play_refusal
 from taash.seep.errors import BadPositionError, IllegalPlayError
@@ -130,18 +130,12 @@ ABOUT = (
 )
 
 
-class SeepLesson:
+class SeepLesson(GameLesson):
     game = "seep"
     size = len(STEPS)
-
-    def presets(self) -> Sequence[str]:
-        return tuple(PRESETS)
-
-    def about(self) -> list[str]:
-        return [_(paragraph) for paragraph in ABOUT]
-
-    def rules_explained(self, preset: str) -> list[str]:
-        return [line.strip() for line in scoring_lines(PRESETS[preset])]
+    rule_presets = PRESETS
+    about_words = ABOUT
+    scoring = staticmethod(scoring_lines)
 
     def step(self, index: int) -> dict[str, JSON]:
         step = STEPS[index]

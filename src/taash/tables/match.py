@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from taash.bots.base import LEVELS, Bot, make_bot
+from taash.bots.base import Bot, make_bot
 from taash.fairness import Fairness
 from taash.games.api import Action, State, View
+from taash.games.registry import levels
 from taash.i18n import N_
 from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
 
@@ -29,8 +30,6 @@ SAVE_KIND = "taash-session"
 SAVE_VERSION = 1
 #: The longest save file read (a match's moves are a few hundred short messages).
 SAVE_MOST = 20_000_000
-#: Why a player may not send a timeout.
-TIMEOUT_REFUSED = N_("a timeout is the server's move when a turn's time runs out, never a player's: make your move")
 
 
 class SaveError(TableError):
@@ -77,14 +76,12 @@ class TableMatch:
 
     def read(self, seat: int | None, message: Mapping[str, JSON]) -> Action:
         """The action ``message`` names for the seat to move (``TableError`` if it is not that seat's turn, or the
-        message names no legal action); changes nothing. ``{"type": TIMEOUT}`` (``seat`` None: the server's
-        alone) is the game's move for a seat whose time ran out."""
+        message names no legal action); changes nothing. ``{"type": TIMEOUT}`` is the game's move for the seat
+        whose time ran out: the server's alone (:meth:`taash.tables.table.Table.prepare` refuses a person's)."""
         if self.state.is_over:
             raise TableError(N_("the match is over"), "over")
         to_move = self.state.current_player
         if message.get("type") == TIMEOUT:
-            if seat is not None:
-                raise TableError(TIMEOUT_REFUSED, "forbidden")
             timeout = self.game.timeout_action(self.state)
             if timeout is None:
                 raise TableError(f"{self.game.title} has no move for a turn out of time here", "illegal")
@@ -227,8 +224,9 @@ class TableMatch:
         if not isinstance(raw, dict):
             raise SaveError("settings must be an object")
         level = raw.get("level")
-        if level not in LEVELS:
-            raise SaveError(f"the level must be one of {', '.join(LEVELS)}, not {_short(level)}")
+        offered = levels(game.name)
+        if level not in offered:
+            raise SaveError(f"the level must be one of {', '.join(offered)}, not {_short(level)}")
         try:
             make_bot(level, 0, game=game.name)
         except ValueError:

@@ -15,9 +15,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from taash.bots.base import LEVELS, Bot
+from taash.bots.base import Bot
 from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
+from taash.games.registry import levels
 from taash.i18n import N_
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.match import TableMatch
@@ -54,6 +55,10 @@ class BotTurn:
         return self.game.action_to(self.bot.choose(self.view))
 
 
+#: Why a player may not send a timeout.
+TIMEOUT_REFUSED = N_("a timeout is the server's move when a turn's time runs out, never a player's: make your move")
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """An action the table has read and checked, once: :meth:`Table.commit` makes it at the version it was checked
@@ -69,8 +74,9 @@ Make = Callable[[], str]
 
 
 def check_settings(settings: Settings) -> None:
-    if settings.level not in LEVELS:
-        raise TableError(f"level must be one of {', '.join(LEVELS)}")
+    offered = levels(settings.game)
+    if settings.level not in offered:
+        raise TableError(f"level must be one of {', '.join(offered)}")
 
 
 class Table:
@@ -153,6 +159,8 @@ class Table:
         """Read and check ``action`` by ``guest`` (None: the server itself, for bots and timeouts): the step that
         makes it (:meth:`commit`), or a TableError that says why not. Changes nothing."""
         kind = action.get("type")
+        if kind == TIMEOUT and guest is not None:  # before anything else: whoever sends it, whenever
+            raise TableError(TIMEOUT_REFUSED, "forbidden")
         make: Make
         if kind == "sit":
             make = self._sit(action, guest)
@@ -164,7 +172,7 @@ class Table:
             make = self._start(guest)
         elif kind == "split":
             make = self._split(action, guest)
-        elif self.is_move(action) or kind == TIMEOUT:  # a timeout is the server's: the session refuses a seat's
+        elif self.is_move(action) or kind == TIMEOUT:  # the server's timeout (a person's was refused above)
             make = self._move(action, guest)
         else:
             raise TableError(f"unknown action {str(kind)[:40]!r}")

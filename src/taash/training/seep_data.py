@@ -13,8 +13,10 @@ gains from then on over the other team. Two teachers:
 * ``search``: one team plays the expert search (``ismcts``), the other the heuristic, and the search's decisions
   are recorded with its own mean gain of each candidate (far slower: the search's time at every decision).
 
-Deals are independent, so they are played in several worker processes; deal ``k`` of a run uses seed
-``seed + k`` whatever the number of workers, so the same seed gives the same data.
+Deals are independent, so they are played on a backend of the arena's (:mod:`taash.arena.backends`): this
+process, local worker processes, or Ray tasks on one machine or a cluster. Deal ``k`` of a run uses seed
+``seed + k`` whatever the backend and the number of workers, and the deals are joined in seed order, so the same
+seed gives the same data everywhere.
 """
 
 from __future__ import annotations
@@ -22,15 +24,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import deque
-from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from taash.arena.backends import Backend, local_backend
 from taash.bots.seep.heuristic import HeuristicBot
 from taash.bots.seep.ismcts import IsmctsBot
 from taash.bots.seep.learned import CANDIDATES, PLAY_FEATURES, candidates, observe
@@ -159,35 +160,22 @@ def _row(view: PlayerView, plays: list[Play], features: Any, values: list[float]
 
 
 def generate(deals: int, seed: int, iterations: int, workers: int, on_deal: Callable[[], None] | None = None,
-             teacher: str = "oracle", seconds: float | None = None) -> Decisions:
-    """Record ``deals`` deals (seeds ``seed`` .. ``seed + deals - 1``) over ``workers`` processes; with
-    ``seconds``, no deal is started after that time, and the deals recorded are the first ones (seeds ``seed``
-    onwards, in order)."""
+             teacher: str = "oracle", seconds: float | None = None, backend: Backend | None = None) -> Decisions:
+    """Record ``deals`` deals (seeds ``seed`` .. ``seed + deals - 1``) on ``backend`` (None: ``workers`` local
+    processes); with ``seconds``, no deal is started after that time, and the deals recorded are the first ones
+    (seeds ``seed`` onwards, in order)."""
     if teacher not in TEACHERS:
         raise ValueError(f"unknown teacher {teacher[:40]!r} (oracle or search)")
     deadline = math.inf if seconds is None else time.monotonic() + seconds
-    jobs = (DealJob(seed + k, iterations, teacher) for k in range(deals))
-    parts: list[Decisions] = []
-    if workers <= 1:
-        for job in jobs:
+
+    def jobs() -> Iterator[DealJob]:
+        for k in range(deals):
             if time.monotonic() > deadline:
-                break
-            parts.append(play_deal(job))
-            if on_deal:
-                on_deal()
-        return Decisions.join(parts)
-    with ProcessPoolExecutor(workers) as pool:
-        window: deque[Future[Decisions]] = deque()
-        for job in jobs:
-            if time.monotonic() > deadline:
-                break
-            window.append(pool.submit(play_deal, job))
-            if len(window) >= 4 * workers:
-                parts.append(window.popleft().result())
-                if on_deal:
-                    on_deal()
-        for future in window:
-            parts.append(future.result())
-            if on_deal:
-                on_deal()
-    return Decisions.join(parts)
+                return
+            yield DealJob(seed + k, iterations, teacher)
+
+    done = on_deal or (lambda: None)
+    if backend is not None:
+        return Decisions.join(backend.run(play_deal, jobs(), done))
+    with local_backend(workers) as local:
+        return Decisions.join(local.run(play_deal, jobs(), done))

@@ -4,7 +4,9 @@ through a :class:`~taash.tables.match.TableMatch`; each game gives only its word
 sees, and the choices it has, each with the move it makes.
 
 The person types a choice's number, or a command: ``l`` looks at the table again, ``h`` asks the hard bot for a
-hint with its reason, ``u`` undoes his last move (and the bots' replies), ``?`` lists the commands, ``q`` quits.
+hint with its reason, ``u`` undoes his last move (and the bots' replies), ``?`` lists the commands and then the
+game's whole help (its keys, scoring, levels, the rules in play, the coach, the deal explained, the language), ``q``
+quits.
 Anything else is answered with one line, and nothing changes.
 """
 
@@ -13,7 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
+
+from rich.text import Text
 
 from taash.cards import RANKS, SUIT_SYMBOLS, SUITS
 from taash.i18n import N_, _, ngettext
@@ -90,6 +94,20 @@ class PlainWords(Protocol):
         """The match's end in words (who won, the score)."""
 
 
+@runtime_checkable
+class PlainHelp(Protocol):
+    """A game's whole help for ``?`` (optional beside :class:`PlainWords`): the lines of its terminal help screen."""
+
+    def help(self, session: TableMatch) -> list[str]:
+        """The help's lines (Rich markup) for the match in ``session``: keys, scoring, levels, rules, and the rest."""
+
+
+def plain_lines(markup: Sequence[str]) -> list[str]:
+    """Lines of Rich markup as plain text, a line each, the empty ones left out (a screen reader reads each)."""
+    lines = (Text.from_markup(line).plain.strip() for line in markup)
+    return [line for line in lines if line]
+
+
 class PlainGame:
     """A match of one person (seat ``human``) against bots at ``level``, read and written a line at a time."""
 
@@ -161,6 +179,8 @@ class PlainGame:
             return "quit"
         if typed == "?":
             self.say(help_text())
+            if isinstance(self.words, PlainHelp):
+                self.say(*plain_lines(self.words.help(self.session)))
         elif typed == "l":
             self.look()
             self.offer(choices)

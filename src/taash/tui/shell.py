@@ -19,7 +19,7 @@ from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 
-from taash.i18n import _
+from taash.i18n import LANGUAGES, _, current
 from taash.tui.widgets import ASCII_KEYS, FULL_SIZE, HelpScreen, SheetScreen, TooSmallScreen, fit_terminal, plain
 
 W = TypeVar("W", bound=Widget)
@@ -37,6 +37,23 @@ def shared_key_lines(column: int) -> list[str]:
         "  " + "h".ljust(column) + _("a hint: the hard bot's choice and why"),
         "  " + "u".ljust(column) + _("undo your last move and the bots' replies"),
         "  s " + _("save") + "   q " + _("save and quit") + "   ? Esc  " + _("back to the game"),
+    ]
+
+
+def guide_lines() -> list[str]:
+    """The help's part that every game shares (Rich markup): the coach, the deal explained after each deal, and the
+    language, with how to choose another."""
+    return [
+        "[b]" + _("The coach") + "[/]",
+        "  " + _("On your turn, h asks the coach what the expert (the hard bot) would do now, and why, in one line."),
+        "",
+        "[b]" + _("Each deal explained") + "[/]",
+        "  " + _("When a deal ends, its score sheet explains it: where each side's points came from."),
+        "",
+        "[b]" + _("Language") + "[/]",
+        "  " + _("This game speaks {language}. Choose another with --lang ({codes}) or the LANG variable: {names}.",
+                 language=LANGUAGES[current()], codes=", ".join(LANGUAGES),
+                 names=", ".join(f"{code} {name}" for code, name in LANGUAGES.items())),
     ]
 
 

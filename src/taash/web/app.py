@@ -12,12 +12,24 @@ import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from fastapi import FastAPI
 
-from taash.bots.base import LEVELS
-from taash.web import chips_routes, guests, history, languages, pages, records, sockets, tables_routes
+from taash.web import (
+    chips_routes,
+    friends,
+    guests,
+    history,
+    languages,
+    pages,
+    records,
+    sockets,
+    tables_routes,
+    tournament_routes,
+)
 from taash.web.accounts import accounts_router
+from taash.web.chat import routes as chat_routes
 from taash.web.errors import add_error_handlers
 from taash.web.games import games_router
 from taash.web.guard import Guard
@@ -25,6 +37,7 @@ from taash.web.http import ServerConfig
 from taash.web.learn import learn_router
 from taash.web.sockets import MAX_FRAME
 from taash.web.state import AppState, Services
+from taash.web.tournaments import Tournaments
 
 log = logging.getLogger("taash.web")
 
@@ -51,11 +64,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(accounts_router())  # /api/me, and claiming a name, login, logout, password
     app.include_router(learn_router(lambda: state.hub))  # /learn/{game}, its lesson's steps, and the coach at a table
     app.include_router(tables_routes.router)
+    app.include_router(friends.router)  # friends, blocks and invitations to tables
     app.include_router(records.router)
     app.include_router(games_router())  # GET /api/games, the games' browser modules, each game's own endpoints
     app.include_router(sockets.router)
     app.include_router(pages.router)
     app.include_router(history.router)
+    app.include_router(chat_routes.router)  # the phrases, reports, and one's own match's chat for its replay
+    app.include_router(tournament_routes.router)
     pages.mount_static(app)
     return app
 
@@ -70,6 +86,14 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
         hub.schedule_bots(live)
     sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
                if config.sweep_seconds > 0 else None)
+    director = services.tournaments = Tournaments(services.store.engine, hub, services.ledger,
+                                                  tournament_routes.ratings_from(services.store))
+    hub.on_match_end(director.match_ended)
+    ticker = asyncio.create_task(director.run_forever(config.tournament_seconds))
+    keeper = None
+    if services.relay is not None:  # one server among several: answer the others, keep and take leases
+        await services.relay.start(hub, partial(sockets.on_frame, state), lambda: sockets.Throttle(config.rate))
+        keeper = asyncio.create_task(hub.ownership.keep_forever())
     # Latency: what is loaded so far is never garbage, collections run less often, and the threads (the
     # writer thread on PostgreSQL, the chips' work) hand the interpreter back to the event loop sooner.
     gc.collect()
@@ -78,9 +102,10 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     sys.setswitchinterval(0.001)
     log.info("taash server ready: %d unfinished tables restored", services.restored)
     yield
-    if sweeper is not None:
-        sweeper.cancel()
+    for task in (sweeper, keeper, ticker):
+        if task is not None:
+            task.cancel()
     await services.close()
 
 
-__all__ = ["LEVELS", "MAX_FRAME", "ServerConfig", "create_app"]
+__all__ = ["MAX_FRAME", "ServerConfig", "create_app"]

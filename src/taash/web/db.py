@@ -103,6 +103,18 @@ class DealRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class LeaseRow(Base):
+    """Which server process owns a live table (:mod:`taash.web.hub.lease`; only servers run with ``--redis-url``
+    keep leases): ``server`` (None: let go), ``epoch`` moved on by each new owner and fencing its writes, and
+    ``until``, the wall-clock second the lease lapses unless its owner renews it."""
+
+    __tablename__ = "table_leases"
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
+    server: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    epoch: Mapped[int] = mapped_column(Integer)
+    until: Mapped[float] = mapped_column(Float, index=True)
+
+
 #: The key of a result's ``stats`` marking a match that bots finished for people who had all left (every person's
 #: seat away when it ended, by a bot's move): it is not rated (:func:`taash.web.history.rate`), and a person's page
 #: says so. Kept in the stats rather than a column of its own, so that no migration is needed.

@@ -14,9 +14,8 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from pydantic import AfterValidator, BaseModel, Field
 
-from taash.bots.base import levels
 from taash.games.plugin import GamePlugin
-from taash.games.registry import default_game, plugin, plugins
+from taash.games.registry import check_level, default_game, level_words, levels, plugin, plugins
 from taash.i18n import N_
 from taash.tables.adapter import adapter, game_names
 from taash.web.http import ERRORS, ApiError
@@ -34,9 +33,35 @@ def known_game(name: str) -> str:
     return name
 
 
+def level_of(game: str, level: str | None) -> str:
+    """The bots' level a request asked for at ``game`` (None: the game's default), or ``ValueError`` naming the
+    game's levels for one it does not offer."""
+    if level is None:
+        return plugin(game).default_level
+    try:
+        return check_level(game, level)
+    except ValueError:
+        raise ValueError(f"level must be one of {', '.join(levels(game))} at {plugin(game).title}, not "
+                         f"{level[:40]!r}") from None
+
+
+def all_levels() -> list[str]:
+    """Every level some game with tables offers (a request's schema lists them; each game takes its own)."""
+    return list(dict.fromkeys(level for name in game_names() for level in levels(name)))
+
+
 def _games_enum(schema: dict[str, Any]) -> None:
     schema["enum"] = list(game_names())
 
+
+def _levels_enum(schema: dict[str, Any]) -> None:
+    schema["anyOf"] = [{"type": "string", "enum": all_levels()}, {"type": "null"}]
+
+
+#: A request's bots' level: one its game offers (checked with the game: :func:`level_of`); null: the game's default.
+LevelName = Annotated[str | None, Field(None, max_length=40, json_schema_extra=_levels_enum,
+                                        description="The bots' level: one of the game's (GET /api/games lists "
+                                                    "them); null: the game's default")]
 
 #: A request's game: any registered game with tables (the schema lists them as they are when it is read).
 GameName = Annotated[str, AfterValidator(known_game),
@@ -51,7 +76,9 @@ class GameOut(BaseModel):
                                                        "each, the default first")
     rules: list[str] = Field(description="Its rules presets, the default first")
     formats: list[str] = Field(description="Its match formats, the default first (empty: a number of baazis)")
-    levels: list[str] = Field(description="The bots' levels it offers")
+    levels: list[str] = Field(description="The bots' levels it offers, the easiest first (a table's ``level``)")
+    default_level: str = Field(description="The level a table that names none is made with")
+    level_words: dict[str, str] = Field(description="What each level's bots do, in a player's words (English)")
     stats: list[str] = Field(description="The counts a player's page sums over his matches of the game")
     view: str | None = Field(description="The URL of its view module for a table (an ES module)")
     replay_view: str | None = Field(description="The URL of its module drawing a replay's step")
@@ -73,6 +100,7 @@ def game_out(game: GamePlugin) -> GameOut:
     words = dict(game.player_words)
     return GameOut(name=game.name, title=game.title, players=[(n, words.get(n, str(n))) for n in game.players],
                    rules=list(table_game.presets), formats=list(table_game.formats), levels=list(levels(game.name)),
+                   default_level=game.default_level, level_words=level_words(game.name),
                    stats=list(game.stats), view=module_url(game, "view"),
                    replay_view=module_url(game, "replay_view"))
 

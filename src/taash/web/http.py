@@ -80,6 +80,13 @@ class ServerConfig:
     idle_minutes: float = 30.0
     #: Seconds between two sweeps for idle tables (0: no sweep) (taash serve --sweep-seconds).
     sweep_seconds: float = 60.0
+    #: Seconds between two passes over the tournaments (starting those due, counting matches that ended).
+    tournament_seconds: float = 1.0
+    #: Redis, for a server among several sharing the database (taash serve --redis-url; docs/cluster.md): tables
+    #: held under leases and reached through the relay. None: a lone server, as ever.
+    redis_url: str | None = None
+    #: This server's name among several (unique; made from the host and process when empty).
+    server_id: str = ""
 
 
 # -- names -----------------------------------------------------------------------------------------------------
@@ -180,7 +187,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut}, 401: {"model": ErrorOut}, 403: {"model": ErrorOut}, 404: {"model": ErrorOut},
     409: {"model": ErrorOut}, 413: {"model": ErrorOut}, 422: {"model": ErrorOut}, 429: {"model": ErrorOut},
     503: {"model": ErrorOut}}
-STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401, "too_many": 429}
+STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_guest": 401, "too_many": 429,
+          "moved": 503, "unavailable": 503}
 
 
 class ApiError(HTTPException):

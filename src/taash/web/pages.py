@@ -3,6 +3,7 @@ files; none of them is part of the API's schema."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
@@ -18,34 +19,36 @@ def page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/", include_in_schema=False)
-async def lobby_page() -> FileResponse:
-    return page("index.html")
+#: Each page's path and the file that draws it (its script reads the rest of the URL: a table's id, a code...).
+PAGES = (
+    ("/", "index.html"),
+    ("/t/{table_id}", "table.html"),
+    ("/join/{code}", "index.html"),
+    ("/r/{table_id}", "replay.html"),
+    ("/p/{guest_id}", "person.html"),
+    ("/leaderboard", "leaderboard.html"),
+)
 
 
-@router.get("/t/{table_id}", include_in_schema=False)
-async def table_page(table_id: str) -> FileResponse:
-    return page("table.html")
+def serving(name: str) -> Callable[[], Awaitable[FileResponse]]:
+    """The route that answers with the page ``name``, whatever the rest of its path says."""
+    async def serve() -> FileResponse:
+        return page(name)
+    return serve
 
 
-@router.get("/join/{code}", include_in_schema=False)
-async def join_page(code: str) -> FileResponse:
-    return page("index.html")
+for path, name in PAGES:
+    router.add_api_route(path, serving(name), methods=["GET"], include_in_schema=False)
 
 
-@router.get("/r/{table_id}", include_in_schema=False)
-async def replay_page(table_id: str) -> FileResponse:
-    return page("replay.html")
+@router.get("/tournaments", include_in_schema=False)
+async def tournaments_page() -> FileResponse:
+    return page("tournaments.html")
 
 
-@router.get("/p/{guest_id}", include_in_schema=False)
-async def person_page(guest_id: str) -> FileResponse:
-    return page("person.html")
-
-
-@router.get("/leaderboard", include_in_schema=False)
-async def leaderboard_page() -> FileResponse:
-    return page("leaderboard.html")
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+async def tournament_page(tournament_id: str) -> FileResponse:
+    return page("tournament.html")
 
 
 def mount_static(app: FastAPI) -> None:

@@ -20,16 +20,16 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Callable, Coroutine
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import WebSocket
 from fastapi.exceptions import RequestValidationError
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 from starlette.websockets import WebSocketState
 
 from taash.tables.adapter import TableError, adapter
 from taash.web.fair_play import NEEDS_ACCOUNT
-from taash.web.games import GameName
+from taash.web.games import GameName, LevelName, level_of
 from taash.web.http import StrictIn
 from taash.web.hub import Connection
 from taash.web.matchmaking import WAITS, Entry, Matchmaker, Wanted
@@ -45,9 +45,14 @@ class PlayNowIn(StrictIn):
     rules: str | None = Field(None, max_length=40)
     baazis: int = Field(1, ge=0, le=20)
     format: str | None = Field(None, max_length=20)
-    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    level: LevelName = None
     stake: int = Field(0, ge=0, le=10**9)
     wait: int = Field(30, description="Seconds before bots fill the empty seats: one of " + ", ".join(map(str, WAITS)))
+
+    @model_validator(mode="after")
+    def _level(self) -> PlayNowIn:
+        self.level = level_of(self.game, self.level)
+        return self
 
 
 def wanted_of(body: PlayNowIn) -> Wanted:
@@ -131,7 +136,7 @@ async def press(queue: Matchmaker, guest: str, message: dict[str, JSON], name: C
         return error("invalid", sentence(RequestValidationError(e.errors())))
     try:
         wanted = wanted_of(body)
-        hold = queue.check(wanted, body.level, body.wait)
+        hold = queue.check(wanted, level_of(body.game, body.level), body.wait)
     except TableError as e:
         return error(e.code, str(e))
     refused = may_create(who)  # before the wallet is read: a flood of presses costs the server nothing more
@@ -146,7 +151,7 @@ async def press(queue: Matchmaker, guest: str, message: dict[str, JSON], name: C
     person = name(guest)
     if person is None:
         return error("no_guest", "unknown guest: choose a name again")
-    entry = Entry(guest, person, wanted, body.level, body.wait, tell)
+    entry = Entry(guest, person, wanted, level_of(body.game, body.level), body.wait, tell)
     if previous is not None:
         queue.cancel(previous)
     queue.press(entry)

@@ -17,12 +17,13 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
 from taash.i18n import DEFAULT, N_, say_in
 from taash.tables.adapter import TIMEOUT, TableError
-from taash.tables.match import TIMEOUT_REFUSED
 from taash.web.admissions import Admission
+from taash.web.chat import TABLE_CHAT, ChatError, answer_chat, send_history
 from taash.web.errors import validation_sentence
 from taash.web.http import COOKIE, ApiError, origin_allowed
 from taash.web.hub import Connection, Hub, Live
@@ -123,7 +124,12 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await refuse(ws, 1013, admitted)
         return
     try:
-        await table_connection(state, ws, live, guest, code)
+        if live.owner is not None and state.relay is not None:  # another server owns it: through that one
+            raw_since = ws.query_params.get("since", "")
+            since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
+            await state.relay.bridge(ws, live, guest, since, code)
+        else:
+            await table_connection(state, ws, live, guest, code)
     finally:
         h.admissions.release(admitted)
 
@@ -143,11 +149,15 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
         await ws.close(code=1008, reason=N_("a private table: only its players may watch it"))
         return
     conn = h.join(live, guest, since)
+    state.rematches.greet(live, conn)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
+        with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
+            await send_history(state.chat, live, conn)
         await receive_loop(state, ws, live, conn, socket_language(ws))
     finally:
         h.leave(live, conn)
+        await state.rematches.left(live, conn)
         conn.send(None)
         with contextlib.suppress(Exception):
             await sender
@@ -191,27 +201,59 @@ class Throttle:
 async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connection, lang: str = DEFAULT) -> None:
     """Read a connection's messages and answer each, until it closes (or sends far too many); its refusals in
     ``lang``."""
-    config = state.config
-    throttle = Throttle(config.rate)
+    throttle = Throttle(state.config.rate)
     while True:
         if conn.close_code != 1000:  # the server closed this connection (a private table started)
             return
         frame = await ws.receive()
         if frame["type"] == "websocket.disconnect":
             return
-        allowed = throttle.take()
-        message, refusal = read_message(frame.get("text"), frame.get("bytes"), config.max_message)
-        mid = message.get("id") if message is not None else None
-        if not allowed:  # refused, though answered with its id when it has one
-            conn.send(error(mid, "rate", say_in(lang, N_("too many messages: slow down"))))
-            if throttle.strikes > 10 * config.rate:
-                conn.close_code, conn.close_reason = 1008, "too many messages"
-                return
-            continue
-        if message is None:
-            conn.send(refusal)
-            continue
+        if not await on_frame(state, live, conn, throttle, frame.get("text"), frame.get("bytes"), lang):
+            return
+
+
+async def on_frame(state: AppState, live: Live, conn: Connection, throttle: Throttle, text: str | None,
+                   raw: bytes | None, lang: str = DEFAULT) -> bool:
+    """Answer one frame of a connection (its own websocket's, or one another server relays); False when the
+    connection is to be closed (it sent far too many). Its refusals in ``lang``."""
+    config = state.config
+    allowed = throttle.take()
+    message, refusal = read_message(text, raw, config.max_message)
+    mid = message.get("id") if message is not None else None
+    if not allowed:  # refused, though answered with its id when it has one
+        conn.send(error(mid, "rate", say_in(lang, N_("too many messages: slow down"))))
+        if throttle.strikes > 10 * config.rate:
+            conn.close_code, conn.close_reason = 1008, "too many messages"
+            return False
+        return True
+    if message is None:
+        conn.send(refusal)
+        return True
+    if message.get("type") == "rematch":
+        await rematch(state, live, conn, message, mid, lang)
+    elif message.get("type") in TABLE_CHAT:
+        await chat(state, live, conn, message, mid, lang)
+    else:
         await answer(state.hub, live, conn, message, mid, lang)
+    return conn.close_code == 1000
+
+
+async def chat(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+               lang: str = DEFAULT) -> None:
+    """A chat message (:mod:`taash.web.chat.table`): acknowledged, or refused in one line with nothing said."""
+    def name_of(guest: str) -> str | None:
+        row = state.store.guest(guest)
+        return None if row is None else str(row.name)
+
+    try:
+        await answer_chat(state.chat, state.services.bot_answers, live, conn, message, name_of)
+    except ChatError as e:
+        conn.send(error(mid, e.code, say_in(lang, str(e))))
+        return
+    except SQLAlchemyError:  # the database refused the line: nobody was told it
+        conn.send(error(mid, "server", say_in(lang, N_("the chat line could not be kept: try again"))))
+        return
+    conn.send(ack(mid, live.table.version))
 
 
 async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
@@ -221,8 +263,8 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
     if kind == "ping":
         conn.send(json.dumps({"type": "pong", "version": live.table.version}))
         return
-    if kind == TIMEOUT:  # the server's own action, when a turn's time runs out: nobody may send it
-        conn.send(error(mid, "forbidden", say_in(lang, TIMEOUT_REFUSED)))
+    if kind == TIMEOUT:  # the server's own action, when a turn's time runs out: the table refuses a person's
+        await move(h, live, conn, {**message, "version": live.table.version}, mid, lang)
         return
     is_move = live.table.is_move(message)
     if conn.seat is None and (is_move or kind in ("back", "split")):
@@ -244,6 +286,19 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
         conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
         return
     await move(h, live, conn, message, mid, lang)
+
+
+async def rematch(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+                  lang: str = DEFAULT) -> None:
+    """Propose, accept or decline a rematch of the finished match (see :mod:`taash.web.rematch`)."""
+    try:
+        await state.rematches.answer(live, conn.seat, message.get("answer"))
+    except TableError as e:
+        conn.send(error(mid, e.code, say_in(lang, str(e))))
+        if e.code == "rematch_started":
+            state.rematches.greet(live, conn)
+        return
+    conn.send(ack(mid, live.table.version))
 
 
 async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,

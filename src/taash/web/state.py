@@ -9,7 +9,10 @@ made by :func:`taash.web.app.create_app`, whose services are there once the serv
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import secrets
+import socket
 import time
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -23,14 +26,20 @@ from taash.chips.ledger import Ledger
 from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
+from taash.web.chat import BotAnswers, Chat
 from taash.web.db import make_engine, migrate, server_key
 from taash.web.fair_play import FairPlay
+from taash.web.friend_store import Friends, FriendStore
 from taash.web.http import ApiError, ServerConfig
 from taash.web.hub import Hub, Live, code_matches
+from taash.web.lease import DatabaseLease
 from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
+from taash.web.relay import RedisRelay
+from taash.web.rematch import Rematches
 from taash.web.sessions import Sessions
 from taash.web.store import Store
+from taash.web.tournaments import Tournaments
 
 JSON = Any
 
@@ -72,6 +81,17 @@ class Services:
     play_now: Matchmaker
     #: Unfinished tables restored from the database.
     restored: int
+    #: Friends, blocks and invitations (:mod:`taash.web.friends`).
+    friends: Friends
+    #: Rematch offers at finished tables (:mod:`taash.web.rematch`).
+    rematches: Rematches
+    #: The chat rooms (:mod:`taash.web.chat`), and when a table's bots answer an emote.
+    chat: Chat
+    bot_answers: BotAnswers
+    #: The relay to the other servers (None: a lone server).
+    relay: RedisRelay | None = None
+    #: The tournaments' director (set once the server serves: :func:`taash.web.app.serving`).
+    tournaments: Tournaments | None = None
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -83,15 +103,27 @@ class Services:
         admissions = Admissions(config.max_connections, config.max_connections_per_address,
                                 config.max_connections_per_guest, config.reserved_for_players)
         fair = FairPlay(engine, server_key(engine, "address"), config.accounts_per_address, config.related_stakes)
+        lease, relay = None, None
+        if config.redis_url:  # one server among several: tables under leases, the others reached through Redis
+            server = config.server_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+            lease, relay = DatabaseLease(engine, server), RedisRelay(config.redis_url, server)
         hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
-                  config.turn_seconds, ledger, config.extra_seconds, admissions, fair)
+                  config.turn_seconds, ledger, config.extra_seconds, admissions, fair, lease=lease, relay=relay)
         restored = await asyncio.to_thread(hub.restore)
         signer = URLSafeSerializer(server_key(engine), salt="guest")
-        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored)
+        friends = Friends(FriendStore(store), hub)
+        chat = Chat(store, hub.clock, blocked=friends.is_blocked)  # nobody hears a person he blocked
+        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored,
+                   friends, Rematches(hub), chat, BotAnswers(hub.clock.monotonic), relay)
 
     async def close(self) -> None:
+        if self.tournaments is not None:
+            await self.tournaments.close()
         await self.play_now.close()
         await self.hub.close()
+        if self.relay is not None:
+            await self.relay.close()
+            await asyncio.to_thread(self.hub.lease.hand_over)
         await asyncio.sleep(0)
         self.store.close()
 
@@ -123,6 +155,10 @@ class AppState:
         return self.services.hub
 
     @property
+    def relay(self) -> RedisRelay | None:
+        return self.services.relay
+
+    @property
     def store(self) -> Store:
         return self.services.store
 
@@ -135,12 +171,24 @@ class AppState:
         return self.services.fair
 
     @property
+    def chat(self) -> Chat:
+        return self.services.chat
+
+    @property
     def sessions(self) -> Sessions:
         return self.services.sessions
 
     @property
     def play_now(self) -> Matchmaker:
         return self.services.play_now
+
+    @property
+    def friends(self) -> Friends:
+        return self.services.friends
+
+    @property
+    def rematches(self) -> Rematches:
+        return self.services.rematches
 
     # -- guests and tables, as routes ask for them -------------------------------------------------------------
 

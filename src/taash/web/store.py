@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from taash.chips.books import ESCROW, PENDING
 from taash.tables.adapter import Dealt
 from taash.web.db import ActionRow, DealRow, GuestRow, ResultRow, TableRow, now
+from taash.web.lease import fence
 
 Write = Callable[[Session], None]
 MAX_BATCH = 512
@@ -42,15 +43,21 @@ class NewAction:
     body: str
     #: The extra seconds the seat to move had spent by this action (:attr:`ActionRow.extra_spent`).
     extra_spent: float | None = None
+    #: The epoch of the table's lease its writer holds (:mod:`taash.web.lease`; None: a lone server, unfenced).
+    epoch: int | None = None
 
     def __call__(self, session: Session) -> None:
         _write_actions(session, [self])
 
 
 def _write_actions(session: Session, actions: list[NewAction]) -> None:
-    """Insert many actions and move their tables' versions on, in two statements."""
+    """Insert many actions and move their tables' versions on, in two statements (after their leases' epochs are
+    checked, for a server among several: :func:`taash.web.lease.fence`)."""
     created = now()
     connection = session.connection()
+    fenced = {a.table_id: a.epoch for a in actions if a.epoch is not None}
+    if fenced:
+        fence(connection, list(fenced.items()))
     actions_table = ActionRow.__table__
     assert isinstance(actions_table, Table)
     connection.execute(insert(actions_table), [
@@ -186,11 +193,12 @@ class Store:
         await self.write(lambda s: s.add(row))
 
     async def add_action(self, table_id: str, version: int, guest: str | None, client_id: str | None,
-                         body: dict[str, Any], extra_spent: float | None = None) -> None:
+                         body: dict[str, Any], extra_spent: float | None = None, epoch: int | None = None) -> None:
         """An action, with the extra seconds the seat to move had spent by then (None: not timed), in the
-        transaction that moves the table's version on."""
+        transaction that moves the table's version on; refused (:class:`taash.web.lease.LeaseLost`) when
+        ``epoch`` is no longer the table's lease's."""
         await self.write(NewAction(table_id, version, guest, client_id, json.dumps(body, separators=(",", ":")),
-                                   extra_spent))
+                                   extra_spent, epoch))
 
     def add_action_now(self, table_id: str, version: int, guest: str | None, body: dict[str, Any]) -> None:
         """An action written at once (on a restart, before the server runs)."""

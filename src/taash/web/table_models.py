@@ -3,13 +3,13 @@ view of a table (its invite code only for those who may see it)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from taash.fairness import SEED_RULE
 from taash.tables.adapter import Settings, TableError, adapter, game_names
-from taash.web.games import GameName
+from taash.web.games import GameName, LevelName, level_of
 from taash.web.http import NAME_RULE, ApiError, StrictIn, display_name
 from taash.web.hub import Live, code_matches, is_member
 from taash.web.stakes import hold_for, hold_per_seat
@@ -34,7 +34,7 @@ class TableIn(StrictIn):
         f"{g.title}: {', '.join(g.formats)}" for g in GAMES.values() if g.formats) + "); null: the game's first. "
                                "A game without formats takes none (400 ``bad``)",
                                json_schema_extra={"enum": [*ALL_FORMATS, None]})
-    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    level: LevelName = None
     public: bool = Field(True, description="A public table is listed in the lobby and anyone may watch it; a "
                                            "private one is seen only by its creator and its players (and, until "
                                            "it starts, by whoever holds its invite code)")
@@ -49,6 +49,7 @@ class TableIn(StrictIn):
     def _seat(self) -> TableIn:
         if self.seat is not None and self.seat >= self.players:
             raise ValueError(f"seat must be from 0 to {self.players - 1} at a table of {self.players}")
+        self.level = level_of(self.game, self.level)
         return self
 
 
@@ -153,6 +154,7 @@ def settings_of(body: TableIn) -> Settings:
     length = body.baazis if not game.formats else body.format or game.formats[0]
     if body.format is not None and not game.formats:
         raise TableError(f"{game.title} takes no format (it plays to baazis)")
-    settings = game.settings(body.players, body.rules or game.presets[0], length, body.level, body.public)
+    settings = game.settings(body.players, body.rules or game.presets[0], length, level_of(body.game, body.level),
+                             body.public)
     hold_for(settings, body.stake)  # a game not played for chips refuses a stake
     return settings

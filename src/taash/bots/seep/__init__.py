@@ -18,6 +18,8 @@ BOTS: dict[str, type[Any]] = {"random": RandomBot, "greedy": GreedyBot, "heurist
 #: What each level's bot does at Seep, in a player's words (the terminal's help).
 LEVEL_WORDS = {"easy": N_("plays at random"), "medium": N_("takes the most points now"),
                "hard": N_("counts the cards and weighs what it leaves the next player"),
+               "learned": N_("a small network, trained on thousands of played-out deals, picks among the best "
+                             "plays"),
                "expert": N_("searches hundreds of guessed deals before each play")}
 
 __all__ = ["BOTS", "LEVEL_WORDS", "GreedyBot", "HeuristicBot", "IsmctsBot", "LearnedBot", "RandomBot"]

@@ -1,14 +1,15 @@
 """13-card Rummy's help in the terminal (``?``): the keys, how hands and drops score under the rules in play and
-what a declaration needs, the match's format, what each level's bots do, and every parameter of the rules."""
+what a declaration needs, the match's format, what each level's bots do, and every parameter of the rules; the
+coach, the deal explained, the language."""
 
 from __future__ import annotations
 
-from taash.bots.base import LEVELS
 from taash.bots.rummy import LEVEL_WORDS
+from taash.games.registry import levels
 from taash.i18n import _
 from taash.rummy.match import Format
 from taash.rummy.rules import Rules
-from taash.tui.shell import shared_key_lines
+from taash.tui.shell import guide_lines, shared_key_lines
 from taash.tui.widgets import rules_lines
 
 
@@ -51,9 +52,15 @@ def format_words(fmt: Format) -> str:
 
 def help_lines(rules: Rules, fmt: Format) -> list[str]:
     """The help's lines (Rich markup)."""
-    levels = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in LEVELS]
-    return ["[b]" + _("Keys") + "[/]", *key_lines(), "", "[b]" + _("Scoring") + "[/]", *scoring_lines(rules),
+    return ["[b]" + _("Keys") + "[/]", *key_lines(), "", *about_lines(rules, fmt)]
+
+
+def about_lines(rules: Rules, fmt: Format) -> list[str]:
+    """The help but its keys (Rich markup): the scoring, the match's format, the levels, the rules in play, the
+    coach, the deal explained, the language; the plain game's ``?`` says these after its own commands."""
+    offered = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in levels("rummy")]
+    return ["[b]" + _("Scoring") + "[/]", *scoring_lines(rules),
             "  " + _("This match: {format}.", format=format_words(fmt)), "",
-            "[b]" + _("The bots' levels") + "[/]", *levels, "",
+            "[b]" + _("The bots' levels") + "[/]", *offered, "",
             "[b]" + _("The rules in play: {preset}, every parameter:", preset=rules.preset) + "[/]",
-            *rules_lines(rules)]
+            *rules_lines(rules), "", *guide_lines()]

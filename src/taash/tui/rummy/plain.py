@@ -16,6 +16,7 @@ from taash.rummy.view import PlayerView
 from taash.tables.match import TableMatch
 from taash.tables.rummy import arrangement
 from taash.tui.plain import RANK_WORDS, Choice, spoken_card
+from taash.tui.rummy.help import about_lines
 
 #: Each group's kind, as the plain game says it.
 KIND_WORDS = {"pure": N_("pure run"), "impure": N_("impure run"), "set": N_("set"), "free": N_("joker"),
@@ -131,6 +132,11 @@ class RummyWords:
                               {"type": "declare", "discard": face_name(finish),
                                "melds": [[face_name(f) for f in g] for g in groups]}))
         return out
+
+    def help(self, session: TableMatch) -> list[str]:
+        """The terminal's help for the match's rules and format (``?``), as the help screen has it."""
+        match = _match(session)
+        return about_lines(match.rules, match.format)
 
     def result(self, session: TableMatch) -> list[str]:
         match = _match(session)

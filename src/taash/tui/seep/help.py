@@ -1,14 +1,14 @@
 """Seep's help in the terminal (``?``): the keys, how a deal scores under the rules in play, what each level's
-bots do, and every parameter of those rules (a rules file's included)."""
+bots do, and every parameter of those rules (a rules file's included); the coach, the deal explained, the language."""
 
 from __future__ import annotations
 
-from taash.bots.base import LEVELS
 from taash.bots.seep import LEVEL_WORDS
 from taash.cards import card_symbol, parse_card
+from taash.games.registry import levels
 from taash.i18n import _
 from taash.seep.rules import Rules
-from taash.tui.shell import shared_key_lines
+from taash.tui.shell import guide_lines, shared_key_lines
 from taash.tui.widgets import rules_lines
 
 
@@ -43,8 +43,14 @@ def scoring_lines(rules: Rules, ascii_only: bool = False) -> list[str]:
 
 def help_lines(rules: Rules, ascii_only: bool = False) -> list[str]:
     """The help's lines (Rich markup)."""
-    levels = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in LEVELS]
-    return ["[b]" + _("Keys") + "[/]", *key_lines(), "", "[b]" + _("Scoring") + "[/]",
-            *scoring_lines(rules, ascii_only), "", "[b]" + _("The bots' levels") + "[/]", *levels, "",
+    return ["[b]" + _("Keys") + "[/]", *key_lines(), "", *about_lines(rules, ascii_only)]
+
+
+def about_lines(rules: Rules, ascii_only: bool = False) -> list[str]:
+    """The help but its keys (Rich markup): the scoring, the levels, the rules in play, the coach, the deal
+    explained, the language; the plain game's ``?`` says these after its own commands."""
+    offered = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in levels("seep")]
+    return ["[b]" + _("Scoring") + "[/]", *scoring_lines(rules, ascii_only), "",
+            "[b]" + _("The bots' levels") + "[/]", *offered, "",
             "[b]" + _("The rules in play: {preset}, every parameter:", preset=rules.preset) + "[/]",
-            *rules_lines(rules)]
+            *rules_lines(rules), "", *guide_lines()]

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taash.bots.base import LEVELS
 from taash.cards import SUIT_SYMBOLS, SUITS, card_name
+from taash.games.registry import levels
 from taash.seep.deal import Deal, Phase
 from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play, redeal_reason
 from taash.seep.errors import IllegalPlayError, RecordError
@@ -66,8 +66,8 @@ class PersonsMatch:
                  dealt: Sequence[Dealt] = (), names: Sequence[str] | None = None):
         """``dealt``: how the deals were dealt, where a resumed record's packs are not its seed's; ``names``: the
         seats' names as a record gives them (else the person's ``name`` and the bots')."""
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+        if level not in levels("seep"):
+            raise ValueError(f"unknown level {level!r} (choose from {', '.join(levels('seep'))})")
         if players not in (2, 4):
             raise ValueError("Seep is played by 2 or 4 players")
         if baazis < 0:
@@ -220,7 +220,7 @@ class PersonsMatch:
     @property
     def bots_think(self) -> bool:
         """Whether the bots take long enough over a move (the search bot) to think away from the screen."""
-        return LEVELS[self.level] == "ismcts"
+        return levels("seep")[self.level] == "ismcts"
 
     def bid(self, value: int) -> Event:
         """The person bids ``value``."""
@@ -390,8 +390,8 @@ class PersonsMatch:
                                       extra.get("human", 0))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise RecordError(f"taash.seed must be a whole number, not {seed!r}")
-        if level not in LEVELS:
-            raise RecordError(f"taash.level must be one of {', '.join(LEVELS)}, not {level!r}")
+        if level not in levels("seep"):
+            raise RecordError(f"taash.level must be one of {', '.join(levels('seep'))}, not {level!r}")
         if isinstance(baazis, bool) or not isinstance(baazis, int) or baazis < 0:
             raise RecordError(f"taash.baazis must be a whole number from 0, not {baazis!r}")
         if isinstance(human, bool) or human not in range(record.players):

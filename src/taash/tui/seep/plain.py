@@ -13,6 +13,7 @@ from taash.seep.notation import play_to_json
 from taash.seep.view import PlayerView, view_of
 from taash.tables.match import TableMatch
 from taash.tui.plain import Choice, spoken_card
+from taash.tui.seep.help import about_lines
 
 #: A house's value as its name says it (a bid names one too).
 HOUSE_WORDS = {9: N_("nine"), 10: N_("ten"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")}
@@ -102,6 +103,10 @@ class SeepWords:
                     for value in view.legal_bids()]
         return [Choice(describe_outcome(view, play), {"type": "play", "play": play_to_json(play)})
                 for play in view.legal_plays()]
+
+    def help(self, session: TableMatch) -> list[str]:
+        """The terminal's help for the match's rules (``?``), as the help screen has it."""
+        return about_lines(_match(session).rules)
 
     def result(self, session: TableMatch) -> list[str]:
         match = _match(session)

@@ -10,7 +10,9 @@
 - :mod:`~taash.web.hub.connections`: connections coming and going, who may watch;
 - :mod:`~taash.web.hub.bots`: a task per table that moves for bots and for people away or out of time;
 - :mod:`~taash.web.hub.records`: tables rebuilt from the database, restored after a restart, stakes settled;
-- :mod:`~taash.web.hub.ending`: abandoning a table, and the sweep of idle ones.
+- :mod:`~taash.web.hub.ending`: abandoning a table, and the sweep of idle ones;
+- :mod:`~taash.web.hub.ownership`: the two seams of servers that share tables, the lease (who owns a table,
+  :mod:`taash.web.lease`) and the relay (how a table another server owns is reached, :mod:`taash.web.relay`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taash.chips.ledger import Ledger
-from taash.tables.adapter import Settings
+from taash.tables.adapter import Settings, TableError
 from taash.tables.table import Table
 from taash.web.admissions import Admissions
 from taash.web.fair_play import FairPlay
@@ -39,10 +41,12 @@ from taash.web.hub.live import (
     is_member,
 )
 from taash.web.hub.messages import Messages
-from taash.web.hub.pipeline import Pipeline
+from taash.web.hub.ownership import NoRelay, Ownership, Relay
+from taash.web.hub.pipeline import MOVED, Pipeline
 from taash.web.hub.records import Restore, rebuild, rebuild_or_log, result_rows
 from taash.web.hub.registry import ABANDONED_AFTER, CODE_LETTERS, Registry
 from taash.web.hub.turns import IDLE_AFTER, Turns
+from taash.web.lease import Lease, SoleLease
 from taash.web.store import Store, StoredTable
 
 JSON = Any
@@ -54,8 +58,12 @@ class Hub:
     def __init__(self, store: Store, bot_delay: float = 0.8, away_seconds: float = 30.0, max_tables: int = 2000,
                  max_tables_per_guest: int = 10, turn_seconds: float = 30.0, ledger: Ledger | None = None,
                  extra_seconds: float = 60.0, admissions: Admissions | None = None, fair: FairPlay | None = None,
-                 clock: Clock | None = None):
+                 clock: Clock | None = None, lease: Lease | None = None, relay: Relay | None = None):
         self.store = store
+        #: Who owns each table (a lone server: this one) and how the tables of others are reached (a lone server:
+        #: never).
+        self.lease: Lease = lease or SoleLease()
+        self.relay: Relay = relay or NoRelay()
         #: Who may sit and start at a table (:mod:`taash.web.fair_play`; None: anyone, as the tables alone say).
         self.fair = fair
         self.clock: Clock = clock or RealClock()
@@ -65,7 +73,7 @@ class Hub:
         self.closing = False
         self.turns = Turns(self.clock, bot_delay, away_seconds, turn_seconds, extra_seconds)
         self.messages = Messages(self.turns)
-        self.registry = Registry(store, self.turns, ledger, fair, max_tables, max_tables_per_guest)
+        self.registry = Registry(store, self.turns, ledger, fair, max_tables, max_tables_per_guest, self.lease)
         self.bots = Bots(self.turns, self.act, lambda: self.closing)
         self.connections = Connections(self.turns, self.messages, self.schedule_bots, self.forget_if_idle)
         self.pipeline = Pipeline(store, ledger, fair, self.turns, self.messages, self.reseat, self.close_watchers,
@@ -73,6 +81,7 @@ class Hub:
         self.records = Restore(store, ledger, self.registry.add)
         self.endings = Endings(store, ledger, self.clock, lambda: list(self.live.values()), self.registry.drop,
                                Bots.stop, lambda: self.closing)
+        self.ownership = Ownership(self.lease, self.registry, self.schedule_bots, lambda: self.closing)
 
     # -- settings, as they always were read ---------------------------------------------------------------------
 
@@ -126,8 +135,10 @@ class Hub:
 
     def restore(self) -> int:
         """Load every unfinished table from the database (after a restart); returns how many tables are in
-        memory. Every staked match still held is closed as its table says."""
-        self.records.restore()
+        memory. Every staked match still held is closed as its table says. A server among several restores
+        nothing: it takes the tables whose owner died as their leases lapse (:class:`Ownership`)."""
+        if isinstance(self.lease, SoleLease):
+            self.records.restore()
         return len(self.live)
 
     def close_held_matches(self) -> int:
@@ -139,6 +150,8 @@ class Hub:
 
     async def abandon(self, live: Live, still: Callable[[Live], bool] | None = None,
                       reason: str = "the table was abandoned") -> bool:
+        if live.owner is not None:  # only its owner may end it (not relayed yet: docs/cluster.md)
+            raise TableError(MOVED, "moved")
         return await self.endings.abandon(live, still, reason)
 
     def idle(self, live: Live, idle_seconds: float, now: float | None = None) -> bool:
@@ -181,7 +194,10 @@ class Hub:
 
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None = None,
                   version: int | None = None, lapsed: int | None = None, away: bool = False) -> int:
-        """One action through :class:`~taash.web.hub.pipeline.Pipeline`; returns the version it made."""
+        """One action through :class:`~taash.web.hub.pipeline.Pipeline` (at a table another server owns, through
+        the relay to it); returns the version it made."""
+        if live.owner is not None:
+            return await self.relay.act(live, action, guest, client_id, version)
         return await self.pipeline.act(live, action, guest, client_id, version, lapsed, away)
 
     async def store_deals(self, live: Live) -> None:
@@ -246,6 +262,11 @@ class Hub:
     def schedule_bots(self, live: Live) -> None:
         self.bots.schedule(live)
 
+    def on_match_end(self, told: Callable[[Live], None]) -> None:
+        """Tell ``told`` of every match that ends at a table of this hub (its results written; a call on the
+        event loop, under the table's lock: it must not wait)."""
+        self.pipeline.ended.append(told)
+
     async def close(self) -> None:
         self.closing = True
         for live in self.live.values():
@@ -256,6 +277,6 @@ class Hub:
 
 __all__ = [
     "ABANDONED_AFTER", "CODE_LETTERS", "IDLE_AFTER", "IDLE_TABLE_MINUTES", "MISSED_KEPT", "SEEN_KEPT",
-    "SWEEP_SECONDS", "Clock", "Connection", "Encoded", "FakeClock", "Hub", "Live", "RealClock", "code_matches",
-    "encoded_parts", "fingerprint", "is_member", "rebuild", "rebuild_or_log", "result_rows",
+    "SWEEP_SECONDS", "Clock", "Connection", "Encoded", "FakeClock", "Hub", "Live", "NoRelay", "RealClock", "Relay",
+    "code_matches", "encoded_parts", "fingerprint", "is_member", "rebuild", "rebuild_or_log", "result_rows",
 ]

@@ -85,6 +85,11 @@ class Live:
     #: The table's public state (:meth:`Table.public_state`) whose parts :attr:`encoded` holds, and those parts.
     encoded_from: object = None
     encoded: Encoded | None = None
+    #: The epoch of this server's lease on the table, which fences its writes (None: a lone server's table).
+    epoch: int | None = None
+    #: Another server owns the table (its id): this is only a view read from the database, whose actions and
+    #: connections go to the owner through the relay (:mod:`taash.web.relay`). None: the table is this server's.
+    owner: str | None = None
 
     def seat_connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.connections)

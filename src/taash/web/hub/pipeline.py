@@ -30,10 +30,13 @@ from taash.web.hub.live import MISSED_KEPT, SEEN_KEPT, Live, fingerprint
 from taash.web.hub.messages import Messages
 from taash.web.hub.records import result_rows
 from taash.web.hub.turns import Turns
+from taash.web.lease import LeaseLost
 from taash.web.stakes import match_id, short_words, stakes_of
 from taash.web.store import Store
 
 log = logging.getLogger("taash.web")
+#: Why an action or a connection is refused by a server that no longer owns the table.
+MOVED = N_("the table moved to another server: reconnect")
 JSON = Any
 
 
@@ -53,6 +56,8 @@ class Pipeline:
         self.close_watchers = close_watchers
         self.settle = settle
         self.schedule_bots = schedule_bots
+        #: Told of every match that ends (finished, its status and results written): a tournament's next step.
+        self.ended: list[Callable[[Live], None]] = []
 
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None = None,
                   version: int | None = None, lapsed: int | None = None, away: bool = False) -> int:
@@ -121,7 +126,12 @@ class Pipeline:
         """Write the action (with what the seat to move had spent of its extra time) and commit it."""
         spent = None if bank is None else self.turns.extra_seconds - bank
         try:
-            await self.store.add_action(live.table.id, step.version + 1, guest, client_id, dict(step.action), spent)
+            fenced = {} if live.epoch is None else {"epoch": live.epoch}  # a lone server's write is as it was
+            await self.store.add_action(live.table.id, step.version + 1, guest, client_id, dict(step.action), spent,
+                                        **fenced)
+        except LeaseLost:
+            log.warning("table %s: another server has taken it; this one no longer writes", live.table.id)
+            raise TableError(MOVED, "moved") from None
         except Exception:
             log.exception("could not store an action of table %s", live.table.id)
             raise TableError(N_("the server could not store that; please try again"), "server") from None
@@ -158,6 +168,9 @@ class Pipeline:
                 await asyncio.to_thread(self.settle, live)
         except Exception:  # derived from the actions, and put right on the next restart
             log.exception("could not store the status (or settle the stakes) of table %s", table.id)
+        if table.status == "finished":
+            for told in self.ended:
+                told(live)
 
     async def _hold(self, live: Live, asking: str | None) -> None:
         """Hold every seat's stake before the start is written (a short wallet refuses the start, in a player's

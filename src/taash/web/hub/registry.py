@@ -18,6 +18,7 @@ from taash.web.fair_play import FairPlay
 from taash.web.hub.live import SEEN_KEPT, Live, fingerprint
 from taash.web.hub.records import rebuild_or_log
 from taash.web.hub.turns import Turns
+from taash.web.lease import Lease, SoleLease
 from taash.web.store import Store, StoredTable
 
 JSON = Any
@@ -31,8 +32,10 @@ class Registry:
     """Every table in memory (:attr:`live`, by id; :attr:`codes`, invite code -> id), within the server's limits."""
 
     def __init__(self, store: Store, turns: Turns, ledger: Ledger | None, fair: FairPlay | None,
-                 max_tables: int, max_tables_per_guest: int):
+                 max_tables: int, max_tables_per_guest: int, lease: Lease | None = None):
         self.store = store
+        #: Who owns each table (a lone server: this one, always).
+        self.lease: Lease = lease or SoleLease()
         self.turns = turns
         self.ledger = ledger
         self.fair = fair
@@ -41,11 +44,13 @@ class Registry:
         self.live: dict[str, Live] = {}
         self.codes: dict[str, str] = {}
 
-    def add(self, table: Table, stored: StoredTable | None = None, spent: Mapping[int, float] | None = None) -> Live:
+    def add(self, table: Table, stored: StoredTable | None = None, spent: Mapping[int, float] | None = None,
+            epoch: int | None = None) -> Live:
         """Keep ``table`` in memory; ``spent``: seat -> the extra seconds it had spent by its last stored action
         (from :func:`rebuild`), the rest of which is its bank (a turn in progress starts again from its beginning,
         as the server was away meanwhile)."""
-        live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0)
+        live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0,
+                    epoch=epoch)
         self.turns.start_clock(live)
         for seat, seconds in (spent or {}).items():
             live.bank[seat] = max(0.0, self.turns.extra_seconds - seconds)
@@ -61,9 +66,18 @@ class Registry:
         return live
 
     def drop(self, live: Live) -> None:
-        """Let ``live`` go from memory (it stays in the database)."""
+        """Let ``live`` go from memory (it stays in the database), and its lease with it."""
         self.live.pop(live.table.id, None)
         self.codes.pop(live.table.code, None)
+        if live.owner is None:
+            self.lease.release(live.table.id)
+
+    def lost(self, table_id: str) -> Live | None:
+        """Forget a table whose lease another server has taken (it is that server's now); returns it."""
+        live = self.live.pop(table_id, None)
+        if live is not None:
+            self.codes.pop(live.table.code, None)
+        return live
 
     def mark_accounts(self, live: Live) -> None:
         """Which of the table's seated people have an account (asked after each sit and leave)."""
@@ -90,8 +104,26 @@ class Registry:
                 gone = Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
                 self.mark_accounts(gone)
                 return gone
-            live = self.add(table, stored, spent)
+            return self._owned_or_view(table_id, table, stored, spent)
         return live
+
+    def _owned_or_view(self, table_id: str, table: Table, stored: StoredTable, spent: dict[int, float]) -> Live | None:
+        """An unfinished table read from the database: taken into memory when its lease is free, else a view of it
+        (another server owns it; its actions and connections are relayed there)."""
+        claim = self.lease.claim(table_id)
+        if not claim.owned:
+            view = Live(table, stake=stored.row.stake, owner=claim.owner or "")
+            self.mark_accounts(view)
+            return view
+        if claim.epoch is not None:  # read again now that it is this server's: with every write of its last owner
+            again = self.store.table(table_id)
+            spent.clear()
+            rebuilt = None if again is None else rebuild_or_log(again, spent)
+            if again is None or rebuilt is None:
+                self.lease.release(table_id)
+                return None
+            table, stored = rebuilt, again
+        return self.add(table, stored, spent, claim.epoch)
 
     def by_code(self, code: str) -> Live | None:
         table_id = self.codes.get(code.upper())
@@ -134,7 +166,7 @@ class Registry:
             raise TableError(N_("this server keeps no chips: its tables have no stakes"), "bad")
         table = self._new_table(settings, owner)
         await self.store.add_table(row_of(table, stake))
-        live = self.add(table)
+        live = self.add(table, epoch=self.lease.claim(table.id).epoch)
         live.stake = stake
         return live
 

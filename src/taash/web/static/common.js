@@ -164,8 +164,7 @@ const FORMAT_NAMES = { points: _("points (one deal)"), pool101: _("pool 101"), p
   deals2: _("2 deals"), deals3: _("3 deals"), deals6: _("6 deals") };
 /** "pool101" -> "pool 101". */
 export function formatLabel(name) { return FORMAT_NAMES[name] || String(name); }
-export const LEVELS = ["easy", "medium", "hard", "expert"];
-const LEVEL_NAMES = { easy: _("easy"), medium: _("medium"), hard: _("hard"), expert: _("expert") };
+const LEVEL_NAMES = { easy: _("easy"), medium: _("medium"), hard: _("hard"), learned: _("learned"), expert: _("expert") };
 /** A level's name in the page's language ("medium"). */
 export function levelLabel(level) { return LEVEL_NAMES[level] || String(level); }
 

@@ -4,6 +4,7 @@
 // notifications) and the panel of the cards taken and the whole log. What a state changed is each game's word: its
 // view module's `feel` (static/{game}/feel.js) says who played and what came or went.
 
+import { spokenText } from "/static/cards.js";
 import { api, h, toast, withNames, words } from "/static/common.js";
 import * as motion from "/static/motion.js";
 import * as notify from "/static/notify.js";
@@ -18,7 +19,8 @@ const F = { lowWarned: "", opener: null, sheet: null };
 export const measure = () => motion.measure();
 
 /** A new state `st` was drawn over `prev` (`before`: where the cards were): move, sound, mark, tell. */
-export function changed(prev, st, before, view) {
+export function changed(prev, st, before, view, said = null) {
+  announce(prev, st, said);
   const c = (view.feel && view.feel.changes(prev, st)) || {};
   motion.animate(before, { from: c.from || null, to: c.to || null });
   for (const e of c.events || []) {
@@ -41,6 +43,23 @@ export function timer(mine, left, turnKey) {
   if (!mine || left > 10 || left <= 0 || F.lowWarned === turnKey) return;
   F.lowWarned = turnKey;
   sound.play("low");
+}
+
+// -- what the others do, for a screen reader -------------------------------------------------------------------
+
+/** How many lines the live region keeps: the newest few plays, never the whole deal. */
+const ANNOUNCED = 4;
+
+/** Another player's play (the update's line, `said`), told in the polite live region, one line per play with its
+ * cards in words. The player's own moves are not told back to him: the seat that was to move in `prev` is his. */
+function announce(prev, st, said) {
+  const region = document.getElementById("announce");
+  if (!region || !said) return;
+  const you = st.you;
+  const mover = prev && prev.deal ? prev.deal.to_move : null;
+  if (you !== null && you !== undefined && mover === you) return;
+  region.appendChild(h("p", {}, spokenText(words(said))));
+  while (region.childElementCount > ANNOUNCED) region.firstElementChild.remove();
 }
 
 // -- the last play --------------------------------------------------------------------------------------------
@@ -156,12 +175,30 @@ async function openPiles(view) {
 
 // -- the controls ---------------------------------------------------------------------------------------------
 
+/** A speaker drawn as SVG (an emoji needs a font that a browser may lack): with its sound waves, or crossed out. */
+function speakerIcon(muted) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", "speaker-icon");
+  svg.setAttribute("aria-hidden", "true");
+  const lines = ["M3 9 H7 L12 5 V19 L7 15 H3 Z",
+    ...(muted ? ["M16 9 L22 15", "M22 9 L16 15"] : ["M15.5 9 Q17.5 12 15.5 15", "M18.5 6.5 Q22.5 12 18.5 17.5"])];
+  lines.forEach((d, i) => {
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("class", i ? "wave" : "body");
+    svg.appendChild(path);
+  });
+  return svg;
+}
+
 function muteButton() {
   const b = h("button", { type: "button", class: "small feel-button", testid: "mute" });
   const show = () => {
     const muted = options.get("muted");
     b.setAttribute("aria-pressed", String(!muted));
-    b.replaceChildren(h("span", { "aria-hidden": "true" }, muted ? "🔇" : "🔊"), ` ${TEXT.sound}`);
+    b.replaceChildren(speakerIcon(muted), ` ${TEXT.sound}`);
     b.title = muted ? TEXT.soundOff : TEXT.soundOn;
   };
   b.addEventListener("click", () => options.set("muted", !options.get("muted")));
@@ -183,6 +220,8 @@ export function init(table, view) {
   }
   const banner = document.getElementById("turn-banner");
   if (banner) banner.after(h("p", { id: "last-play", class: "last-play", testid: "last-play", hidden: true }));
+  document.body.appendChild(h("div", { id: "announce", class: "visually-hidden", role: "log", "aria-live": "polite",
+    "aria-label": TEXT.announced, testid: "announce" }));
   const logAll = document.getElementById("log-all");
   if (logAll) {
     logAll.after(h("button", { type: "button", class: "link-button", testid: "open-piles",

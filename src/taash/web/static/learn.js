@@ -2,7 +2,7 @@
 // (POST /api/learn/{game}/step: never a rule in this file), and each variant's rules from the rules data.
 
 import { _ } from "/static/i18n.js";
-import { cardElement, cardText } from "/static/cards.js";
+import { cardElement, cardText, spokenParts } from "/static/cards.js";
 import { api, h, words } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,7 +60,7 @@ function stepItem(step, index) {
   };
   const options = h("div", { class: "learn-options", role: "group", "aria-label": _("Moves to try") },
     step.options.map((option, i) => {
-      const b = h("button", { type: "button", testid: `try-${index}-${i}` }, words(option.label));
+      const b = h("button", { type: "button", testid: `try-${index}-${i}` }, spokenParts(words(option.label)));
       b.addEventListener("click", () => tryMove(option, b));
       return b;
     }));

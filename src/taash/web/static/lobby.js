@@ -1,10 +1,12 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
 import { _, ngettext, parts, translated } from "/static/i18n.js";
-import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, LEVELS, formatLabel, levelLabel, ruleLabel }
+import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, formatLabel, levelLabel, ruleLabel }
   from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
+import { friendsPanel } from "/static/friends.js";
+import { TEXT } from "/static/texts.js";
 
 /** The games the server offers, by name (GET /api/games), the default first. */
 let GAMES = {};
@@ -88,13 +90,31 @@ function fillGame() {
   form.format.replaceChildren(...game.formats.map((f) => h("option", { value: f }, formatLabel(f))));
   $("baazis-field").hidden = game.formats.length > 0;
   $("format-field").hidden = game.formats.length === 0;
+  fillLevels(game);
+}
+
+/** The levels the chosen game offers (the server's registry says which), keeping the level chosen where the game
+ * has it, else the game's default. */
+function fillLevels(game) {
+  const form = $("table-form");
+  const kept = game.levels.includes(form.level.value) ? form.level.value : game.default_level;
+  form.level.replaceChildren(...game.levels.map((l) => h("option", { value: l, selected: l === kept }, levelLabel(l))));
+  form.level.value = kept;
+  showLevelWords();
+}
+
+/** What the chosen level's bots do, in the game's words. */
+function showLevelWords() {
+  const form = $("table-form");
+  const game = GAMES[form.game.value];
+  $("level-words").textContent = (game && translated(game.level_words[form.level.value] || "")) || "";
 }
 
 function fillSelects() {
   const form = $("table-form");
   form.game.replaceChildren(...Object.values(GAMES).map((g, i) => h("option", { value: g.name, selected: i === 0 },
     g.title)));
-  for (const l of LEVELS) form.level.appendChild(h("option", { value: l, selected: l === "medium" }, levelLabel(l)));
+  form.level.addEventListener("change", showLevelWords);
   form.game.addEventListener("change", fillGame);
   fillGame();
   // After the game's own choices are filled in (its select's listener runs first).
@@ -203,7 +223,8 @@ function showWho(guest, wallet = null) {
     who.dataset.name = guest.name;
     who.replaceChildren(...parts(_("Playing as {name}"), { name: nameEl(guest.name) }), h("span", { id: "who-chips" }),
       " · ", h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, _("your matches")),
-      " · ", h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, _("leaderboards")));
+      " · ", h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, _("leaderboards")),
+      " · ", h("a", { href: "/tournaments", "data-testid": "tournaments" }, TEXT.tournaments));
   }
   $("who-chips").replaceChildren(
     wallet === null ? "" : h("span", { testid: "wallet" }, " · ", ngettext("{n} chip", "{n} chips", wallet.balance,
@@ -236,6 +257,7 @@ function showReady(guest) {
   $("ready").hidden = false;
   setStatus(parts(_("Welcome, {name}."), { name: nameEl(guest.name) }));
   accountPanel($("account"), guest, showReady);
+  friendsPanel($("friends"), guest, (game) => (GAMES[game] || { title: game }).title);
   api("GET", "/api/chips").then((w) => showWho(guest, w)).catch(() => {});
 }
 

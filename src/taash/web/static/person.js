@@ -1,7 +1,9 @@
 // A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
 // it moved for him.
 import { _, ngettext } from "/static/i18n.js";
-import { accountMark, api, chipsText, games, h, nameEl } from "/static/common.js";
+import { accountMark, api, chipsText, games, h, me, nameEl } from "/static/common.js";
+import { personButtons } from "/static/friends.js";
+import { TEXT } from "/static/texts.js";
 
 /** A total of the statistics, counted ("3 sweeps"). */
 const TOTAL_NAMES = {
@@ -25,6 +27,8 @@ async function main() {
   status.hidden = true;
   document.title = `taash · ${person.name}`;
   document.getElementById("name").replaceChildren(nameEl(person.name), accountMark(person.account) || "");
+  me().then((visitor) => personButtons(document.getElementById("person-social"), visitor, { ...person, id }))
+    .catch(() => {});
   if (person.balance !== null) {
     const balance = document.getElementById("balance");
     balance.textContent = ngettext("{n} chip in the wallet", "{n} chips in the wallet", person.balance,
@@ -58,6 +62,17 @@ async function main() {
         chipsText(m.chips)),
       h("td", {}, h("a", { href: m.replay }, _("replay")))));
   }
+  showTournaments(id);
+}
+
+/** The tournaments he entered, with his place and prize once each is over. */
+async function showTournaments(id) {
+  const entered = await api("GET", `/api/people/${encodeURIComponent(id)}/tournaments`).catch(() => []);
+  const section = document.getElementById("tournaments");
+  section.hidden = entered.length === 0;
+  section.replaceChildren(h("h3", {}, TEXT.tournamentHistory), h("ul", {}, ...entered.map((t) => h("li", {
+    "data-testid": "person-tournament" }, h("a", { href: `/tournaments/${t.id}` }, t.name), " · ",
+  TEXT.tournamentStatus(t.status, 0), t.place ? ` · ${TEXT.tournamentPlaced(t.place, t.prize)}` : ""))));
 }
 
 main();

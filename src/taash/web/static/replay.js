@@ -3,8 +3,10 @@
 // this page only shows them; it knows no rule of the game.
 
 import { _, ngettext } from "/static/i18n.js";
+import { lineElement, loadCatalogue, mutedPeople } from "/static/chat.js";
 import { api, games, h, joinNames, ruleLabel } from "/static/common.js";
 import "/static/options.js"; // the deck as the person chose it at the table (four colours, large cards)
+import { TEXT } from "/static/texts.js";
 
 const $ = (id) => document.getElementById(id);
 const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -154,6 +156,26 @@ async function main() {
   });
   $("replay").hidden = false;
   render();
+  showChat();
+}
+
+/** The players' chat of the match, for those who played it (the server answers 403 to anyone else: nothing is
+ * shown); the people this browser muted stay muted. */
+async function showChat() {
+  let got;
+  try {
+    got = await api("GET", `/api/tables/${TABLE_ID}/chat`);
+    await loadCatalogue();
+  } catch (e) {
+    return;
+  }
+  const muted = mutedPeople();
+  const lines = got.lines.filter((m) => !(m.from && m.from in muted));
+  if (!lines.length) return;
+  const box = $("replay-chat");
+  box.replaceChildren(h("h2", { class: "minor-title" }, TEXT.replayChat),
+    h("ol", { class: "chat-lines", testid: "chat-lines" }, ...lines.map((m) => lineElement(m))));
+  box.hidden = false;
 }
 
 main();

@@ -5,7 +5,9 @@
 import { _, lang, ngettext, parts, translated } from "/static/i18n.js";
 import { cardText } from "/static/cards.js";
 import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
+import { tableChat } from "/static/chat.js";
 import * as feel from "/static/feel.js";
+import { TEXT } from "/static/texts.js";
 
 /** Every game's view module, by name (imported as the page starts); a state without a game is the default's. */
 const VIEWS = {};
@@ -34,6 +36,9 @@ const S = {
   wholeLog: false, // the whole log shown (asked for), not only its last lines
   dismissed: Number(sessionStorage.getItem(`taash-sheet-${TABLE_ID}`) || 0),
   coachAt: -1, // the version the coach's answer shown was asked at
+  rematch: null, // the rematch offered at the finished match (its "rematch" message), or null
+  rematchOver: "", // why the last rematch offer ended without a new table
+  chat: null, // the chat panel (static/chat.js)
 };
 
 // -- helpers ----------------------------------------------------------------------------------------------------
@@ -190,7 +195,7 @@ function onMessage(m) {
       if (m.type === "resume" && m.missed && m.missed.length) {
         toast(ngettext("Back: {n} thing happened meanwhile.", "Back: {n} things happened meanwhile.", m.missed.length));
       }
-      if (m.version >= S.version || m.type !== "update") applyState(m.state, m.version);
+      if (m.version >= S.version || m.type !== "update") applyState(m.state, m.version, m.type === "update" ? m.said : null);
       break;
     case "ack":
       if (m.id === S.pending) {
@@ -208,6 +213,22 @@ function onMessage(m) {
     case "abandoned":
       refused(1001, m.reason);
       break;
+    case "rematch":
+      S.rematch = m;
+      S.rematchOver = "";
+      render();
+      break;
+    case "rematch_started":
+      // Players and watchers alike move on to the new table.
+      S.rematch = null;
+      setStatus(TEXT.rematchStarting);
+      location.assign(`/t/${encodeURIComponent(m.table)}`);
+      break;
+    case "rematch_over":
+      S.rematch = null;
+      S.rematchOver = TEXT.rematchOver(m.reason);
+      render();
+      break;
     case "presence":
       if (S.state) {
         S.state.seats_present = m.seats;
@@ -216,8 +237,19 @@ function onMessage(m) {
       }
       break;
     default:
+      if (S.chat) S.chat.onMessage(m);
       break;
   }
+}
+
+/** Send a chat message: not a move, so nothing waits for its answer (a refusal is shown as any error is). */
+function sendChat(message) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+    toast(_("Not connected: wait a moment."), "error");
+    return false;
+  }
+  S.ws.send(JSON.stringify(message));
+  return true;
 }
 
 function setTimer(timer) {
@@ -272,7 +304,8 @@ function timerOther(seat, inBank, left, bank) {
     : parts(_("{name}: {left} s left"), { name, left });
 }
 
-function applyState(state, version) {
+/** Draw a new state; `said` is the update's line for the log (what just happened), or null. */
+function applyState(state, version, said = null) {
   const prev = S.state;
   const before = feel.measure(); // where the cards are: they move from there to where the new state puts them
   S.state = state;
@@ -281,7 +314,7 @@ function applyState(state, version) {
   view().onState(state);
   if (state.score && state.score.last && state.score.deals.length > S.dismissed) S.sheet = state.score.deals.length;
   render();
-  feel.changed(prev, state, before, view());
+  feel.changed(prev, state, before, view(), said);
 }
 
 // -- rendering ----------------------------------------------------------------------------------------------------
@@ -312,6 +345,7 @@ function render() {
     renderMatchOver();
   }
   renderSheet();
+  S.chat.showFor(st);
   tickTimer();
   $("idle-box").hidden = !(st.status === "playing" && st.you !== null && st.you !== undefined &&
     presenceOf(st.you).idle);
@@ -461,7 +495,39 @@ function renderMatchOver() {
     h("h2", {}, _("The match is over")),
     h("p", { class: "winner", testid: "winner" }, view().winnerText(st)),
     h("p", {}, h("a", { class: "button primary", href: `/r/${encodeURIComponent(st.id)}`, testid: "replay-link" },
-      _("Watch the replay")), " ", h("a", { class: "button", href: "/" }, _("Back to the lobby"))));
+      _("Watch the replay")), " ", h("a", { class: "button", href: "/" }, _("Back to the lobby"))),
+    rematchBox(st));
+}
+
+function sendRematch(answer) {
+  send({ type: "rematch", answer, id: nextId() });
+}
+
+/** The rematch: a button to propose one, or the offer with each seat's answer (the server decides when it starts). */
+function rematchBox(st) {
+  const seated = st.you !== null && st.you !== undefined;
+  const offer = S.rematch;
+  const box = h("div", { class: "rematch", testid: "rematch-box" });
+  if (!offer) {
+    if (S.rematchOver) box.append(h("p", { class: "error", testid: "rematch-over" }, S.rematchOver));
+    if (seated) {
+      box.append(h("button", { type: "button", class: "primary", testid: "rematch", title: TEXT.rematchTitle,
+        onclick: () => sendRematch("propose") }, TEXT.rematch));
+    }
+    return box;
+  }
+  box.append(h("p", { testid: "rematch-offer" }, TEXT.rematchProposed(seatName(offer.by))));
+  box.append(h("ul", { class: "rematch-seats" }, ...offer.seats.map((answer, seat) =>
+    h("li", { testid: "rematch-seat", dataset: { answer } }, TEXT.rematchSeat(seatName(seat), answer)))));
+  if (seated && offer.seats[st.you] !== "accepted") {
+    box.append(h("button", { type: "button", class: "primary", testid: "rematch-accept",
+      onclick: () => sendRematch("accept") }, TEXT.rematchAccept), " ");
+  }
+  if (seated && offer.seats[st.you] !== "declined") {
+    box.append(h("button", { type: "button", testid: "rematch-decline", onclick: () => sendRematch("decline") },
+      st.you === offer.by ? TEXT.rematchTakeBack : TEXT.rematchDecline));
+  }
+  return box;
 }
 
 function renderSheet() {
@@ -480,12 +546,14 @@ function renderSheet() {
 
 /** A game's own score sheet (its `parts`), with the Continue button every sheet ends with. */
 function showSheet(box, parts) {
+  // Drawn anew with every state: the keyboard's focus stays on Continue (a new button) when it was in the sheet.
+  const hadFocus = box.contains(document.activeElement);
   box.replaceChildren(h("div", { class: "sheet" }, parts,
     h("div", { class: "buttons" },
       h("button", { type: "button", class: "primary", testid: "continue", onclick: dismissSheet }, _("Continue")))));
   const wasHidden = box.hidden;
   box.hidden = false;
-  if (wasHidden) box.querySelector("[data-testid=continue]").focus();
+  if (wasHidden || hadFocus) box.querySelector("[data-testid=continue]").focus();
 }
 
 function dismissSheet() {
@@ -511,13 +579,21 @@ async function askCoach() {
 
 /** Each card of the hand that cannot be played says why (hover, focus or tap), a forced choice says so, and the
  * coach's button is offered to the player to move. */
+/** The coach's button (one element for the page's life, wherever a view seats it). */
+const COACH = document.getElementById("coach");
+function coachButton() { return COACH; }
+
 function renderLearning() {
   const st = S.state;
   const d = st.deal || {};
   const mine = st.status === "playing" && myTurn();
   if (st.game) $("learn-link").href = `/learn/${encodeURIComponent(st.game)}`;
-  $("coach").hidden = st.you === null || st.you === undefined || st.status !== "playing";
-  $("coach").disabled = !mine;
+  const coach = coachButton();
+  // A view may seat the button in its own row of actions (Rummy's, on a phone's short screen); wherever the view
+  // drew none, it goes back beside the hand.
+  if (!coach.isConnected) $("coach-home").prepend(coach);
+  coach.hidden = st.you === null || st.you === undefined || st.status !== "playing";
+  coach.disabled = !mine;
   if (S.coachAt !== S.version) $("coach-said").textContent = "";
   markBlocked();
   $("why-not").textContent = mine && d.forced ? words(d.forced) : "";
@@ -599,16 +675,18 @@ async function main() {
     return;
   }
   document.addEventListener("keydown", onKey);
-  const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID,
+  const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID, coachButton,
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
   feel.init(table, view);
+  S.chat = tableChat({ send: sendChat, nextId, tableId: TABLE_ID, guestId: () => (S.guest ? S.guest.id : null) });
+  document.querySelector(".table-main").append(S.chat.panel);
   $("fill-bots").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/bots`));
   $("start").addEventListener("click", () => setupCall(`/api/tables/${TABLE_ID}/start`));
   $("copy-invite").addEventListener("click", copyInvite);
   $("retry").addEventListener("click", retry);
   $("back").addEventListener("click", () => send({ type: "back", id: nextId() }));
-  $("coach").addEventListener("click", askCoach);
+  coachButton().addEventListener("click", askCoach);
   $("hand").addEventListener("click", showWhyNot);
   $("hand").addEventListener("focusin", showWhyNot);
   new MutationObserver(markBlocked).observe($("hand"), { childList: true, subtree: true });

@@ -5,7 +5,12 @@
 // fragments). To add one: a key whose value is `_("...")` (or a function of `_`/`ngettext`), then `make i18n` and
 // the translations (tests/test_i18n.py lists those missing).
 
-import { _, ngettext } from "/static/i18n.js";
+import { _, ngettext, translated } from "/static/i18n.js";
+
+/** A tournament's status ("open", "running", ...) in words. */
+const STATUS_WORDS = { open: _("open"), running: _("running"), paying: _("paying"), finished: _("finished"),
+  cancelling: _("cancelling"), cancelled: _("cancelled") };
+function statusWord(status) { return STATUS_WORDS[status] || status; }
 
 export const TEXT = {
   options: _("Options"),
@@ -38,4 +43,93 @@ export const TEXT = {
   discards: (n) => ngettext("The discard pile: {n} card, the top last", "The discard pile: {n} cards, the top last", n),
   discardedBy: (name) => _("discarded by {name}", { name }),
   openCard: _("the open card"),
+  // Rematch (static/table.js) and friends (static/lobby.js, static/person.js).
+  rematch: _("Rematch"),
+  rematchTitle: _("Play again: the same seats and settings"),
+  rematchAccept: _("Accept the rematch"),
+  rematchDecline: _("No, thanks"),
+  rematchTakeBack: _("Take it back"),
+  rematchProposed: (name) => _("{name} proposes a rematch.", { name }),
+  rematchSeat: (name, answer) => (answer === "accepted" ? _("{name}: yes", { name })
+    : answer === "declined" ? _("{name}: no (a bot plays)", { name })
+    : answer === "left" ? _("{name}: left (a bot plays)", { name })
+    : answer === "waiting" ? _("{name}: waiting…", { name })
+    : answer === "bot" ? _("{name}: a bot: yes", { name }) : `${name}: ${answer}`),
+  rematchStarting: _("The rematch starts: opening its table…"),
+  rematchOver: (reason) => _("No rematch: {reason}.", { reason: translated(reason) }),
+  friends: _("Friends"),
+  friendsGuest: _("Friends are for accounts: claim your name (Account) first."),
+  friendName: _("A friend's name"),
+  addFriend: _("Add a friend"),
+  noFriends: _("No friends yet: add one by the name of his account."),
+  online: _("online"),
+  offline: _("offline"),
+  atTable: (game) => _("at a public table ({game})", { game }),
+  playingPrivately: _("playing"),
+  watch: _("Watch"),
+  invite: _("Invite to your table"),
+  invited: (name) => _("{name} is invited to your table.", { name }),
+  remove: _("Remove"),
+  block: _("Block"),
+  unblock: _("Unblock"),
+  accept: _("Accept"),
+  refuse: _("Refuse"),
+  askedYou: _("Asked to be your friend"),
+  youAsked: _("Waiting for an answer"),
+  blockedPeople: _("Blocked"),
+  invitations: _("Invitations"),
+  invitedBy: (name, game) => _("{name} invites you to a table of {game}.", { name, game: translated(game) }),
+  joinNow: _("Join"),
+  dismiss: _("Dismiss"),
+  addedFriend: (name) => _("Asked {name} to be friends.", { name }),
+  blockedSomeone: (name) => _("{name} is blocked: no requests, invitations or chat from him.", { name }),
+  chatTitle: _("Chat"),
+  chatPlaceholder: _("Say something (at most 200 characters)"),
+  chatSend: _("Send"),
+  chatBot: _("(bot)"),
+  chatMute: _("Mute"),
+  chatUnmute: (name) => _("Unmute {name}", { name }),
+  chatMuted: (name) => _("{name} is muted: you will not see what they say.", { name }),
+  chatMutedList: _("Muted:"),
+  chatReport: _("Report"),
+  chatReported: _("Reported: the operator will read it."),
+  chatTooLong: (n) => ngettext("A chat message may be at most {n} character.", "A chat message may be at most {n} characters.", n),
+  chatFilter: _("Word filter (star out rude words)"),
+  chatFilterOn: _("The word filter is on."),
+  chatFilterOff: _("The word filter is off."),
+  replayChat: _("Chat during the match"),
+  tournaments: _("Tournaments"),
+  tournamentNew: _("New tournament"),
+  tournamentName: _("Name"),
+  tournamentKind: _("Kind"),
+  knockout: _("Knockout"),
+  swiss: _("Swiss"),
+  tournamentGame: _("Game"),
+  tournamentSeats: _("Seats at a table"),
+  tournamentCapacity: _("Entrants at most"),
+  tournamentFee: _("Entry fee (chips; 0 free)"),
+  tournamentBots: _("Bots fill the places nobody takes"),
+  tournamentCreate: _("Create"),
+  tournamentNone: _("No tournament yet."),
+  tournamentRegister: _("Register"),
+  tournamentWithdraw: _("Withdraw"),
+  tournamentStandings: _("Standings"),
+  tournamentMatches: _("Matches"),
+  tournamentWatch: _("Watch"),
+  tournamentStatus: (status, round) => (round ? _("{status}, round {round}", { status: statusWord(status), round })
+    : statusWord(status)),
+  tournamentEntrants: (n, most) => ngettext("{n} of {most} entrant", "{n} of {most} entrants", most, { n, most }),
+  tournamentFeeWords: (fee, pool) => (fee ? _("Entry fee {fee} chips; the pool has {pool}",
+    { fee: fee.toLocaleString("en-IN"), pool: pool.toLocaleString("en-IN") }) : _("Free: no chips move")),
+  tournamentPlace: _("Place"),
+  tournamentPlayer: _("Player"),
+  tournamentScore: _("Score"),
+  tournamentPrize: _("Prize"),
+  tournamentRound: (n) => _("Round {n}", { n }),
+  tournamentGoesOn: (names) => _("goes on: {names}", { names }),
+  tournamentHistory: _("Tournaments"),
+  tournamentPlaced: (place, prize) => (place && prize ? _("place {place}, won {prize} chips",
+    { place, prize: prize.toLocaleString("en-IN") }) : place ? _("place {place}", { place })
+    : prize ? _("won {prize} chips", { prize: prize.toLocaleString("en-IN") }) : ""),
+  announced: _("What the other players do"),
 };

@@ -4,7 +4,7 @@
 // and the solver's arrangement in the state): no rule of the game is written here.
 
 import { _, ngettext, parts } from "/static/i18n.js";
-import { cardElement, cardText, JOKER, RANKS, SUITS } from "/static/cards.js";
+import { cardElement, cardText, JOKER, RANKS, SUITS, spokenParts } from "/static/cards.js";
 import { formatLabel, levelLabel, nameEl, withNames } from "/static/common.js";
 import { animate, measure } from "/static/motion.js";
 
@@ -470,8 +470,9 @@ function renderFloor(st) {
 }
 
 function button(testid, label, onclick, enabled, primary = false) {
+  // A label that prints a card ("Discard 9♥") says the card in words to a screen reader.
   return T.h("button", { type: "button", testid, class: primary ? "primary" : null,
-    disabled: !enabled || Boolean(T.S.pending), onclick }, label);
+    disabled: !enabled || Boolean(T.S.pending), onclick }, typeof label === "string" ? spokenParts(label) : label);
 }
 
 function renderControls(st) {
@@ -502,6 +503,7 @@ function renderControls(st) {
   row.push(button("sort-suit", _("Sort by suit"), () => sortHand("suit"), true));
   row.push(button("sort-rank", _("Sort by rank"), () => sortHand("rank"), true));
   row.push(button("arrange", _("Arrange for me"), arrangeForMe, Boolean(d.arrangement)));
+  row.push(T.coachButton()); // the coach's button among the actions: no row of its own under the hand
   box.appendChild(T.h("div", { class: "rummy-buttons" }, row));
   if (R.verdict) {
     const names = st.seats.filter((s) => !s.empty).map((s) => s.name);

@@ -5,7 +5,7 @@
 
 import { _, ngettext, parts } from "/static/i18n.js";
 import { h, joinNames, levelLabel, nameEl, ruleLabel, words } from "/static/common.js";
-import { cardElement, cardText, sortCards, valueOf } from "/static/cards.js";
+import { cardElement, cardText, sortCards, spokenParts, valueOf } from "/static/cards.js";
 import { differenceCell, differenceLine, leadText } from "/static/score.js";
 
 const $ = (id) => document.getElementById(id);
@@ -234,7 +234,8 @@ function renderControls() {
   offered.forEach((l, i) => {
     const b = h("button", { type: "button", class: "play-option" + (i === V.highlight ? " hl" : ""),
       testid: "play-option", disabled: Boolean(T.S.pending), onclick: () => play(l.play) },
-      i < 9 ? h("kbd", {}, String(i + 1)) : null, words(l.text));
+      // The server's sentence, its cards said in words: "capture two of spades and nine of spades with ...".
+      i < 9 ? h("kbd", {}, String(i + 1)) : null, spokenParts(words(l.text)));
     const show = () => {
       if (V.highlight !== i) {
         V.highlight = i;

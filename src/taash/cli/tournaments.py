@@ -1,0 +1,118 @@
+"""``taash tournaments``: the operator's tournaments on a server's database (schedule one, list them, show one).
+The server running on that database starts a scheduled tournament at its time and runs it at its tables."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated
+
+import typer
+
+from taash.cli.chips import DatabaseUrl, books
+from taash.cli.common import fail
+
+app = typer.Typer(help="Tournaments on a server's database: schedule one, list them, show one's standings.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+
+
+def _start_time(at: str | None, minutes: float | None) -> datetime | None:
+    if at is not None and minutes is not None:
+        fail("give --at or --in-minutes, not both")
+    if minutes is not None:
+        if not 0 < minutes <= 7 * 24 * 60:
+            fail(f"--in-minutes is from 0 to a week, not {minutes:g}")
+        return datetime.now(UTC) + timedelta(minutes=minutes)
+    if at is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        fail(f"--at is a date and time like 2026-12-01T18:30 (UTC unless it says), not {at!r}")
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _prizes(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(p) for p in text.split(","))
+    except ValueError:
+        fail(f"--prizes is percents by place separated by commas (70,30), not {text!r}")
+
+
+@app.command("schedule")
+def schedule(
+    name: Annotated[str, typer.Argument(help="The tournament's name, as players see it.")],
+    game: Annotated[str, typer.Option(help="The game (taash's registered games).")],
+    kind: Annotated[str, typer.Option(help="knockout or swiss.")] = "knockout",
+    players: Annotated[int, typer.Option(help="Seats at each table.")] = 2,
+    capacity: Annotated[int, typer.Option(help="Entrants at most (bots fill up to it with --bots).")] = 8,
+    rules: Annotated[str | None, typer.Option(help="The rules preset (the game's default when left out).")] = None,
+    length: Annotated[str | None, typer.Option(help="The match length: a number, or a format's name.")] = None,
+    level: Annotated[str, typer.Option(help="The bots' level.")] = "easy",
+    rounds: Annotated[int, typer.Option(help="Swiss rounds (0: enough for one winner).")] = 0,
+    fee: Annotated[int, typer.Option(help="Chips each person pays to enter (0: free).")] = 0,
+    prizes: Annotated[str, typer.Option(help="Percents of the pool by place.")] = "70,30",
+    bots: Annotated[bool, typer.Option("--bots/--no-bots", help="Bots fill the places nobody took.")] = True,
+    at: Annotated[str | None, typer.Option(help="When it starts (ISO date and time, UTC unless it says).")] = None,
+    in_minutes: Annotated[float | None, typer.Option(help="When it starts, in minutes from now.")] = None,
+    database_url: DatabaseUrl = "sqlite:///taash.db",
+) -> None:
+    """Schedule a tournament (no start time: it starts as soon as it is full)."""
+    from taash.chips import Ledger
+    from taash.tournaments.pairing import TournamentError
+    from taash.web.db import migrate
+    from taash.web.tournament_book import TournamentSpec, create_tournament
+
+    starts = _start_time(at, in_minutes)
+    measure: int | str | None = int(length) if length is not None and length.isdigit() else length
+    spec = TournamentSpec(name=name, game=game, kind=kind, players=players, rules=rules, length=measure, level=level,
+                          capacity=capacity, rounds=rounds, fee=fee, prizes=_prizes(prizes), bots=bots,
+                          starts_at=starts)
+    with books(database_url) as engine:
+        migrate(engine)
+        try:
+            made = create_tournament(engine, Ledger(engine) if fee else None, spec, None)
+        except TournamentError as e:
+            fail(str(e))
+    when = starts.isoformat(timespec="minutes") if starts else "as soon as it is full"
+    print(f"taash: tournament {made} ({name}) scheduled: starts {when}")
+
+
+@app.command("list")
+def list_tournaments(database_url: DatabaseUrl = "sqlite:///taash.db") -> None:
+    """Every tournament, the newest first: id, status, game, kind, entrants, fee, name."""
+    from taash.web.tournament_book import listed, read
+
+    with books(database_url) as engine:
+        for row in listed(engine, limit=1000):
+            record = read(engine, row.id)
+            count = len(record.registered) if record else 0
+            print(f"{row.id}\t{row.status}\t{row.game}\t{row.kind}\t{count}/{row.capacity}\t{row.fee}\t{row.name}")
+
+
+@app.command("show")
+def show(tournament_id: Annotated[str, typer.Argument(help="The tournament's id (taash tournaments list).")],
+         database_url: DatabaseUrl = "sqlite:///taash.db") -> None:
+    """A tournament's settings, its standings (with the prizes once decided) and its pool's chips now."""
+    import json
+
+    from taash.chips import Ledger, UnknownAccount, wallet_of
+    from taash.web.tournament_book import read
+    from taash.web.tournament_rows import pool_person
+
+    with books(database_url) as engine:
+        record = read(engine, tournament_id)
+        if record is None:
+            fail(f"no tournament {tournament_id!r}")
+        row = record.row
+        print(f"{row.name}: {row.kind} of {row.game}, tables of {row.players}, {len(record.registered)}/"
+              f"{row.capacity} entrants, fee {row.fee:,}, {row.status}, round {row.round}")
+        if row.fee:
+            try:
+                print(f"pool: {Ledger(engine).balance(wallet_of(pool_person(row.id))):,} chips")
+            except UnknownAccount:
+                print("pool: none")
+        names = record.names()
+        payout = json.loads(row.payout or "{}")
+        for s in record.standings() if row.round else []:
+            prize = f"\t{payout[s.entrant]:,} chips" if s.entrant in payout else ""
+            print(f"{s.place}\t{names.get(s.entrant, s.entrant)}\t{s.score:g}{prize}")

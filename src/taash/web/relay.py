@@ -1,0 +1,334 @@
+"""The relay between servers that share tables (``taash serve --redis-url``), over Redis pub/sub: the hub's
+"relay" seam (:class:`taash.web.hub.ownership.Relay`).
+
+A table lives in one server, its owner (:mod:`taash.web.lease`); any server accepts any request and any table's
+websocket. A websocket that reaches another server is *bridged*: that server opens a connection on the owner
+(``open``), hands it every frame the client sends (``frame``), and writes to the websocket every message the owner
+sends the connection (``out``; ``close`` ends it). The owner serves such a connection exactly as one of its own
+(the same :class:`~taash.web.hub.live.Connection`, the same answers), so each seat still gets only its own view.
+An HTTP action at such a table is sent to the owner (``act``) and answered with the version it made or the table's
+refusal (``acted``, ``refused``). Each server listens on one channel, ``taash:server:ID``.
+
+When the owner dies, its bridged websockets are closed with 1012 as soon as its lease lapses (checked every
+second), and their clients reconnect, through the proxy, to whichever server then owns the table. Redis gone: the
+bridges close, and actions relayed are refused in a sentence, until it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from fastapi import WebSocket
+from starlette.websockets import WebSocketState
+
+from taash.i18n import N_
+from taash.tables.adapter import TableError
+from taash.web.hub import Connection, Hub, Live, rebuild_or_log
+from taash.web.hub.pipeline import MOVED
+
+log = logging.getLogger("taash.web")
+JSON = Any
+#: Answers a frame of a connection the owner serves for another server (False: close the connection).
+FrameHandler = Callable[[Live, Connection, Any, str | None, bytes | None], Awaitable[bool]]
+#: Makes the per-connection message throttle of a bridged connection on its owner.
+ThrottleMaker = Callable[[], Any]
+#: Why a relayed action or a bridged connection is refused when the servers cannot reach each other.
+UNREACHABLE = N_("the servers cannot reach each other just now: try again in a moment")
+#: Seconds an owner has to answer a relayed action or to open a bridged connection.
+ANSWER_SECONDS = 10.0
+
+
+def channel(server: str) -> str:
+    return f"taash:server:{server}"
+
+
+@dataclass(eq=False)
+class Remote:
+    """On the owner: a connection opened for a websocket that another server holds."""
+
+    live: Live
+    conn: Connection
+    throttle: Any
+    origin: str
+    #: Frames from the client (text, or the length of a binary one); None: its websocket closed.
+    inbox: asyncio.Queue[tuple[str | None, int] | None] = field(default_factory=asyncio.Queue)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Bridge:
+    """On the server holding a websocket: what the owner sends it (a message, or None: close with ``close``)."""
+
+    table_id: str
+    owner: str
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    close: tuple[int, str] = (1000, "")
+
+
+class RedisRelay:
+    """This server's end of the relay (see the module's description)."""
+
+    def __init__(self, url: str, server: str, watch_every: float = 1.0):
+        import redis.asyncio as redis
+
+        self.url = url
+        self.server = server
+        self.watch_every = watch_every
+        self.redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+        self.remotes: dict[str, Remote] = {}
+        self.bridges: dict[str, Bridge] = {}
+        self.replies: dict[str, asyncio.Future[dict[str, JSON]]] = {}
+        self.hub: Hub | None = None
+        self.on_frame: FrameHandler | None = None
+        self.throttle: ThrottleMaker | None = None
+        self.tasks: list[asyncio.Task[None]] = []
+        #: Work started on its own (answers to other servers), kept until it ends.
+        self.running: set[asyncio.Task[None]] = set()
+
+    # -- starting and stopping ------------------------------------------------------------------------------------
+
+    async def start(self, hub: Hub, on_frame: FrameHandler, throttle: ThrottleMaker) -> None:
+        self.hub, self.on_frame, self.throttle = hub, on_frame, throttle
+        self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
+
+    async def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for bridge in list(self.bridges.values()):
+            self._close_bridge(bridge, 1012, "the server is restarting: reconnect")
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` on its own, kept until it ends."""
+        task = asyncio.create_task(work)
+        self.running.add(task)
+        task.add_done_callback(self.running.discard)
+
+    async def _publish(self, server: str, message: dict[str, JSON]) -> None:
+        await self.redis.publish(channel(server), orjson.dumps(message))
+
+    async def _listen(self) -> None:
+        """Read this server's channel for ever, subscribing again after Redis comes back."""
+        while True:
+            try:
+                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(channel(self.server))
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            self._received(orjson.loads(message["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("the relay lost Redis (%s); listening again shortly", e)
+                for bridge in list(self.bridges.values()):  # what it missed meanwhile is lost: reconnect
+                    self._close_bridge(bridge, 1012, UNREACHABLE)
+                await asyncio.sleep(0.5)
+
+    def _received(self, m: dict[str, JSON]) -> None:
+        op = m.get("op")
+        if op == "out" or op == "close":
+            bridge = self.bridges.get(m["conn"])
+            if bridge is not None:
+                if op == "out":
+                    bridge.outbox.put_nowait(m["message"])
+                else:
+                    self._close_bridge(bridge, int(m["code"]), str(m["reason"]))
+        elif op in ("acted", "refused"):
+            future = self.replies.pop(m["reply"], None)
+            if future is not None and not future.done():
+                future.set_result(m)
+        elif op == "open":
+            self._opened(m)
+        elif op == "frame" or op == "gone":
+            remote = self.remotes.get(m["conn"])
+            if remote is not None:
+                remote.inbox.put_nowait((m.get("text"), int(m.get("binary", 0))) if op == "frame" else None)
+        elif op == "act":
+            self._spawn(self._act_for(m))
+
+    # -- the owner's side -----------------------------------------------------------------------------------------
+
+    def _owned(self, table_id: str) -> Live | None:
+        assert self.hub is not None
+        live = self.hub.get(table_id)
+        return live if live is not None and live.owner is None and not live.gone else None
+
+    def _opened(self, m: dict[str, JSON]) -> None:
+        """A websocket on another server opens a connection to a table of this one."""
+        assert self.hub is not None and self.throttle is not None
+        cid, origin = str(m["conn"]), str(m["from"])
+        live = self._owned(str(m["table"]))
+        if live is None:
+            self._spawn(self._publish(origin, {"op": "close", "conn": cid, "code": 1012, "reason": MOVED}))
+            return
+        guest, code = m.get("guest"), m.get("code")
+        if not self.hub.may_watch(live, guest, code):
+            self._spawn(self._publish(origin, {"op": "close", "conn": cid, "code": 1008,
+                                               "reason": "a private table: only its players may watch it"}))
+            return
+        conn = self.hub.join(live, guest, m.get("since"))
+        remote = Remote(live, conn, self.throttle(), origin)
+        self.remotes[cid] = remote
+        remote.tasks = [asyncio.create_task(self._pump(cid, remote)), asyncio.create_task(self._serve(cid, remote))]
+
+    async def _pump(self, cid: str, remote: Remote) -> None:
+        """Send the bridged connection's messages to the server that holds its websocket, in order."""
+        conn = remote.conn
+        try:
+            while True:
+                message = await conn.queue.get()
+                if message is None:
+                    await self._publish(remote.origin, {"op": "close", "conn": cid, "code": conn.close_code,
+                                                        "reason": conn.close_reason})
+                    return
+                await self._publish(remote.origin, {"op": "out", "conn": cid, "message": message})
+        except Exception as e:
+            log.warning("the relay could not send to %s: %s", remote.origin, e)
+        finally:
+            self._forget(cid, remote)
+
+    async def _serve(self, cid: str, remote: Remote) -> None:
+        """Answer the bridged connection's frames in order, as the owner answers its own websockets' frames."""
+        assert self.on_frame is not None
+        try:
+            while True:
+                frame = await remote.inbox.get()
+                if frame is None:
+                    return
+                text, binary = frame
+                raw = None if text is not None else bytes(min(binary, 1 << 20))
+                if not await self.on_frame(remote.live, remote.conn, remote.throttle, text, raw):
+                    return
+        finally:
+            remote.conn.send(None)
+            self._forget(cid, remote)
+
+    def _forget(self, cid: str, remote: Remote) -> None:
+        if self.remotes.pop(cid, None) is not None:
+            assert self.hub is not None
+            self.hub.leave(remote.live, remote.conn)
+            remote.conn.send(None)
+            remote.inbox.put_nowait(None)  # its frames' task ends too
+
+    async def _act_for(self, m: dict[str, JSON]) -> None:
+        """An HTTP action another server received for a table of this one."""
+        assert self.hub is not None
+        answer: dict[str, JSON] = {"reply": m["reply"]}
+        live = self._owned(str(m["table"]))
+        try:
+            if live is None:
+                raise TableError(MOVED, "moved")
+            made = await self.hub.act(live, m["action"], m.get("guest"), m.get("client_id"), m.get("version"))
+            answer.update(op="acted", version=made)
+        except TableError as e:
+            answer.update(op="refused", code=e.code, message=str(e))
+        with contextlib.suppress(Exception):
+            await self._publish(str(m["from"]), answer)
+
+    # -- the side of the server that holds the websocket or the request ------------------------------------------
+
+    async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None,
+                  version: int | None) -> int:
+        """Have the owner of ``live`` play ``action`` (the hub's relay seam); then ``live``, a view, is read
+        again from the database, where the action is by now."""
+        assert self.hub is not None
+        reply = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, JSON]] = asyncio.get_running_loop().create_future()
+        self.replies[reply] = future
+        message = {"op": "act", "from": self.server, "reply": reply, "table": live.table.id, "action": action,
+                   "guest": guest, "client_id": client_id, "version": version}
+        try:
+            await self._publish(str(live.owner), message)
+            answer = await asyncio.wait_for(future, ANSWER_SECONDS)
+        except (TimeoutError, OSError, ConnectionError) as e:
+            raise TableError(UNREACHABLE, "unavailable") from e
+        except Exception as e:  # redis-py's own errors (its ConnectionError is no OSError)
+            log.warning("could not relay an action of table %s: %s", live.table.id, e)
+            raise TableError(UNREACHABLE, "unavailable") from None
+        finally:
+            self.replies.pop(reply, None)
+        if answer["op"] == "refused":
+            raise TableError(str(answer["message"]), str(answer["code"]))
+        stored = self.hub.store.table(live.table.id)
+        table = None if stored is None else rebuild_or_log(stored)
+        if table is not None:
+            live.table = table
+        return int(answer["version"])
+
+    async def bridge(self, ws: WebSocket, live: Live, guest: str | None, since: int | None,
+                     code: str | None) -> None:
+        """Serve an admitted websocket to a table another server owns, through that server, until either end
+        closes it."""
+        cid = secrets.token_hex(8)
+        bridge = Bridge(live.table.id, str(live.owner))
+        self.bridges[cid] = bridge
+        await ws.accept()
+        try:
+            await self._publish(bridge.owner, {"op": "open", "conn": cid, "from": self.server,
+                                               "table": live.table.id, "guest": guest, "since": since, "code": code})
+        except Exception:
+            self.bridges.pop(cid, None)
+            await ws.close(1013, UNREACHABLE)
+            return
+        sender = asyncio.create_task(self._send_out(ws, bridge))
+        try:
+            while not sender.done():
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                out: dict[str, JSON] = {"op": "frame", "conn": cid, "text": text}
+                if text is None:  # binary: refused by the owner's reading, as on a websocket of its own
+                    out["binary"] = len(frame.get("bytes") or b"")
+                await self._publish(bridge.owner, out)
+        except Exception as e:
+            log.info("a bridged websocket of table %s ended: %s", live.table.id, e)
+        finally:
+            self.bridges.pop(cid, None)
+            with contextlib.suppress(Exception):
+                await self._publish(bridge.owner, {"op": "gone", "conn": cid})
+            bridge.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await sender
+
+    @staticmethod
+    async def _send_out(ws: WebSocket, bridge: Bridge) -> None:
+        while True:
+            message = await bridge.outbox.get()
+            if message is None:
+                if ws.client_state is WebSocketState.CONNECTED:
+                    with contextlib.suppress(Exception):
+                        await ws.close(*bridge.close)
+                return
+            try:
+                await ws.send_text(message)
+            except Exception:
+                return
+
+    def _close_bridge(self, bridge: Bridge, code: int, reason: str) -> None:
+        bridge.close = (code, reason)
+        bridge.outbox.put_nowait(None)
+
+    async def _watch(self) -> None:
+        """Close the bridges whose table's owner changed or died (its lease lapsed), so that their clients
+        reconnect to the new owner."""
+        assert self.hub is not None
+        while True:
+            await asyncio.sleep(self.watch_every)
+            tables = {b.table_id for b in self.bridges.values()}
+            try:
+                owners = {t: await asyncio.to_thread(self.hub.lease.owner, t) for t in tables}
+            except Exception as e:
+                log.warning("could not read the leases: %s", e)
+                continue
+            for bridge in list(self.bridges.values()):
+                if owners.get(bridge.table_id, bridge.owner) != bridge.owner:
+                    self._close_bridge(bridge, 1012, MOVED)

@@ -1,0 +1,210 @@
+"""Rematch: at the end of a match, one of its people proposes the same seats and settings again; the new table
+starts once every seated person has answered, each in the seat he had.
+
+Bots accept at once. A person who declines, or leaves (his last connection to the table closes, or he has none
+when it is proposed, or he lets :data:`REMATCH_SECONDS` go by without answering), is replaced by a bot: so the
+rematch starts at once for those who want it, as a match goes on with a bot in an away person's seat, and nobody
+who said no is held to a stake. The proposer may take his offer back (his decline, or his leaving, ends it). The
+new table is made and started through the hub like any other (its creator is the proposer): a staked match holds
+every seat's stake again at its start, by the same path, and a start the chips refuse abandons the new table (no
+chips held) and says why. Everyone connected to the old table, watchers too, is told the new table's id, and the
+browser moves there.
+
+Offers live in memory only: a restart forgets them (the finished table stays, and anyone may propose again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from taash.i18n import N_
+from taash.tables.adapter import TableError
+from taash.web.hub import Connection, Hub, Live
+from taash.web.table_models import sit_action
+
+log = logging.getLogger("taash.web")
+JSON = Any
+#: Seconds a seated person has to answer a rematch; then he counts as having declined.
+REMATCH_SECONDS = 60.0
+#: The rematches started that are remembered (to send a late connection of the old table on to the new one).
+STARTED_KEPT = 2000
+ANSWERS = ("propose", "accept", "decline")
+
+#: What each seat said, as the ``rematch`` message lists them.
+WAITING, ACCEPTED, DECLINED, LEFT, BOT = "waiting", "accepted", "declined", "left", "bot"
+
+
+@dataclass(eq=False)
+class Offer:
+    """A rematch proposed at a finished table: who proposed it, and each seat's answer so far."""
+
+    live: Live
+    by: int
+    answers: list[str]
+    until: float
+    #: When (the hub's monotonic clock) the seats still waiting count as having declined.
+    due: float
+    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def waiting(self) -> bool:
+        return WAITING in self.answers
+
+
+class Rematches:
+    """Every rematch offer of the server's finished tables, and the rematches started (old table -> new)."""
+
+    def __init__(self, hub: Hub, seconds: float = REMATCH_SECONDS):
+        self.hub = hub
+        self.seconds = seconds
+        self.offers: dict[str, Offer] = {}
+        self.started: OrderedDict[str, str] = OrderedDict()
+        #: Finished tables whose rematch is being made (no new offer meanwhile).
+        self.starting: set[str] = set()
+
+    # -- a seat's answer ------------------------------------------------------------------------------------------
+
+    async def answer(self, live: Live, seat: int | None, said: object) -> None:
+        """A seated person's ``propose``, ``accept`` or ``decline`` (TableError, in his words, when it cannot
+        be: a watcher, a match not over, no offer to answer, a rematch already started)."""
+        if said not in ANSWERS:
+            raise TableError(N_("a rematch's answer is propose, accept or decline"), "malformed")
+        if seat is None:
+            raise TableError(N_("only the match's players may ask for a rematch"), "not_seated")
+        table_id = live.table.id
+        if table_id in self.started or table_id in self.starting:
+            raise TableError(N_("the rematch has started already"), "rematch_started")
+        if live.gone or live.table.status != "finished":
+            raise TableError(N_("a rematch is proposed once the match is over"), "not_finished")
+        offer = self.offers.get(table_id)
+        if offer is None:
+            if said != "propose":
+                raise TableError(N_("nobody has proposed a rematch: propose one"), "no_rematch")
+            offer = self._propose(live, seat)
+        else:
+            now = DECLINED if said == "decline" else ACCEPTED
+            if offer.answers[seat] == now:
+                return  # the same answer again changes nothing
+            offer.answers[seat] = now
+        await self._after_answer(offer, seat)
+
+    def _propose(self, live: Live, seat: int) -> Offer:
+        seats = live.table.seats
+        answers = [BOT if s.bot or s.guest is None else WAITING if any(c.seat == i for c in live.connections)
+                   else LEFT for i, s in enumerate(seats)]
+        answers[seat] = ACCEPTED
+        clock = self.hub.clock
+        offer = Offer(live, seat, answers, clock.time() + self.seconds, clock.monotonic() + self.seconds)
+        self.offers[live.table.id] = offer
+        if offer.waiting():
+            offer.timer = asyncio.create_task(self._expire(offer))
+        return offer
+
+    async def left(self, live: Live, conn: Connection) -> None:
+        """``conn`` has closed: a seat with no connection left counts as declined."""
+        offer = self.offers.get(live.table.id)
+        seat = conn.seat
+        if offer is None or offer.live is not live or seat is None or live.seat_connected(seat):
+            return
+        if offer.answers[seat] in (WAITING, ACCEPTED):
+            offer.answers[seat] = LEFT
+            await self._after_answer(offer, seat)
+
+    async def _expire(self, offer: Offer) -> None:
+        await self.hub.clock.sleep_until(offer.due)
+        if self.offers.get(offer.live.table.id) is not offer:
+            return
+        offer.answers = [DECLINED if a == WAITING else a for a in offer.answers]
+        offer.timer = None
+        await self._after_answer(offer, None)
+
+    async def _after_answer(self, offer: Offer, seat: int | None) -> None:
+        """Tell everyone where the offer stands; end it (the proposer said no) or start it (nobody is waiting)."""
+        live = offer.live
+        if offer.answers[offer.by] in (DECLINED, LEFT):
+            self._close(offer)
+            self.tell(live, {"type": "rematch_over", "version": live.table.version,
+                             "reason": f"{live.table.seats[offer.by].name} took back the rematch"})
+            return
+        self.tell(live, self.offer_message(offer))
+        if not offer.waiting():
+            self._close(offer)
+            self.starting.add(live.table.id)
+            try:
+                await self._start(offer)
+            finally:
+                self.starting.discard(live.table.id)
+
+    def _close(self, offer: Offer) -> None:
+        self.offers.pop(offer.live.table.id, None)
+        if offer.timer is not None and offer.timer is not asyncio.current_task():
+            offer.timer.cancel()
+        offer.timer = None
+
+    # -- the new table ----------------------------------------------------------------------------------------------
+
+    async def _start(self, offer: Offer) -> None:
+        """Make the new table with the old one's settings and stake, seat each person who accepted where he sat,
+        bots in the other seats, and start it (holding the stakes as any start does)."""
+        old, hub = offer.live, self.hub
+        proposer = old.table.seats[offer.by].guest
+        try:
+            new = await hub.create(old.table.settings, proposer, old.stake)
+        except TableError as e:
+            self.tell(old, {"type": "rematch_over", "version": old.table.version,
+                            "reason": f"the rematch could not start: {e}"})
+            return
+        try:
+            await self._seat_and_start(offer, new, proposer)
+        except TableError as e:
+            with contextlib.suppress(TableError):
+                await hub.abandon(new, reason="the rematch could not start")
+            self.tell(old, {"type": "rematch_over", "version": old.table.version,
+                            "reason": f"the rematch could not start: {e}"})
+            return
+        self.started[old.table.id] = new.table.id
+        while len(self.started) > STARTED_KEPT:
+            self.started.popitem(last=False)
+        log.info("table %s: rematch at table %s", old.table.id, new.table.id)
+        self.tell(old, self.started_message(old))
+
+    async def _seat_and_start(self, offer: Offer, new: Live, proposer: str | None) -> None:
+        hub, seats = self.hub, offer.live.table.seats
+        for seat, said in enumerate(offer.answers):
+            person = seats[seat].guest
+            if said == ACCEPTED and person is not None:
+                await hub.act(new, sit_action(seat, seats[seat].name, None), person)
+        if any(s.empty for s in new.table.seats):
+            await hub.act(new, {"type": "bots"}, proposer)
+        await hub.act(new, {"type": "start"}, proposer)
+
+    # -- messages ---------------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def offer_message(offer: Offer) -> dict[str, JSON]:
+        return {"type": "rematch", "version": offer.live.table.version, "by": offer.by,
+                "seats": list(offer.answers), "until": offer.until}
+
+    def started_message(self, old: Live) -> dict[str, JSON]:
+        return {"type": "rematch_started", "version": old.table.version, "table": self.started[old.table.id]}
+
+    @staticmethod
+    def tell(live: Live, message: dict[str, JSON]) -> None:
+        text = json.dumps(message, separators=(",", ":"))
+        for conn in list(live.connections):
+            if conn.close_code == 1000:
+                conn.send(text)
+
+    def greet(self, live: Live, conn: Connection) -> None:
+        """A new connection to a finished table is told of its rematch: the offer open, or the table started."""
+        if live.table.id in self.started:
+            conn.send(json.dumps(self.started_message(live), separators=(",", ":")))
+            return
+        offer = self.offers.get(live.table.id)
+        if offer is not None and offer.live is live:
+            conn.send(json.dumps(self.offer_message(offer), separators=(",", ":")))

@@ -1,0 +1,119 @@
+// The tournaments: the list with a form to make one (/tournaments), and one tournament with its live standings,
+// its matches (each table to watch) and the buttons to register or withdraw (/tournaments/ID). Every rule is the
+// server's: the page shows what the API says and asks it again every few seconds while a tournament is on.
+import { api, games, h, nameEl } from "/static/common.js";
+import { TEXT } from "/static/texts.js";
+
+// Seconds between two looks at a tournament in progress.
+const REFRESH = 3;
+
+function field(label, input) {
+  return h("label", {}, label, " ", input);
+}
+
+async function listPage(main, status) {
+  const offered = await games().catch(() => ({}));
+  const list = h("section", { class: "panel", "data-testid": "tournament-list" }, h("h2", {}, TEXT.tournaments));
+  const found = await api("GET", "/api/tournaments");
+  if (!found.length) list.append(h("p", {}, TEXT.tournamentNone));
+  for (const t of found) {
+    list.append(h("p", { "data-testid": "tournament-row" },
+      h("a", { href: `/tournaments/${t.id}` }, t.name), ` · ${(offered[t.game] || { title: t.game }).title} · `,
+      `${TEXT[t.kind] || t.kind} · ${TEXT.tournamentEntrants(t.entrants, t.capacity)} · `,
+      TEXT.tournamentStatus(t.status, t.round)));
+  }
+  const game = h("select", { name: "game" }, ...Object.values(offered).map((g) => h("option", { value: g.name }, g.title)));
+  const form = h("form", { class: "table-form", "data-testid": "tournament-form" },
+    field(TEXT.tournamentName, h("input", { name: "name", required: true, maxlength: "60" })),
+    field(TEXT.tournamentGame, game),
+    field(TEXT.tournamentKind, h("select", { name: "kind" }, h("option", { value: "knockout" }, TEXT.knockout),
+      h("option", { value: "swiss" }, TEXT.swiss))),
+    field(TEXT.tournamentSeats, h("input", { name: "players", type: "number", min: "2", max: "6", value: "2" })),
+    field(TEXT.tournamentCapacity, h("input", { name: "capacity", type: "number", min: "2", max: "64", value: "8" })),
+    field(TEXT.tournamentFee, h("input", { name: "fee", type: "number", min: "0", value: "0" })),
+    field(TEXT.tournamentBots, h("input", { name: "bots", type: "checkbox", checked: true })),
+    h("button", { type: "submit" }, TEXT.tournamentCreate));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    try {
+      const made = await api("POST", "/api/tournaments", {
+        name: data.get("name"), game: data.get("game"), kind: data.get("kind"),
+        players: Number(data.get("players")), capacity: Number(data.get("capacity")),
+        fee: Number(data.get("fee")), bots: data.get("bots") === "on" });
+      location.href = `/tournaments/${made.id}`;
+    } catch (e) {
+      status.textContent = e.message;
+    }
+  });
+  main.append(list, h("section", { class: "panel" }, h("h2", {}, TEXT.tournamentNew), form));
+}
+
+function standingsTable(t) {
+  const rows = t.standings.map((s) => h("tr", { "data-testid": "standing" },
+    h("td", {}, String(s.place)),
+    h("td", {}, s.bot ? s.name : h("a", { href: `/p/${encodeURIComponent(s.id)}` }, nameEl(s.name))),
+    h("td", {}, String(s.score)),
+    h("td", {}, s.prize ? s.prize.toLocaleString("en-IN") : "")));
+  return h("table", { class: "history" }, h("thead", {}, h("tr", {},
+    ...[TEXT.tournamentPlace, TEXT.tournamentPlayer, TEXT.tournamentScore, TEXT.tournamentPrize]
+      .map((x) => h("th", {}, x)))), h("tbody", {}, ...rows));
+}
+
+function matchLine(m) {
+  return h("li", { "data-testid": "tournament-match" }, `${TEXT.tournamentRound(m.round)}: `,
+    ...m.seats.flatMap((s, i) => [i ? ", " : "", nameEl(s)]),
+    m.goers.length ? ` — ${TEXT.tournamentGoesOn(m.goers.join(", "))}` : "",
+    m.table ? [" · ", h("a", { href: `/t/${m.table}` }, TEXT.tournamentWatch)] : "");
+}
+
+async function onePage(main, status, id) {
+  const view = h("section", { class: "panel", "data-testid": "tournament" });
+  main.append(view);
+  let timer = null;
+  const show = async () => {
+    let t;
+    try {
+      t = await api("GET", `/api/tournaments/${encodeURIComponent(id)}`);
+    } catch (e) {
+      status.textContent = e.message;
+      return;
+    }
+    document.title = `taash · ${t.name}`;
+    const act = async (what) => {
+      try {
+        await api("POST", `/api/tournaments/${t.id}/${what}`);
+        status.textContent = "";
+      } catch (e) {
+        status.textContent = e.message;
+      }
+      show();
+    };
+    const buttons = t.status !== "open" ? [] : [t.registered
+      ? h("button", { type: "button", "data-testid": "withdraw", onclick: () => act("withdraw") }, TEXT.tournamentWithdraw)
+      : h("button", { type: "button", "data-testid": "register", onclick: () => act("register") }, TEXT.tournamentRegister)];
+    view.replaceChildren(h("h2", {}, t.name),
+      h("p", { "data-testid": "tournament-status" }, `${TEXT[t.kind] || t.kind} · `,
+        TEXT.tournamentStatus(t.status, t.round), " · ", TEXT.tournamentEntrants(t.entrants, t.capacity)),
+      h("p", {}, TEXT.tournamentFeeWords(t.fee, t.pool)), ...buttons,
+      h("h3", {}, TEXT.tournamentStandings),
+      t.standings.length ? standingsTable(t) : h("ul", {}, ...t.people.map((p) => h("li", {}, nameEl(p.name)))),
+      h("h3", {}, TEXT.tournamentMatches), h("ul", {}, ...t.matches.map(matchLine)));
+    clearTimeout(timer);
+    if (!["finished", "cancelled"].includes(t.status)) timer = setTimeout(show, REFRESH * 1000);
+  };
+  await show();
+}
+
+async function main() {
+  const main = document.getElementById("tournaments");
+  const status = document.getElementById("status");
+  try {
+    if (main.dataset.page === "tournaments") await listPage(main, status);
+    else await onePage(main, status, decodeURIComponent(location.pathname.split("/").pop()));
+  } catch (e) {
+    status.textContent = e.message;
+  }
+}
+
+main();

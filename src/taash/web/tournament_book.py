@@ -1,0 +1,235 @@
+"""A tournament's record, read and written synchronously (the director calls it in a worker thread, ``taash
+tournaments`` directly): its creation checked, its entrants, its matches, and its standings as they stand.
+
+Nothing here names a game: the settings are checked by the game's table adapter, the results read as the tables
+layer gives them (:class:`taash.tables.adapter.SeatResult`).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from taash.chips.ledger import Ledger
+from taash.i18n import N_
+from taash.tables.adapter import Settings, TableError, adapter
+from taash.tables.table import check_settings
+from taash.tournaments.pairing import (
+    KINDS,
+    KNOCKOUT,
+    Standing,
+    TournamentError,
+    knockout_standings,
+    swiss_rounds,
+    swiss_standings,
+)
+from taash.web.tournament_rows import (
+    BOT_PREFIX,
+    CANCELLED,
+    DONE,
+    FINISHED,
+    OPEN,
+    REGISTERED,
+    EntrantRow,
+    MatchRow,
+    TournamentRow,
+    is_bot,
+    pool_person,
+)
+
+JSON = Any
+#: The most entrants a tournament takes.
+MOST_ENTRANTS = 64
+#: The most chips a tournament's fee may be.
+MOST_FEE = 10**9
+#: Prizes by default: the winner takes 70% of the pool, the second 30%.
+DEFAULT_PRIZES = (70, 30)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSpec:
+    """What a tournament's creator (a person, or the operator) chose. ``rules`` and ``length`` as a table takes
+    them (None: the game's first preset and its default length); ``rounds`` of a Swiss (0: enough for one winner);
+    ``starts_at``: None starts it as soon as it is full."""
+
+    name: str
+    game: str
+    kind: str = KNOCKOUT
+    players: int = 2
+    rules: str | None = None
+    length: int | str | None = None
+    level: str = "easy"
+    capacity: int = 8
+    rounds: int = 0
+    fee: int = 0
+    prizes: tuple[int, ...] = DEFAULT_PRIZES
+    bots: bool = True
+    starts_at: datetime | None = None
+
+
+def table_settings(row: TournamentRow, players: int | None = None) -> Settings:
+    """The settings of one of the tournament's tables (``players`` seats: its own size unless told)."""
+    game = adapter(row.game)
+    settings = game.settings(players or row.players, json.loads(row.rules), json.loads(row.length), row.level, True)
+    check_settings(settings)
+    return settings
+
+
+def _checked(spec: TournamentSpec, now: datetime) -> tuple[str, JSON, JSON]:
+    """The rules and length as stored; a one-sentence TournamentError for anything wrong."""
+    if not 1 <= len(spec.name.strip()) <= 60:
+        raise TournamentError(N_("a tournament's name is 1 to 60 characters"))
+    if spec.kind not in KINDS:
+        raise TournamentError(f"a tournament is one of {', '.join(KINDS)}, not {spec.kind!r}")
+    if not 2 <= spec.capacity <= MOST_ENTRANTS:
+        raise TournamentError(f"a tournament takes 2 to {MOST_ENTRANTS} entrants, not {spec.capacity}")
+    if not 0 <= spec.fee <= MOST_FEE:
+        raise TournamentError(f"an entry fee is 0 to {MOST_FEE:,} chips, not {spec.fee}")
+    if not 0 <= spec.rounds <= 12:
+        raise TournamentError(f"a Swiss tournament plays 1 to 12 rounds (0: as many as it needs), not {spec.rounds}")
+    if not spec.prizes or len(spec.prizes) > 10 or any(p < 0 for p in spec.prizes) or sum(spec.prizes) != 100:
+        raise TournamentError(f"prizes are up to 10 percents of the pool, by place, adding up to 100, not "
+                              f"{list(spec.prizes)}")
+    if spec.starts_at is not None and spec.starts_at.astimezone(UTC) < now:
+        raise TournamentError(N_("a tournament starts in the future (or as soon as it is full)"))
+    try:
+        game = adapter(spec.game)
+    except (TableError, ValueError) as e:
+        raise TournamentError(str(e)) from None
+    rules = spec.rules or game.presets[0]
+    length: JSON = spec.length
+    if length is None:
+        length = game.formats[0] if game.formats else 1
+    try:
+        check_settings(game.settings(spec.players, rules, length, spec.level, True))
+    except (TableError, ValueError) as e:
+        raise TournamentError(f"its tables cannot be played: {e}") from None
+    return spec.name.strip(), rules, length
+
+
+def create_tournament(engine: Engine, ledger: Ledger | None, spec: TournamentSpec, creator: str | None,
+                      now: datetime | None = None) -> str:
+    """Write a new tournament (open for registration); its id. A tournament with a fee opens its prize pool in
+    the books first."""
+    moment = now or datetime.now(UTC)
+    name, rules, length = _checked(spec, moment)
+    if spec.fee and ledger is None:
+        raise TournamentError(N_("this server keeps no chips: its tournaments are free"))
+    tournament_id = secrets.token_hex(8)
+    if spec.fee and ledger is not None:
+        ledger.open_wallet(pool_person(tournament_id), grant=False)
+    rounds = (spec.rounds or swiss_rounds(spec.capacity)) if spec.kind != KNOCKOUT else 0
+    with Session(engine) as s, s.begin():
+        s.add(TournamentRow(id=tournament_id, name=name, game=spec.game, kind=spec.kind, players=spec.players,
+                            rules=json.dumps(rules), length=json.dumps(length), level=spec.level,
+                            capacity=spec.capacity, rounds=rounds, fee=spec.fee, prizes=json.dumps(list(spec.prizes)),
+                            bots=spec.bots, creator=creator, starts_at=spec.starts_at, status=OPEN, round=0,
+                            created_at=moment))
+    return tournament_id
+
+
+@dataclass(slots=True)
+class Record:
+    """A tournament as the database has it: the row, its entrants (in registration order) and its matches."""
+
+    row: TournamentRow
+    entrants: list[EntrantRow]
+    matches: list[MatchRow]
+
+    @property
+    def registered(self) -> list[EntrantRow]:
+        return [e for e in self.entrants if e.state == REGISTERED]
+
+    @property
+    def people(self) -> list[str]:
+        return [e.entrant for e in self.registered if not is_bot(e.entrant)]
+
+    @property
+    def seeds(self) -> list[str]:
+        seeded = [e for e in self.registered if e.seed is not None]
+        return [e.entrant for e in sorted(seeded, key=lambda e: e.seed or 0)]
+
+    def round_matches(self, number: int | None = None) -> list[MatchRow]:
+        wanted = self.row.round if number is None else number
+        return [m for m in self.matches if m.round == wanted]
+
+    def names(self) -> dict[str, str]:
+        return {e.entrant: e.name for e in self.entrants}
+
+    def standings(self) -> list[Standing]:
+        """Where everyone stands now (final once the tournament is over)."""
+        seeds = self.seeds or [e.entrant for e in self.registered]
+        done = [m for m in self.matches if m.status == DONE]
+        if self.row.kind == KNOCKOUT:
+            reached = {e: m.round for m in sorted(self.matches, key=lambda m: m.round) for e in m.entrants()}
+            last = self.round_matches()
+            over = self.row.status not in (OPEN, "running") and last and all(m.status == DONE for m in last)
+            champions = [g for m in last for g in m.outcome_of().get("goers", [])] if over else []
+            return knockout_standings(reached, champions, seeds)
+        scores: dict[str, float] = {}
+        for m in done:
+            for e, p in m.outcome_of().get("points", {}).items():
+                scores[e] = scores.get(e, 0.0) + p
+        return swiss_standings(scores, met_so_far(done), seeds)
+
+
+def met_so_far(matches: Sequence[MatchRow]) -> dict[str, set[str]]:
+    """Who has met whom at the tournament's tables so far."""
+    met: dict[str, set[str]] = {}
+    for m in matches:
+        seats = m.entrants()
+        for e in seats:
+            met.setdefault(e, set()).update(o for o in seats if o != e)
+    return met
+
+
+def read(engine: Engine, tournament_id: str) -> Record | None:
+    with Session(engine, expire_on_commit=False) as s:
+        row = s.get(TournamentRow, tournament_id)
+        if row is None:
+            return None
+        entrants = list(s.scalars(select(EntrantRow).where(EntrantRow.tournament_id == tournament_id)
+                                  .order_by(EntrantRow.registered_at, EntrantRow.entrant)))
+        matches = list(s.scalars(select(MatchRow).where(MatchRow.tournament_id == tournament_id)
+                                 .order_by(MatchRow.round, MatchRow.number)))
+        s.expunge_all()
+        return Record(row, entrants, matches)
+
+
+def listed(engine: Engine, statuses: Sequence[str] | None = None, limit: int = 100) -> list[TournamentRow]:
+    """Tournaments, the newest first (only those of ``statuses`` when given)."""
+    with Session(engine, expire_on_commit=False) as s:
+        query = select(TournamentRow).order_by(TournamentRow.created_at.desc()).limit(limit)
+        if statuses is not None:
+            query = query.where(TournamentRow.status.in_(statuses))
+        rows = list(s.scalars(query))
+        s.expunge_all()
+        return rows
+
+
+def entered_by(engine: Engine, entrant: str, limit: int = 50) -> list[tuple[TournamentRow, EntrantRow]]:
+    """The tournaments a person registered for (not withdrawn), the newest first."""
+    with Session(engine, expire_on_commit=False) as s:
+        rows = list(s.execute(select(TournamentRow, EntrantRow).join(
+            EntrantRow, EntrantRow.tournament_id == TournamentRow.id)
+            .where(EntrantRow.entrant == entrant, EntrantRow.state == REGISTERED,
+                   TournamentRow.status != CANCELLED)
+            .order_by(TournamentRow.created_at.desc()).limit(limit)).tuples())
+        s.expunge_all()
+        return rows
+
+
+def bot_entrants(count: int, first: int = 1) -> list[tuple[str, str]]:
+    """``count`` bot entrants: their ids and names."""
+    return [(f"{BOT_PREFIX}{n}", f"Bot {n}") for n in range(first, first + count)]
+
+
+def is_finished(row: TournamentRow) -> bool:
+    return row.status in (FINISHED, CANCELLED)

@@ -1,0 +1,215 @@
+"""Tables under leases with an epoch (taash.web.lease): two hubs on one database, as two servers of a cluster, on
+SQLite here and on PostgreSQL when the CI provides one. One server owns a table at a time; a lapsed lease is
+taken by another with the next epoch; and the database refuses the writes of the server that lost it (fencing),
+so that no action is written twice or behind the new owner's back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from taash.tables.adapter import Settings, TableError
+from taash.web.db import ActionRow, make_engine, migrate
+from taash.web.hub import Hub, Live
+from taash.web.lease import DatabaseLease, LeaseLost, SoleLease
+from taash.web.store import Store
+from tests.web.server import POSTGRES, postgres_database
+
+
+class WallClock:
+    """A wall clock the test moves on."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 't.db'}"
+    else:
+        with postgres_database() as url:
+            yield url
+
+
+def server(url: str, name: str, clock: WallClock) -> tuple[Hub, Store, DatabaseLease]:
+    engine = make_engine(url)
+    migrate(engine)
+    store = Store(engine)
+    lease = DatabaseLease(engine, name, seconds=3.0, clock=clock)
+    return Hub(store, bot_delay=0, lease=lease), store, lease
+
+
+async def two_player_table(hub: Hub) -> Live:
+    live = await hub.create(Settings(players=2, length=0), "g0")
+    await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+    await hub.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
+    await hub.act(live, {"type": "start"}, "g0")
+    return live
+
+
+def test_one_server_owns_a_table_until_its_lease_lapses_then_another_takes_it_with_the_next_epoch(
+        database: str) -> None:
+    clock = WallClock()
+
+    async def scenario() -> None:
+        a, store_a, lease_a = server(database, "a", clock)
+        b, store_b, lease_b = server(database, "b", clock)
+        try:
+            live = await two_player_table(a)
+            assert live.epoch == 1 and lease_a.owner(live.table.id) == "a"
+            view = b.get(live.table.id)
+            assert view is not None and view.owner == "a" and live.table.id not in b.live  # a view, not b's
+            assert view.table.version == live.table.version
+            clock.now += 2
+            assert lease_a.renew() == set()  # renewed in time: still a's
+            clock.now += 2
+            view = b.get(live.table.id)
+            assert view is not None and view.owner == "a"
+            clock.now += 3.5  # a stopped renewing (killed)
+            assert lease_b.lapsed() == [live.table.id]
+            assert b.ownership.take_lapsed(lease_b.lapsed()) == 1
+            taken = b.live[live.table.id]
+            assert taken.owner is None and taken.epoch == 2 and taken.table.version == live.table.version
+            assert lease_a.renew() == {live.table.id}  # a learns it lost the table
+        finally:
+            store_a.close()
+            store_b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_server_that_lost_its_lease_can_no_longer_write_and_nothing_is_applied_twice(database: str) -> None:
+    clock = WallClock()
+
+    async def scenario() -> None:
+        a, store_a, _ = server(database, "a", clock)
+        b, store_b, lease_b = server(database, "b", clock)
+        try:
+            live = await two_player_table(a)
+            clock.now += 10  # a paused (a long GC, a cut network): its lease lapsed and b took the table
+            b.ownership.take_lapsed(lease_b.lapsed())
+            taken = b.live[live.table.id]
+            before = live.table.version
+            seat = live.table.to_move()
+            with pytest.raises(TableError) as refused:  # a still believes it owns the table: the database says no
+                await a.act(live, live.table.bot_action(), f"g{seat}", "m1")
+            assert refused.value.code == "moved" and live.table.version == before
+            with pytest.raises(LeaseLost):
+                await store_a.add_action(live.table.id, before + 1, "g0", None, {"type": "x"}, epoch=1)
+            action = taken.table.bot_action()
+            made = await b.act(taken, action, f"g{seat}", "m1")  # the new owner plays it
+            assert made == before + 1
+            assert await b.act(taken, json.loads(json.dumps(action)), f"g{seat}", "m1") == made  # sent again: once
+            with store_b.engine.connect() as c:
+                versions = [v for (v,) in c.execute(select(ActionRow.version).where(
+                    ActionRow.table_id == live.table.id).order_by(ActionRow.version))]
+            assert versions == list(range(1, made + 1))  # every version once: none lost, none twice
+        finally:
+            store_a.close()
+            store_b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_server_that_learns_it_lost_a_table_lets_it_go_and_closes_its_connections(database: str) -> None:
+    clock = WallClock()
+
+    async def scenario() -> None:
+        a, store_a, _ = server(database, "a", clock)
+        b, store_b, lease_b = server(database, "b", clock)
+        try:
+            live = await two_player_table(a)
+            conn = a.join(live, "g0", None)
+            clock.now += 10
+            b.ownership.take_lapsed(lease_b.lapsed())
+            await a.ownership.once()
+            assert live.table.id not in a.live and live.gone
+            while (message := conn.queue.get_nowait()) is not None:
+                assert message
+            assert conn.close_code == 1012
+        finally:
+            store_a.close()
+            store_b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_let_go_is_taken_at_once_by_whoever_asks_but_no_scan_takes_it(database: str) -> None:
+    clock = WallClock()
+
+    async def scenario() -> None:
+        a, store_a, lease_a = server(database, "a", clock)
+        b, store_b, lease_b = server(database, "b", clock)
+        try:
+            live = await a.create(Settings(players=2, length=0), "g0")
+            a.registry.drop(live)
+            assert lease_b.lapsed() == []  # nobody died: nothing to take over
+            again = b.get(live.table.id)
+            assert again is not None and again.owner is None and again.epoch == 2
+            assert lease_a.owner(live.table.id) == "b"
+        finally:
+            store_a.close()
+            store_b.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_lone_server_keeps_no_leases_and_fences_nothing(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
+        migrate(engine)
+        store = Store(engine)
+        try:
+            hub = Hub(store, bot_delay=0)
+            assert isinstance(hub.lease, SoleLease)
+            live = await two_player_table(hub)
+            assert live.epoch is None and live.owner is None
+            with engine.connect() as c:
+                assert c.exec_driver_sql("SELECT COUNT(*) FROM table_leases").scalar() == 0
+        finally:
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_leases_migration_goes_down_and_up_again_and_tables_made_before_it_are_taken_when_asked_for(
+        database: str) -> None:
+    from sqlalchemy import inspect
+
+    from tests.web.test_migrations import downgrade
+
+    clock = WallClock()
+
+    async def before() -> tuple[str, int]:
+        store = Store(make_engine(database))
+        try:
+            live = await two_player_table(Hub(store, bot_delay=0))
+            return live.table.id, live.table.version
+        finally:
+            store.close()
+
+    engine = make_engine(database)
+    migrate(engine)
+    engine.dispose()
+    downgrade(database, "0014")
+    engine = make_engine(database)
+    assert "table_leases" not in inspect(engine).get_table_names()
+    engine.dispose()
+    migrate(make_engine(database), "0014")
+    table_id, version = asyncio.run(before())
+    b, store_b, _ = server(database, "b", clock)  # upgrades to the head
+    try:
+        live = b.get(table_id)
+        assert live is not None and live.owner is None and live.epoch == 1 and live.table.version == version
+    finally:
+        store_b.close()
