@@ -4,7 +4,7 @@
 // notifications) and the panel of the cards taken and the whole log. What a state changed is each game's word: its
 // view module's `feel` (static/{game}/feel.js) says who played and what came or went.
 
-import { api, h, toast, withNames, words } from "/static/common.js";
+import { h, toast, withNames, words } from "/static/common.js";
 import * as motion from "/static/motion.js";
 import * as notify from "/static/notify.js";
 import * as options from "/static/options.js";
@@ -146,7 +146,7 @@ async function openPiles(view) {
   ]);
   const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
   try {
-    const lines = (await api("GET", `/api/tables/${T.tableId}/log`)).log;
+    const lines = (await T.api("GET", `/api/tables/${T.tableId}/log`)).log;
     log.replaceChildren(...lines.map((line) => h("li", {}, withNames(words(line), names))));
     log.scrollTop = log.scrollHeight;
   } catch (e) {

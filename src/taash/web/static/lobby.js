@@ -3,6 +3,7 @@
 import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, LEVELS, formatLabel, ruleLabel } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
+import { installButton, register } from "/static/offline/register.js";
 
 /** The games the server offers, by name (GET /api/games), the default first. */
 let GAMES = {};
@@ -230,6 +231,8 @@ function showReady(guest) {
 }
 
 async function main() {
+  register();
+  installButton(document.getElementById("install"));
   try {
     GAMES = await games();
   } catch (e) {
