@@ -114,8 +114,8 @@ def test_a_bad_save_is_refused_in_one_line(bad: str) -> None:
 def test_the_rummy_groups_and_the_log_are_answered_offline() -> None:
     match = OfflineMatch(setup("rummy"))
     deal = match.table.state_for(0)["deal"]
-    answer = json.loads(match.api("POST", "/api/rummy/groups", {"rules": deal["rules"], "wild": deal["wild"],
-                                                               "groups": [deal["hand"]]}))
+    body = json.dumps({"rules": deal["rules"], "wild": deal["wild"], "groups": [deal["hand"]]})
+    answer = json.loads(match.api("POST", "/api/rummy/groups", body))
     assert set(answer) == {"kinds", "valid", "points"}
     assert json.loads(match.api("GET", "/api/tables/offline/log"))["log"] == match.table.log
     with pytest.raises(TableError):

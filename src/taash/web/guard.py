@@ -21,6 +21,11 @@ class Guard:
     CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
            "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
 
+    #: The offline engine's worker runs Pyodide, whose CPython is WebAssembly: it may compile WebAssembly (never
+    #: evaluate JavaScript text); every page keeps :attr:`CSP`.
+    WORKER = "/static/offline/worker.js"
+    WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+
     def __init__(self, app: ASGIApp, max_body: int, allowed_origins: Collection[str] = ()):
         self.app = app
         self.max_body = max_body
@@ -57,7 +62,8 @@ class Guard:
                 extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
                          (b"x-frame-options", b"DENY")]
                 if page:
-                    extra.append((b"content-security-policy", self.CSP.encode()))
+                    csp = self.WORKER_CSP if scope["path"] == self.WORKER else self.CSP
+                    extra.append((b"content-security-policy", csp.encode()))
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

@@ -96,6 +96,15 @@ class OfflineMatch:
         for opening in ({"type": "sit", "seat": 0, "name": setup.name}, {"type": "bots"}, {"type": "start"}):
             self.table.apply(opening, PERSON)
 
+    @classmethod
+    def start(cls, setup_text: str) -> OfflineMatch:
+        """A new match of a setup given as JSON text (the page's)."""
+        try:
+            data = json.loads(setup_text)
+        except ValueError:
+            raise TableError("a setup is JSON") from None
+        return cls(Setup.from_json(data))
+
     # -- saving -------------------------------------------------------------------------------------------------
 
     def save(self) -> str:
@@ -184,9 +193,13 @@ class OfflineMatch:
 
     # -- the rest of the page's calls ---------------------------------------------------------------------------
 
-    def api(self, method: str, path: str, body: JSON = None) -> str:
-        """The HTTP calls a table's page makes, answered here (JSON text): the log, and a game's own endpoints
-        that need no server (Rummy's groups)."""
+    def api(self, method: str, path: str, body_text: str = "null") -> str:
+        """The HTTP calls a table's page makes (the body as JSON text), answered here (JSON text): the log, and a
+        game's own endpoints that need no server (Rummy's groups)."""
+        try:
+            body = json.loads(body_text)
+        except ValueError:
+            raise TableError("a body is JSON") from None
         if method == "GET" and path == f"/api/tables/{TABLE_ID}/log":
             return json.dumps({"log": self.table.log})
         if method == "POST" and path in ("/api/rummy/groups", "/api/games/rummy/groups"):

@@ -502,7 +502,7 @@ function renderLearning() {
   const d = st.deal || {};
   const mine = st.status === "playing" && myTurn();
   if (st.game) $("learn-link").href = `/learn/${encodeURIComponent(st.game)}`;
-  $("coach").hidden = st.you === null || st.you === undefined || st.status !== "playing";
+  $("coach").hidden = OFFLINE || st.you === null || st.you === undefined || st.status !== "playing";
   $("coach").disabled = !mine;
   if (S.coachAt !== S.version) $("coach-said").textContent = "";
   markBlocked();

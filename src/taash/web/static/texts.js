@@ -41,6 +41,8 @@ export const TEXT = {
   offlineGame: "Game",
   offlinePlayers: "Players",
   offlineLevel: "Computer level",
+  offlineLength: "Match length",
+  offlineSingleDeal: "a single deal",
   offlineName: "Your name",
   offlineResumeTitle: "Matches in progress",
   offlineResume: "Resume",

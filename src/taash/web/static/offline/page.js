@@ -1,7 +1,7 @@
 // The offline page (/offline): start a match against bots that runs on this device, resume one in progress, and
 // add finished ones to the person's history once online (the server replays each before keeping it).
 
-import { api, games, h } from "/static/common.js";
+import { api, formatLabel, games, h } from "/static/common.js";
 import { TEXT } from "/static/texts.js";
 import { installButton, register } from "/static/offline/register.js";
 import { keep, newId, savedMatches } from "/static/offline/local.js";
@@ -17,6 +17,7 @@ function label() {
   $("game-label").textContent = TEXT.offlineGame;
   $("players-label").textContent = TEXT.offlinePlayers;
   $("level-label").textContent = TEXT.offlineLevel;
+  $("length-label").textContent = TEXT.offlineLength;
   $("name-label").textContent = TEXT.offlineName;
   $("offline-play").textContent = TEXT.offlinePlay;
   $("resume-title").textContent = TEXT.offlineResumeTitle;
@@ -33,6 +34,9 @@ function chosenGame() { return GAMES.find((g) => g.name === $("offline-form").ga
 function fillChoices() {
   const g = chosenGame();
   options($("offline-form").players, g.players);
+  // A game of formats (the registry's) is as long as its format; another, as many wins as chosen (0: one deal).
+  options($("offline-form").length, g.formats.length ? g.formats.map((f) => [f, formatLabel(f)])
+    : [[1, "1"], [0, TEXT.offlineSingleDeal], [2, "2"], [3, "3"]]);
   const levels = g.levels.filter((l) => OFFLINE_LEVELS.includes(l));
   options($("offline-form").level, levels.map((l) => [l, l]));
   $("offline-form").level.value = levels.includes("hard") ? "hard" : levels[0];
@@ -44,11 +48,12 @@ async function play(event) {
   event.preventDefault();
   const form = $("offline-form");
   const setup = { game: form.game.value, players: Number(form.players.value), level: form.level.value,
-    length: null, rules: null, seed: Math.floor(Math.random() * 2 ** 31), name: form.name.value.trim() || "You" };
+    length: chosenGame().formats.length ? form.length.value : Number(form.length.value), rules: null, seed: Math.floor(Math.random() * 2 ** 31), name: form.name.value.trim() || "You" };
   const id = newId();
   await keep({ id, setup, save: null, over: false, updated: Date.now(), uploaded: false, refused: null });
   sessionStorage.setItem("taash-offline-clicked", String(Date.now()));
-  location.href = `/offline/play?id=${id}`;
+  const delay = new URLSearchParams(location.search).get("delay"); // the bots' pause (tests make it short)
+  location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}`;
 }
 
 function describe(m) { return TEXT.offlineStarted(title(m.setup.game), m.setup.level); }

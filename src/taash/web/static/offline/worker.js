@@ -58,8 +58,7 @@ async function begin(data) {
   if (data.op === "resume") {
     match = p.globals.get("OfflineMatch").load(data.save);
   } else {
-    const setup = p.globals.get("Setup").from_json(p.toPy(data.setup));
-    match = p.globals.get("OfflineMatch")(setup);
+    match = p.globals.get("OfflineMatch").start(JSON.stringify(data.setup));
   }
   postMessage({ op: "ready" });
   tell([match.message("snapshot")]);
@@ -78,6 +77,11 @@ function bench(n) {
   postMessage({ op: "bench", times });
 }
 
+/** A Python exception's last line, without its class's name: the sentence it carries. */
+function sentence(e) {
+  return String(e.message || e).trim().split("\n").pop().replace(/^[\w.]+(Error|Exception): /, "");
+}
+
 self.onmessage = async (event) => {
   const data = event.data;
   try {
@@ -88,12 +92,12 @@ self.onmessage = async (event) => {
       if (match.table.version !== before) changed();
     } else if (data.op === "api" && match) {
       try {
-        postMessage({ op: "api", id: data.id, ok: true, text: match.api(data.method, data.path, py.toPy(data.body ?? null)) });
+        postMessage({ op: "api", id: data.id, ok: true, text: match.api(data.method, data.path, JSON.stringify(data.body ?? null)) });
       } catch (e) {
-        postMessage({ op: "api", id: data.id, ok: false, text: String(e.message || e).trim().split("\n").pop() });
+        postMessage({ op: "api", id: data.id, ok: false, text: sentence(e) });
       }
     } else if (data.op === "bench" && match) bench(data.n);
   } catch (e) {
-    postMessage({ op: "failed", error: String(e.message || e).trim().split("\n").pop() });
+    postMessage({ op: "failed", error: sentence(e) });
   }
 };
