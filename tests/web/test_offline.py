@@ -16,15 +16,15 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from taash.cli.play_options import PlayOptions
 from taash.cli.plain_play import new_session
+from taash.cli.play_options import PlayOptions
 from taash.tables.adapter import TableError
 from taash.web.app import create_app
+from taash.web.http import ServerConfig
 from taash.web.hub.clock import FakeClock
 from taash.web.hub.live import Connection, Live
 from taash.web.hub.messages import Messages
 from taash.web.hub.turns import Turns
-from taash.web.http import ServerConfig
 from taash.web.offline.bundle import build, bundled_files
 from taash.web.offline.engine import OfflineMatch, Setup
 from taash.web.offline.routes import PYODIDE, cached_paths
@@ -224,7 +224,8 @@ def tampered(save: str, change: str) -> str:
     actions = data["actions"]
     if change == "bot move":
         bot = next(a for a in actions if not a["person"] and a["action"]["type"] == "play")
-        bot["action"]["play"] = next(a for a in actions if a is not bot and a["action"]["type"] == "play")["action"]["play"]
+        other = next(a for a in actions if a is not bot and a["action"]["type"] == "play")
+        bot["action"]["play"] = other["action"]["play"]
     elif change == "unfinished":
         del actions[-3:]
     elif change == "seed":
@@ -245,3 +246,38 @@ def test_a_tampered_record_is_refused_in_one_line(client: TestClient, change: st
 
 def test_an_upload_needs_a_person(client: TestClient) -> None:
     assert client.post("/api/offline/matches", json={"save": "{}"}).status_code == 401
+
+
+# -- the migration ----------------------------------------------------------------------------------------------
+
+
+def migrated_both_ways(url: str) -> None:
+    """0015_offline makes the table of offline matches, and going back to 0014 drops it (and nothing else)."""
+    from sqlalchemy import inspect
+
+    from taash.web.db import make_engine, migrate
+    from tests.web.test_migrations import downgrade
+
+    engine = make_engine(url)
+    migrate(engine)
+    assert "offline_matches" in inspect(engine).get_table_names()
+    before = set(inspect(engine).get_table_names())
+    engine.dispose()
+    downgrade(url, "0014")
+    engine = make_engine(url)
+    assert set(inspect(engine).get_table_names()) == before - {"offline_matches"}
+    migrate(engine)
+    assert "offline_matches" in inspect(engine).get_table_names()
+    engine.dispose()
+
+
+def test_the_offline_matches_migration_goes_up_and_down_on_sqlite(tmp_path: Path) -> None:
+    migrated_both_ways(f"sqlite:///{tmp_path / 'm.db'}")
+
+
+@pytest.mark.skipif(not os.environ.get("TAASH_TEST_POSTGRES_URL"), reason="no PostgreSQL (TAASH_TEST_POSTGRES_URL)")
+def test_the_offline_matches_migration_goes_up_and_down_on_postgresql() -> None:
+    from tests.web.server import postgres_database
+
+    with postgres_database() as url:
+        migrated_both_ways(url)

@@ -17,10 +17,9 @@ import io
 import os
 from collections.abc import Mapping
 from functools import cache
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
-
-from gettext import NullTranslations
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "taash"

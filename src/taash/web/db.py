@@ -133,7 +133,8 @@ class OfflineMatchRow(Base):
     no rating, leaderboard or chips counts it."""
 
     __tablename__ = "offline_matches"
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # a hash of the guest and the save: sent twice, kept once
+    #: A hash of the guest and the save: a match sent twice is kept once.
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
     guest: Mapped[str] = mapped_column(String(32), ForeignKey("guests.id"), index=True)
     game: Mapped[str] = mapped_column(String(16))
     save: Mapped[str] = mapped_column(Text)

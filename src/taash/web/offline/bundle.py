@@ -16,14 +16,16 @@ from functools import cache
 from pathlib import Path
 
 import taash
+from taash.games.registry import plugins
 
 ROOT = Path(taash.__file__).parent
-#: The packages shipped whole (their Python files only: no C sources, compiled cores or learned weights).
-PACKAGES = ("bots", "games", "rummy", "seep", "tables")
+#: The packages shipped whole besides each game's engine (their Python files only: no C sources, compiled cores
+#: or learned weights).
+PACKAGES = ("bots", "games", "tables")
 #: The single modules shipped, by path under the package.
 MODULES = ("__init__.py", "py.typed", "cards.py", "packs.py", "fairness.py", "rulebook.py", "i18n/__init__.py",
            "web/__init__.py", "web/offline/__init__.py", "web/offline/engine.py")
-#: ``orjson`` as :mod:`taash.tables.rummy` uses it, on :mod:`json` (Pyodide's npm package has no orjson wheel).
+#: ``orjson`` as the table adapters use it, on :mod:`json` (Pyodide's npm package has no orjson wheel).
 ORJSON_STAND_IN = '''"""orjson's dumps and loads on json, for taash's offline engine (Pyodide has no orjson here)."""
 import json
 
@@ -39,10 +41,20 @@ def loads(text):
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)
 
 
+def engine_packages() -> list[str]:
+    """The package of each registered game's engine that is part of taash (``taash.<package>.game``)."""
+    found = []
+    for p in plugins():
+        module = p.game.split(":")[0].split(".")
+        if module[0] == "taash" and len(module) > 2:
+            found.append(module[1])
+    return sorted(set(found))
+
+
 def bundled_files(root: Path = ROOT) -> list[tuple[str, Path]]:
     """The files shipped: their names in the zip (``taash/...``) and where they are."""
     found = [(f"taash/{name}", root / name) for name in MODULES]
-    for package in PACKAGES:
+    for package in (*PACKAGES, *engine_packages()):
         for path in sorted((root / package).rglob("*.py")):
             if "__pycache__" not in path.parts:
                 found.append((f"taash/{path.relative_to(root).as_posix()}", path))

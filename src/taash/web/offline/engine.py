@@ -13,7 +13,7 @@ a closed app resumes where it was, and the record of a finished match is what th
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -135,7 +135,8 @@ class OfflineMatch:
         :meth:`~taash.web.hub.messages.Messages.message_for`) with the person connected, no turn timer."""
         table = self.table
         state = table.state_for(0)
-        state["seats_present"] = [{"connected": seat == 0, "away": False, "idle": False} for seat in range(len(table.seats))]
+        state["seats_present"] = [{"connected": seat == 0, "away": False, "idle": False}
+                                  for seat in range(len(table.seats))]
         state["seats_account"] = [False for _ in table.seats]
         state["timer"] = None
         state["can_manage"] = True
@@ -195,19 +196,17 @@ class OfflineMatch:
 
     def api(self, method: str, path: str, body_text: str = "null") -> str:
         """The HTTP calls a table's page makes (the body as JSON text), answered here (JSON text): the log, and a
-        game's own endpoints that need no server (Rummy's groups)."""
+        game's own endpoints that need no server (its table adapter's ``offline_calls``)."""
         try:
             body = json.loads(body_text)
         except ValueError:
             raise TableError("a body is JSON") from None
         if method == "GET" and path == f"/api/tables/{TABLE_ID}/log":
             return json.dumps({"log": self.table.log})
-        if method == "POST" and path in ("/api/rummy/groups", "/api/games/rummy/groups"):
-            from taash.tables.rummy import judge_groups
-
-            if not isinstance(body, dict) or not isinstance(body.get("groups"), list):
-                raise TableError("groups must be a list of groups of cards")
-            return json.dumps(judge_groups(body.get("rules"), str(body.get("wild", "")), body["groups"]))
+        # A game's own endpoints that need no server: its table adapter's ``offline_calls``, by path.
+        calls: Mapping[str, Callable[[JSON], JSON]] = getattr(self.table.game, "offline_calls", {})
+        if method == "POST" and path in calls:
+            return json.dumps(calls[path](body))
         raise TableError(f"not available offline: {method} {path[:60]}", "offline")
 
     @property

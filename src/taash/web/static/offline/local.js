@@ -40,8 +40,9 @@ export function newId() {
  * or its setup starts it); every change is saved there as it happens.
  */
 export class LocalSocket {
-  constructor(found, { delay = 700, onLoaded = () => {}, onFailed = () => {} } = {}) {
+  constructor(found, { delay = 700, persist = true, onLoaded = () => {}, onFailed = () => {} } = {}) {
     this.readyState = 0;
+    this.persist = persist;
     this.match = null;
     this.calls = new Map();
     this.worker = new Worker("/static/offline/worker.js", { type: "module" });
@@ -67,7 +68,7 @@ export class LocalSocket {
       if (this.onmessage) this.onmessage({ data: data.text });
     } else if (data.op === "save") {
       this.match = { ...this.match, save: data.save, over: data.over, updated: Date.now() };
-      keep(this.match);
+      if (this.persist) keep(this.match);
     } else if (data.op === "api") {
       const call = this.calls.get(data.id);
       this.calls.delete(data.id);
