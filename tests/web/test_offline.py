@@ -281,3 +281,12 @@ def test_the_offline_matches_migration_goes_up_and_down_on_postgresql() -> None:
 
     with postgres_database() as url:
         migrated_both_ways(url)
+
+
+def test_a_long_match_uploads_whole_though_it_is_over_the_usual_body_limit(client: TestClient) -> None:
+    guest(client)
+    save = played_out(OfflineMatch(Setup("seep", 4, "easy", 2, None, 9, "You"))).save()
+    assert len(save) > ServerConfig().max_body
+    assert client.post("/api/offline/matches", json={"save": save}).status_code == 200
+    huge = client.post("/api/offline/matches", json={"save": "x" * (600 * 1024)})
+    assert huge.status_code == 413 and "\n" not in huge.text

@@ -139,8 +139,10 @@ def test_the_app_installs_plays_offline_resumes_and_uploads(server: str, browser
     _expect(tid(page, "offline-finished-match")).to_have_count(2)
     context.set_offline(False)
     page.reload()
-    _expect(tid(page, "offline-history-match")).to_have_count(2, timeout=60000)
-    _expect(tid(page, "offline-finished")).to_contain_text("in your history")
+    _expect(tid(page, "offline-finished")).not_to_contain_text("when online", timeout=60000)
+    assert tid(page, "offline-finished").inner_text().count("in your history") == 2, \
+        tid(page, "offline-finished").inner_text()
+    _expect(tid(page, "offline-history-match")).to_have_count(2)
     shoot(page, "offline-uploaded")
     history = page.evaluate("() => fetch('/api/offline/matches').then(r => r.json())")
     assert sorted(m["game"] for m in history) == ["rummy", "seep"]

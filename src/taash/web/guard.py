@@ -26,6 +26,10 @@ class Guard:
     WORKER = "/static/offline/worker.js"
     WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
 
+    #: Routes whose bodies may be larger than ``max_body``, and how large: a finished offline match's save
+    #: (:mod:`taash.web.offline.routes`), every move of a long match in it.
+    LARGER_BODIES = {"/api/offline/matches": 512 * 1024}
+
     def __init__(self, app: ASGIApp, max_body: int, allowed_origins: Collection[str] = ()):
         self.app = app
         self.max_body = max_body
@@ -37,9 +41,10 @@ class Guard:
             return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        too_big = length is not None and (not length.isdigit() or int(length) > self.max_body)
+        max_body = self.LARGER_BODIES.get(scope["path"], self.max_body)
+        too_big = length is not None and (not length.isdigit() or int(length) > max_body)
         if too_big:
-            await self._refuse(send, 413, "too_big", f"a request body may be at most {self.max_body} bytes")
+            await self._refuse(send, 413, "too_big", f"a request body may be at most {max_body} bytes")
             return
         refused = self.refusal(scope["method"], scope["path"], headers)
         if refused is not None:
@@ -53,8 +58,8 @@ class Guard:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise BodyTooBig(self.max_body)
+                if received > max_body:
+                    raise BodyTooBig(max_body)
             return message
 
         async def secured_send(message: Message) -> None:
@@ -70,7 +75,7 @@ class Guard:
         try:
             await self.app(scope, limited_receive, secured_send)
         except BodyTooBig:
-            await self._refuse(send, 413, "too_big", f"a request body may be at most {self.max_body} bytes")
+            await self._refuse(send, 413, "too_big", f"a request body may be at most {max_body} bytes")
 
     def refusal(self, method: str, path: str, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
         """The status, code and sentence that refuse a request before any route sees it, or None: a
