@@ -4,7 +4,9 @@ site's pages, form bodies on the JSON API, and the security headers of every pag
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
+from typing import ClassVar
 
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -28,7 +30,7 @@ class Guard:
 
     #: Routes whose bodies may be larger than ``max_body``, and how large: a finished offline match's save
     #: (:mod:`taash.web.offline.routes`), every move of a long match in it.
-    LARGER_BODIES = {"/api/offline/matches": 512 * 1024}
+    LARGER_BODIES: ClassVar[Mapping[str, int]] = MappingProxyType({"/api/offline/matches": 512 * 1024})
 
     def __init__(self, app: ASGIApp, max_body: int, allowed_origins: Collection[str] = ()):
         self.app = app
