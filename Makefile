@@ -9,17 +9,25 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 BIN := $(VENV)/bin
 
-.PHONY: play tui test lint docs docs-serve i18n bench venv clean
+.PHONY: play tui test lint docs docs-serve i18n bench venv clean pyodide
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml setup.py src/taash/seep/_core.c src/taash/rummy/_solver.c
+$(STAMP): pyproject.toml setup.py src/taash/seep/_core.c src/taash/rummy/_solver.c package-lock.json
 	@test -x $(BIN)/python || "$$(scripts/pick-python)" -m venv $(VENV)
 	-$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev,docs,env,openspiel,ray,learn]'
 	@$(BIN)/python -c 'from taash.seep.core import CORE; print(f"taash: the Seep engine runs on its {CORE} core")'
 	@$(BIN)/python -c 'from taash.rummy.core import CORE; print(f"taash: the Rummy solver runs on its {CORE} core")'
+	@$(MAKE) --no-print-directory pyodide
 	@touch $(STAMP)
+
+# Pyodide for the browser's offline game (docs/offline.md), from the npm registry as package-lock.json pins it,
+# into node_modules/ (git-ignored); the server serves it under /pyodide/. Without npm the offline game is missing.
+pyodide:
+	@if command -v npm >/dev/null; then npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && \
+		echo "taash: Pyodide $$(node -p 'require("./node_modules/pyodide/package.json").version') installed for offline play"; \
+	else echo "taash: npm not found: the offline game (Pyodide) is not installed"; fi
 
 # The game: the web server (it prints its address); ARGS="--port 8080" passes options on (taash serve --help).
 play: $(STAMP)
@@ -65,4 +73,4 @@ bench: $(STAMP)
 	$(BIN)/taash rummy bench
 
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules site .pytest_cache .mypy_cache .ruff_cache .hypothesis

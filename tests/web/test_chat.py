@@ -307,7 +307,7 @@ def test_the_chat_migration_goes_up_and_down(database_url: str) -> None:
     migrate(engine)
     assert chat_tables <= set(inspect(engine).get_table_names())
     engine.dispose()
-    downgrade(database_url, "0014")
+    downgrade(database_url, "0015_social")
     engine = make_engine(database_url)
     assert not chat_tables & set(inspect(engine).get_table_names())
     migrate(engine)

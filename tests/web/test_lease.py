@@ -201,11 +201,11 @@ def test_the_leases_migration_goes_down_and_up_again_and_tables_made_before_it_a
     engine = make_engine(database)
     migrate(engine)
     engine.dispose()
-    downgrade(database, "0014")
+    downgrade(database, "0017_tourney")
     engine = make_engine(database)
     assert "table_leases" not in inspect(engine).get_table_names()
     engine.dispose()
-    migrate(make_engine(database), "0014")
+    migrate(make_engine(database), "0017_tourney")
     table_id, version = asyncio.run(before())
     b, store_b, _ = server(database, "b", clock)  # upgrades to the head
     try:

@@ -283,7 +283,7 @@ def test_the_tournament_tables_are_as_their_models_say_and_downgrade_away(tmp_pa
         assert differences == []
         url = engine.url.render_as_string(hide_password=False)
         engine.dispose()
-        downgrade(url, "0014")
+        downgrade(url, "0016_chat")
         old = make_engine(url)
         assert not {"tournaments", "tournament_entrants", "tournament_matches"} & set(inspect(old).get_table_names())
         migrate(old)

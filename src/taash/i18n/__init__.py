@@ -19,12 +19,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
 
 LOCALE = Path(__file__).parent / "locale"
 DOMAIN = "taash"
@@ -57,6 +54,11 @@ def translations(lang: str) -> NullTranslations:
         raise ValueError(f"unknown language {lang[:20]!r} (known: {', '.join(LANGUAGES)})")
     if lang == DEFAULT:
         return NullTranslations()
+    # Babel only where a catalogue is read: English needs none (the offline engine in the browser has no Babel).
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
     with (LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
     compiled = io.BytesIO()
@@ -147,6 +149,8 @@ def client_catalogue(lang: str) -> dict[str, Any]:
     if lang != DEFAULT:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang[:20]!r} (known: {', '.join(LANGUAGES)})")
+        from babel.messages.pofile import read_po  # Babel only where a catalogue is read (see translations)
+
         with (LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as f:
             catalog = read_po(f, locale=lang, domain=DOMAIN)
         plural = catalog.plural_expr

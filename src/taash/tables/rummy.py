@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -58,6 +58,16 @@ class RummyTables:
     presets = tuple(PRESETS)
     formats = tuple(FORMATS)
     move_fields = ("from", "card", "discard", "melds")
+
+    @property
+    def offline_calls(self) -> dict[str, Callable[[JSON], JSON]]:
+        """The game's own endpoints that need no server, by path, for the offline engine
+        (:mod:`taash.web.offline.engine`): the engine's word on a hand in groups, as ``POST /api/rummy/groups``."""
+        def groups(body: JSON) -> JSON:
+            if not isinstance(body, dict) or not isinstance(body.get("groups"), list):
+                raise TableError("groups must be a list of groups of cards")
+            return judge_groups(body.get("rules"), str(body.get("wild", "")), body["groups"])
+        return {"/api/rummy/groups": groups, "/api/games/rummy/groups": groups}
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         if players not in self.player_counts:

@@ -35,6 +35,7 @@ from taash.web.games import games_router
 from taash.web.guard import Guard
 from taash.web.http import ServerConfig
 from taash.web.learn import learn_router
+from taash.web.offline import routes as offline_routes
 from taash.web.sockets import MAX_FRAME
 from taash.web.state import AppState, Services
 from taash.web.tournaments import Tournaments
@@ -68,6 +69,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(records.router)
     app.include_router(games_router())  # GET /api/games, the games' browser modules, each game's own endpoints
     app.include_router(sockets.router)
+    app.include_router(offline_routes.router)  # the manifest, the service worker, offline play and its uploads
     app.include_router(pages.router)
     app.include_router(history.router)
     app.include_router(chat_routes.router)  # the phrases, reports, and one's own match's chat for its replay

@@ -139,6 +139,21 @@ class ResultRow(Base):
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
 
 
+class OfflineMatchRow(Base):
+    """A match played offline against bots and uploaded back online (:mod:`taash.web.offline.routes`): its save,
+    replayed by the server's engine before it was kept, and its summary for the person's history. Never a result:
+    no rating, leaderboard or chips counts it."""
+
+    __tablename__ = "offline_matches"
+    #: A hash of the guest and the save: a match sent twice is kept once.
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    guest: Mapped[str] = mapped_column(String(32), ForeignKey("guests.id"), index=True)
+    game: Mapped[str] = mapped_column(String(16))
+    save: Mapped[str] = mapped_column(Text)
+    summary: Mapped[str] = mapped_column(Text)  # JSON: the seats, their results, the level
+    uploaded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+
+
 class ServerKeyRow(Base):
     __tablename__ = "server_keys"
 

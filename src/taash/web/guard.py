@@ -4,7 +4,9 @@ site's pages, form bodies on the JSON API, and the security headers of every pag
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
+from typing import ClassVar
 
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -21,6 +23,15 @@ class Guard:
     CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
            "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
 
+    #: The offline engine's worker runs Pyodide, whose CPython is WebAssembly: it may compile WebAssembly (never
+    #: evaluate JavaScript text); every page keeps :attr:`CSP`.
+    WORKER = "/static/offline/worker.js"
+    WORKER_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+
+    #: Routes whose bodies may be larger than ``max_body``, and how large: a finished offline match's save
+    #: (:mod:`taash.web.offline.routes`), every move of a long match in it.
+    LARGER_BODIES: ClassVar[Mapping[str, int]] = MappingProxyType({"/api/offline/matches": 512 * 1024})
+
     def __init__(self, app: ASGIApp, max_body: int, allowed_origins: Collection[str] = ()):
         self.app = app
         self.max_body = max_body
@@ -32,9 +43,10 @@ class Guard:
             return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        too_big = length is not None and (not length.isdigit() or int(length) > self.max_body)
+        max_body = self.LARGER_BODIES.get(scope["path"], self.max_body)
+        too_big = length is not None and (not length.isdigit() or int(length) > max_body)
         if too_big:
-            await self._refuse(send, 413, "too_big", f"a request body may be at most {self.max_body} bytes")
+            await self._refuse(send, 413, "too_big", f"a request body may be at most {max_body} bytes")
             return
         refused = self.refusal(scope["method"], scope["path"], headers)
         if refused is not None:
@@ -48,8 +60,8 @@ class Guard:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise BodyTooBig(self.max_body)
+                if received > max_body:
+                    raise BodyTooBig(max_body)
             return message
 
         async def secured_send(message: Message) -> None:
@@ -57,14 +69,15 @@ class Guard:
                 extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
                          (b"x-frame-options", b"DENY")]
                 if page:
-                    extra.append((b"content-security-policy", self.CSP.encode()))
+                    csp = self.WORKER_CSP if scope["path"] == self.WORKER else self.CSP
+                    extra.append((b"content-security-policy", csp.encode()))
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
         try:
             await self.app(scope, limited_receive, secured_send)
         except BodyTooBig:
-            await self._refuse(send, 413, "too_big", f"a request body may be at most {self.max_body} bytes")
+            await self._refuse(send, 413, "too_big", f"a request body may be at most {max_body} bytes")
 
     def refusal(self, method: str, path: str, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
         """The status, code and sentence that refuse a request before any route sees it, or None: a

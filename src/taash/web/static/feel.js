@@ -5,7 +5,7 @@
 // view module's `feel` (static/{game}/feel.js) says who played and what came or went.
 
 import { spokenText } from "/static/cards.js";
-import { api, h, toast, withNames, words } from "/static/common.js";
+import { h, toast, withNames, words } from "/static/common.js";
 import * as motion from "/static/motion.js";
 import * as notify from "/static/notify.js";
 import * as options from "/static/options.js";
@@ -165,7 +165,7 @@ async function openPiles(view) {
   ]);
   const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
   try {
-    const lines = (await api("GET", `/api/tables/${T.tableId}/log`)).log;
+    const lines = (await T.api("GET", `/api/tables/${T.tableId}/log`)).log;
     log.replaceChildren(...lines.map((line) => h("li", {}, withNames(words(line), names))));
     log.scrollTop = log.scrollHeight;
   } catch (e) {

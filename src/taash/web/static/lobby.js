@@ -7,6 +7,7 @@ import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
 import { friendsPanel } from "/static/friends.js";
 import { TEXT } from "/static/texts.js";
+import { installButton, register } from "/static/offline/register.js";
 
 /** The games the server offers, by name (GET /api/games), the default first. */
 let GAMES = {};
@@ -262,6 +263,8 @@ function showReady(guest) {
 }
 
 async function main() {
+  register();
+  installButton(document.getElementById("install"));
   try {
     GAMES = await games();
   } catch (e) {

@@ -8,13 +8,16 @@ import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withN
 import { tableChat } from "/static/chat.js";
 import * as feel from "/static/feel.js";
 import { TEXT } from "/static/texts.js";
+import * as offline from "/static/offline/table.js";
 
 /** Every game's view module, by name (imported as the page starts); a state without a game is the default's. */
 const VIEWS = {};
 let DEFAULT_VIEW = null;
 
 const $ = (id) => document.getElementById(id);
-const TABLE_ID = decodeURIComponent(location.pathname.split("/")[2] || "");
+// Offline (/offline/play?id=...): the same table, its messages answered in the page by taash's engine in Pyodide.
+const OFFLINE = location.pathname === "/offline/play";
+const TABLE_ID = OFFLINE ? "offline" : decodeURIComponent(location.pathname.split("/")[2] || "");
 // The invite code this page was opened with (/t/{id}?code=...): a private table lets its holder watch and sit.
 const CODE = new URLSearchParams(location.search).get("code");
 
@@ -97,6 +100,10 @@ function myTurn() { return view().myTurn(S.state); }
 
 function connect() {
   clearTimeout(S.retryTimer);
+  if (OFFLINE) {
+    S.ws = offline.connect(S.ws, onMessage, setStatus);
+    return;
+  }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const query = new URLSearchParams();
   if (S.version >= 0) query.set("since", String(S.version));
@@ -592,7 +599,7 @@ function renderLearning() {
   // A view may seat the button in its own row of actions (Rummy's, on a phone's short screen); wherever the view
   // drew none, it goes back beside the hand.
   if (!coach.isConnected) $("coach-home").prepend(coach);
-  coach.hidden = st.you === null || st.you === undefined || st.status !== "playing";
+  coach.hidden = OFFLINE || st.you === null || st.you === undefined || st.status !== "playing";
   coach.disabled = !mine;
   if (S.coachAt !== S.version) $("coach-said").textContent = "";
   markBlocked();
@@ -664,7 +671,7 @@ async function askName() {
 }
 
 async function main() {
-  if (!/^[0-9a-f]{16}$/.test(TABLE_ID)) {
+  if (!OFFLINE && !/^[0-9a-f]{16}$/.test(TABLE_ID)) {
     setStatus(_("No such table."), true);
     return;
   }
@@ -675,7 +682,7 @@ async function main() {
     return;
   }
   document.addEventListener("keydown", onKey);
-  const table = { S, $, h, api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID, coachButton,
+  const table = { S, $, h, api: OFFLINE ? offline.api : api, send, nextId, seatName, seatNameEl, presenceOf, render, toast, tableId: TABLE_ID, coachButton,
     accountMark: (seat) => accountMark(isAccount(seat)) };
   for (const v of Object.values(VIEWS)) v.init(table);
   feel.init(table, view);
@@ -695,6 +702,10 @@ async function main() {
     renderLog();
   });
   setInterval(tickTimer, 250);
+  if (OFFLINE) {
+    connect();
+    return;
+  }
   try {
     S.guest = await me();
   } catch (e) {

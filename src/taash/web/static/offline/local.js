@@ -1,0 +1,99 @@
+// Offline play's side of the page (docs/offline.md): the matches saved in IndexedDB, and the local transport that
+// stands in for the table's websocket: a Web Worker running taash's engine in Pyodide (worker.js), speaking the
+// same messages as the server.
+
+const DB = "taash-offline";
+const STORE = "matches";
+
+function database() {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(DB, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore(STORE, { keyPath: "id" });
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+}
+
+async function inStore(mode, work) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(STORE, mode);
+    const request = work(tx.objectStore(STORE));
+    tx.oncomplete = () => resolve(request && request.result);
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+/** Every offline match saved: {id, setup, save, over, updated, uploaded, refused}. */
+export function savedMatches() { return inStore("readonly", (s) => s.getAll()); }
+export function savedMatch(id) { return inStore("readonly", (s) => s.get(id)); }
+export function keep(match) { return inStore("readwrite", (s) => s.put(match)); }
+
+/** A new match's id. */
+export function newId() {
+  return `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * The table's websocket, in the page: the same members table.js uses (readyState, send, close, onopen, onmessage,
+ * onclose), the messages answered by the engine in a worker. `match` is the IndexedDB entry (its save resumes it,
+ * or its setup starts it); every change is saved there as it happens.
+ */
+export class LocalSocket {
+  constructor(found, { delay = 700, persist = true, onLoaded = () => {}, onFailed = () => {} } = {}) {
+    this.readyState = 0;
+    this.persist = persist;
+    this.match = null;
+    this.calls = new Map();
+    this.worker = new Worker("/static/offline/worker.js", { type: "module" });
+    this.worker.onmessage = (event) => this.fromWorker(event.data, onLoaded, onFailed);
+    this.worker.onerror = (event) => onFailed(event.message || "the offline engine failed to start");
+    Promise.resolve(found).then((match) => {
+      if (!match) {
+        onFailed("no such offline match on this device");
+        return;
+      }
+      this.match = match;
+      const op = match.save ? { op: "resume", save: match.save } : { op: "start", setup: match.setup };
+      this.worker.postMessage({ ...op, delay });
+    }, (e) => onFailed(String(e)));
+  }
+
+  fromWorker(data, onLoaded, onFailed) {
+    if (data.op === "loaded") onLoaded(data.ms);
+    else if (data.op === "ready") {
+      this.readyState = 1;
+      if (this.onopen) this.onopen();
+    } else if (data.op === "message") {
+      if (this.onmessage) this.onmessage({ data: data.text });
+    } else if (data.op === "save") {
+      this.match = { ...this.match, save: data.save, over: data.over, updated: Date.now() };
+      if (this.persist) keep(this.match);
+    } else if (data.op === "api") {
+      const call = this.calls.get(data.id);
+      this.calls.delete(data.id);
+      if (call) (data.ok ? call.resolve(JSON.parse(data.text)) : call.reject(new Error(data.text)));
+    } else if (data.op === "bench") {
+      if (this.onbench) this.onbench(data.times);
+    } else if (data.op === "failed") onFailed(data.error);
+  }
+
+  send(text) { this.worker.postMessage({ op: "send", text }); }
+
+  /** Time `n` decisions of the match's bots (the benchmark page): answered through `onbench`. */
+  bench(n) { this.worker.postMessage({ op: "bench", n }); }
+
+  /** An HTTP call of the table's page, answered by the engine (the log; a game's own endpoints). */
+  api(method, path, body) {
+    const id = `${Date.now()}${Math.random()}`;
+    return new Promise((resolve, reject) => {
+      this.calls.set(id, { resolve, reject });
+      this.worker.postMessage({ op: "api", id, method, path, body });
+    });
+  }
+
+  close() {
+    this.readyState = 3;
+    this.worker.terminate();
+  }
+}
