@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from taash import i18n
@@ -49,9 +50,12 @@ def ids(cat: Catalog) -> set[str | tuple[str, ...]]:
 
 
 def test_the_template_holds_every_message_of_the_code() -> None:
-    method_map = [("**.py", "python")]
+    """The Python code's, the browser's scripts' and its pages' (babel.cfg says where each is found)."""
+    with (ROOT / "babel.cfg").open() as f:
+        method_map, options_map = parse_mapping_cfg(f)
     found: set[str | tuple[str, ...]] = set()
-    for _filename, _lineno, message, _comments, _context in extract_from_dir(ROOT / "src" / "taash", method_map):
+    for _filename, _lineno, message, _comments, _context in extract_from_dir(ROOT / "src" / "taash", method_map,
+                                                                              options_map):
         found.add(message if isinstance(message, str) else tuple(message))
     template = ids(catalog("pot"))
     assert found == template, ("run `make i18n`: the code and taash.pot differ",

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -27,6 +29,8 @@ DOMAIN = "taash"
 LANGUAGES: dict[str, str] = {"en": "English", "hi": "हिन्दी", "pa": "ਪੰਜਾਬੀ"}
 DEFAULT = "en"
 _current = DEFAULT
+#: The language of the request being answered (a server speaks to each person in his own), over the process's.
+_asked: ContextVar[str | None] = ContextVar("taash_language", default=None)
 
 
 def language_from(environ: Mapping[str, str] = os.environ) -> str:
@@ -71,21 +75,93 @@ def use(lang: str) -> None:
 
 
 def current() -> str:
-    return _current
+    """The language spoken now: the request's (:func:`speaking`), else the process's (:func:`use`)."""
+    return _asked.get() or _current
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` inside the block only, in this context (a request, and the threads and tasks it starts):
+    the web server answers a learn page or the coach in the language its client asked for."""
+    translations(lang)
+    token = _asked.set(lang)
+    try:
+        yield
+    finally:
+        _asked.reset(token)
 
 
 def _(message: str, /, **values: Any) -> str:
     """``message`` in the current language, its ``{placeholders}`` filled with ``values``."""
-    said = translations(_current).gettext(message)
+    said = translations(current()).gettext(message)
     return said.format(**values) if values else said
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: Any) -> str:
     """The sentence for ``n`` things in the current language (``n`` is also the placeholder ``{n}``)."""
-    said = translations(_current).ngettext(singular, plural, n)
+    said = translations(current()).ngettext(singular, plural, n)
     return said.format(n=n, **values)
 
 
 def N_(message: str) -> str:
     """Marks a message for the catalogue where it is written, to be translated where it is used."""
     return message
+
+
+def say_in(lang: str, message: str, /, **values: Any) -> str:
+    """``message`` in ``lang`` whatever the process speaks (a server answering each person in his own), its
+    ``{placeholders}`` filled with ``values``; a message the catalogue lacks stays English."""
+    said = translations(lang).gettext(message)
+    return said.format(**values) if values else said
+
+
+def best_language(accept_language: str | None) -> str:
+    """The first of our languages an HTTP ``Accept-Language`` header (or a plain code: ``hi``, ``pa-IN``) asks for,
+    by its weights; English when it names none of ours.
+
+    >>> best_language("fr-FR,pa;q=0.8,hi;q=0.9")
+    'hi'
+    >>> best_language(None)
+    'en'
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for i, item in enumerate((accept_language or "")[:500].split(",")):
+        code, _sep, params = item.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        base = code.strip().split("-")[0].split("_")[0].lower()
+        if base in LANGUAGES and weight > 0:
+            ranked.append((-weight, i, base))
+    return min(ranked)[2] if ranked else DEFAULT
+
+
+@cache
+def client_catalogue(lang: str) -> dict[str, Any]:
+    """What the browser needs to speak ``lang`` (GET /api/i18n/{lang}): its code, every language we have, the .po's
+    plural rule, and its messages (a string, or a list of plural forms under the singular); made from the same .po
+    files as the server's, so there is no second copy to keep. Untranslated messages are left out (English stays)."""
+    messages: dict[str, str | list[str]] = {}
+    plural = "(n != 1)"
+    if lang != DEFAULT:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang[:20]!r} (known: {', '.join(LANGUAGES)})")
+        from babel.messages.pofile import read_po  # Babel only where a catalogue is read (see translations)
+
+        with (LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as f:
+            catalog = read_po(f, locale=lang, domain=DOMAIN)
+        plural = catalog.plural_expr
+        for message in catalog:
+            if not message.id or message.fuzzy:
+                continue
+            if isinstance(message.id, str):
+                if message.string:
+                    messages[message.id] = str(message.string)
+            elif isinstance(message.string, (tuple, list)):
+                forms = [str(s) for s in message.string]
+                if all(forms):
+                    messages[message.id[0]] = forms
+    return {"lang": lang, "languages": LANGUAGES, "plural": plural, "messages": messages}

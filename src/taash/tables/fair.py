@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from taash.i18n import N_
 from taash.tables.adapter import TableError, adapter
 
 JSON = Any
@@ -15,13 +16,13 @@ def verify_record(data: JSON) -> list[str]:
     commitment, every deal against the secret, and the rules. One line per deal; ``TableError`` in one line for
     the first thing wrong (code ``unfair``, or ``not_fair`` for a record with no fairness block)."""
     if not isinstance(data, dict):
-        raise TableError("a match record must be a JSON object", "unfair")
+        raise TableError(N_("a match record must be a JSON object"), "unfair")
     block = data.get("fairness")
     if block is None:
-        raise TableError("the record has no fairness block: its match was not dealt fairly by a server", "not_fair")
+        raise TableError(N_("the record has no fairness block: its match was not dealt fairly by a server"), "not_fair")
     game = block.get("game") if isinstance(block, dict) else None
     if not isinstance(game, str):
-        raise TableError("the fairness block must name its game", "unfair")
+        raise TableError(N_("the fairness block must name its game"), "unfair")
     try:
         checker = adapter(game)
     except TableError as e:

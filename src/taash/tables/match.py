@@ -19,6 +19,7 @@ from taash.bots.base import Bot, make_bot
 from taash.fairness import Fairness
 from taash.games.api import Action, State, View
 from taash.games.registry import levels
+from taash.i18n import N_
 from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
 
 JSON = Any
@@ -78,7 +79,7 @@ class TableMatch:
         message names no legal action); changes nothing. ``{"type": TIMEOUT}`` is the game's move for the seat
         whose time ran out: the server's alone (:meth:`taash.tables.table.Table.prepare` refuses a person's)."""
         if self.state.is_over:
-            raise TableError("the match is over", "over")
+            raise TableError(N_("the match is over"), "over")
         to_move = self.state.current_player
         if message.get("type") == TIMEOUT:
             timeout = self.game.timeout_action(self.state)
@@ -86,7 +87,7 @@ class TableMatch:
                 raise TableError(f"{self.game.title} has no move for a turn out of time here", "illegal")
             return timeout
         if seat is not None and seat != to_move:
-            raise TableError("it is not your turn", "not_your_turn")
+            raise TableError(N_("it is not your turn"), "not_your_turn")
         return self.game.action_from(self.state, to_move, message)
 
     def move(self, seat: int | None, message: Mapping[str, JSON]) -> list[str]:
@@ -131,7 +132,7 @@ class TableMatch:
     def hint(self, seat: int, level: str) -> tuple[Action, str]:
         """What a bot of ``level`` would do in ``seat``'s place, with its one-line reason."""
         if self.to_move() != seat:
-            raise TableError("it is not your turn", "not_your_turn")
+            raise TableError(N_("it is not your turn"), "not_your_turn")
         bot = self.bot(seat, level)
         view = self.state.view(seat)
         action = bot.choose(view)

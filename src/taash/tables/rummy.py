@@ -11,7 +11,7 @@ from taash.cards import CardError
 from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.games.registry import plugin
-from taash.i18n import _
+from taash.i18n import N_, _
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import DealPoints, Declare, Discard, Drop, Phase, Take, Timeout, discardable, kept_reason
 from taash.rummy.errors import BadRulesError, RecordError
@@ -71,7 +71,7 @@ class RummyTables:
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         if players not in self.player_counts:
-            raise TableError("players must be from 2 to 6 at 13-card Rummy")
+            raise TableError(N_("players must be from 2 to 6 at 13-card Rummy"))
         if not isinstance(length, str) or length not in FORMATS:
             raise TableError(f"format must be one of {', '.join(FORMATS)}")
         try:
@@ -254,9 +254,9 @@ class RummyTables:
         match = _match(state)
         fmt = match.format
         if match.over:
-            raise TableError("the match is over", "over")
+            raise TableError(N_("the match is over"), "over")
         if fmt.kind == "points":
-            raise TableError("a points match is one deal with no prize pool: it cannot be split", "no_split")
+            raise TableError(N_("a points match is one deal with no prize pool: it cannot be split"), "no_split")
         left = [s for s in range(match.players) if s not in match.tally.eliminated]
         if not 2 <= len(left) <= MOST_SHARING:
             raise TableError(f"a split needs 2 to {MOST_SHARING} players left, not {len(left)}", "no_split")
@@ -465,7 +465,7 @@ def judge_groups(rules: JSON, wild: JSON, groups: JSON) -> dict[str, JSON]:
     except (BadRulesError, CardError) as e:
         raise TableError(str(e)) from None
     if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
-        raise TableError("groups must be a list of lists of cards")
+        raise TableError(N_("groups must be a list of lists of cards"))
     if sum(len(g) for g in groups) > MOST_CARDS:
         raise TableError(f"a hand holds at most {MOST_CARDS} cards")
     try:

@@ -10,7 +10,7 @@ from taash.cards import card_name, cards_of, names_of, parse_card
 from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.games.registry import plugin
-from taash.i18n import _
+from taash.i18n import N_, _
 from taash.seep.deal import Deal, Phase, card_points
 from taash.seep.describe import HOUSE_NAMES, deal_explained, describe_outcome, describe_play, no_play_reason
 from taash.seep.errors import BadPositionError, BadRulesError, RecordError
@@ -88,9 +88,9 @@ class SeepTables:
 
     def settings(self, players: int, rules: JSON, length: JSON, level: str, public: bool) -> Settings:
         if players not in self.player_counts:
-            raise TableError("players must be 2 or 4")
+            raise TableError(N_("players must be 2 or 4"))
         if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= 20:
-            raise TableError("baazis must be from 0 (a single deal) to 20")
+            raise TableError(N_("baazis must be from 0 (a single deal) to 20"))
         try:
             parsed = rules if isinstance(rules, Rules) else rules_from_json(rules)
         except BadRulesError as e:
@@ -127,20 +127,20 @@ class SeepTables:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TableError(f"a bid is a whole number, not {str(value)[:20]!r}", "malformed")
             if deal.phase is not Phase.BID:
-                raise TableError("there is no bid to make now", "illegal")
+                raise TableError(N_("there is no bid to make now"), "illegal")
             if value not in deal.legal_bids():
                 raise TableError(f"you cannot bid {value!r} (you may bid {deal.legal_bids()})", "illegal")
             return value
         if message.get("type") != "play":
             raise TableError(f"unknown action {str(message.get('type'))[:40]!r}")
         if deal.phase is not Phase.PLAY:
-            raise TableError("the bid comes first", "illegal")
+            raise TableError(N_("the bid comes first"), "illegal")
         try:
             play = play_from_json(message.get("play"), deal.houses)
         except BadPositionError as e:
             raise TableError(f"malformed play: {e}", "malformed") from None
         if play not in deal.legal_plays():
-            raise TableError("that play is not legal here", "illegal")
+            raise TableError(N_("that play is not legal here"), "illegal")
         return play
 
     def action_to(self, action: Action) -> dict[str, JSON]:
@@ -228,7 +228,7 @@ class SeepTables:
         return deal
 
     def split_terms(self, state: State) -> dict[int, int]:
-        raise TableError("Seep has no prize pool to split: play the match out", "no_split")
+        raise TableError(N_("Seep has no prize pool to split: play the match out"), "no_split")
 
     def seat_results(self, state: State) -> list[SeatResult]:
         match = _match(state)

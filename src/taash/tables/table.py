@@ -19,6 +19,7 @@ from taash.bots.base import Bot
 from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
 from taash.games.registry import levels
+from taash.i18n import N_
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.match import TableMatch
 from taash.tables.split import ANSWERS, SplitOffer, bot_accepts, split_returns
@@ -55,7 +56,7 @@ class BotTurn:
 
 
 #: Why a player may not send a timeout.
-TIMEOUT_REFUSED = "a timeout is the server's move when a turn's time runs out, never a player's: make your move"
+TIMEOUT_REFUSED = N_("a timeout is the server's move when a turn's time runs out, never a player's: make your move")
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,13 +189,13 @@ class Table:
     def _sit(self, action: Mapping[str, JSON], guest: str | None) -> Make:
         seat, name = action.get("seat"), action.get("name")
         if guest is None or not isinstance(name, str):
-            raise TableError("only a guest with a name can sit")
+            raise TableError(N_("only a guest with a name can sit"))
         if self.session is not None:
-            raise TableError("the match has started", "started")
+            raise TableError(N_("the match has started"), "started")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise TableError(f"seat must be from 0 to {len(self.seats) - 1}")
         if not self.seats[seat].empty and self.seats[seat].guest != guest:
-            raise TableError("that seat is taken", "taken")
+            raise TableError(N_("that seat is taken"), "taken")
         if any(s.name.casefold() == name.casefold() and s.guest != guest for s in self.seats if not s.empty):
             raise TableError(f"the name {name!r} is taken at this table", "name_taken")
         own = action.get("seed")
@@ -215,9 +216,9 @@ class Table:
     def _leave(self, guest: str | None) -> Make:
         seat = None if guest is None else self.seat_of(guest)
         if seat is None:
-            raise TableError("you are not seated here")
+            raise TableError(N_("you are not seated here"))
         if self.session is not None:
-            raise TableError("the match has started", "started")
+            raise TableError(N_("the match has started"), "started")
         name = self.seats[seat].name
 
         def leave() -> str:
@@ -227,15 +228,15 @@ class Table:
 
     def _owner_only(self, guest: str | None) -> None:
         if guest is not None and guest != self.owner and self.seat_of(guest) is None:
-            raise TableError("only the table's creator or a seated player can do that", "forbidden")
+            raise TableError(N_("only the table's creator or a seated player can do that"), "forbidden")
 
     def _bots(self, guest: str | None) -> Make:
         self._owner_only(guest)
         if self.session is not None:
-            raise TableError("the match has started", "started")
+            raise TableError(N_("the match has started"), "started")
         empty = [i for i, s in enumerate(self.seats) if s.empty]
         if not empty:
-            raise TableError("no seat is empty")
+            raise TableError(N_("no seat is empty"))
 
         def bots() -> str:
             used = {s.name for s in self.seats}
@@ -248,9 +249,9 @@ class Table:
     def _start(self, guest: str | None) -> Make:
         self._owner_only(guest)
         if self.session is not None:
-            raise TableError("the match has started", "started")
+            raise TableError(N_("the match has started"), "started")
         if any(s.empty for s in self.seats):
-            raise TableError("every seat needs a player or a bot first", "seats_empty")
+            raise TableError(N_("every seat needs a player or a bot first"), "seats_empty")
 
         def start() -> str:
             self.session = TableMatch(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
@@ -268,14 +269,14 @@ class Table:
     def _move(self, action: Mapping[str, JSON], guest: str | None) -> Make:
         session = self.session
         if session is None:
-            raise TableError("the match has not started", "not_started")
+            raise TableError(N_("the match has not started"), "not_started")
         if self.split is not None:
-            raise TableError("the match is over: it was split", "over")
+            raise TableError(N_("the match is over: it was split"), "over")
         if self.offer is not None:
-            raise TableError("a split is being decided: play goes on once everyone has answered", "split_pending")
+            raise TableError(N_("a split is being decided: play goes on once everyone has answered"), "split_pending")
         seat = None if guest is None else self.seat_of(guest)
         if guest is not None and seat is None:
-            raise TableError("it is not your turn", "not_your_turn")
+            raise TableError(N_("it is not your turn"), "not_your_turn")
         move = session.read(seat, action)
 
         def make() -> str:
@@ -296,21 +297,21 @@ class Table:
             raise TableError(f"a split's answer is one of {', '.join(ANSWERS)}", "malformed")
         session = self.session
         if session is None:
-            raise TableError("the match has not started", "not_started")
+            raise TableError(N_("the match has not started"), "not_started")
         if session.over or self.split is not None:
-            raise TableError("the match is over", "over")
+            raise TableError(N_("the match is over"), "over")
         seat = None if guest is None else self.seat_of(guest)
         if seat is None:
-            raise TableError("only a player of the match can answer a split", "forbidden")
+            raise TableError(N_("only a player of the match can answer a split"), "forbidden")
         if answer == "propose":
             return self._propose(session, seat)
         offer = self.offer
         if offer is None:
-            raise TableError("no split is proposed", "no_split")
+            raise TableError(N_("no split is proposed"), "no_split")
         if seat not in offer.weights:
-            raise TableError("only a player still in the match answers a split", "forbidden")
+            raise TableError(N_("only a player still in the match answers a split"), "forbidden")
         if answer == "accept" and seat in offer.accepted:
-            raise TableError("you have accepted it already", "accepted")
+            raise TableError(N_("you have accepted it already"), "accepted")
         name = self.seats[seat].name
 
         def answered() -> str:
@@ -326,10 +327,10 @@ class Table:
     def _propose(self, session: TableMatch, seat: int) -> Make:
         """A split proposed by ``seat``: the bots still in answer at once (one that declines ends it)."""
         if self.offer is not None:
-            raise TableError("a split is being decided already", "split_pending")
+            raise TableError(N_("a split is being decided already"), "split_pending")
         weights = self.game.split_terms(session.state)
         if seat not in weights:
-            raise TableError("only a player still in the match can propose a split", "forbidden")
+            raise TableError(N_("only a player still in the match can propose a split"), "forbidden")
 
         def propose() -> str:
             lines = [f"{self.seats[seat].name} proposes to split the prize"]
@@ -488,10 +489,10 @@ class Table:
         """Check the finished match's record against its fair dealing (:meth:`TableGame.verify`): one line per
         deal (``TableError`` for the first thing wrong, or a table that does not deal fairly)."""
         if self.secret is None:
-            raise TableError("this table was made before tables dealt fairly: its cards came from its seed",
+            raise TableError(N_("this table was made before tables dealt fairly: its cards came from its seed"),
                              "not_fair")
         if self.status != "finished":
-            raise TableError("the secret is revealed when the match is over: verify it then", "not_finished")
+            raise TableError(N_("the secret is revealed when the match is over: verify it then"), "not_finished")
         return self.game.verify(self.record())
 
     def replay(self) -> JSON | None:

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.orm import Session
 
+from taash.i18n import N_
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
 from taash.web.fair_play import AT_CLAIM, AT_LOGIN, add_address
@@ -119,7 +120,7 @@ async def sign_in(state: AppState, response: Response, guest: str) -> None:
 def me_out(state: AppState, guest: str) -> MeOut:
     row = state.store.guest(guest)
     if row is None:
-        raise ApiError("no_guest", "unknown guest: choose a name again")
+        raise ApiError("no_guest", N_("unknown guest: choose a name again"))
     return MeOut(id=guest, name=row.name, account=Accounts(state.store).of_guest(guest) is not None)
 
 
@@ -152,11 +153,11 @@ def claim_refused(state: AppState, current: MeOut, name: str) -> NameKeys:
     spelled out, a guest with an account already, a name (or one like it) taken; else the name's keys."""
     keys = name_keys(name)
     if max(len(keys.folded), len(keys.look)) > 200:
-        raise ApiError("bad", "that name is too long once its letters are spelled out: choose a shorter one")
+        raise ApiError("bad", N_("that name is too long once its letters are spelled out: choose a shorter one"))
     if current.account:
-        raise ApiError("claimed", "you have an account already")
+        raise ApiError("claimed", N_("you have an account already"))
     if Accounts(state.store).by_name(keys) is not None:
-        raise ApiError("name_taken", "that name (or one that looks or reads like it) has an account already")
+        raise ApiError("name_taken", N_("that name (or one that looks or reads like it) has an account already"))
     return keys
 
 
@@ -218,7 +219,7 @@ async def logout(signed: Signed, response: Response, state: State) -> None:
     """Log out of your account in this browser: its session ends (a copy of its cookie no longer signs in)
     and its cookie is cleared. 409 ``no_account`` for a guest with no account: he could never come back."""
     if Accounts(state.store).of_guest(signed.guest) is None:
-        raise ApiError("no_account", "you have no account: claim your name first, or you could not come back")
+        raise ApiError("no_account", N_("you have no account: claim your name first, or you could not come back"))
     if signed.session is not None:
         await state.sessions.end(signed.session)
     response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=state.config.secure_cookies)
@@ -234,7 +235,7 @@ async def change_password(body: PasswordIn, signed: Signed, request: Request, re
     who = address(request)
     account = Accounts(state.store).of_guest(guest)
     if account is None:
-        raise ApiError("no_account", "you have no account: claim your name first")
+        raise ApiError("no_account", N_("you have no account: claim your name first"))
     await checked(state, account, account.guest_id, body.old, who)
     await Accounts(state.store).set_password(guest, await state.passwords.hash(body.new))
     await state.sessions.end_all(guest)

@@ -16,7 +16,18 @@ from functools import partial
 
 from fastapi import FastAPI
 
-from taash.web import chips_routes, friends, guests, history, pages, records, sockets, tables_routes, tournament_routes
+from taash.web import (
+    chips_routes,
+    friends,
+    guests,
+    history,
+    languages,
+    pages,
+    records,
+    sockets,
+    tables_routes,
+    tournament_routes,
+)
 from taash.web.accounts import accounts_router
 from taash.web.chat import routes as chat_routes
 from taash.web.errors import add_error_handlers
@@ -49,6 +60,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_middleware(Guard, max_body=state.config.max_body, allowed_origins=state.config.allowed_origins)
     add_error_handlers(app)
     app.include_router(guests.router)
+    app.include_router(languages.router)  # GET /api/i18n/{lang}: a language's catalogue for the browser
     app.include_router(chips_routes.router)
     app.include_router(accounts_router())  # /api/me, and claiming a name, login, logout, password
     app.include_router(learn_router(lambda: state.hub))  # /learn/{game}, its lesson's steps, and the coach at a table

@@ -20,6 +20,7 @@ from sqlalchemy import or_, select
 from taash.chips.books import BONUS
 from taash.chips.errors import ChipsError, UnknownAccount
 from taash.chips.ledger import TRANSFERS, Ledger, Transfer, wallet_of
+from taash.i18n import N_
 from taash.web.http import ERRORS, ApiError
 from taash.web.state import AppState, Guest, State
 
@@ -111,16 +112,16 @@ def claim_bonus(state: AppState, guest: str) -> ChipsOut:
     """Today's bonus claimed, and the wallet after it (409 ``no_bonus`` when there is none to give)."""
     before = wallet(state, guest)
     if not before.account:
-        raise ApiError("no_bonus", "the daily bonus is for accounts: claim your name (Account) first")
+        raise ApiError("no_bonus", N_("the daily bonus is for accounts: claim your name (Account) first"))
     try:
         given, new = state.ledger.claim_daily_bonus(guest, today())
     except ChipsError as e:
         raise ApiError("no_bonus", str(e)) from None
     if given is None:
-        raise ApiError("no_bonus", f"the daily bonus is for wallets below {before.bonus_floor:,} chips; "
-                                   f"yours has {before.balance:,}")
+        raise ApiError("no_bonus", N_("the daily bonus is for wallets below {floor} chips; yours has {balance}"),
+                       floor=f"{before.bonus_floor:,}", balance=f"{before.balance:,}")
     if not new:
-        raise ApiError("no_bonus", "today's bonus was given already; come back tomorrow (UTC)")
+        raise ApiError("no_bonus", N_("today's bonus was given already; come back tomorrow (UTC)"))
     return wallet(state, guest)
 
 

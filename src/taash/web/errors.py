@@ -12,7 +12,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Route
 
+from taash.i18n import DEFAULT, say_in
 from taash.web.http import ApiError
+from taash.web.languages import language_of
 
 log = logging.getLogger("taash.web")
 
@@ -50,12 +52,17 @@ def allowed_methods(app: FastAPI, path: str) -> str:
                              and r.path_regex.match(path) for m in r.methods or ()}))
 
 
+def refusal_in(lang: str, e: ApiError) -> str:
+    """A refusal's sentence in ``lang`` (English: its own words, as they always were)."""
+    return str(e.detail) if lang == DEFAULT else say_in(lang, e.message, **e.values)
+
+
 def add_error_handlers(app: FastAPI) -> None:
     """Answer every refusal in the one shape of an error."""
 
     @app.exception_handler(ApiError)
-    async def _api_error(_: Request, e: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": e.detail, "code": e.code}, status_code=e.status_code)
+    async def _api_error(request: Request, e: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": refusal_in(language_of(request), e), "code": e.code}, status_code=e.status_code)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, e: RequestValidationError) -> JSONResponse:

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 from sqlalchemy.types import DateTime
 
+from taash.i18n import N_
 from taash.web.db import Base, now
 from taash.web.hub import Hub, Live
 from taash.web.store import Store
@@ -112,7 +113,7 @@ class FriendStore:
         """``asker`` asks ``asked`` to be friends; returns True when that accepted a request ``asked`` had sent
         him (they are friends now). FriendError when they are friends already or the request is pending."""
         if self.is_blocked(asked, asker) or self.is_blocked(asker, asked):
-            raise FriendError("blocked", "you cannot ask that person to be friends")
+            raise FriendError("blocked", N_("you cannot ask that person to be friends"))
         accepted: list[bool] = []
 
         def work(s: Session) -> None:
@@ -120,9 +121,9 @@ class FriendStore:
             if row is None:
                 s.add(FriendshipRow(asker=asker, asked=asked, accepted=False))
             elif row.accepted:
-                raise FriendError("already", "you are friends already")
+                raise FriendError("already", N_("you are friends already"))
             elif row.asker == asker:
-                raise FriendError("already", "you have asked already: wait for the answer")
+                raise FriendError("already", N_("you have asked already: wait for the answer"))
             else:
                 row.accepted = True
                 accepted.append(True)
@@ -130,7 +131,7 @@ class FriendStore:
         try:
             await self.store.write(work)
         except IntegrityError:  # two requests between them at once: the other one was written
-            raise FriendError("already", "you have asked already: wait for the answer") from None
+            raise FriendError("already", N_("you have asked already: wait for the answer")) from None
         return bool(accepted)
 
     async def answer(self, guest: str, asker: str, accept: bool) -> None:
@@ -139,7 +140,7 @@ class FriendStore:
         def work(s: Session) -> None:
             row = s.get(FriendshipRow, (asker, guest), with_for_update=True)
             if row is None or row.accepted:
-                raise FriendError("not_found", "that person has not asked you to be friends")
+                raise FriendError("not_found", N_("that person has not asked you to be friends"))
             if accept:
                 row.accepted = True
             else:
@@ -153,7 +154,7 @@ class FriendStore:
         def work(s: Session) -> None:
             gone = s.execute(delete(FriendshipRow).where(_between(guest, other)))
             if not getattr(gone, "rowcount", 0):
-                raise FriendError("not_found", "that person is not your friend and has no request from you")
+                raise FriendError("not_found", N_("that person is not your friend and has no request from you"))
 
         await self.store.write(work)
 
@@ -173,7 +174,7 @@ class FriendStore:
         def work(s: Session) -> None:
             gone = s.execute(delete(BlockRow).where(BlockRow.blocker == blocker, BlockRow.blocked == blocked))
             if not getattr(gone, "rowcount", 0):
-                raise FriendError("not_found", "you have not blocked that person")
+                raise FriendError("not_found", N_("you have not blocked that person"))
 
         await self.store.write(work)
         self.blocks[blocker].discard(blocked)

@@ -16,6 +16,7 @@ from collections.abc import Awaitable
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.account_store import Accounts
 from taash.web.friend_store import FriendError, Friends, Invite
@@ -25,7 +26,7 @@ from taash.web.names import name_keys
 from taash.web.state import AppState, Guest, State
 from taash.web.table_models import TableOut, sit_action, table_out
 
-NEEDS_ACCOUNT = "friends are for accounts: claim your name (Account) first"
+NEEDS_ACCOUNT = N_("friends are for accounts: claim your name (Account) first")
 
 
 # -- what the routes take and give -------------------------------------------------------------------------------
@@ -104,9 +105,9 @@ def person(state: AppState, guest: str, body: PersonIn) -> PersonOut:
     accounts = Accounts(state.store)
     found = accounts.by_name(name_keys(body.name)) if body.name is not None else accounts.of_guest(body.id or "")
     if found is None:
-        raise ApiError("not_found", "no account has that name")
+        raise ApiError("not_found", N_("no account has that name"))
     if found.guest_id == guest:
-        raise ApiError("bad", "that is you")
+        raise ApiError("bad", N_("that is you"))
     return PersonOut(id=found.guest_id, name=found.name)
 
 
@@ -208,21 +209,21 @@ async def invite(body: InviteIn, guest: Guest, state: State) -> None:
     other = person(state, guest, body)
     live = state.live_table(body.table)
     if not is_member(live, guest):
-        raise ApiError("forbidden", "you may invite people only to a table you made or sit at")
+        raise ApiError("forbidden", N_("you may invite people only to a table you made or sit at"))
     friends = state.friends
     if friends.is_blocked(other.id, guest) or not friends.store.are_friends(guest, other.id):
         error = ApiError("not_friend", f"{other.name} is not your friend: ask him to be friends first")
         error.status_code = 403
         raise error
     if live.table.status != "waiting":
-        raise ApiError("started", "the match at that table has started: invite him to a table still waiting")
+        raise ApiError("started", N_("the match at that table has started: invite him to a table still waiting"))
     friends.invite(live, guest, state.guest_name(guest), other.id)
 
 
 def invitation(state: AppState, guest: str, table_id: str) -> Invite:
     found = {i.table_id: i for i in state.friends.invites_of(guest)}.get(table_id)
     if found is None:
-        raise ApiError("not_found", "no invitation to that table (it may have started, or be too old)")
+        raise ApiError("not_found", N_("no invitation to that table (it may have started, or be too old)"))
     return found
 
 
@@ -235,7 +236,7 @@ async def accept_invite(table_id: str, guest: Guest, state: State) -> TableOut:
     free = [i for i, s in enumerate(live.table.seats) if s.empty]
     if live.table.seat_of(guest) is None:
         if not free:
-            raise ApiError("taken", "every seat at that table is taken")
+            raise ApiError("taken", N_("every seat at that table is taken"))
         try:
             await state.hub.act(live, sit_action(free[0], state.guest_name(guest), None), guest)
         except TableError as e:

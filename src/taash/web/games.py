@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from taash.games.plugin import GamePlugin
 from taash.games.registry import check_level, default_game, level_words, levels, plugin, plugins
+from taash.i18n import N_
 from taash.tables.adapter import adapter, game_names
 from taash.web.http import ERRORS, ApiError
 
@@ -110,7 +111,7 @@ def module_file(game: str, file: str) -> Path:
     try:
         found = plugin(game)
     except ValueError:
-        raise ApiError("not_found", "no such game") from None
+        raise ApiError("not_found", N_("no such game")) from None
     if MODULE_FILE.fullmatch(file):
         for which in ("view", "replay_view"):
             path = found.file(which)

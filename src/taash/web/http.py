@@ -192,6 +192,11 @@ STATUS = {"not_found": 404, "forbidden": 403, "full": 503, "server": 503, "no_gu
 
 
 class ApiError(HTTPException):
-    def __init__(self, code: str, message: str):
-        super().__init__(STATUS.get(code, 409 if code != "bad" else 400), message)
+    """A refusal: ``message`` is an English sentence of the catalogue (marked ``N_``), its ``{placeholders}`` filled
+    from ``values``; the error handler answers it in the language the request asked for."""
+
+    def __init__(self, code: str, message: str, **values: Any):
+        said = message.format(**values) if values else message
+        super().__init__(STATUS.get(code, 409 if code != "bad" else 400), said)
         self.code = code
+        self.message, self.values = message, values

@@ -12,16 +12,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from taash.i18n import _
+from taash.i18n import N_, _, speaking
 from taash.learn import learn_page, lesson, step_index
 from taash.learn.coach import advice, snapshot
 from taash.tables.adapter import TableError
 from taash.web.http import ERRORS, ApiError, StrictIn
 from taash.web.hub import Hub, Live
+from taash.web.languages import language_of
 from taash.web.state import Guest
 
 JSON = Any
@@ -61,6 +62,31 @@ def coach_refusal(live: Live, guest: str) -> tuple[str, str] | None:
     return None
 
 
+async def coached(h: Hub, thinking: set[tuple[str, int]], table_id: str, guest: str) -> CoachOut:
+    """What the expert bot would do in the asking player's seat, and why (his turn; never at a table played
+    for chips); ``thinking``: the seats whose question is being answered now."""
+    live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
+    if live is None:
+        raise ApiError("not_found", N_("no such table"))
+    refused = coach_refusal(live, guest)
+    if refused is not None:
+        raise ApiError(*refused)
+    seat, session = live.table.seat_of(guest), live.table.session
+    assert seat is not None and session is not None
+    if (table_id, seat) in thinking:  # one search at a time per seat: the coach costs half a second's work
+        raise ApiError("too_many", _("The coach is still thinking about your last question."))
+    thinking.add((table_id, seat))
+    try:
+        async with live.lock:
+            snap = snapshot(session)
+        said = await asyncio.to_thread(advice, snap, seat)
+    except TableError as e:
+        raise ApiError(e.code, str(e)) from None
+    finally:
+        thinking.discard((table_id, seat))
+    return CoachOut(**said)
+
+
 def learn_router(hub: Callable[[], Hub]) -> APIRouter:
     """The learn pages, the lessons' API and the coach; ``hub`` gives the app's table hub once it has started."""
     router = APIRouter()
@@ -74,45 +100,30 @@ def learn_router(hub: Callable[[], Hub]) -> APIRouter:
             raise ApiError(e.code, str(e)) from None
 
     @router.get("/api/learn/{game}", responses=ERRORS)
-    async def learn_data(game: str) -> JSON:
-        """The game's rules in words (each preset's, from its rules data) and every step of its first deal."""
-        return learn_page(taught(game))
+    async def learn_data(game: str, request: Request) -> JSON:
+        """The game's rules in words (each preset's, from its rules data) and every step of its first deal, in the
+        language the request asks for."""
+        with speaking(language_of(request)):
+            return learn_page(taught(game))
 
     @router.post("/api/learn/{game}/step", response_model=VerdictOut, responses=ERRORS)
-    async def learn_step(game: str, body: StepIn) -> VerdictOut:
+    async def learn_step(game: str, body: StepIn, request: Request) -> VerdictOut:
         """A move tried at a step of the lesson, checked by the engine: refused with the engine's reason, or
         accepted (the move taught, or a legal one with the lesson's note)."""
-        lessoned = taught(game)
-        try:
-            verdict = lessoned.check(step_index(lessoned, body.step), body.action)
-        except TableError as e:
-            raise ApiError("bad" if e.code == "malformed" else e.code, str(e)) from None
-        return VerdictOut(**verdict.to_json())
+        with speaking(language_of(request)):
+            lessoned = taught(game)
+            try:
+                verdict = lessoned.check(step_index(lessoned, body.step), body.action)
+            except TableError as e:
+                raise ApiError("bad" if e.code == "malformed" else e.code, str(e)) from None
+            return VerdictOut(**verdict.to_json())
 
     @router.post("/api/tables/{table_id}/coach", response_model=CoachOut, responses=ERRORS)
-    async def coach(table_id: str, guest: Guest) -> CoachOut:
-        """What the expert bot would do in the asking player's seat, and why (his turn; never at a table played
-        for chips)."""
-        live = hub().get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
-        if live is None:
-            raise ApiError("not_found", "no such table")
-        refused = coach_refusal(live, guest)
-        if refused is not None:
-            raise ApiError(*refused)
-        seat, session = live.table.seat_of(guest), live.table.session
-        assert seat is not None and session is not None
-        if (table_id, seat) in thinking:  # one search at a time per seat: the coach costs half a second's work
-            raise ApiError("too_many", _("The coach is still thinking about your last question."))
-        thinking.add((table_id, seat))
-        try:
-            async with live.lock:
-                snap = snapshot(session)
-            said = await asyncio.to_thread(advice, snap, seat)
-        except TableError as e:
-            raise ApiError(e.code, str(e)) from None
-        finally:
-            thinking.discard((table_id, seat))
-        return CoachOut(**said)
+    async def coach(table_id: str, guest: Guest, request: Request) -> CoachOut:
+        """What the expert bot would do in the asking player's seat, and why, in the language asked for."""
+        with speaking(language_of(request)):
+            return await coached(hub(), thinking, table_id, guest)
+
 
     @router.get("/learn/{game}", include_in_schema=False)
     async def learn_page_html(game: str) -> FileResponse:

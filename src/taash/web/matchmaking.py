@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from taash.chips.errors import UnknownAccount
 from taash.chips.ledger import wallet_of
+from taash.i18n import N_
 from taash.tables.adapter import TableError, adapter
 from taash.web.stakes import hold_for
 
@@ -89,7 +90,7 @@ class Matchmaker:
         game = adapter(wanted.game)
         settings = game.settings(wanted.players, wanted.rules, wanted.length, level, True)
         if wanted.stake and self.hub.ledger is None:
-            raise TableError("this server keeps no chips: its tables have no stakes", "bad")
+            raise TableError(N_("this server keeps no chips: its tables have no stakes"), "bad")
         return hold_for(settings, wanted.stake)
 
     def short_of(self, guest: str, hold: int) -> str | None:
@@ -237,7 +238,7 @@ class Matchmaker:
                     entry.tell({"type": "error", "code": "short", "message": "you were dropped from the match: "
                                 "your wallet can no longer pay its stake"})
         else:
-            await self._give_up(live, seated, TableError("the stakes could not be held", "stakes"))
+            await self._give_up(live, seated, TableError(N_("the stakes could not be held"), "stakes"))
             return
         for entry in seated:
             entry.tell({"type": "matched", "table": live.table.id, "seat": live.table.seat_of(entry.guest),

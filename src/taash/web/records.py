@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Cookie
 from fastapi.responses import JSONResponse
 
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.http import ERRORS, ApiError
 from taash.web.state import State
@@ -33,7 +34,7 @@ async def record(table_id: str, state: State, taash_guest: Annotated[str | None,
     live = state.live_table(table_id)
     private_refused(live, state.guest_of(taash_guest), "its record")
     if live.table.status != "finished":
-        raise ApiError("not_finished", "the record is published when the match is over")
+        raise ApiError("not_finished", N_("the record is published when the match is over"))
     data = live.table.record()
     name = f"{live.table.settings.game}-{table_id}.json"
     return JSONResponse(data, headers={"Content-Disposition": f'inline; filename="{name}"'})
@@ -48,7 +49,7 @@ async def replay_steps(table_id: str, state: State,
     live = state.live_table(table_id)
     private_refused(live, state.guest_of(taash_guest), "its replay")
     if live.table.status != "finished":
-        raise ApiError("not_finished", "the replay is published when the match is over")
+        raise ApiError("not_finished", N_("the replay is published when the match is over"))
     return JSONResponse(await asyncio.to_thread(live.table.replay))
 
 

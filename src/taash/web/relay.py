@@ -28,6 +28,7 @@ import orjson
 from fastapi import WebSocket
 from starlette.websockets import WebSocketState
 
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live, rebuild_or_log
 from taash.web.hub.pipeline import MOVED
@@ -39,7 +40,7 @@ FrameHandler = Callable[[Live, Connection, Any, str | None, bytes | None], Await
 #: Makes the per-connection message throttle of a bridged connection on its owner.
 ThrottleMaker = Callable[[], Any]
 #: Why a relayed action or a bridged connection is refused when the servers cannot reach each other.
-UNREACHABLE = "the servers cannot reach each other just now: try again in a moment"
+UNREACHABLE = N_("the servers cannot reach each other just now: try again in a moment")
 #: Seconds an owner has to answer a relayed action or to open a bridged connection.
 ANSWER_SECONDS = 10.0
 

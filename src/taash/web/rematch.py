@@ -23,6 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live
 from taash.web.table_models import sit_action
@@ -72,18 +73,18 @@ class Rematches:
         """A seated person's ``propose``, ``accept`` or ``decline`` (TableError, in his words, when it cannot
         be: a watcher, a match not over, no offer to answer, a rematch already started)."""
         if said not in ANSWERS:
-            raise TableError("a rematch's answer is propose, accept or decline", "malformed")
+            raise TableError(N_("a rematch's answer is propose, accept or decline"), "malformed")
         if seat is None:
-            raise TableError("only the match's players may ask for a rematch", "not_seated")
+            raise TableError(N_("only the match's players may ask for a rematch"), "not_seated")
         table_id = live.table.id
         if table_id in self.started or table_id in self.starting:
-            raise TableError("the rematch has started already", "rematch_started")
+            raise TableError(N_("the rematch has started already"), "rematch_started")
         if live.gone or live.table.status != "finished":
-            raise TableError("a rematch is proposed once the match is over", "not_finished")
+            raise TableError(N_("a rematch is proposed once the match is over"), "not_finished")
         offer = self.offers.get(table_id)
         if offer is None:
             if said != "propose":
-                raise TableError("nobody has proposed a rematch: propose one", "no_rematch")
+                raise TableError(N_("nobody has proposed a rematch: propose one"), "no_rematch")
             offer = self._propose(live, seat)
         else:
             now = DECLINED if said == "decline" else ACCEPTED

@@ -20,12 +20,14 @@ from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
+from taash.i18n import DEFAULT, N_, say_in
 from taash.tables.adapter import TIMEOUT, TableError
 from taash.web.admissions import Admission
 from taash.web.chat import TABLE_CHAT, ChatError, answer_chat, send_history
 from taash.web.errors import validation_sentence
 from taash.web.http import COOKIE, ApiError, origin_allowed
 from taash.web.hub import Connection, Hub, Live
+from taash.web.languages import socket_language
 from taash.web.play_now import play_now_socket
 from taash.web.state import AppState, State, app_state
 
@@ -69,7 +71,7 @@ async def play_now(ws: WebSocket) -> None:
     """Play now's queue (see :mod:`taash.web.play_now`)."""
     state = app_state(ws)
     if not origin_ok(state, ws):
-        await refuse(ws, 1008, "this page's origin may not connect to this server")
+        await refuse(ws, 1008, N_("this page's origin may not connect to this server"))
         return
     guest = state.guest_of(ws.cookies.get(COOKIE))
     admitted = admit(state, ws, guest, player=False)
@@ -93,14 +95,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     state = app_state(ws)
     h = state.hub
     if not origin_ok(state, ws):
-        await refuse(ws, 1008, "this page's origin may not connect to this server")
+        await refuse(ws, 1008, N_("this page's origin may not connect to this server"))
         return
     live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
     if live is None:
-        await refuse(ws, 1008, "no such table")
+        await refuse(ws, 1008, N_("no such table"))
         return
     if live.gone:
-        await refuse(ws, 1008, "the table was abandoned")
+        await refuse(ws, 1008, N_("the table was abandoned"))
         return
     guest = state.guest_of(ws.cookies.get(COOKIE))
     code = ws.query_params.get("code")
@@ -111,11 +113,11 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await refuse(ws, 1008, str(e.detail))
         return
     if not opened:
-        await refuse(ws, 1008, "a private table: only its players may watch it")
+        await refuse(ws, 1008, N_("a private table: only its players may watch it"))
         return
     player = guest is not None and live.table.seat_of(guest) is not None
     if not player and len(live.connections) >= state.config.max_table_connections:
-        await refuse(ws, 1013, "this table has as many watchers as it can take: try again later")
+        await refuse(ws, 1013, N_("this table has as many watchers as it can take: try again later"))
         return
     admitted = admit(state, ws, guest, player)
     if isinstance(admitted, str):
@@ -144,7 +146,7 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
     since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
     await ws.accept()
     if not h.may_watch(live, guest, code):  # the table started while this connection was being accepted
-        await ws.close(code=1008, reason="a private table: only its players may watch it")
+        await ws.close(code=1008, reason=N_("a private table: only its players may watch it"))
         return
     conn = h.join(live, guest, since)
     state.rematches.greet(live, conn)
@@ -152,7 +154,7 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
     try:
         with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
             await send_history(state.chat, live, conn)
-        await receive_loop(state, ws, live, conn)
+        await receive_loop(state, ws, live, conn, socket_language(ws))
     finally:
         h.leave(live, conn)
         await state.rematches.left(live, conn)
@@ -196,8 +198,9 @@ class Throttle:
         return True
 
 
-async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connection) -> None:
-    """Read a connection's messages and answer each, until it closes (or sends far too many)."""
+async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connection, lang: str = DEFAULT) -> None:
+    """Read a connection's messages and answer each, until it closes (or sends far too many); its refusals in
+    ``lang``."""
     throttle = Throttle(state.config.rate)
     while True:
         if conn.close_code != 1000:  # the server closed this connection (a private table started)
@@ -205,20 +208,20 @@ async def receive_loop(state: AppState, ws: WebSocket, live: Live, conn: Connect
         frame = await ws.receive()
         if frame["type"] == "websocket.disconnect":
             return
-        if not await on_frame(state, live, conn, throttle, frame.get("text"), frame.get("bytes")):
+        if not await on_frame(state, live, conn, throttle, frame.get("text"), frame.get("bytes"), lang):
             return
 
 
 async def on_frame(state: AppState, live: Live, conn: Connection, throttle: Throttle, text: str | None,
-                   raw: bytes | None) -> bool:
+                   raw: bytes | None, lang: str = DEFAULT) -> bool:
     """Answer one frame of a connection (its own websocket's, or one another server relays); False when the
-    connection is to be closed (it sent far too many)."""
+    connection is to be closed (it sent far too many). Its refusals in ``lang``."""
     config = state.config
     allowed = throttle.take()
     message, refusal = read_message(text, raw, config.max_message)
     mid = message.get("id") if message is not None else None
     if not allowed:  # refused, though answered with its id when it has one
-        conn.send(error(mid, "rate", "too many messages: slow down"))
+        conn.send(error(mid, "rate", say_in(lang, N_("too many messages: slow down"))))
         if throttle.strikes > 10 * config.rate:
             conn.close_code, conn.close_reason = 1008, "too many messages"
             return False
@@ -227,15 +230,16 @@ async def on_frame(state: AppState, live: Live, conn: Connection, throttle: Thro
         conn.send(refusal)
         return True
     if message.get("type") == "rematch":
-        await rematch(state, live, conn, message, mid)
+        await rematch(state, live, conn, message, mid, lang)
     elif message.get("type") in TABLE_CHAT:
-        await chat(state, live, conn, message, mid)
+        await chat(state, live, conn, message, mid, lang)
     else:
-        await answer(state.hub, live, conn, message, mid)
+        await answer(state.hub, live, conn, message, mid, lang)
     return conn.close_code == 1000
 
 
-async def chat(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+async def chat(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+               lang: str = DEFAULT) -> None:
     """A chat message (:mod:`taash.web.chat.table`): acknowledged, or refused in one line with nothing said."""
     def name_of(guest: str) -> str | None:
         row = state.store.guest(guest)
@@ -244,26 +248,27 @@ async def chat(state: AppState, live: Live, conn: Connection, message: dict[str,
     try:
         await answer_chat(state.chat, state.services.bot_answers, live, conn, message, name_of)
     except ChatError as e:
-        conn.send(error(mid, e.code, str(e)))
+        conn.send(error(mid, e.code, say_in(lang, str(e))))
         return
     except SQLAlchemyError:  # the database refused the line: nobody was told it
-        conn.send(error(mid, "server", "the chat line could not be kept: try again"))
+        conn.send(error(mid, "server", say_in(lang, N_("the chat line could not be kept: try again"))))
         return
     conn.send(ack(mid, live.table.version))
 
 
-async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+                 lang: str = DEFAULT) -> None:
     """Answer one message of a connection: a ping, "I am back", a split of the prize, or a move."""
     kind = message.get("type")
     if kind == "ping":
         conn.send(json.dumps({"type": "pong", "version": live.table.version}))
         return
     if kind == TIMEOUT:  # the server's own action, when a turn's time runs out: the table refuses a person's
-        await move(h, live, conn, {**message, "version": live.table.version}, mid)
+        await move(h, live, conn, {**message, "version": live.table.version}, mid, lang)
         return
     is_move = live.table.is_move(message)
     if conn.seat is None and (is_move or kind in ("back", "split")):
-        conn.send(error(mid, "not_seated", "spectators cannot play"))
+        conn.send(error(mid, "not_seated", say_in(lang, N_("spectators cannot play"))))
         return
     if kind == "back" and conn.seat is not None:  # "I am here": a bot that took his seat gives it back
         h.back(live, conn.seat)
@@ -273,34 +278,36 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
         try:
             made = await h.act(live, {"type": "split", "answer": message.get("answer")}, conn.guest, mid)
         except TableError as e:
-            conn.send(error(mid, e.code, str(e)))
+            conn.send(error(mid, e.code, say_in(lang, str(e))))
             return
         conn.send(ack(mid, made))
         return
     if not is_move:
         conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
         return
-    await move(h, live, conn, message, mid)
+    await move(h, live, conn, message, mid, lang)
 
 
-async def rematch(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+async def rematch(state: AppState, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+                  lang: str = DEFAULT) -> None:
     """Propose, accept or decline a rematch of the finished match (see :mod:`taash.web.rematch`)."""
     try:
         await state.rematches.answer(live, conn.seat, message.get("answer"))
     except TableError as e:
-        conn.send(error(mid, e.code, str(e)))
+        conn.send(error(mid, e.code, say_in(lang, str(e))))
         if e.code == "rematch_started":
             state.rematches.greet(live, conn)
         return
     conn.send(ack(mid, live.table.version))
 
 
-async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None) -> None:
+async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], mid: str | None,
+               lang: str = DEFAULT) -> None:
     """Play a move's message at the table, made at the version it says it saw; a stale one is answered with
     the snapshot."""
     version = message.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
-        conn.send(error(mid, "malformed", "version must be the table version you saw"))
+        conn.send(error(mid, "malformed", say_in(lang, N_("version must be the table version you saw"))))
         return
     # The move as the game reads it (what the table stores): its type and the game's fields of a move; the rest of a
     # message (its id, the version seen, anything else) is the connection's alone, never stored.
@@ -310,7 +317,7 @@ async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], m
         made = await h.act(live, action, conn.guest, mid, version)
     except TableError as e:
         extra = json.loads(h.message_for(live, conn.seat, "snapshot", conn.guest)) if e.code == "stale" else None
-        conn.send(error(mid, e.code, str(e), extra))
+        conn.send(error(mid, e.code, say_in(lang, str(e)), extra))
         return
     conn.send(ack(mid, made))
 

@@ -23,6 +23,7 @@ from itsdangerous import URLSafeSerializer
 from starlette.requests import HTTPConnection
 
 from taash.chips.ledger import Ledger
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
 from taash.web.chat import BotAnswers, Chat
@@ -197,16 +198,16 @@ class AppState:
     def guest_name(self, guest: str) -> str:
         row = self.store.guest(guest)
         if row is None:
-            raise ApiError("no_guest", "unknown guest: choose a name again")
+            raise ApiError("no_guest", N_("unknown guest: choose a name again"))
         name: str = row.name
         return name
 
     def live_table(self, table_id: str) -> Live:
         if not re.fullmatch(r"[0-9a-f]{16}", table_id):
-            raise ApiError("not_found", "no such table")
+            raise ApiError("not_found", N_("no such table"))
         live = self.hub.get(table_id)
         if live is None:
-            raise ApiError("not_found", "no such table")
+            raise ApiError("not_found", N_("no such table"))
         return live
 
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None) -> None:
@@ -235,7 +236,7 @@ class AppState:
         if not code:
             return False
         if not self.wrong_codes.allowed(who):
-            raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
+            raise ApiError("too_many", N_("too many wrong codes: wait a little and check the code"))
         if code_matches(live, code):
             return True
         self.wrong_codes.spend(who)
@@ -269,7 +270,7 @@ class SignedIn:
 def current_session(request: Request, taash_guest: Annotated[str | None, Cookie()] = None) -> SignedIn:
     found = app_state(request).sessions.signed_in(taash_guest)
     if found is None:
-        raise ApiError("no_guest", "choose a name first (POST /api/guest)")
+        raise ApiError("no_guest", N_("choose a name first (POST /api/guest)"))
     return SignedIn(*found)
 
 

@@ -9,8 +9,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Query, Request
 
+from taash.i18n import N_
 from taash.tables.adapter import TableError
-from taash.web.fair_play import NEEDS_ACCOUNT
 from taash.web.http import ERRORS, ApiError
 from taash.web.hub import Live
 from taash.web.stakes import hold_for, hold_words
@@ -61,8 +61,8 @@ async def stake_hold(query: Annotated[TableQuery, Query()]) -> HoldOut:
 async def new_table(state: AppState, body: TableIn, guest: str) -> Live:
     name = state.guest_name(guest)
     if body.stake > 0 and not state.fair.accounts([guest]):
-        raise ApiError("account_needed", f"{NEEDS_ACCOUNT}: claim your name (Account) first, or play without "
-                                         "stakes")
+        raise ApiError("account_needed", N_("playing for chips needs an account: claim your name (Account) first, "
+                                            "or play without stakes"))
     try:
         live = await state.hub.create(settings_of(body), guest, body.stake)
     except TableError as e:
@@ -88,13 +88,13 @@ async def find_table(code: str, request: Request, state: State,
     that has started only for its creator and its players (403)."""
     who = request.client.host if request.client else "?"
     if not state.wrong_codes.allowed(who):
-        raise ApiError("too_many", "too many wrong codes: wait a little and check the code")
+        raise ApiError("too_many", N_("too many wrong codes: wait a little and check the code"))
     live = state.hub.by_code(code) if re.fullmatch(r"[A-Za-z0-9]{4,12}", code) else None
     if live is None:
         state.wrong_codes.spend(who)
-        raise ApiError("not_found", "no table has that code")
+        raise ApiError("not_found", N_("no table has that code"))
     if not state.hub.may_watch(live, state.guest_of(taash_guest), code):
-        raise ApiError("forbidden", "the match at that private table has started: only its players may see it")
+        raise ApiError("forbidden", N_("the match at that private table has started: only its players may see it"))
     return table_out(live, True)
 
 
@@ -105,7 +105,7 @@ async def sit(table_id: str, body: SitIn, guest: Guest, request: Request, state:
     live = state.live_table(table_id)
     who = request.client.host if request.client else "?"
     if not code_shown(live, guest) and not state.code_opens(live, body.code, who):
-        raise ApiError("forbidden", "a private table: sitting at it needs its invite code")
+        raise ApiError("forbidden", N_("a private table: sitting at it needs its invite code"))
     await state.act(live, sit_action(body.seat, body.name or state.guest_name(guest), body.seed), guest)
     return table_out(live, True)
 
@@ -139,11 +139,12 @@ async def abandon(table_id: str, guest: Guest, state: State) -> TableOut:
     """Abandon a table that has not finished (its creator only: 403): every stake held is refunded."""
     live = state.live_table(table_id)
     if guest != live.table.owner:
-        raise ApiError("forbidden", "only the table's creator may abandon it")
+        raise ApiError("forbidden", N_("only the table's creator may abandon it"))
     idle = time.monotonic() - live.last_active
     minutes = state.config.abandon_minutes
     if live.table.status == "playing" and live.stake > 0 and idle < minutes * 60:
-        raise ApiError("playing", f"a staked match may be abandoned only after {minutes:g} minutes without a move")
+        raise ApiError("playing", N_("a staked match may be abandoned only after {minutes} minutes without a move"),
+                       minutes=f"{minutes:g}")
     try:
         await state.hub.abandon(live)
     except TableError as e:

@@ -18,6 +18,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from taash.chips.ledger import Ledger
+from taash.i18n import N_
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import check_settings
 from taash.tournaments.pairing import (
@@ -84,7 +85,7 @@ def table_settings(row: TournamentRow, players: int | None = None) -> Settings:
 def _checked(spec: TournamentSpec, now: datetime) -> tuple[str, JSON, JSON]:
     """The rules and length as stored; a one-sentence TournamentError for anything wrong."""
     if not 1 <= len(spec.name.strip()) <= 60:
-        raise TournamentError("a tournament's name is 1 to 60 characters")
+        raise TournamentError(N_("a tournament's name is 1 to 60 characters"))
     if spec.kind not in KINDS:
         raise TournamentError(f"a tournament is one of {', '.join(KINDS)}, not {spec.kind!r}")
     if not 2 <= spec.capacity <= MOST_ENTRANTS:
@@ -97,7 +98,7 @@ def _checked(spec: TournamentSpec, now: datetime) -> tuple[str, JSON, JSON]:
         raise TournamentError(f"prizes are up to 10 percents of the pool, by place, adding up to 100, not "
                               f"{list(spec.prizes)}")
     if spec.starts_at is not None and spec.starts_at.astimezone(UTC) < now:
-        raise TournamentError("a tournament starts in the future (or as soon as it is full)")
+        raise TournamentError(N_("a tournament starts in the future (or as soon as it is full)"))
     try:
         game = adapter(spec.game)
     except (TableError, ValueError) as e:
@@ -120,7 +121,7 @@ def create_tournament(engine: Engine, ledger: Ledger | None, spec: TournamentSpe
     moment = now or datetime.now(UTC)
     name, rules, length = _checked(spec, moment)
     if spec.fee and ledger is None:
-        raise TournamentError("this server keeps no chips: its tournaments are free")
+        raise TournamentError(N_("this server keeps no chips: its tournaments are free"))
     tournament_id = secrets.token_hex(8)
     if spec.fee and ledger is not None:
         ledger.open_wallet(pool_person(tournament_id), grant=False)

@@ -14,6 +14,7 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, model_validator
 
+from taash.i18n import N_
 from taash.tables.adapter import adapter
 from taash.tournaments.pairing import TournamentError
 from taash.web.fair_play import NEEDS_ACCOUNT
@@ -157,7 +158,7 @@ def tournament_out(record: Record, guest: str | None) -> TournamentOut:
 def director(state: AppState) -> Tournaments:
     found = state.services.tournaments
     if found is None:
-        raise ApiError("server", "this server runs no tournaments")
+        raise ApiError("server", N_("this server runs no tournaments"))
     return found
 
 
@@ -166,7 +167,7 @@ async def record_of(state: AppState, tournament_id: str) -> Record:
     if re.fullmatch(r"[0-9a-f]{16}", tournament_id):
         found = await asyncio.to_thread(read, state.store.engine, tournament_id)
     if found is None:
-        raise ApiError("not_found", "no such tournament")
+        raise ApiError("not_found", N_("no such tournament"))
     return found
 
 
@@ -239,7 +240,7 @@ async def withdraw(tournament_id: str, guest: Guest, state: State) -> Tournament
 async def entered(guest_id: str, state: State) -> list[EnteredOut]:
     """The tournaments a person entered, the newest first, with his place and prize once over."""
     if guest_id.startswith(BOT_PREFIX) or not re.fullmatch(r"[0-9A-Za-z_-]{1,40}", guest_id):
-        raise ApiError("not_found", "no such person")
+        raise ApiError("not_found", N_("no such person"))
     out = []
     for row, _ in await asyncio.to_thread(entered_by, state.store.engine, guest_id):
         record = await record_of(state, row.id)

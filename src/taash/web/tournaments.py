@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from taash.chips.errors import ChipsError, InsufficientChips
 from taash.chips.ledger import Ledger, wallet_of
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.tournaments.pairing import (
     KNOCKOUT,
@@ -98,9 +99,9 @@ class Tournaments:
             record = await self._read(tournament_id)
             row = record.row
             if row.status != OPEN:
-                raise TournamentError("registration is closed: the tournament has started")
+                raise TournamentError(N_("registration is closed: the tournament has started"))
             if person in record.people:
-                raise TournamentError("you are registered already")
+                raise TournamentError(N_("you are registered already"))
             if len(record.registered) >= row.capacity:
                 raise TournamentError(f"the tournament is full ({row.capacity} entrants)")
             entry = await asyncio.to_thread(self._entering, record, person, name)
@@ -120,9 +121,9 @@ class Tournaments:
         async with self.lock:
             record = await self._read(tournament_id)
             if record.row.status != OPEN:
-                raise TournamentError("the tournament has started: nobody can withdraw now")
+                raise TournamentError(N_("the tournament has started: nobody can withdraw now"))
             if person not in record.people:
-                raise TournamentError("you are not registered")
+                raise TournamentError(N_("you are not registered"))
             await asyncio.to_thread(self._set_entrant, tournament_id, person, WITHDRAWING)
             await asyncio.to_thread(self._return_fee, record.row, self._entrant(record, person))
 
@@ -188,7 +189,7 @@ class Tournaments:
     async def _read(self, tournament_id: str) -> Record:
         record = await asyncio.to_thread(read, self.engine, tournament_id)
         if record is None:
-            raise TournamentError("no such tournament")
+            raise TournamentError(N_("no such tournament"))
         return record
 
     async def _advance(self, record: Record) -> bool:

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from taash.i18n import N_
 from taash.web.chat.phrases import EMOTES, PHRASES
 from taash.web.chat.rows import ChatLineRow, ChatReportRow, ChatRoomRow
 from taash.web.chat.words import censor
@@ -99,7 +100,7 @@ def read_said(message: Mapping[str, JSON]) -> Said:
     """What a client's chat message says, checked (a :class:`ChatError` says what is wrong)."""
     given = [kind for kind in KINDS if kind in message]
     if len(given) != 1:
-        raise ChatError("malformed", "a chat message has one of text, phrase or emote")
+        raise ChatError("malformed", N_("a chat message has one of text, phrase or emote"))
     kind = given[0]
     value = message[kind]
     if not isinstance(value, str):
@@ -112,7 +113,7 @@ def read_said(message: Mapping[str, JSON]) -> Said:
         return Said(kind, value)
     text = " ".join(_CONTROL.sub(" ", value).split())
     if not text:
-        raise ChatError("chat_empty", "say something: the message is empty")
+        raise ChatError("chat_empty", N_("say something: the message is empty"))
     if len(text) > MAX_TEXT:
         raise ChatError("chat_too_long", f"a chat message may be at most {MAX_TEXT} characters")
     return Said("text", text)

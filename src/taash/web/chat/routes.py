@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from taash.i18n import N_
 from taash.web.chat.phrases import catalogue
 from taash.web.chat.room import PLAYERS, ChatLine
 from taash.web.db import ResultRow
@@ -49,7 +50,7 @@ def table_of(state: AppState, line: ChatLine) -> Live:
     kind, _, table_id = line.room.partition(":")
     live = state.hub.get(table_id) if kind == "table" else None
     if live is None:
-        raise ApiError("not_found", "no such chat line")
+        raise ApiError("not_found", N_("no such chat line"))
     return live
 
 
@@ -68,11 +69,11 @@ async def report(body: ReportIn, guest: Guest, state: State) -> ReportOut:
     chat = state.chat
     line = await asyncio.to_thread(chat.line, body.line)
     if line is None:
-        raise ApiError("not_found", "no such chat line")
+        raise ApiError("not_found", N_("no such chat line"))
     if line.speaker.guest == guest:
-        raise ApiError("bad", "you cannot report your own line")
+        raise ApiError("bad", N_("you cannot report your own line"))
     if not await asyncio.to_thread(could_hear, state, guest, line):
-        raise ApiError("forbidden", "you can report only a line you could hear")
+        raise ApiError("forbidden", N_("you can report only a line you could hear"))
     return ReportOut(reported=await chat.report(line, guest))
 
 
@@ -101,9 +102,9 @@ async def match_chat(table_id: str, state: State,
     live = state.live_table(table_id)
     guest = state.guest_of(taash_guest)
     if guest is None or guest not in await asyncio.to_thread(participants, state, live):
-        raise ApiError("forbidden", "only the players of a match may read its chat")
+        raise ApiError("forbidden", N_("only the players of a match may read its chat"))
     if live.table.status != "finished":
-        raise ApiError("not_finished", "the chat is shown with the replay, once the match is over")
+        raise ApiError("not_finished", N_("the chat is shown with the replay, once the match is over"))
     chat = state.chat
     lines = await asyncio.to_thread(chat.lines, f"table:{table_id}", PLAYERS)
     return {"lines": [line.message() for line in lines if chat.may_hear(guest, line.speaker.guest)]}

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from taash.i18n import N_
 from taash.web.chat.phrases import BOT_ANSWERS
 from taash.web.chat.room import PLAYERS, WATCHERS, Chat, ChatError, ChatLine, Said, Speaker, read_said
 from taash.web.hub.live import Connection, Live
@@ -90,12 +91,12 @@ class BotAnswers:
 def speaker_at(live: Live, conn: Connection, name_of: Callable[[str], str | None]) -> Speaker:
     """Who speaks on a connection: a seated player by his seat's name; a watcher by his guest's name."""
     if conn.guest is None:
-        raise ChatError("no_guest", "choose a name first to chat")
+        raise ChatError("no_guest", N_("choose a name first to chat"))
     if conn.seat is not None:
         return Speaker(conn.guest, live.table.seats[conn.seat].name, conn.seat)
     name = name_of(conn.guest)
     if name is None:
-        raise ChatError("no_guest", "choose a name first to chat")
+        raise ChatError("no_guest", N_("choose a name first to chat"))
     return Speaker(conn.guest, name, None)
 
 
@@ -108,7 +109,7 @@ async def answer_chat(chat: Chat, bots: BotAnswers, live: Live, conn: Connection
         return
     channel = channel_of(live, conn)
     if channel is None:
-        raise ChatError("forbidden", "a private table: its watchers cannot chat")
+        raise ChatError("forbidden", N_("a private table: its watchers cannot chat"))
     said = read_said(message)
     line = await chat.say(table_room(live), channel, speaker_at(live, conn, name_of), said)
     deliver(chat, live, line)
@@ -120,9 +121,9 @@ async def answer_chat(chat: Chat, bots: BotAnswers, live: Live, conn: Connection
 async def switch_filter(chat: Chat, live: Live, conn: Connection, on: object) -> None:
     """The word filter on or off: only a private table's creator may, and the players are told."""
     if not isinstance(on, bool):
-        raise ChatError("malformed", "on must be true or false")
+        raise ChatError("malformed", N_("on must be true or false"))
     if live.table.settings.public or conn.guest is None or conn.guest != live.table.owner:
-        raise ChatError("forbidden", "only a private table's creator may switch its word filter")
+        raise ChatError("forbidden", N_("only a private table's creator may switch its word filter"))
     await chat.set_filter(table_room(live), on)
     told = json.dumps({"type": "chat_filter", "on": on})
     for other in list(live.connections):

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from taash.chips.errors import UnknownAccount
 from taash.chips.ledger import Ledger
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.hub.clock import Clock
 from taash.web.hub.live import Live
@@ -50,7 +51,7 @@ class Endings:
             if still is not None and not still(live):
                 return False
             if live.table.status == "finished":
-                raise TableError("the match has finished: it cannot be abandoned", "finished")
+                raise TableError(N_("the match has finished: it cannot be abandoned"), "finished")
             await self.store.set_status(live.table.id, "abandoned")
             live.gone = True
             if live.stake > 0 and self.ledger is not None:

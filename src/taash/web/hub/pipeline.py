@@ -22,6 +22,7 @@ from typing import Any
 
 from taash.chips.errors import ChipsError, InsufficientChips
 from taash.chips.ledger import Ledger
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.tables.table import Step
 from taash.web.fair_play import FairPlay
@@ -35,7 +36,7 @@ from taash.web.store import Store
 
 log = logging.getLogger("taash.web")
 #: Why an action or a connection is refused by a server that no longer owns the table.
-MOVED = "the table moved to another server: reconnect"
+MOVED = N_("the table moved to another server: reconnect")
 JSON = Any
 
 
@@ -102,7 +103,7 @@ class Pipeline:
         """The version a message sent again under its id made (None: a new one); refuses an action at a table
         abandoned, an id used for another message, and a version the table has passed."""
         if live.gone:
-            raise TableError("the table was abandoned", "abandoned")
+            raise TableError(N_("the table was abandoned"), "abandoned")
         if client_id is not None and (guest, client_id) in live.seen:
             made, what = live.seen[(guest, client_id)]
             if what != fingerprint(action):
@@ -133,7 +134,7 @@ class Pipeline:
             raise TableError(MOVED, "moved") from None
         except Exception:
             log.exception("could not store an action of table %s", live.table.id)
-            raise TableError("the server could not store that; please try again", "server") from None
+            raise TableError(N_("the server could not store that; please try again"), "server") from None
 
     def _keep(self, live: Live, step: Step, guest: str | None, client_id: str | None, mover: int | None,
               bank: float | None, lapsed: int | None, said: str) -> None:

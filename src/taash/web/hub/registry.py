@@ -10,6 +10,7 @@ from typing import Any
 
 from taash.chips.ledger import Ledger
 from taash.fairness import SECRET_BYTES
+from taash.i18n import N_
 from taash.tables.adapter import Settings, TableError
 from taash.tables.table import Table, check_settings
 from taash.web.db import TableRow
@@ -156,13 +157,13 @@ class Registry:
         if len(unfinished) >= self.max_tables and self.forget_abandoned():
             unfinished = [lv for lv in self.live.values() if lv.table.status != "finished"]
         if len(unfinished) >= self.max_tables:
-            raise TableError("the server has as many tables as it can take; try again later", "full")
+            raise TableError(N_("the server has as many tables as it can take; try again later"), "full")
         if owner is not None and sum(1 for lv in unfinished if lv.table.owner == owner) >= self.max_tables_per_guest:
             raise TableError(f"you have {self.max_tables_per_guest} unfinished tables already: finish or use those "
                              "first", "too_many")
         check_settings(settings)
         if stake and self.ledger is None:
-            raise TableError("this server keeps no chips: its tables have no stakes", "bad")
+            raise TableError(N_("this server keeps no chips: its tables have no stakes"), "bad")
         table = self._new_table(settings, owner)
         await self.store.add_table(row_of(table, stake))
         live = self.add(table, epoch=self.lease.claim(table.id).epoch)

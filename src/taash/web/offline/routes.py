@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.db import OfflineMatchRow
 from taash.web.http import ERRORS, ApiError, StrictIn
@@ -115,10 +116,10 @@ async def engine_bundle() -> Response:
 async def pyodide_file(name: str) -> FileResponse:
     kind = PYODIDE_FILES.get(name)
     if kind is None:
-        raise ApiError("not_found", "no such file of Pyodide")
+        raise ApiError("not_found", N_("no such file of Pyodide"))
     path = PYODIDE / name
     if not path.is_file():
-        raise ApiError("not_found", "Pyodide is not installed on this server: run make venv (it needs npm)")
+        raise ApiError("not_found", N_("Pyodide is not installed on this server: run make venv (it needs npm)"))
     return FileResponse(path, media_type=kind, headers={"Cache-Control": "public, max-age=86400"})
 
 

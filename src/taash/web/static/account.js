@@ -1,5 +1,6 @@
 // Accounts on the lobby: log in (a guest who has none yet), keep your name with a password, log out, change it.
 
+import { _, parts } from "/static/i18n.js";
 import { api, h, nameEl, toast } from "/static/common.js";
 
 function passwordInput(testid, placeholder, autocomplete = "new-password") {
@@ -27,10 +28,10 @@ function form(testid, title, fields, label, send) {
 /** Log in to an account (from a browser that has no guest, or another one): resolves with the guest. */
 export function loginForm(container) {
   return new Promise((resolve) => {
-    const name = h("input", { type: "text", testid: "login-name", placeholder: "Name", maxlength: 24,
-      autocomplete: "username", required: true, "aria-label": "Name" });
-    const password = passwordInput("login-password", "Password", "current-password");
-    const f = form("login-form", "Or log in to your account", [name, password], "Log in", async () => {
+    const name = h("input", { type: "text", testid: "login-name", placeholder: _("Name"), maxlength: 24,
+      autocomplete: "username", required: true, "aria-label": _("Name") });
+    const password = passwordInput("login-password", _("Password"), "current-password");
+    const f = form("login-form", _("Or log in to your account"), [name, password], _("Log in"), async () => {
       const guest = await api("POST", "/api/login", { name: name.value.trim(), password: password.value });
       f.remove();
       resolve(guest);
@@ -43,18 +44,18 @@ export function loginForm(container) {
 export function accountPanel(container, guest, onChange) {
   container.hidden = false;
   if (!guest.account) {
-    const password = passwordInput("claim-password", "A password (8 or more characters)");
-    container.replaceChildren(h("h2", {}, "Keep your name"),
-      form("claim-form", ["Claim “", nameEl(guest.name), "” with a password, to play as yourself from any browser"],
-        [password], "Claim", async () => {
+    const password = passwordInput("claim-password", _("A password (8 or more characters)"));
+    container.replaceChildren(h("h2", {}, _("Keep your name")),
+      form("claim-form", parts(_("Claim “{name}” with a password, to play as yourself from any browser"),
+        { name: nameEl(guest.name) }), [password], _("Claim"), async () => {
           onChange(await api("POST", "/api/account", { password: password.value }));
-          toast("Your name is yours: log in with it from any browser.");
+          toast(_("Your name is yours: log in with it from any browser."));
         }));
     return;
   }
-  const old = passwordInput("old-password", "Password now", "current-password");
-  const fresh = passwordInput("new-password", "New password");
-  const logout = h("button", { type: "button", testid: "logout" }, "Log out");
+  const old = passwordInput("old-password", _("Password now"), "current-password");
+  const fresh = passwordInput("new-password", _("New password"));
+  const logout = h("button", { type: "button", testid: "logout" }, _("Log out"));
   logout.addEventListener("click", async () => {
     try {
       await api("POST", "/api/logout");
@@ -63,10 +64,11 @@ export function accountPanel(container, guest, onChange) {
       container.querySelector(".error").textContent = e.message;
     }
   });
-  container.replaceChildren(h("h2", {}, "Your account"),
-    h("p", { class: "row" }, h("span", { testid: "account-name" }, "Logged in as ", nameEl(guest.name), "."), logout),
-    form("password-form", "Change your password", [old, fresh], "Change", async () => {
+  container.replaceChildren(h("h2", {}, _("Your account")),
+    h("p", { class: "row" }, h("span", { testid: "account-name" },
+      ...parts(_("Logged in as {name}."), { name: nameEl(guest.name) })), logout),
+    form("password-form", _("Change your password"), [old, fresh], _("Change"), async () => {
       onChange(await api("POST", "/api/password", { old: old.value, new: fresh.value }));
-      toast("Your password is changed.");
+      toast(_("Your password is changed."));
     }));
 }

@@ -1,13 +1,15 @@
 // Playing cards drawn as SVG by the project (CC0): no images, no fonts to download.
 // A card is a two-character name: rank "A23456789TJQK" + suit "shdc" ("Ks", "Th").
 
+import { _ } from "/static/i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 export const RANKS = "A23456789TJQK";
 export const SUITS = "shdc";
 export const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
-export const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
-const RANK_NAME = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-  9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
+export const SUIT_NAME = { s: _("spades"), h: _("hearts"), d: _("diamonds"), c: _("clubs") };
+const RANK_NAME = { A: _("ace"), 2: _("two"), 3: _("three"), 4: _("four"), 5: _("five"), 6: _("six"),
+  7: _("seven"), 8: _("eight"), 9: _("nine"), T: _("ten"), J: _("jack"), Q: _("queen"), K: _("king") };
 
 // Suit shapes in a 100 x 100 box, drawn as paths so that no font is needed for them.
 const SUIT_PATHS = {
@@ -31,11 +33,11 @@ export function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
 export const JOKER = "JK";
 /** "K♠", "10♥", "JK". */
 export function cardText(card) { return card === JOKER ? "JK" : rankLabel(card) + SUIT_SYMBOL[card[1]]; }
-/** "king of spades", "two of hearts", "joker": every rank in words, for screen readers. */
+/** "king of spades", "two of hearts", "joker": every rank in words, for screen readers, in the page's language
+ * (the whole name one template, so that a language puts the suit first if it says it so). */
 export function cardWords(card) {
-  if (card === JOKER) return "joker";
-  const r = RANK_NAME[card[0]];
-  return `${r} of ${SUIT_NAME[card[1]]}`;
+  if (card === JOKER) return _("joker");
+  return _("{rank} of {suit}", { rank: RANK_NAME[card[0]], suit: SUIT_NAME[card[1]] });
 }
 /** The cards in words as one list: "two of spades and nine of spades" (the page's language joins the list). */
 export function cardListWords(cards) {
@@ -122,7 +124,7 @@ export function miniCardSvg(card) {
 
 /** A printed joker's face: the word over a star. */
 function jokerSvg() {
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg joker", role: "img", "aria-label": "joker" });
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg joker", role: "img", "aria-label": _("joker") });
   el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "card-face" }, svg);
   const ink = el("g", { class: "ink" }, svg);
   const t = el("text", { x: 30, y: 24, "text-anchor": "middle", class: "rank", "font-size": 13 }, ink);

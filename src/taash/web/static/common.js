@@ -1,4 +1,5 @@
 // Small helpers shared by the pages: HTTP calls, elements, the name box.
+import { _, lang, translated } from "/static/i18n.js";
 
 /** An HTTP error from the API: `status`, `code` and the server's sentence as the message. */
 export class ApiError extends Error {
@@ -11,7 +12,7 @@ export class ApiError extends Error {
 
 /** Call the JSON API; returns the parsed answer or throws ApiError. */
 export async function api(method, path, body = undefined) {
-  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  const init = { method, headers: { Accept: "application/json", "Accept-Language": lang }, credentials: "same-origin" };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -20,7 +21,7 @@ export async function api(method, path, body = undefined) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, "network", "cannot reach the server");
+    throw new ApiError(0, "network", _("cannot reach the server"));
   }
   let data = null;
   try {
@@ -29,7 +30,7 @@ export async function api(method, path, body = undefined) {
     data = null;
   }
   if (!response.ok) {
-    let message = `the server answered ${response.status}`;
+    let message = _("the server answered {status}", { status: response.status });
     let code = "http";
     if (data && typeof data.detail === "string") {
       message = data.detail;
@@ -77,16 +78,16 @@ export function h(tag, attrs = {}, ...children) {
  * "account"; `null` for anyone else, so that `h(...)` leaves it out. */
 export function accountMark(account) {
   return account
-    ? h("span", { class: "account-mark", testid: "account-mark", title: "account", role: "img",
-      "aria-label": "account" }, "\u2713")
+    ? h("span", { class: "account-mark", testid: "account-mark", title: _("account"), role: "img",
+      "aria-label": _("account") }, "\u2713")
     : null;
 }
 
 /** A name form (`name-input`, `name-submit`): resolves with the new guest once the server accepted it. */
-export function nameForm(container, { prompt = "Your name", submitLabel = "Continue" } = {}) {
+export function nameForm(container, { prompt = _("Your name"), submitLabel = _("Continue") } = {}) {
   return new Promise((resolve) => {
     const input = h("input", { type: "text", id: "name-input", testid: "name-input", maxlength: 24,
-      autocomplete: "nickname", required: true, placeholder: "e.g. Priya" });
+      autocomplete: "nickname", required: true, placeholder: _("e.g. Priya") });
     const error = h("p", { class: "error", role: "alert" });
     const form = h("form", { class: "name-form" },
       h("label", { for: "name-input" }, prompt),
@@ -97,7 +98,7 @@ export function nameForm(container, { prompt = "Your name", submitLabel = "Conti
       error.textContent = "";
       const name = input.value.trim();
       if (!name) {
-        error.textContent = "Please type a name.";
+        error.textContent = _("Please type a name.");
         return;
       }
       try {
@@ -153,15 +154,19 @@ let gamesAsked = null;
  * /api/games: title, players, rules, formats, levels, stats, and the URLs of its view modules); asked once. */
 export function games() {
   if (!gamesAsked) {
-    gamesAsked = api("GET", "/api/games").then((list) => Object.fromEntries(list.map((g) => [g.name, g])));
+    gamesAsked = api("GET", "/api/games")
+      .then((list) => Object.fromEntries(list.map((g) => [g.name, { ...g, title: translated(g.title) }])));
     gamesAsked.catch(() => { gamesAsked = null; });  // asked again next time
   }
   return gamesAsked;
 }
-const FORMAT_NAMES = { points: "points (one deal)", pool101: "pool 101", pool201: "pool 201", deals2: "2 deals",
-  deals3: "3 deals", deals6: "6 deals" };
+const FORMAT_NAMES = { points: _("points (one deal)"), pool101: _("pool 101"), pool201: _("pool 201"),
+  deals2: _("2 deals"), deals3: _("3 deals"), deals6: _("6 deals") };
 /** "pool101" -> "pool 101". */
 export function formatLabel(name) { return FORMAT_NAMES[name] || String(name); }
+const LEVEL_NAMES = { easy: _("easy"), medium: _("medium"), hard: _("hard"), learned: _("learned"), expert: _("expert") };
+/** A level's name in the page's language ("medium"). */
+export function levelLabel(level) { return LEVEL_NAMES[level] || String(level); }
 
 /** "punjab_30_qasim" -> "punjab 30 qasim". */
 export function ruleLabel(name) { return String(name).replace(/_/g, " "); }

@@ -79,7 +79,7 @@ export function friendsPanel(box, guest, gameTitle = (g) => g) {
     const friends = data.friends.map((f) => person(f,
       h("span", { class: f.online ? "online" : "muted", testid: "friend-online" }, f.online ? TEXT.online : TEXT.offline),
       f.table ? [" · ", h("a", { href: `/t/${encodeURIComponent(f.table)}`, testid: "friend-table" },
-        `${TEXT.atTable} (${gameTitle(f.game)})`)] : f.playing ? ` · ${TEXT.playingPrivately}` : "",
+        TEXT.atTable(gameTitle(f.game)))] : f.playing ? ` · ${TEXT.playingPrivately}` : "",
       " ", data.my_table ? button(TEXT.invite, "friend-invite", () => act("POST", "/api/friends/invite",
         { id: f.id, table: data.my_table }, TEXT.invited(f.name)), true) : "",
       " ", button(TEXT.remove, "friend-remove", () => act("POST", "/api/friends/remove", { id: f.id })),

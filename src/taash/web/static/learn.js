@@ -1,6 +1,7 @@
 // The learn page of a game (/learn/{game}): what the game is, its first deal as steps the server's engine checks
 // (POST /api/learn/{game}/step: never a rule in this file), and each variant's rules from the rules data.
 
+import { _ } from "/static/i18n.js";
 import { cardElement, cardText, spokenParts } from "/static/cards.js";
 import { api, h, words } from "/static/common.js";
 
@@ -24,18 +25,20 @@ function cardRow(label, cards, testid, blocked = {}) {
 /** A step's position, drawn with the client's own cards. */
 function position(p) {
   const parts = [];
-  if (p.wild) parts.push(cardRow("Wild card (every card of its rank is a joker)", [p.wild], "wild"));
-  if (p.pile) parts.push(cardRow("Discard pile", [p.pile], "pile"));
+  if (p.wild) parts.push(cardRow(_("Wild card (every card of its rank is a joker)"), [p.wild], "wild"));
+  if (p.pile) parts.push(cardRow(_("Discard pile"), [p.pile], "pile"));
   if (p.face_down) {
-    parts.push(h("div", { class: "learn-row" }, h("span", { class: "learn-label" }, "Floor (face down)"),
+    parts.push(h("div", { class: "learn-row" }, h("span", { class: "learn-label" }, _("Floor (face down)")),
       h("div", { class: "learn-cards" }, Array.from({ length: p.face_down }, () => cardElement(null)))));
   }
-  if (p.loose && p.loose.length) parts.push(cardRow("Floor", p.loose, "floor"));
+  if (p.loose && p.loose.length) parts.push(cardRow(_("Floor"), p.loose, "floor"));
   for (const house of p.houses || []) {
-    parts.push(cardRow(`${house.cemented ? "Cemented house" : "House"} of ${house.value} (yours)`, house.cards,
+    const label = house.cemented ? _("Cemented house of {value} (yours)", { value: house.value })
+      : _("House of {value} (yours)", { value: house.value });
+    parts.push(cardRow(label, house.cards,
       `house-${house.value}`));
   }
-  parts.push(cardRow("Your hand", p.hand, "hand", p.blocked || {}));
+  parts.push(cardRow(_("Your hand"), p.hand, "hand", p.blocked || {}));
   return h("div", { class: "learn-position" }, parts);
 }
 
@@ -43,10 +46,10 @@ function position(p) {
 function stepItem(step, index) {
   const said = h("p", { class: "verdict", role: "status", "aria-live": "polite", testid: `verdict-${index}` });
   const tryMove = async (option, button) => {
-    said.textContent = "Checking…";
+    said.textContent = _("Checking…");
     try {
       const v = await api("POST", `/api/learn/${GAME}/step`, { step: index, action: option.action });
-      said.textContent = words(v.verdict === "refused" ? `Refused: ${v.said}` : v.said);
+      said.textContent = words(v.verdict === "refused" ? _("Refused: {why}", { why: v.said }) : v.said);
       said.dataset.verdict = v.verdict;
       said.className = `verdict ${v.verdict}`;
       button.dataset.verdict = v.verdict;
@@ -55,7 +58,7 @@ function stepItem(step, index) {
       said.className = "verdict error";
     }
   };
-  const options = h("div", { class: "learn-options", role: "group", "aria-label": "Moves to try" },
+  const options = h("div", { class: "learn-options", role: "group", "aria-label": _("Moves to try") },
     step.options.map((option, i) => {
       const b = h("button", { type: "button", testid: `try-${index}-${i}` }, spokenParts(words(option.label)));
       b.addEventListener("click", () => tryMove(option, b));
@@ -67,7 +70,7 @@ function stepItem(step, index) {
 
 function presetsBlock(presets) {
   return h("dl", { class: "learn-presets" }, presets.map((p, i) => [
-    h("dt", {}, p.name + (i === 0 ? " (the default)" : "")),
+    h("dt", {}, i === 0 ? _("{rules} (the default)", { rules: p.name }) : p.name),
     h("dd", {}, h("ul", {}, p.rules.map((line) => h("li", {}, words(line)))))]));
 }
 
@@ -79,9 +82,9 @@ async function main() {
     $("status").textContent = e.message;
     return;
   }
-  document.title = `taash · learn ${page.title}`;
-  $("title").textContent = `Learn ${page.title}`;
-  $("brand-game").textContent = `Learn ${page.title}`;
+  document.title = _("taash · learn {game}", { game: page.title });
+  $("title").textContent = _("Learn {game}", { game: page.title });
+  $("brand-game").textContent = _("Learn {game}", { game: page.title });
   $("about").replaceChildren(...page.about.map((p) => h("p", {}, p)));
   $("steps").replaceChildren(...page.steps.map(stepItem));
   $("presets").replaceChildren(presetsBlock(page.presets));

@@ -1,6 +1,8 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
-import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, formatLabel, ruleLabel } from "/static/common.js";
+import { _, ngettext, parts, translated } from "/static/i18n.js";
+import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, formatLabel, levelLabel, ruleLabel }
+  from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
 import { friendsPanel } from "/static/friends.js";
@@ -49,7 +51,7 @@ function goToTable(table, code = null, replace = false) {
 async function joinCode(code, errorBox) {
   code = code.trim();
   if (!code) {
-    errorBox.textContent = "Type the code of the table.";
+    errorBox.textContent = _("Type the code of the table.");
     return;
   }
   try {
@@ -67,11 +69,11 @@ async function showHold() {
   const box = $("stake-hold");
   const options = tableOptions();
   if (!options.stake) {
-    box.textContent = "0 = not for chips";
+    box.textContent = _("0 = not for chips");
     return;
   }
   const asked = ++holdAsked;
-  const { public: _, ...query } = options;
+  const { public: _public, ...query } = options;
   try {
     const answer = await api("GET", `/api/stakes/hold?${new URLSearchParams(query)}`);
     if (asked === holdAsked) box.textContent = `${answer.said[0].toUpperCase()}${answer.said.slice(1)}.`;
@@ -84,7 +86,7 @@ async function showHold() {
 function fillGame() {
   const form = $("table-form");
   const game = GAMES[form.game.value];
-  form.players.replaceChildren(...game.players.map(([n, label]) => h("option", { value: n }, label)));
+  form.players.replaceChildren(...game.players.map(([n, label]) => h("option", { value: n }, translated(label))));
   form.rules.replaceChildren(...game.rules.map((r) => h("option", { value: r }, ruleLabel(r))));
   form.format.replaceChildren(...game.formats.map((f) => h("option", { value: f }, formatLabel(f))));
   $("baazis-field").hidden = game.formats.length > 0;
@@ -97,7 +99,7 @@ function fillGame() {
 function fillLevels(game) {
   const form = $("table-form");
   const kept = game.levels.includes(form.level.value) ? form.level.value : game.default_level;
-  form.level.replaceChildren(...game.levels.map((l) => h("option", { value: l, selected: l === kept }, l)));
+  form.level.replaceChildren(...game.levels.map((l) => h("option", { value: l, selected: l === kept }, levelLabel(l))));
   form.level.value = kept;
   showLevelWords();
 }
@@ -106,7 +108,7 @@ function fillLevels(game) {
 function showLevelWords() {
   const form = $("table-form");
   const game = GAMES[form.game.value];
-  $("level-words").textContent = (game && game.level_words[form.level.value]) || "";
+  $("level-words").textContent = (game && translated(game.level_words[form.level.value] || "")) || "";
 }
 
 function fillSelects() {
@@ -125,12 +127,13 @@ function describe(t) {
   const seated = t.seats.filter((s) => !s.empty);
   const free = t.seats.length - seated.length;
   const names = seated.length ? seated.flatMap((s, i) => [i ? ", " : "", nameEl(s.name), accountMark(s.account)])
-    : ["nobody yet"];
+    : [_("nobody yet")];
   const match = t.format ? formatLabel(t.format)
-    : t.baazis === 0 ? "single deal" : `${t.baazis} baazi${t.baazis > 1 ? "s" : ""}`;
+    : t.baazis === 0 ? _("single deal") : ngettext("{n} baazi", "{n} baazis", t.baazis);
   const game = (GAMES[t.game] || { title: t.game }).title;
-  const stake = t.stake ? ` · stake ${t.stake} (holds ${t.hold} chips)` : "";
-  return { free, text: [`${game} · ${t.players} players · ${ruleLabel(t.rules)} · ${match}${stake} · `, ...names] };
+  const bits = [game, ngettext("{n} player", "{n} players", t.players), ruleLabel(t.rules), match];
+  if (t.stake) bits.push(_("stake {stake} (holds {hold} chips)", { stake: t.stake, hold: t.hold }));
+  return { free, text: [`${bits.join(" · ")} · `, ...names] };
 }
 
 async function refreshTables() {
@@ -139,11 +142,11 @@ async function refreshTables() {
   try {
     tables = await api("GET", "/api/tables");
   } catch (e) {
-    box.replaceChildren(h("p", { class: "error" }, `Cannot load the tables: ${e.message}`));
+    box.replaceChildren(h("p", { class: "error" }, _("Cannot load the tables: {why}", { why: e.message })));
     return;
   }
   if (!tables.length) {
-    box.replaceChildren(h("p", { class: "muted" }, "No public table right now. Create one!"));
+    box.replaceChildren(h("p", { class: "muted" }, _("No public table right now. Create one!")));
     return;
   }
   const list = h("ul", { class: "table-list" });
@@ -151,15 +154,18 @@ async function refreshTables() {
     const d = describe(t);
     const url = `/t/${encodeURIComponent(t.id)}`;
     const action = t.status === "waiting" && d.free > 0
-      ? h("a", { class: "button primary", href: url, testid: "table-join" }, `Join (${d.free} free)`)
-      : h("a", { class: "button", href: url, testid: "table-watch" }, "Watch");
+      ? h("a", { class: "button primary", href: url, testid: "table-join" }, ngettext("Join ({n} free)", "Join ({n} free)", d.free))
+      : h("a", { class: "button", href: url, testid: "table-watch" }, _("Watch"));
     list.appendChild(h("li", { testid: "table-item", dataset: { table: t.id } },
-      h("span", { class: "badge " + t.status }, t.status),
+      h("span", { class: "badge " + t.status }, STATUS_NAMES[t.status] || t.status),
       h("span", { class: "desc" }, ...d.text),
       action));
   }
   box.replaceChildren(list);
 }
+
+/** A table's status, as its badge says it. */
+const STATUS_NAMES = { waiting: _("waiting"), playing: _("playing"), finished: _("finished"), abandoned: _("abandoned") };
 
 let queued = null;
 let ticker = null;
@@ -167,21 +173,23 @@ let ticker = null;
 /** Play now: the form's settings (not its public box: those tables are public) and the chosen wait. */
 function startPlayNow() {
   $("form-error").textContent = "";
-  const { public: _, ...options } = tableOptions();
+  const { public: _public, ...options } = tableOptions();
   options.wait = parseInt($("table-form").wait.value, 10);
   $("play-now").disabled = true;
   $("play-now-waiting").hidden = false;
-  $("play-now-status").textContent = "Looking for players…";
+  $("play-now-status").textContent = _("Looking for players…");
   let botsAt = null;
-  let here = "";
+  let here = { waiting: 0, players: 0 };
   const show = () => {
     const left = botsAt === null ? null : Math.max(0, Math.ceil(botsAt - Date.now() / 1000));
-    $("play-now-status").textContent = `Waiting for players: ${here}`
-      + (left === null ? "" : left > 0 ? ` · bots fill the empty seats in ${left} s` : " · seating you…");
+    $("play-now-status").textContent = left === null ? _("Waiting for players: {waiting} of {players} here", here)
+      : left > 0 ? _("Waiting for players: {waiting} of {players} here · bots fill the empty seats in {left} s",
+        { ...here, left })
+        : _("Waiting for players: {waiting} of {players} here · seating you…", here);
   };
   queued = playNow(options, {
     onWaiting(m) {
-      here = `${m.waiting} of ${m.players} here`;
+      here = { waiting: m.waiting, players: m.players };
       botsAt = m.bots_at;
       show();
       clearInterval(ticker);
@@ -189,7 +197,7 @@ function startPlayNow() {
     },
     onMatched(m) {
       clearInterval(ticker);
-      $("play-now-status").textContent = "Matched: opening your table…";
+      $("play-now-status").textContent = _("Matched: opening your table…");
       location.assign(m.url);
     },
     onError(message) {
@@ -214,20 +222,22 @@ function showWho(guest, wallet = null) {
   if (who.dataset.person !== guest.id || who.dataset.name !== guest.name) {
     who.dataset.person = guest.id;
     who.dataset.name = guest.name;
-    who.replaceChildren("Playing as ", nameEl(guest.name), h("span", { id: "who-chips" }), " · ",
-      h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, "your matches"), " · ",
-      h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, "leaderboards"), " · ",
-      h("a", { href: "/tournaments", "data-testid": "tournaments" }, TEXT.tournaments));
+    who.replaceChildren(...parts(_("Playing as {name}"), { name: nameEl(guest.name) }), h("span", { id: "who-chips" }),
+      " · ", h("a", { href: `/p/${encodeURIComponent(guest.id)}`, "data-testid": "my-matches" }, _("your matches")),
+      " · ", h("a", { href: "/leaderboard", "data-testid": "leaderboards" }, _("leaderboards")),
+      " · ", h("a", { href: "/tournaments", "data-testid": "tournaments" }, TEXT.tournaments));
   }
   $("who-chips").replaceChildren(
-    wallet === null ? "" : h("span", { testid: "wallet" }, ` · ${wallet.balance.toLocaleString("en-IN")} chips`),
+    wallet === null ? "" : h("span", { testid: "wallet" }, " · ", ngettext("{n} chip", "{n} chips", wallet.balance,
+      { n: wallet.balance.toLocaleString("en-IN") })),
     wallet && wallet.bonus_today
-      ? h("span", { testid: "bonus-today" }, ` (today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")})`)
+      ? h("span", { testid: "bonus-today" }, " ", _("(today's bonus: +{bonus})",
+        { bonus: wallet.bonus_today.toLocaleString("en-IN") }))
       : "",
     wallet && wallet.daily_bonus && !wallet.bonus_today
       ? h("button", { type: "button", class: "small", testid: "claim-bonus", onclick: () => claimBonus(guest),
-        title: `Once a day, for wallets below ${wallet.bonus_floor.toLocaleString("en-IN")} chips` },
-      `Claim today's bonus (+${wallet.daily_bonus.toLocaleString("en-IN")})`)
+        title: _("Once a day, for wallets below {floor} chips", { floor: wallet.bonus_floor.toLocaleString("en-IN") }) },
+      _("Claim today's bonus (+{bonus})", { bonus: wallet.daily_bonus.toLocaleString("en-IN") }))
       : "");
 }
 
@@ -236,9 +246,9 @@ async function claimBonus(guest) {
   try {
     const wallet = await api("POST", "/api/chips/bonus");
     showWho(guest, wallet);
-    setStatus(`Today's bonus: +${wallet.bonus_today.toLocaleString("en-IN")} chips.`);
+    setStatus(_("Today's bonus: +{bonus} chips.", { bonus: wallet.bonus_today.toLocaleString("en-IN") }));
   } catch (e) {
-    setStatus(`No bonus: ${e.message}`, true);
+    setStatus(_("No bonus: {why}", { why: e.message }), true);
   }
 }
 
@@ -246,7 +256,7 @@ function showReady(guest) {
   showWho(guest);
   $("guest").hidden = true;
   $("ready").hidden = false;
-  setStatus(["Welcome, ", nameEl(guest.name), "."]);
+  setStatus(parts(_("Welcome, {name}."), { name: nameEl(guest.name) }));
   accountPanel($("account"), guest, showReady);
   friendsPanel($("friends"), guest, (game) => (GAMES[game] || { title: game }).title);
   api("GET", "/api/chips").then((w) => showWho(guest, w)).catch(() => {});
@@ -267,14 +277,14 @@ async function main() {
 
   const invite = location.pathname.match(/^\/join\/([^/]+)\/?$/);
   if (invite) {
-    setStatus("Opening the invitation…");
+    setStatus(_("Opening the invitation…"));
     const code = decodeURIComponent(invite[1]);
     try {
       const table = await api("GET", `/api/join/${encodeURIComponent(code)}`);
       goToTable(table, code, true);
       return;
     } catch (e) {
-      setStatus(`Invitation ${code}: ${e.message}`, true);
+      setStatus(_("Invitation {code}: {why}", { code, why: e.message }), true);
     }
   }
 
@@ -311,10 +321,10 @@ async function main() {
     return;
   }
   if (!guest) {
-    if (!invite) setStatus("Choose a name to play.");
+    if (!invite) setStatus(_("Choose a name to play."));
     $("guest").hidden = false;
     guest = await Promise.race([
-      nameForm($("guest"), { prompt: "Your name at the table", submitLabel: "Continue" }),
+      nameForm($("guest"), { prompt: _("Your name at the table"), submitLabel: _("Continue") }),
       loginForm($("guest"))]);
   }
   showReady(guest);

@@ -1,11 +1,18 @@
 // A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
 // it moved for him.
+import { _, ngettext } from "/static/i18n.js";
 import { accountMark, api, chipsText, games, h, me, nameEl } from "/static/common.js";
 import { personButtons } from "/static/friends.js";
 import { TEXT } from "/static/texts.js";
 
-const TOTAL_NAMES = { sweeps: "sweeps", baazis: "baazis", valid_declarations: "valid declarations",
-  drops: "drops", wrong_declarations: "wrong declarations" };
+/** A total of the statistics, counted ("3 sweeps"). */
+const TOTAL_NAMES = {
+  sweeps: (n) => ngettext("{n} sweep", "{n} sweeps", n),
+  baazis: (n) => ngettext("{n} baazi", "{n} baazis", n),
+  valid_declarations: (n) => ngettext("{n} valid declaration", "{n} valid declarations", n),
+  drops: (n) => ngettext("{n} drop", "{n} drops", n),
+  wrong_declarations: (n) => ngettext("{n} wrong declaration", "{n} wrong declarations", n),
+};
 
 async function main() {
   const status = document.getElementById("status");
@@ -24,34 +31,36 @@ async function main() {
     .catch(() => {});
   if (person.balance !== null) {
     const balance = document.getElementById("balance");
-    balance.textContent = `${person.balance.toLocaleString("en-IN")} chips in the wallet`;
+    balance.textContent = ngettext("{n} chip in the wallet", "{n} chips in the wallet", person.balance,
+      { n: person.balance.toLocaleString("en-IN") });
     balance.hidden = false;
   }
   const offered = await games().catch(() => ({}));
   const title = (game) => (offered[game] || { title: game }).title;
   const stats = document.getElementById("stats");
   for (const [game, s] of Object.entries(person.stats)) {
-    const totals = Object.entries(s.totals).map(([k, v]) => `${v} ${TOTAL_NAMES[k] || k}`).join(", ");
-    stats.append(h("p", { "data-testid": `stats-${game}` },
-      `${title(game)}: ${s.matches} matches, ${s.wins} won, ${s.average_points} points a match`
-      + (totals ? `; ${totals}` : "")));
+    const totals = Object.entries(s.totals).map(([k, v]) => (TOTAL_NAMES[k] ? TOTAL_NAMES[k](v) : `${v} ${k}`));
+    const line = _("{game}: {matches}, {won}, {points} points a match", { game: title(game),
+      matches: ngettext("{n} match", "{n} matches", s.matches), won: ngettext("{n} won", "{n} won", s.wins),
+      points: s.average_points });
+    stats.append(h("p", { "data-testid": `stats-${game}` }, line + (totals.length ? `; ${totals.join(", ")}` : "")));
   }
   stats.hidden = Object.keys(person.stats).length === 0;
   const body = document.getElementById("matches");
-  if (!person.matches.length) body.append(h("tr", {}, h("td", { colspan: "7" }, "No finished match yet.")));
+  if (!person.matches.length) body.append(h("tr", {}, h("td", { colspan: "7" }, _("No finished match yet."))));
   for (const m of person.matches) {
     const seats = m.seats.flatMap((s, i) => [i ? ", " : "", nameEl(s.name), accountMark(s.account),
-      s.seat === m.seat ? " (here)" : ""]);
+      s.seat === m.seat ? ` ${_("(here)")}` : ""]);
     body.append(h("tr", {},
       h("td", {}, title(m.game)),
       h("td", {}, new Date(m.finished_at).toLocaleString()),
       h("td", {}, ...seats),
       h("td", { "data-testid": "match-result", class: m.rated === false ? "muted" : "" },
-        m.counts_as || (m.won ? "won" : "lost")),
+        m.counts_as || (m.won ? _("won") : _("lost"))),
       h("td", {}, String(m.points)),
       h("td", { "data-testid": "match-chips", class: m.chips > 0 ? "chips-won" : m.chips < 0 ? "chips-lost" : "" },
         chipsText(m.chips)),
-      h("td", {}, h("a", { href: m.replay }, "replay"))));
+      h("td", {}, h("a", { href: m.replay }, _("replay")))));
   }
   showTournaments(id);
 }

@@ -1,4 +1,5 @@
 // Play now (the lobby's button): a place in the server's queue over /ws/play-now, while the page stays open.
+import { _ } from "/static/i18n.js";
 
 /**
  * Join the Play now queue with `options` (the table form's settings and `wait`, in seconds). Calls
@@ -33,7 +34,7 @@ export function playNow(options, { onWaiting, onMatched, onError }) {
   ws.addEventListener("close", (event) => {
     if (done) return;
     done = true;
-    onError(event.reason || "lost the connection to the Play now queue: press Play now again");
+    onError(event.reason || _("lost the connection to the Play now queue: press Play now again"));
   });
   return {
     cancel() {

@@ -2,6 +2,7 @@
 // The server plays the record again with the engine and sends every step (hands, floor, what happened in words):
 // this page only shows them; it knows no rule of the game.
 
+import { _, ngettext } from "/static/i18n.js";
 import { lineElement, loadCatalogue, mutedPeople } from "/static/chat.js";
 import { api, games, h, joinNames, ruleLabel } from "/static/common.js";
 import "/static/options.js"; // the deck as the person chose it at the table (four colours, large cards)
@@ -32,7 +33,9 @@ function render() {
   const step = R.steps[R.step];
   const deal = r.deals[step.deal];
   const plays = deal.steps.length - 1;
-  $("replay-step").textContent = (r.deals.length > 1 ? `deal ${step.deal + 1} · ` : "") + `play ${step.index}/${plays}`;
+  const at = { index: step.index, plays };
+  $("replay-step").textContent = r.deals.length > 1 ? _("deal {deal} · play {index}/{plays}", { deal: step.deal + 1, ...at })
+    : _("play {index}/{plays}", at);
   $("replay-range").value = String(R.step);
   const last = R.steps.length - 1;
   $("replay-prev").disabled = R.step === 0;
@@ -47,7 +50,7 @@ function render() {
 async function verifyFairness() {
   const box = $("fairness");
   box.hidden = false;
-  box.replaceChildren(h("p", {}, "Checking every deal against the secret…"));
+  box.replaceChildren(h("p", {}, _("Checking every deal against the secret…")));
   let answer;
   try {
     answer = await api("GET", `/api/tables/${TABLE_ID}/verify`);
@@ -56,13 +59,14 @@ async function verifyFairness() {
     return;
   }
   const f = answer.fairness || {};
-  const head = answer.ok ? "Every deal matches the commitment made before the match: the dealing was fair."
-    : `The record does not check: ${answer.error}`;
+  const head = answer.ok ? _("Every deal matches the commitment made before the match: the dealing was fair.")
+    : _("The record does not check: {why}", { why: answer.error });
   const lines = (answer.deals || []).map((line) => h("li", { testid: "fairness-deal" }, line));
   box.replaceChildren(
     h("p", { class: answer.ok ? "ok" : "error", testid: "fairness-result" }, head),
     h("ul", {}, ...lines),
-    h("p", { class: "small" }, `${f.algorithm || ""} · commitment ${f.commitment || ""}`),
+    h("p", { class: "small" }, _("{algorithm} · commitment {commitment}", { algorithm: f.algorithm || "",
+      commitment: f.commitment || "" })),
   );
 }
 
@@ -74,7 +78,7 @@ function go(step) {
 /** Auto-play: a play every so often (the speed chosen), until the last play or a pause. */
 function showPlaying() {
   const playing = R.player !== null;
-  $("replay-play").textContent = playing ? "❚❚ Pause" : "▶ Play";
+  $("replay-play").textContent = playing ? _("❚❚ Pause") : _("▶ Play");
   $("replay-play").setAttribute("aria-pressed", String(playing));
 }
 
@@ -96,7 +100,7 @@ function play() {
 
 async function main() {
   if (!/^[0-9a-f]{16}$/.test(TABLE_ID)) {
-    setStatus("No such table.", true);
+    setStatus(_("No such table."), true);
     return;
   }
   const url = `/api/tables/${TABLE_ID}/record`;
@@ -105,8 +109,8 @@ async function main() {
     replay = await api("GET", `/api/tables/${TABLE_ID}/replay`);
   } catch (e) {
     if (e.status === 409) {
-      setStatus("The replay is shown once the match is over.", true);
-      $("status").appendChild(h("span", {}, " ", h("a", { href: `/t/${TABLE_ID}` }, "Back to the table")));
+      setStatus(_("The replay is shown once the match is over."), true);
+      $("status").appendChild(h("span", {}, " ", h("a", { href: `/t/${TABLE_ID}` }, _("Back to the table"))));
       setTimeout(main, 10000);
     } else setStatus(e.message, true);
     return;
@@ -125,7 +129,8 @@ async function main() {
   R.steps = flatten(replay);
   setStatus("");
   const format = game.formats.length ? `${game.title} · ${replay.format} · ` : "";
-  $("info").replaceChildren(`${format}${replay.players} players · ${ruleLabel(replay.rules)} · `, ...joinNames(replay.names));
+  const players = ngettext("{n} player", "{n} players", replay.players);
+  $("info").replaceChildren(`${format}${players} · ${ruleLabel(replay.rules)} · `, ...joinNames(replay.names));
   document.querySelector(".brand span").textContent = R.drawing.brand || game.title;
   const dl = $("download");
   dl.href = url;

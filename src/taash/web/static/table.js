@@ -2,6 +2,7 @@
 // shared shell (connection, reconnect, seats, log, timer, the score sheet's frame); each game draws its own table
 // in its view module (the URL GET /api/games gives for it), chosen by the state's `game`.
 
+import { _, lang, ngettext, parts, translated } from "/static/i18n.js";
 import { cardText } from "/static/cards.js";
 import { accountMark, api, games, h, me, nameEl, nameForm, newSeed, toast, withNames, words } from "/static/common.js";
 import { tableChat } from "/static/chat.js";
@@ -54,8 +55,8 @@ function setStatus(text, error = false) {
 
 function seatName(seat) {
   const s = S.state && S.state.seats[seat];
-  if (!s) return `Seat ${seat}`;
-  return s.empty ? `Seat ${seat} (empty)` : s.name;
+  if (!s) return _("Seat {seat}", { seat });
+  return s.empty ? _("Seat {seat} (empty)", { seat }) : s.name;
 }
 
 /** A seat's name as an element of a sentence (nameEl: a right-to-left name keeps the words around it in order). */
@@ -64,9 +65,9 @@ function seatNameEl(seat) { return nameEl(seatName(seat)); }
 /** "Playing as Priya", "Priya · watching", "Watching" in the header. */
 function showWho(seated) {
   const who = $("who");
-  if (seated) who.replaceChildren("Playing as ", nameEl(seated.name));
-  else if (S.guest) who.replaceChildren(nameEl(S.guest.name), " · watching");
-  else who.replaceChildren("Watching");
+  if (seated) who.replaceChildren(...parts(_("Playing as {name}"), { name: nameEl(seated.name) }));
+  else if (S.guest) who.replaceChildren(...parts(_("{name} · watching"), { name: nameEl(S.guest.name) }));
+  else who.replaceChildren(_("Watching"));
 }
 
 function team(seat) { return seat % 2; }
@@ -107,6 +108,7 @@ function connect() {
   const query = new URLSearchParams();
   if (S.version >= 0) query.set("since", String(S.version));
   if (CODE) query.set("code", CODE);
+  if (lang !== "en") query.set("lang", lang);
   const q = query.toString() ? `?${query}` : "";
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(TABLE_ID)}${q}`);
   S.ws = ws;
@@ -144,9 +146,9 @@ function refused(code, reason) {
   S.gaveUp = true;
   clearTimeout(S.retryTimer);
   $("reconnecting").hidden = true;
-  const why = reason || (code === 1013 ? "the server is busy" : "the server refused this table");
-  setStatus(`Disconnected: ${why}.`, true);
-  $("refused-reason").textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
+  const why = reason ? translated(reason) : code === 1013 ? _("the server is busy") : _("the server refused this table");
+  setStatus(_("Disconnected: {why}.", { why }), true);
+  $("refused-reason").textContent = _("{why}.", { why: `${why[0].toUpperCase()}${why.slice(1)}` });
   $("refused").hidden = false;
   $("retry").hidden = code !== 1013;
   $("setup").hidden = true;
@@ -166,7 +168,7 @@ function scheduleReconnect() {
   S.attempts += 1;
   const banner = $("reconnecting");
   banner.hidden = false;
-  banner.textContent = `Reconnecting… (try ${S.attempts})`;
+  banner.textContent = _("Reconnecting… (try {n})", { n: S.attempts });
   S.retryTimer = setTimeout(connect, delay);
 }
 
@@ -181,7 +183,7 @@ function reconnectNow() {
 
 function send(message) {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
-    toast("Not connected: wait a moment.", "error");
+    toast(_("Not connected: wait a moment."), "error");
     return false;
   }
   S.pending = message.id;
@@ -198,7 +200,7 @@ function onMessage(m) {
       S.attempts = 0;
       $("reconnecting").hidden = true;
       if (m.type === "resume" && m.missed && m.missed.length) {
-        toast(`Back: ${m.missed.length} thing${m.missed.length > 1 ? "s" : ""} happened meanwhile.`);
+        toast(ngettext("Back: {n} thing happened meanwhile.", "Back: {n} things happened meanwhile.", m.missed.length));
       }
       if (m.version >= S.version || m.type !== "update") applyState(m.state, m.version, m.type === "update" ? m.said : null);
       break;
@@ -250,7 +252,7 @@ function onMessage(m) {
 /** Send a chat message: not a move, so nothing waits for its answer (a refusal is shown as any error is). */
 function sendChat(message) {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
-    toast("Not connected: wait a moment.", "error");
+    toast(_("Not connected: wait a moment."), "error");
     return false;
   }
   S.ws.send(JSON.stringify(message));
@@ -278,17 +280,35 @@ function tickTimer() {
   const inBank = left === 0 && bank > 0;
   const mine = st.you === t.seat;
   // What happens when both run out is the server's word (t.then); the view words the game's own timeout.
-  const then = t.then === "timeout" ? view().timeoutWords || "your turn is played for you" : "a bot plays for you";
-  const verb = st.deal && st.deal.phase === "bid" ? "bid" : "play";
-  const extra = bank ? ` (+${bank} s extra time)` : "";
-  box.replaceChildren(...(mine
-    ? [inBank ? `Extra time: ${bank} s left to ${verb}, then ${then}` : `${left} s left to ${verb}${extra}, then ${then}`]
-    : [seatNameEl(t.seat), inBank ? `: extra time, ${bank} s left` : `: ${left} s left${extra}`]));
+  const then = t.then === "timeout" ? view().timeoutWords || _("your turn is played for you") : _("a bot plays for you");
+  const bid = st.deal && st.deal.phase === "bid";
+  box.replaceChildren(...(mine ? [timerMine(bid, inBank, left, bank, then)] : timerOther(t.seat, inBank, left, bank)));
   box.dataset.left = String(left);
   box.dataset.bank = String(bank);
   box.classList.toggle("low", left + bank <= 10);
   feel.timer(mine, left + bank, `${S.version}:${t.seat}`);
   box.hidden = false;
+}
+
+/** The countdown of one's own turn, whole sentences (a bid or a play, in the turn's time or the extra time). */
+function timerMine(bid, inBank, left, bank, then) {
+  if (inBank) {
+    return bid ? _("Extra time: {bank} s left to bid, then {then}", { bank, then })
+      : _("Extra time: {bank} s left to play, then {then}", { bank, then });
+  }
+  if (bank) {
+    return bid ? _("{left} s left to bid (+{bank} s extra time), then {then}", { left, bank, then })
+      : _("{left} s left to play (+{bank} s extra time), then {then}", { left, bank, then });
+  }
+  return bid ? _("{left} s left to bid, then {then}", { left, then }) : _("{left} s left to play, then {then}", { left, then });
+}
+
+/** Another seat's countdown, his name isolated. */
+function timerOther(seat, inBank, left, bank) {
+  const name = seatNameEl(seat);
+  if (inBank) return parts(_("{name}: extra time, {bank} s left"), { name, bank });
+  return bank ? parts(_("{name}: {left} s left (+{bank} s extra time)"), { name, left, bank })
+    : parts(_("{name}: {left} s left"), { name, left });
 }
 
 /** Draw a new state; `said` is the update's line for the log (what just happened), or null. */
@@ -344,15 +364,15 @@ function renderStatus() {
   let text;
   if (st.status === "waiting") {
     const seated = st.seats.filter((s) => !s.empty).length;
-    text = [`Waiting for players: ${seated} of ${st.players} seated.`];
+    text = [_("Waiting for players: {seated} of {players} seated.", { seated, players: st.players })];
   } else if (st.status === "finished") {
-    text = ["The match is over."];
+    text = [_("The match is over.")];
   } else if (d) {
     text = [view().statusText(st)];
   } else {
     text = [];
   }
-  if (S.pending) text.push(" Sending…");
+  if (S.pending) text.push(" ", _("Sending…"));
   setStatus(text);
   const banner = $("turn-banner");
   banner.replaceChildren(...(st.status === "playing" ? [view().turnText(st)].flat(Infinity) : []));
@@ -374,21 +394,22 @@ function renderSetup() {
     const mine = st.you === s.seat;
     const p = presenceOf(s.seat);
     const marks = [];
-    if (s.bot) marks.push(h("span", { class: "mark bot" }, "bot"));
-    else if (!s.empty && !p.connected) marks.push(h("span", { class: "mark off" }, "not here"));
+    if (s.bot) marks.push(h("span", { class: "mark bot" }, _("bot")));
+    else if (!s.empty && !p.connected) marks.push(h("span", { class: "mark off" }, _("not here")));
     let action = null;
     if (s.empty && S.guest && st.you === null) {
-      action = h("button", { type: "button", testid: `sit-${s.seat}`, onclick: () => sit(s.seat) }, "Sit here");
+      action = h("button", { type: "button", testid: `sit-${s.seat}`, onclick: () => sit(s.seat) }, _("Sit here"));
     } else if (s.empty && S.guest) {
-      action = h("button", { type: "button", testid: `sit-${s.seat}`, onclick: () => sit(s.seat) }, "Move here");
+      action = h("button", { type: "button", testid: `sit-${s.seat}`, onclick: () => sit(s.seat) }, _("Move here"));
     } else if (mine) {
-      action = h("button", { type: "button", testid: "leave", onclick: leave }, "Leave seat");
+      action = h("button", { type: "button", testid: "leave", onclick: leave }, _("Leave seat"));
     }
     box.appendChild(h("div", { class: `seat-card team-${team(s.seat)}` + (mine ? " mine" : ""),
       testid: `seat-${s.seat}` },
-      h("div", { class: "seat-label" }, `Seat ${s.seat}` + (st.players === 4 ? ` · ${team(s.seat) ? "Team B" : "Team A"}` : "")),
-      h("div", { class: "seat-name" }, s.empty ? "empty" : [nameEl(s.name), accountMark(isAccount(s.seat)),
-        mine ? " (you)" : ""]),
+      h("div", { class: "seat-label" }, st.players !== 4 ? _("Seat {seat}", { seat: s.seat })
+        : team(s.seat) ? _("Seat {seat} · Team B", { seat: s.seat }) : _("Seat {seat} · Team A", { seat: s.seat })),
+      h("div", { class: "seat-name" }, s.empty ? _("empty") : [nameEl(s.name), accountMark(isAccount(s.seat)),
+        mine ? ` ${_("(you)")}` : ""]),
       h("div", { class: "marks" }, marks),
       action));
   }
@@ -434,8 +455,8 @@ function askTableName(seat, why) {
   const input = h("input", { type: "text", id: "table-name", testid: "table-name-input", maxlength: 24,
     autocomplete: "off", value: `${S.guest.name} 2` });
   const form = h("form", { class: "name-form" },
-    h("label", { for: "table-name" }, `${why[0].toUpperCase()}${why.slice(1)}. Sit as:`),
-    h("div", { class: "row" }, input, h("button", { type: "submit", testid: "table-name-submit" }, "Sit")));
+    h("label", { for: "table-name" }, _("{why}. Sit as:", { why: `${why[0].toUpperCase()}${why.slice(1)}` })),
+    h("div", { class: "row" }, input, h("button", { type: "submit", testid: "table-name-submit" }, _("Sit"))));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const name = input.value.trim();
@@ -467,8 +488,8 @@ async function renderLog() {
   log.start = start;
   const names = S.state.seats.filter((s) => !s.empty).map((s) => s.name);
   log.replaceChildren(...lines.map((line) => h("li", {}, withNames(words(line), names))));
-  $("log-title").textContent = S.wholeLog ? "The whole log" : "Last plays";
-  $("log-all").textContent = S.wholeLog ? "Show the last plays" : "Show the whole log";
+  $("log-title").textContent = S.wholeLog ? _("The whole log") : _("Last plays");
+  $("log-all").textContent = S.wholeLog ? _("Show the last plays") : _("Show the whole log");
   $("log-all").setAttribute("aria-expanded", String(Boolean(S.wholeLog)));
 }
 
@@ -478,10 +499,10 @@ function renderMatchOver() {
   box.hidden = st.status !== "finished";
   if (box.hidden) return;
   box.replaceChildren(
-    h("h2", {}, "The match is over"),
+    h("h2", {}, _("The match is over")),
     h("p", { class: "winner", testid: "winner" }, view().winnerText(st)),
     h("p", {}, h("a", { class: "button primary", href: `/r/${encodeURIComponent(st.id)}`, testid: "replay-link" },
-      "Watch the replay"), " ", h("a", { class: "button", href: "/" }, "Back to the lobby")),
+      _("Watch the replay")), " ", h("a", { class: "button", href: "/" }, _("Back to the lobby"))),
     rematchBox(st));
 }
 
@@ -536,7 +557,7 @@ function showSheet(box, parts) {
   const hadFocus = box.contains(document.activeElement);
   box.replaceChildren(h("div", { class: "sheet" }, parts,
     h("div", { class: "buttons" },
-      h("button", { type: "button", class: "primary", testid: "continue", onclick: dismissSheet }, "Continue"))));
+      h("button", { type: "button", class: "primary", testid: "continue", onclick: dismissSheet }, _("Continue")))));
   const wasHidden = box.hidden;
   box.hidden = false;
   if (wasHidden || hadFocus) box.querySelector("[data-testid=continue]").focus();
@@ -553,11 +574,11 @@ function dismissSheet() {
 /** The coach's answer for the seat to move: the expert bot's move and why (POST /api/tables/{id}/coach). */
 async function askCoach() {
   const said = $("coach-said");
-  said.textContent = "The coach is thinking…";
+  said.textContent = _("The coach is thinking…");
   S.coachAt = S.version;
   try {
     const advice = await api("POST", `/api/tables/${TABLE_ID}/coach`);
-    said.textContent = words(`Coach: ${advice.why}`);
+    said.textContent = words(_("Coach: {why}", { why: advice.why }));
   } catch (e) {
     said.textContent = e.message;
   }
@@ -608,7 +629,7 @@ function explained(st, n) {
   const last = st.score && st.score.last;
   if (!last || !last.explained || st.score.deals.length !== n) return null;
   const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
-  return h("div", { class: "explained", testid: "explained" }, h("h3", {}, "Where the points came from"),
+  return h("div", { class: "explained", testid: "explained" }, h("h3", {}, _("Where the points came from")),
     h("ul", {}, last.explained.map((line) => h("li", {}, withNames(words(line), names)))));
 }
 
@@ -628,21 +649,21 @@ async function copyInvite() {
   const url = $("invite-link").href;
   try {
     await navigator.clipboard.writeText(url);
-    toast("Invite link copied.");
+    toast(_("Invite link copied."));
   } catch (e) {
     const input = h("input", { value: url });
     document.body.appendChild(input);
     input.select();
     const ok = document.execCommand && document.execCommand("copy");
     input.remove();
-    toast(ok ? "Invite link copied." : `Copy this link: ${url}`);
+    toast(ok ? _("Invite link copied.") : _("Copy this link: {url}", { url }));
   }
 }
 
 async function askName() {
   const box = $("name-box");
-  box.replaceChildren(h("p", { class: "muted" }, "Watching needs no name; to take a seat, say who you are."));
-  S.guest = await nameForm(box, { prompt: "Your name", submitLabel: "Use this name" });
+  box.replaceChildren(h("p", { class: "muted" }, _("Watching needs no name; to take a seat, say who you are.")));
+  S.guest = await nameForm(box, { prompt: _("Your name"), submitLabel: _("Use this name") });
   box.replaceChildren();
   showWho(S.guest);
   reconnectNow(); // the new connection carries the guest cookie
@@ -651,7 +672,7 @@ async function askName() {
 
 async function main() {
   if (!OFFLINE && !/^[0-9a-f]{16}$/.test(TABLE_ID)) {
-    setStatus("No such table.", true);
+    setStatus(_("No such table."), true);
     return;
   }
   try {

@@ -1,7 +1,7 @@
 // The offline page (/offline): start a match against bots that runs on this device, resume one in progress, and
 // add finished ones to the person's history once online (the server replays each before keeping it).
 
-import { api, formatLabel, games, h } from "/static/common.js";
+import { api, formatLabel, games, h, levelLabel } from "/static/common.js";
 import { TEXT } from "/static/texts.js";
 import { installButton, register } from "/static/offline/register.js";
 import { keep, newId, savedMatches } from "/static/offline/local.js";
@@ -38,7 +38,7 @@ function fillChoices() {
   options($("offline-form").length, g.formats.length ? g.formats.map((f) => [f, formatLabel(f)])
     : [[1, "1"], [0, TEXT.offlineSingleDeal], [2, "2"], [3, "3"]]);
   const levels = g.levels.filter((l) => OFFLINE_LEVELS.includes(l));
-  options($("offline-form").level, levels.map((l) => [l, l]));
+  options($("offline-form").level, levels.map((l) => [l, levelLabel(l)]));
   $("offline-form").level.value = levels.includes("hard") ? "hard" : levels[0];
 }
 
@@ -56,7 +56,7 @@ async function play(event) {
   location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}`;
 }
 
-function describe(m) { return TEXT.offlineStarted(title(m.setup.game), m.setup.level); }
+function describe(m) { return TEXT.offlineStarted(title(m.setup.game), levelLabel(m.setup.level)); }
 
 async function showSaved() {
   const all = (await savedMatches()).sort((a, b) => b.updated - a.updated);
@@ -90,7 +90,7 @@ async function upload() {
   try {
     const rows = await api("GET", "/api/offline/matches");
     $("history").replaceChildren(...rows.map((r) => h("li", { testid: "offline-history-match" },
-      `${title(r.game)} · ${r.summary.level} · `,
+      `${title(r.game)} · ${levelLabel(r.summary.level)} · `,
       r.summary.seats.map((s) => `${s.name} ${s.points}${s.won ? ` (${TEXT.offlineWon})` : ""}`).join(", "))));
     $("history-box").hidden = false;
   } catch (e) {

@@ -2,6 +2,7 @@
 // under that id in IndexedDB, and its HTTP calls go to the same engine. The time from "Play offline" (the offline
 // page's click) to the first deal shown is kept on the page (data-first-deal-ms) for the benchmark.
 
+import { _ } from "/static/i18n.js";
 import { LocalSocket, savedMatch } from "/static/offline/local.js";
 
 const params = new URLSearchParams(location.search);
@@ -11,10 +12,10 @@ let socket = null;
 export function connect(old, onMessage, setStatus) {
   if (socket) return socket;
   const delay = params.has("delay") ? Number(params.get("delay")) : 700;
-  setStatus("Starting the offline engine…");
+  setStatus(_("Starting the offline engine…"));
   socket = new LocalSocket(savedMatch(params.get("id") || ""), {
     delay,
-    onFailed: (why) => setStatus(`Offline play failed: ${why}.`, true),
+    onFailed: (why) => setStatus(_("Offline play failed: {why}.", { why }), true),
   });
   socket.onmessage = (event) => {
     const m = JSON.parse(event.data);
@@ -35,6 +36,6 @@ function firstDeal() {
 
 /** The page's HTTP calls, answered by the engine. */
 export function api(method, path, body = undefined) {
-  if (!socket) return Promise.reject(new Error("the offline engine is not started"));
+  if (!socket) return Promise.reject(new Error(_("the offline engine is not started")));
   return socket.api(method, path, body);
 }

@@ -3,13 +3,14 @@
 // on a group; the keys); every group's label and the hand's points are the engine's word (POST /api/rummy/groups,
 // and the solver's arrangement in the state): no rule of the game is written here.
 
+import { _, ngettext, parts } from "/static/i18n.js";
 import { cardElement, cardText, JOKER, RANKS, SUITS, spokenParts } from "/static/cards.js";
-import { nameEl, withNames } from "/static/common.js";
+import { formatLabel, levelLabel, nameEl, withNames } from "/static/common.js";
 import { animate, measure } from "/static/motion.js";
 
-const KIND_LABEL = { pure: "pure run", impure: "impure run", set: "set", free: "free joker", invalid: "invalid",
-  draw: "a card short" };
-const STATUS_LABEL = { dropped: "dropped", wrong: "wrong declaration", declared: "declared" };
+const KIND_LABEL = { pure: _("pure run"), impure: _("impure run"), set: _("set"), free: _("free joker"),
+  invalid: _("invalid"), draw: _("a card short") };
+const STATUS_LABEL = { dropped: _("dropped"), wrong: _("wrong declaration"), declared: _("declared") };
 
 let T = null; // the table page: { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId }
 
@@ -32,11 +33,11 @@ const R = {
   verdict: "",
 };
 
-export const brand = "Rummy";
+export const brand = _("Rummy");
 /** What a new state changed (the cards that move, the sounds, the last discard) and the discard pile. */
 export * as feel from "/static/rummy/feel.js";
 /** What the turn timer says happens when a player's time and extra time run out (the server makes the move). */
-export const timeoutWords = "a card is taken from the stock and discarded for you";
+export const timeoutWords = _("a card is taken from the stock and discarded for you");
 
 export function init(table) { T = table; }
 
@@ -57,29 +58,36 @@ function legal(type, test = () => true) {
 function mustDiscard() { return legal("discard"); }
 
 export function info(st) {
-  const fmt = { points: "points", pool101: "pool 101", pool201: "pool 201", deals2: "2 deals", deals3: "3 deals",
-    deals6: "6 deals" }[st.format] || st.format;
-  return `13-card Rummy · ${st.players} players · ${st.rules} · ${fmt} · ${st.level} bots`;
+  return [_("13-card Rummy"), ngettext("{n} player", "{n} players", st.players), st.rules, formatName(st.format),
+    _("{level} bots", { level: levelLabel(st.level) })].join(" · ");
+}
+
+/** The match's format in words ("pool 101"). */
+function formatName(format) {
+  return format === "points" ? _("points") : formatLabel(format);
 }
 
 /** The line under the seats before the start. */
-export function seatsNote() { return "13-card Rummy: each player on his own."; }
+export function seatsNote() { return _("13-card Rummy: each player on his own."); }
 
 export function statusText(st) {
   const d = st.deal;
   if (!d) return "";
   const moving = d.to_move !== null && d.to_move !== undefined;
-  return [`Deal ${d.number}: jokers ${rankWords(d.wild)} · stock ${d.stock_size}`,
-    moving ? [" · ", T.seatNameEl(d.to_move), " to move"] : "", "."];
+  const values = { deal: d.number, rank: rankWords(d.wild), stock: d.stock_size };
+  return moving ? parts(_("Deal {deal}: jokers {rank} · stock {stock} · {name} to move."), { ...values,
+    name: T.seatNameEl(d.to_move) }) : [_("Deal {deal}: jokers {rank} · stock {stock}.", values)];
 }
 
 export function turnText(st) {
   const d = st.deal;
-  if (myTurn(st)) return mustDiscard() ? "Your turn: discard a card (or declare)" : "Your turn: take a card";
-  return d && d.to_move !== null && d.to_move !== undefined ? [T.seatNameEl(d.to_move), " to move"] : "";
+  if (myTurn(st)) return mustDiscard() ? _("Your turn: discard a card (or declare)") : _("Your turn: take a card");
+  return d && d.to_move !== null && d.to_move !== undefined ? parts(_("{name} to move"), { name: T.seatNameEl(d.to_move) })
+    : "";
 }
 
-function rankWords(rank) { return rank === "T" ? "10s" : `${rank}s`; }
+/** The cards of a rank, "10s", "7s" (the deal's jokers). */
+function rankWords(rank) { return _("{rank}s", { rank: rank === "T" ? "10" : rank }); }
 
 // -- the arrangement ----------------------------------------------------------------------------------------------
 
@@ -164,7 +172,7 @@ function judgedGroups() {
   const leave = R.groups.flat().length === 14 && R.sel ? R.sel : null;
   return {
     without: leave ? leave.card : null,
-    groups: R.groups.map((g, gi) => g.filter((_, i) => !(leave && leave.g === gi && leave.i === i))),
+    groups: R.groups.map((g, gi) => g.filter((_g, i) => !(leave && leave.g === gi && leave.i === i))),
   };
 }
 
@@ -271,8 +279,8 @@ function isWildJoker(d, card) { return card !== JOKER && d.wild === card[0]; }
 function markWildJoker(e, card) {
   e.classList.add("wild-joker");
   // Named by its face and these words ("five of hearts, wild joker"): what is seen is part of the name.
-  e.appendChild(T.h("span", { class: "visually-hidden" }, ", wild joker"));
-  e.title = `${cardText(card)}: wild joker`;
+  e.appendChild(T.h("span", { class: "visually-hidden" }, _(", wild joker")));
+  e.title = _("{card}: wild joker", { card: cardText(card) });
   // The badge's letter is drawn by style.css: the card's name ("…, wild joker") says it to screen readers.
   e.appendChild(T.h("span", { class: "joker-mark", "aria-hidden": "true" }));
 }
@@ -326,19 +334,20 @@ function renderDropDialog() {
     document.body.appendChild(box);
   }
   const yes = T.h("button", { type: "button", class: "primary", testid: "drop-confirm", onclick: confirmDrop },
-    `Drop (${R.dropCost} points)`);
+    ngettext("Drop ({n} point)", "Drop ({n} points)", R.dropCost));
   box.replaceChildren(T.h("div", { class: "sheet" },
-    T.h("h2", { id: "drop-title" }, "Drop out of this deal?"),
-    T.h("p", {}, `You leave this deal now and score ${R.dropCost} points for it.`),
+    T.h("h2", { id: "drop-title" }, _("Drop out of this deal?")),
+    T.h("p", {}, ngettext("You leave this deal now and score {n} point for it.",
+      "You leave this deal now and score {n} points for it.", R.dropCost)),
     T.h("div", { class: "buttons" }, yes,
-      T.h("button", { type: "button", testid: "drop-cancel", onclick: closeDropDialog }, "Keep playing"))));
+      T.h("button", { type: "button", testid: "drop-cancel", onclick: closeDropDialog }, _("Keep playing")))));
   yes.focus();
 }
 
 async function askDeclare() {
   if (!mustDiscard()) return;
   if (!R.sel) {
-    T.toast("First choose the card to lay face down (the finish card).");
+    T.toast(_("First choose the card to lay face down (the finish card)."));
     return;
   }
   const d = deal();
@@ -396,25 +405,27 @@ function seatBox(st, s) {
   const p = T.presenceOf(s.seat);
   const mine = st.you === s.seat;
   const marks = [];
-  if (d && d.dealer === s.seat) marks.push(T.h("span", { class: "mark dealer" }, "dealer"));
+  if (d && d.dealer === s.seat) marks.push(T.h("span", { class: "mark dealer" }, _("dealer")));
   const status = d && d.status[s.seat];
   if (status && STATUS_LABEL[status]) marks.push(T.h("span", { class: `mark ${status}` }, STATUS_LABEL[status]));
-  if (d && status === null) marks.push(T.h("span", { class: "mark out" }, "out"));
-  if (s.bot) marks.push(T.h("span", { class: "mark bot" }, "bot"));
-  else if (p.idle) marks.push(T.h("span", { class: "mark idle" }, "out of time: a bot plays"));
-  else if (lastTurnTimedOut(d, s.seat)) marks.push(T.h("span", { class: "mark idle" }, "ran out of time"));
-  else if (p.away) marks.push(T.h("span", { class: "mark away" }, "away: a bot plays"));
-  else if (!p.connected) marks.push(T.h("span", { class: "mark off" }, "disconnected"));
+  if (d && status === null) marks.push(T.h("span", { class: "mark out" }, _("out")));
+  if (s.bot) marks.push(T.h("span", { class: "mark bot" }, _("bot")));
+  else if (p.idle) marks.push(T.h("span", { class: "mark idle" }, _("out of time: a bot plays")));
+  else if (lastTurnTimedOut(d, s.seat)) marks.push(T.h("span", { class: "mark idle" }, _("ran out of time")));
+  else if (p.away) marks.push(T.h("span", { class: "mark away" }, _("away: a bot plays")));
+  else if (!p.connected) marks.push(T.h("span", { class: "mark off" }, _("disconnected")));
   const turn = d && st.status === "playing" && d.to_move === s.seat;
-  if (turn) marks.push(T.h("span", { class: "mark turn" }, "to move"));
+  if (turn) marks.push(T.h("span", { class: "mark turn" }, _("to move")));
   const count = d ? d.hand_sizes[s.seat] : 0;
   const total = st.score ? st.score.totals[s.seat] : 0;
   return T.h("div", { class: "seat-box" + (turn ? " turn" : "") + (mine ? " mine" : ""), testid: `seat-box-${s.seat}`,
     dataset: { seat: s.seat } },
     T.h("div", { class: "seat-head" },
-      T.h("span", { class: "seat-name" }, s.empty ? "empty" : nameEl(s.name), T.accountMark(s.seat), mine ? " (you)" : ""),
-      T.h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`),
-      st.score && st.score.format !== "points" ? T.h("span", { class: "count" }, ` · ${total} pts`) : null),
+      T.h("span", { class: "seat-name" }, s.empty ? _("empty") : nameEl(s.name), T.accountMark(s.seat),
+        mine ? ` ${_("(you)")}` : ""),
+      T.h("span", { class: "count", testid: `count-${s.seat}` }, ngettext("{n} card", "{n} cards", count)),
+      st.score && st.score.format !== "points" ? T.h("span", { class: "count" }, " · ",
+        ngettext("{n} pt", "{n} pts", total)) : null),
     T.h("div", { class: "marks" }, marks));
 }
 
@@ -444,17 +455,17 @@ function renderFloor(st) {
   const canPile = legal("take", (m) => m.from === "discard");
   const top = d.pile.length ? d.pile[d.pile.length - 1].card : null;
   const stock = T.h("button", { type: "button", class: "pile-button" + (canStock ? " can" : ""), testid: "stock",
-    disabled: !canStock, "aria-label": `Stock ${d.stock_size}: take a card from the stock`, onclick: () => take("stock") },
-    cardElement(null, { small: false }), T.h("span", { class: "pile-label" }, `Stock ${d.stock_size}`));
-  const wild = T.h("div", { class: "wild", testid: "wild-card", title: `Wild joker: every ${d.wild} is a joker` },
+    disabled: !canStock, "aria-label": _("Stock {n}: take a card from the stock", { n: d.stock_size }), onclick: () => take("stock") },
+    cardElement(null, { small: false }), T.h("span", { class: "pile-label" }, _("Stock {n}", { n: d.stock_size })));
+  const wild = T.h("div", { class: "wild", testid: "wild-card", title: _("Wild joker: every {rank} is a joker", { rank: d.wild }) },
     cardElement(d.wild_card, { small: true }),
-    T.h("span", { class: "pile-label" }, `Wild joker: ${rankWords(d.wild)} and JK are jokers`));
+    T.h("span", { class: "pile-label" }, _("Wild joker: {rank} and JK are jokers", { rank: rankWords(d.wild) })));
   const pile = T.h("button", { type: "button", class: "pile-button" + (canPile ? " can" : ""), testid: "discard-pile",
     disabled: !canPile, onclick: () => take("discard") },
     // Named by what it shows (the top card, the count: what a person sees is what he may say) after the action.
-    T.h("span", { class: "visually-hidden" }, top ? "Take from the discard pile:" : "The discard pile is empty:"),
+    T.h("span", { class: "visually-hidden" }, top ? _("Take from the discard pile:") : _("The discard pile is empty:")),
     top ? cardElement(top, { testid: "pile-top" }) : T.h("span", { class: "card empty-pile" }),
-    T.h("span", { class: "pile-label" }, `Discards ${d.pile.length}`));
+    T.h("span", { class: "pile-label" }, _("Discards {n}", { n: d.pile.length })));
   floor.appendChild(T.h("div", { class: "rummy-floor" }, T.h("div", { class: "stock-wrap" }, stock, wild), pile));
 }
 
@@ -478,18 +489,20 @@ function renderControls(st) {
   const sel = R.sel && legal("discard", (m) => m.card === R.sel.card) ? R.sel.card : null;
   const row = [];
   if (stockTake || pileTake) {
-    row.push(button("take-stock", "Take from the stock", () => take("stock"), stockTake, true));
-    row.push(button("take-discard", top ? `Take ${cardText(top)}` : "Take the discard", () => take("discard"), pileTake));
+    row.push(button("take-stock", _("Take from the stock"), () => take("stock"), stockTake, true));
+    row.push(button("take-discard", top ? _("Take {card}", { card: cardText(top) }) : _("Take the discard"),
+      () => take("discard"), pileTake));
   }
   if (mustDiscard()) {
-    row.push(button("discard", sel ? `Discard ${cardText(sel)}` : "Discard (choose a card)", discard, Boolean(sel), true));
+    row.push(button("discard", sel ? _("Discard {card}", { card: cardText(sel) }) : _("Discard (choose a card)"), discard,
+      Boolean(sel), true));
     row.push(button("declare", sel ? `Declare (lay ${cardText(sel)} down)` : "Declare", askDeclare, true));
   }
   if (legal("drop")) row.push(button("drop", `Drop (${cost} points)`, drop, true));
   row.push(...splitButtons(st));
-  row.push(button("sort-suit", "Sort by suit", () => sortHand("suit"), true));
-  row.push(button("sort-rank", "Sort by rank", () => sortHand("rank"), true));
-  row.push(button("arrange", "Arrange for me", arrangeForMe, Boolean(d.arrangement)));
+  row.push(button("sort-suit", _("Sort by suit"), () => sortHand("suit"), true));
+  row.push(button("sort-rank", _("Sort by rank"), () => sortHand("rank"), true));
+  row.push(button("arrange", _("Arrange for me"), arrangeForMe, Boolean(d.arrangement)));
   row.push(T.coachButton()); // the coach's button among the actions: no row of its own under the hand
   box.appendChild(T.h("div", { class: "rummy-buttons" }, row));
   if (R.verdict) {
@@ -507,10 +520,12 @@ function timedOutLine(st) {
   const turns = (d && d.turns) || [];
   const mine = [...turns].reverse().find((t) => t.seat === st.you);
   if (!mine || !mine.timeout) return "";
-  const card = mine.discard ? `${cardText(mine.discard)} was discarded for you` : "your turn was played for you";
+  const card = mine.discard ? _("{card} was discarded for you", { card: cardText(mine.discard) })
+    : _("your turn was played for you");
   const runs = d.timeouts ? d.timeouts[st.you] : 0;
-  return `Your time ran out: ${card}` + (mine.timed_out_drop ? "; you are dropped for running out of time."
-    : runs > 1 ? ` (${runs} turns in a row).` : ".");
+  if (mine.timed_out_drop) return _("Your time ran out: {what}; you are dropped for running out of time.", { what: card });
+  return runs > 1 ? _("Your time ran out: {what} ({runs} turns in a row).", { what: card, runs })
+    : _("Your time ran out: {what}.", { what: card });
 }
 
 /** A split of the prize (the server says whether one may be proposed, and who is still to answer). */
@@ -521,12 +536,13 @@ function splitButtons(st) {
     const shares = Object.entries(sp.weights).flatMap(([s, w], i) => [i ? ", " : "", nameEl(st.seats[Number(s)].name),
       ` ${w}`]);
     if (sp.waiting_for.includes(st.you)) {
-      return [button("split-accept", ["Accept the split (", shares, ")"], () => answer("accept"), true, true),
-        button("split-decline", "Decline the split", () => answer("decline"), true)];
+      return [button("split-accept", parts(_("Accept the split ({shares})"), { shares }), () => answer("accept"), true, true),
+        button("split-decline", _("Decline the split"), () => answer("decline"), true)];
     }
-    return [button("split-decline", `Withdraw (waiting for ${sp.waiting_for.length})`, () => answer("decline"), true)];
+    return [button("split-decline", _("Withdraw (waiting for {n})", { n: sp.waiting_for.length }), () => answer("decline"),
+      true)];
   }
-  if (st.split_open) return [button("split-propose", "Propose a split", () => answer("propose"), true)];
+  if (st.split_open) return [button("split-propose", _("Propose a split"), () => answer("propose"), true)];
   return [];
 }
 
@@ -537,8 +553,8 @@ function renderHand(st) {
   hand.replaceChildren();
   hand.hidden = !st || st.you === null || st.you === undefined || !d || !d.hand || !d.hand.length;
   T.$("keys-help").hidden = hand.hidden || st.status !== "playing";
-  T.$("keys-help").textContent = "Keys: ← → choose a card, Enter picks it up, Shift+← → moves it to the group " +
-    "beside, Esc puts it back.";
+  T.$("keys-help").textContent = _("Keys: ← → choose a card, Enter picks it up, Shift+← → moves it to the group beside, " +
+    "Esc puts it back.");
   if (hand.hidden) return;
   hand.className = "hand rummy-hand";
   // The cards and groups share the hand's width in one row (CSS works out the cards' size from these).
@@ -549,9 +565,9 @@ function renderHand(st) {
   R.groups.forEach((group, g) => {
     // A group holding only the card set apart (to discard, or to lay down in a declaration) is judged as none.
     const kind = judgedNow ? R.kinds[g] || "apart" : "unknown";
-    const label = kind === "unknown" ? "…" : kind === "apart" ? "set apart" : KIND_LABEL[kind] || kind;
+    const label = kind === "unknown" ? "…" : kind === "apart" ? _("set apart") : KIND_LABEL[kind] || kind;
     const box = T.h("div", { class: `group kind-${kind}`, testid: `group-${g}`,
-      dataset: { kind }, role: "group", "aria-label": `group ${g + 1}: ${label}` });
+      dataset: { kind }, role: "group", "aria-label": _("group {n}: {kind}", { n: g + 1, kind: label }) });
     box.appendChild(T.h("div", { class: "group-label", testid: `group-label-${g}` }, label));
     const row = T.h("div", { class: "group-cards" });
     group.forEach((c, i) => {
@@ -586,7 +602,7 @@ function renderHand(st) {
     box.appendChild(row);
     if (R.sel && R.sel.g !== g) {
       box.appendChild(T.h("button", { type: "button", class: "move-here", testid: `move-to-${g}`,
-        onclick: () => moveCard(R.sel, g) }, "Move here"));
+        onclick: () => moveCard(R.sel, g) }, _("Move here")));
     }
     box.addEventListener("dragover", (ev) => { if (R.drag) ev.preventDefault(); });
     box.addEventListener("drop", (ev) => {
@@ -598,7 +614,7 @@ function renderHand(st) {
   });
   const fresh = T.h("div", { class: "group new-group", testid: "new-group" },
     R.sel ? T.h("button", { type: "button", class: "move-here", testid: "move-to-new",
-      onclick: () => moveCard(R.sel, R.groups.length) }, "New group") : T.h("span", { class: "muted" }, "New group"));
+      onclick: () => moveCard(R.sel, R.groups.length) }, "New group") : T.h("span", { class: "muted" }, _("New group")));
   fresh.addEventListener("dragover", (ev) => { if (R.drag) ev.preventDefault(); });
   fresh.addEventListener("drop", (ev) => {
     ev.preventDefault();
@@ -607,8 +623,11 @@ function renderHand(st) {
   });
   hand.appendChild(fresh);
   const pts = judgedNow && R.points !== null
-    ? (cards === 14 && !R.judgedWithout ? "14 cards: choose the card to discard"
-      : `${R.valid ? "A valid declaration" : "Not yet a valid declaration"} · ${R.points} points if someone declared now`)
+    ? (cards === 14 && !R.judgedWithout ? _("14 cards: choose the card to discard")
+      : R.valid ? ngettext("A valid declaration · {n} point if someone declared now",
+        "A valid declaration · {n} points if someone declared now", R.points)
+        : ngettext("Not yet a valid declaration · {n} point if someone declared now",
+          "Not yet a valid declaration · {n} points if someone declared now", R.points))
     : "…";
   hand.appendChild(T.h("p", { class: "hand-points", testid: "hand-points" }, pts));
   if (hadFocus) {
@@ -620,25 +639,25 @@ function renderHand(st) {
 function renderScores(st) {
   const box = T.$("scores");
   const sc = st.score;
-  box.replaceChildren(T.h("h2", { class: "minor-title" }, "Score"));
+  box.replaceChildren(T.h("h2", { class: "minor-title" }, _("Score")));
   if (!sc) return;
   const out = new Set(Object.keys(sc.eliminated || {}).map(Number));
   const rows = st.seats.map((s) => T.h("tr", { testid: `total-${s.seat}`, class: out.has(s.seat) ? "out" : "" },
-    T.h("th", { scope: "row" }, nameEl(T.seatName(s.seat), { cut: true }), st.you === s.seat ? " (you)" : ""),
+    T.h("th", { scope: "row" }, nameEl(T.seatName(s.seat), { cut: true }), st.you === s.seat ? ` ${_("(you)")}` : ""),
     T.h("td", {}, String(sc.totals[s.seat])),
-    T.h("td", {}, out.has(s.seat) ? "out" : "")));
+    T.h("td", {}, out.has(s.seat) ? _("out") : "")));
   box.appendChild(T.h("table", { class: "score-table" },
-    T.h("thead", {}, T.h("tr", {}, T.h("th", {}, ""), T.h("th", {}, "points"), T.h("th", {}, ""))),
+    T.h("thead", {}, T.h("tr", {}, T.h("th", {}, ""), T.h("th", {}, _("points")), T.h("th", {}, ""))),
     T.h("tbody", {}, rows)));
   const d = st.deal;
-  const facts = [`${info(st).split(" · ")[3]}`, `${sc.deals.length} deal${sc.deals.length === 1 ? "" : "s"} played`];
-  if (d) facts.push(`drop ${d.first_drop} / ${d.middle_drop}`);
+  const facts = [formatName(st.format), ngettext("{n} deal played", "{n} deals played", sc.deals.length)];
+  if (d) facts.push(_("drop {first} / {middle}", { first: d.first_drop, middle: d.middle_drop }));
   box.appendChild(T.h("p", { class: "facts" }, facts.join(" · ")));
 }
 
 function groupsRow(groups) {
   return T.h("div", { class: "shown-groups" }, groups.map((g) => T.h("div", { class: `group kind-${g.kind}` },
-    T.h("div", { class: "group-label" }, g.kind ? KIND_LABEL[g.kind] || g.kind : "unmatched"),
+    T.h("div", { class: "group-label" }, g.kind ? KIND_LABEL[g.kind] || g.kind : _("unmatched")),
     T.h("div", { class: "group-cards" }, g.cards.map((c) => cardElement(c, { small: true }))))));
 }
 
@@ -647,29 +666,30 @@ export function sheet(st, r, n) {
   const shown = st.score.last && st.score.deals.length === n ? st.score.last.shown || [] : [];
   const bySeat = new Map(shown.map((x) => [x.seat, x]));
   const rows = r.seats.map((seat) => {
-    const how = r.dropped.includes(seat) ? "dropped" : r.wrong.includes(seat) ? "wrong declaration"
-      : seat === r.winner ? (r.declared ? "declared" : "last in") : "";
+    const how = r.dropped.includes(seat) ? _("dropped") : r.wrong.includes(seat) ? _("wrong declaration")
+      : seat === r.winner ? (r.declared ? _("declared") : _("last in")) : "";
     return T.h("tr", { testid: `sheet-seat-${seat}`, class: seat === r.winner ? "winner" : "" },
       T.h("th", { scope: "row" }, nameEl(T.seatName(seat), { cut: true })), T.h("td", {}, how),
       T.h("td", {}, r.points[seat] === null ? "" : String(r.points[seat])), T.h("td", {}, String(r.totals[seat])),
-      T.h("td", {}, r.eliminated.includes(seat) ? "out of the pool" : ""));
+      T.h("td", {}, r.eliminated.includes(seat) ? _("out of the pool") : ""));
   });
   const hands = shown.map((x) => T.h("div", { class: "shown-hand", testid: `shown-${x.seat}` },
-    T.h("h4", {}, T.seatNameEl(x.seat), `: ${x.points ?? 0} points`), groupsRow(x.groups)));
+    T.h("h4", {}, ...parts(ngettext("{name}: {n} point", "{name}: {n} points", x.points ?? 0),
+      { name: T.seatNameEl(x.seat) })), groupsRow(x.groups)));
   return [
-    T.h("h2", { id: "sheet-title" }, `Deal ${n}: `, withNames(r.said, st.seats.map((s) => s.name))),
+    T.h("h2", { id: "sheet-title" }, ...parts(_("Deal {n}: {said}"), { n, said: withNames(r.said, st.seats.map((s) => s.name)) })),
     T.h("table", { class: "score-table" },
-      T.h("thead", {}, T.h("tr", {}, T.h("th", {}, ""), T.h("th", {}, ""), T.h("th", {}, "points"),
-        T.h("th", {}, "total"), T.h("th", {}, ""))),
+      T.h("thead", {}, T.h("tr", {}, T.h("th", {}, ""), T.h("th", {}, ""), T.h("th", {}, _("points")),
+        T.h("th", {}, _("total")), T.h("th", {}, ""))),
       T.h("tbody", {}, rows)),
     hands.length ? T.h("div", { class: "shown-hands" }, hands) : null,
-    st.status === "finished" ? T.h("p", { class: "winner" }, "The match is over. ", winnerText(st)) : null,
+    st.status === "finished" ? T.h("p", { class: "winner" }, _("The match is over."), " ", winnerText(st)) : null,
   ];
 }
 
 export function winnerText(st) {
   const w = st.score && st.score.winner;
-  return w === null || w === undefined ? ["No winner."] : [T.seatNameEl(w), " wins."];
+  return w === null || w === undefined ? [_("No winner.")] : parts(_("{name} wins."), { name: T.seatNameEl(w) });
 }
 
 function renderConfirm() {
@@ -686,16 +706,16 @@ function renderConfirm() {
   const c = R.confirm;
   const groups = c.groups.map((cards, i) => ({ cards, kind: c.kinds[i] }));
   box.replaceChildren(T.h("div", { class: "sheet" },
-    T.h("h2", {}, "Declare?"),
-    T.h("p", {}, `You lay ${cardText(c.finish)} face down and show:`),
+    T.h("h2", {}, _("Declare?")),
+    T.h("p", {}, _("You lay {card} face down and show:", { card: cardText(c.finish) })),
     groupsRow(groups),
     T.h("p", { class: c.valid ? "valid" : "error", testid: "declare-verdict" }, c.valid
-      ? "A valid declaration: you win the deal."
-      : "Not a valid declaration: a wrong declaration costs 80 points and you are out of the deal."),
+      ? _("A valid declaration: you win the deal.")
+      : _("Not a valid declaration: a wrong declaration costs 80 points and you are out of the deal.")),
     T.h("div", { class: "buttons" },
-      T.h("button", { type: "button", class: "primary", testid: "declare-confirm", onclick: declare }, "Declare"),
+      T.h("button", { type: "button", class: "primary", testid: "declare-confirm", onclick: declare }, _("Declare")),
       T.h("button", { type: "button", testid: "declare-cancel", onclick: () => { R.confirm = null; renderConfirm(); } },
-        "Cancel"))));
+        _("Cancel")))));
 }
 
 // -- keys -----------------------------------------------------------------------------------------------------------
@@ -703,7 +723,7 @@ function renderConfirm() {
 /** The hand's keys; true when the key was this view's. */
 export function onKey(event) {
   const flat = [];
-  R.groups.forEach((g, gi) => g.forEach((_, i) => flat.push({ g: gi, i })));
+  R.groups.forEach((g, gi) => g.forEach((_g, i) => flat.push({ g: gi, i })));
   if (!flat.length) return false;
   const at = Math.max(0, flat.findIndex((x) => R.focus && x.g === R.focus.g && x.i === R.focus.i));
   if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && event.shiftKey && R.sel) {

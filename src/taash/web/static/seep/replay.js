@@ -1,17 +1,18 @@
 // A finished Seep match step by step (/r/{id}): the server plays the record again with the engine and sends every
 // step (every hand, the floor, what was captured, what happened in words); this only shows it.
 
+import { _, ngettext, parts } from "/static/i18n.js";
 import { h, nameEl, withNames, words } from "/static/common.js";
 import { cardElement } from "/static/cards.js";
 
 /** The page's brand while it shows a replay of the game. */
-export const brand = "Seep";
+export const brand = _("Seep");
 
-const HOUSE_NAMES = { 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king" };
+const HOUSE_NAMES = { 9: _("nine"), 10: _("ten"), 11: _("jack"), 12: _("queen"), 13: _("king") };
 
 /** A team's players, "Priya & Arjun", each name isolated (`cut`: cut to its column, see nameEl). */
 function teamName(r, t, cut = false) {
-  return r.names.filter((_, i) => (r.players === 4 ? i % 2 === t : i === t))
+  return r.names.filter((_n, i) => (r.players === 4 ? i % 2 === t : i === t))
     .flatMap((n, i) => [i ? " & " : "", nameEl(n, { cut })]);
 }
 
@@ -24,8 +25,8 @@ function renderFloor($, r, step) {
       const row = h("div", { class: "house-cards" });
       for (const c of house.cards) row.appendChild(cardElement(c, { small: true }));
       houses.appendChild(h("div", { class: "house" + (house.cemented ? " cemented" : ""), testid: `replay-house-${house.value}` },
-        h("div", { class: "house-title" }, h("strong", {}, `House ${house.value}`),
-          ` ${HOUSE_NAMES[house.value] || ""} · ${house.cemented ? "cemented" : "not cemented"}`),
+        h("div", { class: "house-title" }, h("strong", {}, _("House {value}", { value: house.value })),
+          ` ${HOUSE_NAMES[house.value] || ""} · ${house.cemented ? _("cemented") : _("not cemented")}`),
         h("div", { class: "house-owners" }, house.owners.flatMap((s, i) => [i ? ", " : "", nameEl(r.names[s])])),
         row));
     }
@@ -33,14 +34,15 @@ function renderFloor($, r, step) {
   }
   const loose = h("div", { class: "loose" });
   for (const c of step.loose) loose.appendChild(cardElement(c));
-  if (!step.loose.length && !step.houses.length) floor.appendChild(h("div", { class: "floor-note" }, "The floor is empty."));
+  if (!step.loose.length && !step.houses.length) floor.appendChild(h("div", { class: "floor-note" }, _("The floor is empty.")));
   floor.appendChild(loose);
 }
 
 /** Draw `step` of `deal` (the deal's `plays` plays in all) of the replay `r` into the page's boxes. */
 export function renderStep($, r, deal, step, plays) {
-  $("said").replaceChildren(`Deal ${deal.number} (`, nameEl(r.names[deal.dealer]), " deals, ",
-    nameEl(r.names[deal.bidder]), ` bids ${deal.bid}): `, ...withNames(words(step.said), r.names));
+  $("said").replaceChildren(...parts(_("Deal {deal} ({dealer} deals, {bidder} bids {bid}): {said}"), { deal: deal.number,
+    dealer: nameEl(r.names[deal.dealer]), bidder: nameEl(r.names[deal.bidder]), bid: deal.bid,
+    said: withNames(words(step.said), r.names) }));
   renderFloor($, r, step);
 
   const hands = $("hands");
@@ -49,36 +51,40 @@ export function renderStep($, r, deal, step, plays) {
     const row = h("div", { class: "replay-hand" });
     for (const c of hand) row.appendChild(cardElement(c, { small: true }));
     const mark = [];
-    if (seat === deal.dealer) mark.push(h("span", { class: "mark dealer" }, "dealer"));
-    if (seat === deal.bidder) mark.push(h("span", { class: "mark bid" }, `bid ${deal.bid}`));
+    if (seat === deal.dealer) mark.push(h("span", { class: "mark dealer" }, _("dealer")));
+    if (seat === deal.bidder) mark.push(h("span", { class: "mark bid" }, _("bid {bid}", { bid: deal.bid })));
     const justPlayed = seat === step.seat && step.card;
     hands.appendChild(h("div", { class: `panel seat-box team-${seat % 2}` + (seat === step.seat ? " turn" : ""),
       testid: `replay-hand-${seat}` },
       h("div", { class: "seat-head" }, h("span", { class: "seat-name" }, nameEl(r.names[seat])),
-        h("span", { class: "count" }, `${hand.length} card${hand.length === 1 ? "" : "s"}`),
-        justPlayed ? h("span", { class: "played" }, "played ", cardElement(step.card, { small: true })) : null),
+        h("span", { class: "count" }, ngettext("{n} card", "{n} cards", hand.length)),
+        justPlayed ? h("span", { class: "played" }, ...parts(_("played {card}"), { card: cardElement(step.card, { small: true }) }))
+          : null),
       h("div", { class: "marks" }, mark), row));
   });
 
   const score = $("deal-score");
   score.replaceChildren();
   const captured = h("table", { class: "score-table", testid: "replay-captured" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "cards"), h("th", {}, "points"), h("th", {}, "sweeps"))),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, _("cards")), h("th", {}, _("points")), h("th", {}, _("sweeps")))),
     h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t, true)),
       h("td", {}, String(step.captured[t].cards)), h("td", {}, String(step.captured[t].points)),
       h("td", {}, `${step.captured[t].sweeps}${step.captured[t].sweep_points ? ` (+${step.captured[t].sweep_points})` : ""}`)))));
-  score.appendChild(h("h3", {}, "Captured"));
+  score.appendChild(h("h3", {}, _("Captured")));
   score.appendChild(captured);
   const result = deal.result;
   if (step.index === plays && result) {
-    score.appendChild(h("h3", { testid: "replay-result" }, `Deal ${deal.number} over`));
+    score.appendChild(h("h3", { testid: "replay-result" }, _("Deal {deal} over", { deal: deal.number })));
     score.appendChild(h("table", { class: "score-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "card points"), h("th", {}, "sweep points"), h("th", {}, "score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, _("card points")), h("th", {}, _("sweep points")), h("th", {}, _("score")))),
       h("tbody", {}, [0, 1].map((t) => h("tr", { class: `team-${t}` }, h("th", { scope: "row" }, teamName(r, t, true)),
         h("td", {}, String(result.card_points[t])), h("td", {}, String(result.sweep_points[t])),
         h("td", { class: "total" }, String(result.score[t])))))));
     const diff = result.difference;
-    score.appendChild(h("p", {}, "Running difference: ", diff === 0 ? "0" : [`${Math.abs(diff)} to `, teamName(r, diff > 0 ? 0 : 1)],
-      result.baazi !== null && result.baazi !== undefined ? [" · a baazi to ", teamName(r, result.baazi)] : ""));
+    const lead = diff === 0 ? "0" : parts(_("{points} to {team}"), { points: Math.abs(diff), team: teamName(r, diff > 0 ? 0 : 1) });
+    const baazi = result.baazi !== null && result.baazi !== undefined;
+    score.appendChild(h("p", {}, baazi
+      ? parts(_("Running difference: {lead} · a baazi to {team}"), { lead, team: teamName(r, result.baazi) })
+      : parts(_("Running difference: {lead}"), { lead })));
   }
 }

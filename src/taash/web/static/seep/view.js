@@ -3,12 +3,13 @@
 // for the chosen card, the hand, the captured cards and Seep's score sheet. The legal plays and bids are the
 // server's word: no rule of the game is written here.
 
-import { h, joinNames, nameEl, ruleLabel, words } from "/static/common.js";
+import { _, ngettext, parts } from "/static/i18n.js";
+import { h, joinNames, levelLabel, nameEl, ruleLabel, words } from "/static/common.js";
 import { cardElement, cardText, sortCards, spokenParts, valueOf } from "/static/cards.js";
 import { differenceCell, differenceLine, leadText } from "/static/score.js";
 
 const $ = (id) => document.getElementById(id);
-const HOUSE_NAMES = { 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king" };
+const HOUSE_NAMES = { 9: _("nine"), 10: _("ten"), 11: _("jack"), 12: _("queen"), 13: _("king") };
 
 let T = null; // the table page: { S, $, h, api, send, nextId, seatName, presenceOf, render, toast, tableId }
 
@@ -19,7 +20,7 @@ const V = {
   highlight: 0, // which offered play's floor cards are highlighted
 };
 
-export const brand = "Seep";
+export const brand = _("Seep");
 /** What a new state changed (the cards that move, the sounds, the last play) and the captured piles. */
 export * as feel from "/static/seep/feel.js";
 
@@ -30,17 +31,17 @@ function team(seat) { return seat % 2; }
 /** A team's players, "Priya & Arjun", each name isolated (`cut`: cut to its column, see nameEl). */
 function teamName(t, cut = false) {
   const st = T.S.state;
-  if (!st) return [t === 0 ? "Team A" : "Team B"];
+  if (!st) return [t === 0 ? _("Team A") : _("Team B")];
   const seats = st.seats.filter((s) => s.seat % 2 === t);
-  return seats.flatMap((s, i) => [i ? " & " : "", s.empty ? `seat ${s.seat}` : nameEl(s.name, { cut })]);
+  return seats.flatMap((s, i) => [i ? " & " : "", s.empty ? _("seat {seat}", { seat: s.seat }) : nameEl(s.name, { cut })]);
 }
 
 /** "Team A (you)" at four players, the player's name at two. */
 function teamLabel(t, cut = false) {
   const st = T.S.state;
   const mine = st && st.you !== null && st.you !== undefined && team(st.you) === t;
-  const label = st && st.players === 4 ? (t === 0 ? "Team A" : "Team B") : nameEl(T.seatName(t), { cut });
-  return [label, mine ? " (you)" : ""];
+  const label = st && st.players === 4 ? (t === 0 ? _("Team A") : _("Team B")) : nameEl(T.seatName(t), { cut });
+  return [label, mine ? ` ${_("(you)")}` : ""];
 }
 
 /** teamLabel cut to a table's column: "Priya…" with the whole name in its title. */
@@ -71,29 +72,37 @@ export function myTurn(st) {
 }
 
 export function info(st) {
-  return `${st.players} players · ${ruleLabel(st.rules)} · ` +
-    (st.baazis === 0 ? "single deal" : `first to ${st.baazis} baazi${st.baazis > 1 ? "s" : ""}`) + ` · ${st.level} bots`;
+  const match = st.baazis === 0 ? _("single deal") : ngettext("first to {n} baazi", "first to {n} baazis", st.baazis);
+  return [ngettext("{n} player", "{n} players", st.players), ruleLabel(st.rules), match,
+    _("{level} bots", { level: levelLabel(st.level) })].join(" · ");
 }
 
 /** The line under the seats before the start. */
 export function seatsNote(st) {
-  return st.players === 4 ? "Partners sit opposite: seats 0 and 2 play against seats 1 and 3."
-    : "Two players, each on his own.";
+  return st.players === 4 ? _("Partners sit opposite: seats 0 and 2 play against seats 1 and 3.")
+    : _("Two players, each on his own.");
 }
 
 export function statusText(st) {
   const d = st.deal;
   if (!d) return "";
   const who = d.to_move !== null && d.to_move !== undefined ? T.seatName(d.to_move) : "";
-  if (d.phase === "bid") return [`Deal ${d.number}: `, nameEl(who), " is bidding."];
-  return [`Deal ${d.number}: bid ${d.bid ?? "?"} by `, T.seatNameEl(d.bidder),
-    ` · ${d.plays_made} play${d.plays_made === 1 ? "" : "s"} made`, who ? [" · ", nameEl(who), " to play"] : "", "."];
+  if (d.phase === "bid") return parts(_("Deal {deal}: {name} is bidding."), { deal: d.number, name: nameEl(who) });
+  const values = { deal: d.number, bid: d.bid ?? "?", bidder: T.seatNameEl(d.bidder), name: nameEl(who) };
+  return who
+    ? parts(ngettext("Deal {deal}: bid {bid} by {bidder} · {n} play made · {name} to play.",
+      "Deal {deal}: bid {bid} by {bidder} · {n} plays made · {name} to play.", d.plays_made), values)
+    : parts(ngettext("Deal {deal}: bid {bid} by {bidder} · {n} play made.",
+      "Deal {deal}: bid {bid} by {bidder} · {n} plays made.", d.plays_made), values);
 }
 
 export function turnText(st) {
   const d = st.deal;
-  if (myTurn(st)) return "Your turn";
-  if (d && d.to_move !== null && d.to_move !== undefined) return [T.seatNameEl(d.to_move), ` to ${d.phase === "bid" ? "bid" : "play"}`];
+  if (myTurn(st)) return _("Your turn");
+  if (d && d.to_move !== null && d.to_move !== undefined) {
+    const name = T.seatNameEl(d.to_move);
+    return d.phase === "bid" ? parts(_("{name} to bid"), { name }) : parts(_("{name} to play"), { name });
+  }
   return "";
 }
 
@@ -139,24 +148,25 @@ function seatBox(s, slot) {
   const p = T.presenceOf(s.seat);
   const mine = st.you === s.seat;
   const marks = [];
-  if (d && d.dealer === s.seat) marks.push(h("span", { class: "mark dealer", title: "dealer" }, "dealer"));
-  if (d && d.bidder === s.seat && d.bid) marks.push(h("span", { class: "mark bid" }, `bid ${d.bid}`));
-  if (s.bot) marks.push(h("span", { class: "mark bot" }, "bot"));
-  else if (p.idle) marks.push(h("span", { class: "mark idle" }, "out of time: a bot plays"));
-  else if (p.away) marks.push(h("span", { class: "mark away" }, "away: a bot plays"));
-  else if (!p.connected) marks.push(h("span", { class: "mark off" }, "disconnected"));
+  if (d && d.dealer === s.seat) marks.push(h("span", { class: "mark dealer", title: _("dealer") }, _("dealer")));
+  if (d && d.bidder === s.seat && d.bid) marks.push(h("span", { class: "mark bid" }, _("bid {bid}", { bid: d.bid })));
+  if (s.bot) marks.push(h("span", { class: "mark bot" }, _("bot")));
+  else if (p.idle) marks.push(h("span", { class: "mark idle" }, _("out of time: a bot plays")));
+  else if (p.away) marks.push(h("span", { class: "mark away" }, _("away: a bot plays")));
+  else if (!p.connected) marks.push(h("span", { class: "mark off" }, _("disconnected")));
   const turn = d && st.status === "playing" && d.to_move === s.seat;
-  if (turn) marks.push(h("span", { class: "mark turn" }, d.phase === "bid" ? "bidding" : "to play"));
+  if (turn) marks.push(h("span", { class: "mark turn" }, d.phase === "bid" ? _("bidding") : _("to play")));
   const count = d ? d.hand_sizes[s.seat] : 0;
-  const backs = h("div", { class: "backs", role: "img", "aria-label": `${count} cards` });
+  const backs = h("div", { class: "backs", role: "img", "aria-label": ngettext("{n} card", "{n} cards", count) });
   if (!mine) {
     for (let i = 0; i < count; i++) backs.appendChild(cardElement(null, { small: true }));
   }
   return h("div", { class: `seat-box team-${team(s.seat)}` + (turn ? " turn" : "") + (mine ? " mine" : ""),
     testid: `seat-box-${s.seat}`, dataset: { seat: s.seat } },
     h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, s.empty ? "empty" : nameEl(s.name), T.accountMark(s.seat), mine ? " (you)" : ""),
-      h("span", { class: "count", testid: `count-${s.seat}` }, `${count} card${count === 1 ? "" : "s"}`)),
+      h("span", { class: "seat-name" }, s.empty ? _("empty") : nameEl(s.name), T.accountMark(s.seat),
+        mine ? ` ${_("(you)")}` : ""),
+      h("span", { class: "count", testid: `count-${s.seat}` }, ngettext("{n} card", "{n} cards", count))),
     h("div", { class: "marks" }, marks),
     slot === "bottom" && mine ? null : backs);
 }
@@ -170,7 +180,7 @@ function renderFloor(d) {
   if (d.phase === "bid") {
     const backs = h("div", { class: "loose" });
     for (let i = 0; i < 4; i++) backs.appendChild(cardElement(null));
-    floor.appendChild(h("div", { class: "floor-note" }, "The floor lies face down until the bid."));
+    floor.appendChild(h("div", { class: "floor-note" }, _("The floor lies face down until the bid.")));
     floor.appendChild(backs);
     return;
   }
@@ -183,8 +193,8 @@ function renderFloor(d) {
       class: "house" + (house.cemented ? " cemented" : "") + (hl.houses.has(house.value) ? " involved" : ""),
       testid: `house-${house.value}`, dataset: { value: house.value } },
       h("div", { class: "house-title" },
-        h("strong", {}, `House ${house.value}`),
-        ` ${HOUSE_NAMES[house.value] || ""} · ${house.cemented ? "cemented" : "not cemented"}`),
+        h("strong", {}, _("House {value}", { value: house.value })),
+        ` ${HOUSE_NAMES[house.value] || ""} · ${house.cemented ? _("cemented") : _("not cemented")}`),
       h("div", { class: "house-owners" }, owners),
       cards));
   }
@@ -194,7 +204,7 @@ function renderFloor(d) {
     if (hl.cards.has(c)) e.classList.add("involved");
     loose.appendChild(e);
   }
-  if (!d.loose.length && !d.houses.length) floor.appendChild(h("div", { class: "floor-note" }, "The floor is empty."));
+  if (!d.loose.length && !d.houses.length) floor.appendChild(h("div", { class: "floor-note" }, _("The floor is empty.")));
   if (d.houses.length) floor.appendChild(houses);
   floor.appendChild(loose);
 }
@@ -211,7 +221,7 @@ function renderControls() {
   const bids = $("bids");
   bids.replaceChildren();
   if (d && d.bids && d.bids.length && st.status === "playing") {
-    bids.appendChild(h("span", { class: "bids-label" }, "Your bid:"));
+    bids.appendChild(h("span", { class: "bids-label" }, _("Your bid:")));
     d.bids.forEach((v, i) => {
       bids.appendChild(h("button", { type: "button", class: "bid", testid: `bid-${v}`, disabled: Boolean(T.S.pending),
         onclick: () => bid(v) }, i < 9 ? h("kbd", {}, String(i + 1)) : null,
@@ -265,7 +275,7 @@ function renderHand() {
     if (turn && !ok) {
       e.classList.add("dim");
       e.setAttribute("aria-disabled", "true");
-      e.title = `${cardText(c)}: no legal play`;
+      e.title = _("{card}: no legal play", { card: cardText(c) });
     }
     if (turn && ok) e.classList.add("playable");
     if (c === V.selected) {
@@ -286,11 +296,11 @@ function choose(card) {
   V.focusCard = card;
   const d = T.S.state.deal;
   if (!myTurn(T.S.state) || d.phase === "bid") {
-    if (d && d.phase === "bid" && d.bids.length) T.toast("First choose your bid.");
+    if (d && d.phase === "bid" && d.bids.length) T.toast(_("First choose your bid."));
     return;
   }
   if (!d.legal.some((l) => l.play.card === card)) {
-    T.toast(`${cardText(card)} has no legal play now.`);
+    T.toast(_("{card} has no legal play now.", { card: cardText(card) }));
     return;
   }
   V.selected = V.selected === card ? null : card;
@@ -314,7 +324,7 @@ function renderScores() {
   const st = T.S.state;
   const d = st.deal;
   const box = $("scores");
-  box.replaceChildren(h("h2", { class: "minor-title" }, "Score"));
+  box.replaceChildren(h("h2", { class: "minor-title" }, _("Score")));
   const toBaazis = st.baazis !== 0; // a single deal plays for no baazis: no column of them
   const rows = [0, 1].map((t) => {
     const c = d ? d.captured[t] : { cards: 0, points: 0, sweeps: 0, sweep_points: 0 };
@@ -326,27 +336,28 @@ function renderScores() {
       toBaazis ? h("td", {}, String(st.score ? st.score.baazis[t] : 0)) : null);
   });
   box.appendChild(h("table", { class: "score-table" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "cards"), h("th", {}, "points"), h("th", {}, "sweeps"),
-      toBaazis ? h("th", {}, "baazis") : null)),
+    h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, _("cards")), h("th", {}, _("points")), h("th", {}, _("sweeps")),
+      toBaazis ? h("th", {}, _("baazis")) : null)),
     h("tbody", {}, rows)));
   const facts = [];
-  if (d && d.bid) facts.push([`Bid: ${d.bid} by `, T.seatNameEl(d.bidder)]);
+  if (d && d.bid) facts.push(parts(_("Bid: {bid} by {bidder}"), { bid: d.bid, bidder: T.seatNameEl(d.bidder) }));
   if (st.score) {
     const deals = st.score.deals;
     const last = deals.length ? deals[deals.length - 1] : null;
     const restarted = last && last.baazi !== null && last.baazi !== undefined && st.score.difference === 0;
-    facts.push(["Running difference: ", leadText(st.score.difference, (t) => teamLabel(t)),
-      restarted ? " (started again after the last deal's baazi)" : ""]);
-    facts.push(st.baazis === 0 ? "A single deal" : `First to ${st.baazis} baazi${st.baazis > 1 ? "s" : ""} wins`);
+    const lead = leadText(st.score.difference, (t) => teamLabel(t));
+    facts.push(restarted ? parts(_("Running difference: {lead} (started again after the last deal's baazi)"), { lead })
+      : parts(_("Running difference: {lead}"), { lead }));
+    facts.push(st.baazis === 0 ? _("A single deal") : ngettext("First to {n} baazi wins", "First to {n} baazis wins", st.baazis));
   }
   box.appendChild(h("p", { class: "facts" }, facts.flatMap((f, i) => (i ? [" · ", f] : [f]))));
 }
 
 export function winnerText(st) {
   const w = st.score && st.score.winner;
-  if (w === null || w === undefined) return ["A draw."];
-  if (st.players === 2) return [T.seatNameEl(w), " wins."];
-  return [teamLabel(w), ` win${st.players === 2 ? "s" : ""}: `, teamName(w), "."];
+  if (w === null || w === undefined) return [_("A draw.")];
+  if (st.players === 2) return parts(_("{name} wins."), { name: T.seatNameEl(w) });
+  return parts(_("{team} win: {names}."), { team: teamLabel(w), names: teamName(w) });
 }
 
 /** The score sheet of deal `n` (its result `r`): the deal's points, the running difference, every deal so far. */
@@ -358,30 +369,31 @@ export function sheet(st, r, n) {
     h("td", {}, String(r.card_points[t])), h("td", {}, String(r.sweep_points[t])),
     h("td", { class: "total" }, String(r.score[t])));
   // A team as the history's columns and cells name it: "Team A", or the player's name cut to the column.
-  const short = (t, cut = true) => (st.players === 4 ? (t === 0 ? "Team A" : "Team B") : nameEl(T.seatName(t), { cut }));
+  const short = (t, cut = true) => (st.players === 4 ? (t === 0 ? _("Team A") : _("Team B")) : nameEl(T.seatName(t), { cut }));
   const toBaazis = st.baazis !== 0; // a single deal plays for no baazis: no column of them
   const history = h("table", { class: "history" },
-    h("thead", {}, h("tr", {}, h("th", {}, "deal"), h("th", {}, "dealer"), h("th", {}, short(0)),
-      h("th", {}, short(1)), h("th", {}, "diff."), toBaazis ? h("th", {}, "baazi") : null)),
+    h("thead", {}, h("tr", {}, h("th", {}, _("deal")), h("th", {}, _("dealer")), h("th", {}, short(0)),
+      h("th", {}, short(1)), h("th", {}, _("diff.")), toBaazis ? h("th", {}, _("baazi")) : null)),
     h("tbody", {}, deals.map((x, i) => h("tr", { class: i === n - 1 ? "current" : "" },
       h("td", {}, String(i + 1)), h("td", {}, nameEl(T.seatName(x.dealer), { cut: true })), h("td", {}, String(x.score[0])),
       h("td", {}, String(x.score[1])), h("td", { testid: `diff-${i + 1}` }, differenceCell(deals, i, short)),
       toBaazis ? h("td", {}, x.baazi === null || x.baazi === undefined ? "" : short(x.baazi)) : null))));
   const notes = [];
-  if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, teamLabel(r.baazi), " wins a baazi!"));
-  if (r.minimum_rule) notes.push(h("p", { class: "muted" }, "The minimum rule applied to this deal."));
+  if (r.baazi !== null && r.baazi !== undefined) notes.push(h("p", { class: "baazi" }, parts(_("{team} wins a baazi!"), { team: teamLabel(r.baazi) })));
+  if (r.minimum_rule) notes.push(h("p", { class: "muted" }, _("The minimum rule applied to this deal.")));
   const baazis = st.score.baazis;
   return [
-    h("h2", { id: "sheet-title" }, `Deal ${n}: the score`),
+    h("h2", { id: "sheet-title" }, _("Deal {n}: the score", { n })),
     h("table", { class: "score-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "card points"), h("th", {}, "sweep points"),
-        h("th", {}, "deal score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, _("card points")), h("th", {}, _("sweep points")),
+        h("th", {}, _("deal score")))),
       h("tbody", {}, teamRow(0), teamRow(1))),
     ...notes,
     h("p", { testid: "sheet-difference" }, differenceLine(deals, n - 1, (t) => short(t, false)), ...(toBaazis
-      ? [" · Baazis: ", teamLabel(0), ` ${baazis[0]}, `, teamLabel(1), ` ${baazis[1]}`] : [])),
-    st.status === "finished" ? h("p", { class: "winner" }, "The match is over. ", winnerText(st)) : null,
-    h("h3", {}, "Every deal"),
+      ? [" · ", ...parts(_("Baazis: {a} {baazisA}, {b} {baazisB}"),
+        { a: teamLabel(0), baazisA: baazis[0], b: teamLabel(1), baazisB: baazis[1] })] : [])),
+    st.status === "finished" ? h("p", { class: "winner" }, _("The match is over."), " ", winnerText(st)) : null,
+    h("h3", {}, _("Every deal")),
     h("div", { class: "scroll-x" }, history),
   ];
 }
