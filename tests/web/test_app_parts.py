@@ -55,7 +55,8 @@ def test_a_connection_may_send_a_burst_of_twice_its_rate_then_its_rate() -> None
 def test_each_page_is_served_by_its_path_and_none_is_in_the_schema(tmp_path: Path) -> None:
     app = create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'a.db'}"))
     with TestClient(app) as client:
-        for path, title in [("/", "<title>taash"), ("/join/ABC123", "<title>taash"), ("/t/x1", "table.js"),
+        lobby = ">taash · Seep and Rummy</title>"
+        for path, title in [("/", lobby), ("/join/ABC123", lobby), ("/t/x1", "table.js"),
                             ("/r/x1", "replay.js"), ("/p/g1", "person.js"), ("/leaderboard", "leaderboard.js")]:
             answer = client.get(path)
             assert answer.status_code == 200 and answer.headers["cache-control"] == "no-cache", path

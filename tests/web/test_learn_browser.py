@@ -46,7 +46,7 @@ def test_the_learn_page_and_its_first_deal(server: str, browser: Browser, game: 
     watch_errors(page, errors, game)
     page.goto(f"{server}/")
     tid(page, f"lobby-learn-{game}").click()
-    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    page.wait_for_function("() => document.body !== null && document.body.dataset.ready === '1'")
     assert page.url.endswith(f"/learn/{game}")
     _expect(tid(page, "learn-title")).to_have_text("Learn Seep" if game == "seep" else "Learn 13-card Rummy")
     assert tid(page, "learn-about").locator("p").count() >= 3

@@ -97,12 +97,13 @@ async def chat_filter(table_id: str, state: State, taash_guest: Annotated[str | 
 @router.get("/api/tables/{table_id}/chat", responses=ERRORS)
 async def match_chat(table_id: str, state: State,
                      taash_guest: Annotated[str | None, Cookie()] = None) -> dict[str, list[dict[str, object]]]:
-    """The players' chat of a finished match, for its replay: only for those who played it (403 for anyone
-    else, watchers included); 409 before the match is over."""
+    """The players' chat of a finished match, for its replay: only for those who played it (anyone else, watchers
+    included, gets no lines: every replay page asks, and a refusal would be an error in its console); 409 before
+    the match is over."""
     live = state.live_table(table_id)
     guest = state.guest_of(taash_guest)
     if guest is None or guest not in await asyncio.to_thread(participants, state, live):
-        raise ApiError("forbidden", N_("only the players of a match may read its chat"))
+        return {"lines": []}
     if live.table.status != "finished":
         raise ApiError("not_finished", N_("the chat is shown with the replay, once the match is over"))
     chat = state.chat

@@ -140,7 +140,8 @@ export function ngettext(singular, plural_, n, values = undefined) {
  * for h() or replaceChildren; the sentence is translated whole, never assembled from fragments:
  * `parts(_("Welcome, {name}."), { name: nameEl(n) })` (written so, `_` marks the message for the catalogue). */
 export function parts(said, values) {
-  return said.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? (part in values ? values[part] : `{${part}}`) : part))
+  // A value may itself be parts (a sentence within a sentence): its pieces are spliced in, never joined by commas.
+  return said.split(/\{(\w+)\}/).flatMap((part, i) => (i % 2 ? (part in values ? values[part] : `{${part}}`) : part))
     .filter((part) => part !== "");
 }
 
