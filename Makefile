@@ -48,7 +48,7 @@ test: lint docs
 	@scripts/ensure-axe
 	@scripts/ensure-redis
 	@scripts/ensure-haproxy
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --durations=25
 	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep tests/rummy/test_solver.py tests/rummy/test_solver_core.py \
 		tests/env/test_seep_batch.py
 
