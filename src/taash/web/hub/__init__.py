@@ -149,9 +149,14 @@ class Hub:
         self.records.settle(live)
 
     async def abandon(self, live: Live, still: Callable[[Live], bool] | None = None,
-                      reason: str = "the table was abandoned") -> bool:
-        if live.owner is not None:  # only its owner may end it (not relayed yet: docs/cluster.md)
-            raise TableError(MOVED, "moved")
+                      reason: str = "the table was abandoned", guest: str | None = None, quiet: float = 0.0) -> bool:
+        """Abandon ``live`` (:meth:`Endings.abandon`). At a table another server owns, its creator ``guest``'s
+        abandon is sent to the owner, which checks it again (:func:`~taash.web.hub.ending.abandon_refusal`, a staked
+        match in play ``quiet`` seconds without a move); a ``still`` cannot be sent: refused as moved."""
+        if live.owner is not None:
+            if still is not None:
+                raise TableError(MOVED, "moved")
+            return await self.relay.abandon(live, guest, quiet)
         return await self.endings.abandon(live, still, reason)
 
     def idle(self, live: Live, idle_seconds: float, now: float | None = None) -> bool:
@@ -198,7 +203,12 @@ class Hub:
         the relay to it); returns the version it made."""
         if live.owner is not None:
             return await self.relay.act(live, action, guest, client_id, version)
-        return await self.pipeline.act(live, action, guest, client_id, version, lapsed, away)
+        try:
+            return await self.pipeline.act(live, action, guest, client_id, version, lapsed, away)
+        except TableError as e:
+            if e.code == "moved" and live.epoch is not None:  # fenced: another server took the table
+                self.ownership.fenced(live.table.id)
+            raise
 
     async def store_deals(self, live: Live) -> None:
         await self.pipeline.store_deals(live)
