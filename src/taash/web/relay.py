@@ -100,11 +100,16 @@ class RedisRelay:
 
     def __init__(self, url: str, server: str, watch_every: float = 1.0):
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
 
         self.url = url
         self.server = server
         self.watch_every = watch_every
-        self.redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+        # A command on a pooled connection that Redis closed (it restarted) is sent again once on a new one.
+        self.redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5,
+                                          retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 1),
+                                          retry_on_error=[redis.ConnectionError])
         self.remotes: dict[str, Remote] = {}
         self.bridges: dict[str, Bridge] = {}
         self.replies: dict[str, asyncio.Future[dict[str, JSON]]] = {}
@@ -113,7 +118,7 @@ class RedisRelay:
         self.throttle: ThrottleMaker | None = None
         self.tasks: list[asyncio.Task[None]] = []
         #: Work started on its own (answers to other servers), kept until it ends.
-        self.running: set[asyncio.Task[None]] = set()
+        self.running: set[asyncio.Task[object]] = set()
         #: Whether this server listens on its channel now (False while Redis is away: what needs it is refused).
         self.connected = False
 
@@ -131,14 +136,21 @@ class RedisRelay:
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run ``work`` on its own, kept until it ends."""
         task = asyncio.create_task(work)
         self.running.add(task)
         task.add_done_callback(self.running.discard)
 
-    async def _publish(self, server: str, message: dict[str, JSON]) -> None:
-        await self.redis.publish(channel(server), orjson.dumps(message))
+    async def _publish(self, server: str, message: dict[str, JSON]) -> int:
+        """Send ``message`` to ``server``; returns how many listened (0: it is not listening, as while it
+        subscribes again after Redis came back, or when it died)."""
+        return int(await self.redis.publish(channel(server), orjson.dumps(message)))
+
+    async def _deliver(self, server: str, message: dict[str, JSON]) -> None:
+        """Send ``message`` to ``server``, which must be listening (else ConnectionError)."""
+        if not await self._publish(server, message):
+            raise ConnectionError(f"server {server} is not listening")
 
     async def _listen(self) -> None:
         """Read this server's channel for ever, subscribing again (after :func:`backoff`) when Redis is away."""
@@ -320,7 +332,7 @@ class RedisRelay:
         future: asyncio.Future[dict[str, JSON]] = asyncio.get_running_loop().create_future()
         self.replies[reply] = future
         try:
-            await self._publish(owner, {**message, "from": self.server, "reply": reply})
+            await self._deliver(owner, {**message, "from": self.server, "reply": reply})
             return await asyncio.wait_for(future, ANSWER_SECONDS)
         except (TimeoutError, OSError, ConnectionError) as e:
             raise TableError(UNREACHABLE, "unavailable") from e
@@ -363,7 +375,7 @@ class RedisRelay:
             if not self.connected:
                 raise ConnectionError("Redis is away")
             self.bridges[cid] = bridge
-            await self._publish(bridge.owner, {"op": "open", "conn": cid, "from": self.server,
+            await self._deliver(bridge.owner, {"op": "open", "conn": cid, "from": self.server,
                                                "table": live.table.id, "guest": guest, "since": since, "code": code})
         except Exception:
             self.bridges.pop(cid, None)
@@ -404,10 +416,18 @@ class RedisRelay:
                                              "message": said}).decode())
             await ws.close(1013, UNREACHABLE)
 
-    @staticmethod
-    async def _send_out(ws: WebSocket, bridge: Bridge) -> None:
+    async def _send_out(self, ws: WebSocket, bridge: Bridge) -> None:
+        """Write to the websocket what the owner sends it; an owner that does not answer the opening in
+        :data:`ANSWER_SECONDS` (it missed it) is unreachable, as the client is told."""
+        first = True
         while True:
-            message = await bridge.outbox.get()
+            try:
+                message = await (asyncio.wait_for(bridge.outbox.get(), ANSWER_SECONDS) if first
+                                 else bridge.outbox.get())
+            except TimeoutError:
+                await self._unreachable(ws)
+                return
+            first = False
             if message is None:
                 if ws.client_state is WebSocketState.CONNECTED:
                     with contextlib.suppress(Exception):
