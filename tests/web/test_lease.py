@@ -222,6 +222,57 @@ def test_the_renewer_hands_the_tables_it_lost_to_the_event_loop(database: str) -
     asyncio.run(scenario())
 
 
+def test_a_staked_match_that_ended_on_a_server_that_died_before_writing_its_end_is_settled_once_by_its_taker(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner commits the match's last action, then dies before writing the status and settling: the table
+    still says "playing", so its lease lapses and another server takes it; that one finds the match over and
+    writes its end and settlement (once: the ledger's match id), rather than holding it in memory for ever."""
+    from taash.chips.audit import audit
+    from taash.chips.ledger import Ledger, wallet_of
+    from taash.web.stakes import match_id
+
+    async def scenario() -> None:
+        async with two_servers(database) as (clock, (a, _), (b, lease_b)):
+            ledger = Ledger(a.store.engine)
+            a.ledger = b.ledger = ledger
+            for guest in ("g0", "g1"):
+                ledger.open_wallet(guest)
+            live = await a.create(Settings(players=2, length=0), "g0", stake=1)
+            await a.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+            await a.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
+            await a.act(live, {"type": "start"}, "g0")
+
+            async def died(*_: object, **__: object) -> None:
+                raise ConnectionError("the server died")
+
+            monkeypatch.setattr(a.store, "set_status", died)  # the match's end is never written by a
+            while live.table.status != "finished":
+                seat = live.table.to_move()
+                await a.act(live, live.table.bot_action(), f"g{seat}")
+            monkeypatch.undo()
+            pending = ledger.match(match_id(live.table.id))
+            assert pending is not None and pending.state == "pending"  # held, never settled by a
+            clock.advance(10)
+            assert lease_b.lapsed() == [live.table.id]  # its row still says "playing"
+            b.ownership.take_lapsed(lease_b.lapsed())
+            await asyncio.gather(*b.ownership.finishing)
+            held = ledger.match(match_id(live.table.id))
+            assert held is not None and held.state == "posted"
+            assert lease_b.lapsed() == [] and live.table.id not in b.live
+            with b.store.engine.connect() as c:
+                status = c.exec_driver_sql(f"SELECT status FROM tables WHERE id = '{live.table.id}'").scalar()
+            assert status == "finished"
+            found = audit(b.store.engine)
+            assert found.clean, found.faults  # the finished table's match posted, every chip accounted for
+            total = sum(ledger.balance(wallet_of(g)) for g in ("g0", "g1"))
+            assert total == 2 * ledger.starting_grant  # a two-player match between people moves chips, makes none
+            b.ownership.take_lapsed([live.table.id])  # asked again: settled once, nothing moves
+            await asyncio.gather(*b.ownership.finishing)
+            assert sum(ledger.balance(wallet_of(g)) for g in ("g0", "g1")) == total
+
+    asyncio.run(scenario())
+
+
 def test_a_renewal_comes_every_third_of_the_lease() -> None:
     assert renew_period(3.0) == 1.0 and renew_period(30.0) == 10.0
 

@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +52,7 @@ from taash.web.lease import Lease, SoleLease
 from taash.web.store import Store, StoredTable
 
 JSON = Any
+log = logging.getLogger("taash.web")
 
 
 class Hub:
@@ -81,7 +84,8 @@ class Hub:
         self.records = Restore(store, ledger, self.registry.add)
         self.endings = Endings(store, ledger, self.clock, lambda: list(self.live.values()), self.registry.drop,
                                Bots.stop, lambda: self.closing)
-        self.ownership = Ownership(self.lease, self.registry, self.schedule_bots, lambda: self.closing)
+        self.ownership = Ownership(self.lease, self.registry, self.schedule_bots, lambda: self.closing,
+                                   self.finish_taken)
 
     # -- settings, as they always were read ---------------------------------------------------------------------
 
@@ -140,6 +144,20 @@ class Hub:
         if isinstance(self.lease, SoleLease):
             self.records.restore()
         return len(self.live)
+
+    async def finish_taken(self, live: Live) -> None:
+        """Write the end of a finished match whose owner died before writing it (its status, results and
+        settlement), under the table's lease so that one server does it; the ledger settles a match once."""
+        table_id = live.table.id
+        claim = await asyncio.to_thread(self.lease.claim, table_id)
+        if not claim.owned:
+            return
+        try:
+            live.epoch = claim.epoch
+            log.info("table %s: its match had ended on a server that died; its end is written here", table_id)
+            await self.pipeline.store_status(live, None)
+        finally:
+            await asyncio.to_thread(self.lease.release, table_id)
 
     def close_held_matches(self) -> int:
         return self.records.close_held_matches()

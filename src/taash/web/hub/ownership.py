@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from taash.tables.adapter import TableError
@@ -89,11 +89,15 @@ class Ownership:
     """Renew this server's leases, let go of the tables it lost, and take those whose owner stopped renewing."""
 
     def __init__(self, lease: Lease, registry: Registry, schedule_bots: Callable[[Live], None],
-                 closing: Callable[[], bool]):
+                 closing: Callable[[], bool], finish: Callable[[Live], Coroutine[Any, Any, None]] | None = None):
         self.lease = lease
         self.registry = registry
         self.schedule_bots = schedule_bots
         self.closing = closing
+        #: Writes the end of a match (status, results, settlement) that its dead owner had played but not written.
+        self.finish = finish
+        #: Such endings being written, kept until they end.
+        self.finishing: set[asyncio.Task[None]] = set()
 
     def lost(self, table_ids: set[str]) -> int:
         """Let go of tables another server has taken: their bots stop and their connections are closed (1012),
@@ -117,7 +121,12 @@ class Ownership:
             if table_id in self.registry.live:
                 continue
             live = self.registry.get(table_id)
-            if live is not None and live.owner is None and self.registry.live.get(table_id) is live:
+            if live is not None and live.owner is None and live.table.status == "finished" \
+                    and self.finish is not None:  # its owner died between the match's last action and its end
+                task = asyncio.get_running_loop().create_task(self.finish(live))
+                self.finishing.add(task)
+                task.add_done_callback(self.finishing.discard)
+            elif live is not None and live.owner is None and self.registry.live.get(table_id) is live:
                 log.info("table %s: taken over (its owner stopped renewing its lease)", table_id)
                 self.schedule_bots(live)
                 taken += 1
