@@ -3,7 +3,9 @@ PostgreSQL, redis-server or haproxy is missing: scripts/ensure-postgres, ensure-
 them in CI). Whole matches of every game played through servers that do not own the table; the owner killed
 (``kill -9``) in the middle of a deal, the table taken by another server within 5 seconds, the client reconnected
 through the proxy: every acknowledged action is there exactly once, the seat's view is the owner's, and the chips'
-books are clean. ``TAASH_SLOW_TESTS=1`` runs the failover ten times in a row."""
+books are clean; a staked match across a failover settles once; a table abandoned through a server that does not own
+it; Redis stopped in the middle of a match and started again. ``TAASH_SLOW_TESTS=1`` runs the failover ten times in
+a row."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,24 +41,56 @@ SERVE = ["--bot-delay", "0", "--creations", "10000000", "--max-connections-per-a
          "--turn-seconds", "0", "--sweep-seconds", "0"]
 
 
+@dataclass
+class Redis:
+    """The cluster's redis-server on loopback ``port``, which a test may stop and start again."""
+
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        assert REDIS is not None
+        self.process = subprocess.Popen([REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                         "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while subprocess.run(["redis-cli", "-p", str(self.port), "ping"], capture_output=True, text=True,
+                             check=False).stdout.strip() != "PONG":
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+def redis() -> Iterator[Redis]:
+    server = Redis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory, redis: Redis) -> Iterator[Cluster]:
     tmp = tmp_path_factory.mktemp("cluster")
-    redis_port = free_port()
-    assert REDIS is not None and HAPROXY is not None
-    redis = subprocess.Popen([REDIS, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-                              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert HAPROXY is not None
     os.environ["PATH"] = SBIN
     with postgres_database() as database:
-        run = Cluster(tmp, free_port(), [free_port() for _ in range(3)], database,
-                      f"redis://127.0.0.1:{redis_port}/0", SERVE)
+        run = Cluster(tmp, free_port(), [free_port() for _ in range(3)], database, redis.url, SERVE)
         try:
             run.start()
             yield run
         finally:
             run.stop()
-            redis.kill()
-            redis.wait()
 
 
 def at(run: Cluster, index: int | None) -> Server:
@@ -258,3 +293,151 @@ def test_without_postgresql_or_with_a_dead_redis_a_server_refuses_to_start_in_on
                            f"redis://127.0.0.1:{free_port()}/0"], capture_output=True, text=True, timeout=60)
     assert dead.returncode == 2 and dead.stderr.startswith("taash: cannot use Redis at") \
         and dead.stderr.count("\n") == 1, dead.stderr
+
+
+def play_to_the_end(sock: Socket, rng: random.Random, acked: dict[str, int], minutes: float = 4) -> None:
+    deadline = time.monotonic() + minutes * 60
+    while sock.state is not None and sock.state.get("status") != "finished":
+        assert time.monotonic() < deadline, f"the match did not finish in {minutes:g} minutes"
+        play_turn(sock, rng, acked)
+
+
+def closed(sock: Socket) -> None:
+    """Read until the server closes the socket (or it stays silent for 10 seconds)."""
+    with pytest.raises((ConnectionClosed, TimeoutError)):
+        while True:
+            sock.recv(10)
+
+
+def test_the_tables_creator_abandons_it_through_a_server_that_does_not_own_it(cluster: Cluster) -> None:
+    default = next(p for p in plugins() if p.loadtest)
+    anil = Person(at(cluster, 0), "Anil")
+    table_id = new_table(anil, game_settings(default.name, False, long=False))
+    assert owner_of(cluster, table_id) == "s1"
+    bela = Person(at(cluster, 1), "Bela")
+    refused = bela.post(f"/api/tables/{table_id}/abandon")
+    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+    watcher = as_seen_by(anil, at(cluster, 0)).socket(table_id)  # the owner's own socket
+    watcher.recv()
+    r = as_seen_by(anil, at(cluster, 1)).post(f"/api/tables/{table_id}/abandon")  # relayed to s1 over Redis
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "abandoned"
+    assert watcher.recv_until("abandoned")["type"] == "abandoned"  # the owner ended it and told its sockets
+    engine = create_engine(cluster.database_url)
+    try:
+        with engine.connect() as c:
+            assert c.execute(text("SELECT status FROM tables WHERE id = :t"), {"t": table_id}).scalar() == "abandoned"
+    finally:
+        engine.dispose()
+
+
+def log_since(cluster: Cluster, index: int, offset: int) -> str:
+    return (cluster.directory / f"server{index + 1}.log").read_bytes()[offset:].decode(errors="replace")
+
+
+def log_size(cluster: Cluster, index: int) -> int:
+    return (cluster.directory / f"server{index + 1}.log").stat().st_size
+
+
+def test_redis_stopped_mid_match_gives_clear_refusals_and_the_match_goes_on_once_it_is_back(
+        cluster: Cluster, redis: Redis) -> None:
+    rng = random.Random(11)
+    default = next(p for p in plugins() if p.loadtest)
+    anil = Person(at(cluster, 0), "Anil")
+    table_id = new_table(anil, game_settings(default.name, False, long=False))
+    assert anil.post(f"/api/tables/{table_id}/bots").status_code == 200
+    assert anil.post(f"/api/tables/{table_id}/start").status_code == 200
+    far_side = as_seen_by(anil, at(cluster, 1))
+    far = far_side.socket(table_id)  # bridged: s2 relays to s1, the owner
+    far.recv()
+    acked: dict[str, int] = {}
+    for _ in range(2):
+        play_turn(far, rng, acked)
+    logged = [log_size(cluster, i) for i in range(3)]
+    redis.stop()
+    closed(far)  # the bridge closes (1012): what it relays is lost while Redis is away
+    refused = far_side.post(f"/api/tables/{table_id}/abandon")  # an abandon relayed to the owner
+    assert refused.status_code == 503, refused.text
+    assert refused.json() == {"code": "unavailable",
+                              "detail": "the servers cannot reach each other just now: try again in a moment"}
+    sock = far_side.socket(table_id)  # a websocket through s2: told in a message, then closed (1013)
+    told = sock.recv(10)
+    assert told["type"] == "error" and told["code"] == "unavailable" and told["message"].startswith("the servers")
+    with pytest.raises(ConnectionClosed) as ended:
+        sock.recv(10)
+    assert ended.value.rcvd is not None and ended.value.rcvd.code == 1013
+    anil.counter = far_side.counter  # one person: his messages' ids go on from those sent through s2
+    near = anil.socket(table_id, since=far.version)  # the owner's own sockets go on meanwhile: nothing is lost
+    near.recv()
+    play_turn(near, rng, acked)
+    near.close()
+    redis.start()
+    far_side.counter = anil.counter
+    deadline = time.monotonic() + 30  # the relay listens again by itself (no taash process restarted)
+    while True:
+        far = far_side.socket(table_id)
+        first = far.recv(10)
+        if first["type"] != "error":
+            break
+        assert first["code"] == "unavailable" and time.monotonic() < deadline, first
+        far.close()
+        time.sleep(0.2)
+    play_to_the_end(far, rng, acked)
+    check_books(cluster, table_id, acked, anil, far)
+    far.close()
+    for i in range(3):
+        assert "Traceback" not in log_since(cluster, i, logged[i]), f"server {i + 1} logged a traceback"
+
+
+def test_a_staked_match_across_a_failover_settles_exactly_once(cluster: Cluster) -> None:
+    rng = random.Random(5)
+    default = next(p for p in plugins() if p.loadtest)
+    rita = Person(at(cluster, None), "Rita", account=True)
+    before = rita.http.get("/api/chips").json()["balance"]
+    r = rita.post("/api/tables", {**game_settings(default.name, False, long=False), "seat": 0, "stake": 1})
+    assert r.status_code == 200, r.text
+    table_id = str(r.json()["id"])
+    assert rita.post(f"/api/tables/{table_id}/bots").status_code == 200
+    assert rita.post(f"/api/tables/{table_id}/start").status_code == 200
+    held = rita.http.get("/api/chips").json()["balance"]
+    assert held < before  # the stake is held
+    sock = rita.socket(table_id)
+    sock.recv()
+    acked: dict[str, int] = {}
+    for _ in range(3):
+        play_turn(sock, rng, acked)
+    owner = owner_of(cluster, table_id)
+    assert owner is not None
+    index = int(owner[1:]) - 1
+    other = (index + 1) % 3
+    too_soon = as_seen_by(rita, at(cluster, other)).post(f"/api/tables/{table_id}/abandon")
+    assert too_soon.status_code == 409 and too_soon.json()["code"] == "playing", too_soon.text  # the owner's check
+    cluster.kill(index)  # kill -9 in the middle of the deal, the stakes held
+    closed(sock)
+    killed = time.monotonic()
+    while owner_of(cluster, table_id) in (None, owner):
+        assert time.monotonic() - killed < 5.0, "no server took the table within 5 seconds"
+        time.sleep(0.1)
+    sock = reconnect(rita, table_id, sock.version)
+    cluster.start_server(index)
+    play_to_the_end(sock, rng, acked)
+    cluster.wait(index)
+    check_books(cluster, table_id, acked, rita, sock)
+    sock.close()
+    deadline = time.monotonic() + 20
+    wallet = rita.http.get("/api/chips").json()
+    while not any(t["kind"] == "settle" for t in wallet["recent"]):
+        assert time.monotonic() < deadline, "the match was not settled"
+        time.sleep(0.2)
+        wallet = rita.http.get("/api/chips").json()
+    kinds = [t["kind"] for t in wallet["recent"]]
+    assert kinds.count("settle") == 1, kinds  # settled once, by the new owner
+    assert sum(t["amount"] for t in wallet["recent"]) == wallet["balance"]  # every chip of the wallet accounted for
+    engine = create_engine(cluster.database_url)
+    try:
+        with engine.connect() as c:
+            escrow = c.execute(text("SELECT state, balance FROM chips_accounts WHERE table_id = :t"),
+                               {"t": table_id}).all()
+    finally:
+        engine.dispose()
+    assert [(state, balance) for state, balance in escrow] == [("posted", 0)]

@@ -44,6 +44,8 @@ def serve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     (["--trusted-proxy", "proxy.example"], "--trusted-proxy"),
     (["--header-timeout", "0"], "--header-timeout"),
     (["--header-timeout", "nan"], "--header-timeout"),
+    (["--lease-seconds", "0.1"], "--lease-seconds must be from 0.3 to 600 seconds"),
+    (["--lease-seconds", "nan"], "--lease-seconds"),
     (["--database-url", "mysql://x"], "--database-url"),
     (["--database-url", "sqlite:////no/such/dir/taash.db"], "cannot use the database"),
     (["--database-url", "postgresql+psycopg://who:secret@127.0.0.1:1/db"], "cannot use the database"),

@@ -111,6 +111,9 @@ def serve(
     server_id: Annotated[str | None, typer.Option(
         help="This server's name among several (letters, digits, - and _; by default the host, process and a "
              "random part).")] = None,
+    lease_seconds: Annotated[float, typer.Option(
+        help="With --redis-url: seconds a table's lease lasts unless renewed (renewed every third of it, from a "
+             "thread of its own); a dead server's tables are taken within about this.")] = 3.0,
 ) -> None:
     """Play Seep and 13-card Rummy in the browser (against bots or people): start the server and open the address
     it prints."""
@@ -121,6 +124,7 @@ def serve(
 
     from taash.web.app import ServerConfig, create_app
     from taash.web.db import database_problem
+    from taash.web.lease import LEASE_RANGE
     from taash.web.serving import trusted_proxy as proxy_address
     from taash.web.serving import uvicorn_config
 
@@ -179,6 +183,9 @@ def serve(
         problem = redis_problem(redis_url, database_url)
         if problem:
             fail(problem)
+    low, high = LEASE_RANGE
+    if not low <= lease_seconds <= high:
+        fail(f"--lease-seconds must be from {low:g} to {high:g} seconds, not {lease_seconds:g}")
     if server_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", server_id):
         fail(f"--server-id must be 1 to 40 letters, digits, - or _, not {server_id!r}")
     problem = database_problem(database_url)
@@ -201,7 +208,8 @@ def serve(
                           max_connections_per_guest=max_connections_per_guest,
                           allowed_origins=origins, trusted_proxies=proxies, header_timeout=header_timeout,
                           accounts_per_address=accounts_per_address, related_stakes=allow_related_stakes,
-                          secure_cookies=secure_cookies, redis_url=redis_url, server_id=server_id or "")
+                          secure_cookies=secure_cookies, redis_url=redis_url, server_id=server_id or "",
+                          lease_seconds=lease_seconds)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::1", "::") else host
     if ":" in shown:
         shown = f"[{shown}]"

@@ -35,6 +35,7 @@ from taash.web.games import games_router
 from taash.web.guard import Guard
 from taash.web.http import ServerConfig
 from taash.web.learn import learn_router
+from taash.web.lease import renew_period
 from taash.web.offline import routes as offline_routes
 from taash.web.sockets import MAX_FRAME
 from taash.web.state import AppState, Services
@@ -95,7 +96,7 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     keeper = None
     if services.relay is not None:  # one server among several: answer the others, keep and take leases
         await services.relay.start(hub, partial(sockets.on_frame, state), lambda: sockets.Throttle(config.rate))
-        keeper = asyncio.create_task(hub.ownership.keep_forever())
+        keeper = asyncio.create_task(hub.ownership.keep_forever(renew_period(config.lease_seconds)))
     # Latency: what is loaded so far is never garbage, collections run less often, and the threads (the
     # writer thread on PostgreSQL, the chips' work) hand the interpreter back to the event loop sooner.
     gc.collect()

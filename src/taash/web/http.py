@@ -87,6 +87,9 @@ class ServerConfig:
     redis_url: str | None = None
     #: This server's name among several (unique; made from the host and process when empty).
     server_id: str = ""
+    #: Seconds a table's lease lasts unless renewed (renewed every third of it; taash serve --lease-seconds): a
+    #: dead server's tables are taken within about this and a third; longer rides out a slower database.
+    lease_seconds: float = 3.0
 
 
 # -- names -----------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ back.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,10 +30,19 @@ from sqlalchemy.engine import Connection, Engine
 
 from taash.web.db import LeaseRow, TableRow
 
-#: Seconds a lease lasts unless renewed (another server takes the table within this and one scan).
+#: Seconds a lease lasts unless renewed (another server takes the table within this and one scan); ``taash serve
+#: --lease-seconds``.
 LEASE_SECONDS = 3.0
-#: Seconds between two renewals (and two scans for lapsed leases).
-RENEW_SECONDS = 1.0
+#: Seconds between two renewals (and two scans for lapsed leases): a third of the lease's.
+RENEW_SECONDS = LEASE_SECONDS / 3
+#: The shortest and longest lease ``taash serve --lease-seconds`` takes.
+LEASE_RANGE = (0.3, 600.0)
+
+
+def renew_period(lease_seconds: float) -> float:
+    """Seconds between two renewals of leases lasting ``lease_seconds``: a third of them, so that two renewals
+    in a row may fail (or be late) before a lease lapses."""
+    return lease_seconds / 3
 
 
 def _leases() -> Table:
@@ -72,6 +82,8 @@ class Lease(Protocol):
 
     def hand_over(self) -> None: ...
 
+    def forget(self, table_id: str) -> None: ...
+
 
 class SoleLease:
     """A lone server: every table it opens is its own, and nothing is fenced."""
@@ -96,12 +108,17 @@ class SoleLease:
     def hand_over(self) -> None:
         return None
 
+    def forget(self, table_id: str) -> None:
+        return None
+
 
 class DatabaseLease:
     """Leases kept in the shared database, one row per table (``table_leases``), for the server ``server``.
 
     ``clock`` reads wall-clock seconds (tests give a fake one); servers on several machines need their clocks set
-    (NTP): a skewed clock only takes a table early or late, never lets two servers write (the epoch fences)."""
+    (NTP): a skewed clock only takes a table early or late, never lets two servers write (the epoch fences).
+    :meth:`renew` runs on a thread of its own (:class:`taash.web.hub.ownership.Renewer`), the rest on the event
+    loop: what this server holds is kept under a lock."""
 
     def __init__(self, engine: Engine, server: str, seconds: float = LEASE_SECONDS,
                  clock: Callable[[], float] = time.time):
@@ -111,12 +128,15 @@ class DatabaseLease:
         self.clock = clock
         #: table id -> the epoch of the lease this server holds.
         self.held: dict[str, int] = {}
+        self._lock = threading.Lock()
 
     def claim(self, table_id: str) -> Claim:
         """Take the table's lease if nobody holds it (a new table, one let go, or one whose owner stopped renewing);
         else who holds it."""
-        if table_id in self.held:
-            return Claim(True, self.held[table_id])
+        with self._lock:
+            epoch = self.held.get(table_id)
+        if epoch is not None:
+            return Claim(True, epoch)
         now = self.clock()
         leases = _leases()
         with self.engine.begin() as c:
@@ -126,7 +146,8 @@ class DatabaseLease:
                 if row is None:  # inserted and taken by another server meanwhile, and gone: ask again later
                     return Claim(False, owner=None)
                 return Claim(False, owner=row.server)
-        self.held[table_id] = epoch
+        with self._lock:
+            self.held[table_id] = epoch
         return Claim(True, epoch)
 
     def _take(self, c: Connection, table_id: str, now: float) -> int | None:
@@ -144,7 +165,8 @@ class DatabaseLease:
 
     def release(self, table_id: str) -> None:
         """Let a table go (it left this server's memory): any server may take it at once."""
-        epoch = self.held.pop(table_id, None)
+        with self._lock:
+            epoch = self.held.pop(table_id, None)
         if epoch is None:
             return
         leases = _leases()
@@ -154,8 +176,11 @@ class DatabaseLease:
 
     def renew(self) -> set[str]:
         """Renew every lease this server holds; returns the tables whose lease it has lost (another server took
-        them after this one failed to renew in time), which it must let go of at once."""
-        if not self.held:
+        them after this one failed to renew in time), which it must let go of at once. A table claimed or let go
+        meanwhile (on the event loop) is left as it is."""
+        with self._lock:
+            held = dict(self.held)
+        if not held:
             return set()
         leases = _leases()
         until = self.clock() + self.seconds
@@ -163,11 +188,12 @@ class DatabaseLease:
             kept = {row.table_id for row in c.execute(
                 update(leases).where(leases.c.server == self.server,
                                      leases.c.table_id.in_(bindparam("ids", expanding=True)))
-                .values(until=until).returning(leases.c.table_id, leases.c.epoch), {"ids": list(self.held)})
-                if self.held.get(row.table_id) == row.epoch}
-        lost = set(self.held) - kept
-        for table_id in lost:
-            del self.held[table_id]
+                .values(until=until).returning(leases.c.table_id, leases.c.epoch), {"ids": list(held)})
+                if held.get(row.table_id) == row.epoch}
+        with self._lock:
+            lost = {t for t, epoch in held.items() if t not in kept and self.held.get(t) == epoch}
+            for table_id in lost:
+                del self.held[table_id]
         return lost
 
     def lapsed(self, limit: int = 50) -> list[str]:
@@ -182,8 +208,9 @@ class DatabaseLease:
 
     def owner(self, table_id: str) -> str | None:
         """The server that holds the table's lease now (None: nobody, or it lapsed)."""
-        if table_id in self.held:
-            return self.server
+        with self._lock:
+            if table_id in self.held:
+                return self.server
         leases = _leases()
         with self.engine.connect() as c:
             row = c.execute(select(leases.c.server, leases.c.until).where(leases.c.table_id == table_id)).first()
@@ -194,12 +221,18 @@ class DatabaseLease:
     def hand_over(self) -> None:
         """A server stopping: its leases lapse now, so that other servers take its live tables at their next scan
         rather than after the lease's time."""
-        if not self.held:
-            return
+        with self._lock:
+            if not self.held:
+                return
+            self.held.clear()
         leases = _leases()
         with self.engine.begin() as c:
             c.execute(update(leases).where(leases.c.server == self.server).values(until=0.0))
-        self.held.clear()
+
+    def forget(self, table_id: str) -> None:
+        """Stop holding a table whose write was fenced (another server took it): no renewal, no release."""
+        with self._lock:
+            self.held.pop(table_id, None)
 
 
 def fence(c: Connection, fenced: list[tuple[str, int]]) -> None:

@@ -10,8 +10,15 @@ An HTTP action at such a table is sent to the owner (``act``) and answered with 
 refusal (``acted``, ``refused``). Each server listens on one channel, ``taash:server:ID``.
 
 When the owner dies, its bridged websockets are closed with 1012 as soon as its lease lapses (checked every
-second), and their clients reconnect, through the proxy, to whichever server then owns the table. Redis gone: the
-bridges close, and actions relayed are refused in a sentence, until it is back.
+second), and their clients reconnect, through the proxy, to whichever server then owns the table. A table's abandon
+by its creator is sent to the owner too (``abandon``), which checks it again and answers as for an action.
+
+Redis restarting or briefly gone: the bridges close (1012: their clients reconnect), and while it is away what
+needs it is refused in one sentence (:data:`UNREACHABLE`): an HTTP action or abandon at a table another server
+owns (503 ``unavailable``), and a websocket to such a table (an ``error`` message, then 1013). The relay listens
+again by itself, waiting longer after each failed try (:func:`backoff`), and serves again as soon as Redis answers;
+nothing is lost meanwhile (the tables, their actions and the chips live in the database, and each table's owner
+goes on serving the sockets and requests that reach it).
 """
 
 from __future__ import annotations
@@ -28,10 +35,12 @@ import orjson
 from fastapi import WebSocket
 from starlette.websockets import WebSocketState
 
-from taash.i18n import N_
+from taash.i18n import N_, say_in
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live, rebuild_or_log
+from taash.web.hub.ending import abandon_refusal
 from taash.web.hub.pipeline import MOVED
+from taash.web.languages import socket_language
 
 log = logging.getLogger("taash.web")
 JSON = Any
@@ -43,6 +52,20 @@ ThrottleMaker = Callable[[], Any]
 UNREACHABLE = N_("the servers cannot reach each other just now: try again in a moment")
 #: Seconds an owner has to answer a relayed action or to open a bridged connection.
 ANSWER_SECONDS = 10.0
+#: How many owners a relayed request is sent to at most (the next when one says the table moved meanwhile).
+MOVED_TRIES = 3
+#: Seconds between two tries to reach Redis again: the first, and the most.
+BACKOFF_SECONDS = (0.25, 5.0)
+
+
+def backoff(failures: int) -> float:
+    """Seconds to wait before the next try to reach Redis after ``failures`` failed tries in a row.
+
+    >>> [backoff(n) for n in range(1, 7)]
+    [0.25, 0.5, 1.0, 2.0, 4.0, 5.0]
+    """
+    first, most = BACKOFF_SECONDS
+    return float(min(most, first * 2 ** max(0, failures - 1)))
 
 
 def channel(server: str) -> str:
@@ -77,11 +100,16 @@ class RedisRelay:
 
     def __init__(self, url: str, server: str, watch_every: float = 1.0):
         import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
 
         self.url = url
         self.server = server
         self.watch_every = watch_every
-        self.redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+        # A command on a pooled connection that Redis closed (it restarted) is sent again once on a new one.
+        self.redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5,
+                                          retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 1),
+                                          retry_on_error=[redis.ConnectionError])
         self.remotes: dict[str, Remote] = {}
         self.bridges: dict[str, Bridge] = {}
         self.replies: dict[str, asyncio.Future[dict[str, JSON]]] = {}
@@ -90,7 +118,9 @@ class RedisRelay:
         self.throttle: ThrottleMaker | None = None
         self.tasks: list[asyncio.Task[None]] = []
         #: Work started on its own (answers to other servers), kept until it ends.
-        self.running: set[asyncio.Task[None]] = set()
+        self.running: set[asyncio.Task[object]] = set()
+        #: Whether this server listens on its channel now (False while Redis is away: what needs it is refused).
+        self.connected = False
 
     # -- starting and stopping ------------------------------------------------------------------------------------
 
@@ -106,31 +136,54 @@ class RedisRelay:
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run ``work`` on its own, kept until it ends."""
         task = asyncio.create_task(work)
         self.running.add(task)
         task.add_done_callback(self.running.discard)
 
-    async def _publish(self, server: str, message: dict[str, JSON]) -> None:
-        await self.redis.publish(channel(server), orjson.dumps(message))
+    async def _publish(self, server: str, message: dict[str, JSON]) -> int:
+        """Send ``message`` to ``server``; returns how many listened (0: it is not listening, as while it
+        subscribes again after Redis came back, or when it died)."""
+        return int(await self.redis.publish(channel(server), orjson.dumps(message)))
+
+    async def _deliver(self, server: str, message: dict[str, JSON]) -> None:
+        """Send ``message`` to ``server``, which must be listening (else ConnectionError)."""
+        if not await self._publish(server, message):
+            raise ConnectionError(f"server {server} is not listening")
 
     async def _listen(self) -> None:
-        """Read this server's channel for ever, subscribing again after Redis comes back."""
+        """Read this server's channel for ever, subscribing again (after :func:`backoff`) when Redis is away."""
+        failures = 0
         while True:
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(channel(self.server))
+                    if failures:
+                        log.warning("the relay reached Redis again after %d tries", failures)
+                    self.connected, failures = True, 0
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
                             self._received(orjson.loads(message["data"]))
             except asyncio.CancelledError:
                 raise
             except Exception as e:
-                log.warning("the relay lost Redis (%s); listening again shortly", e)
-                for bridge in list(self.bridges.values()):  # what it missed meanwhile is lost: reconnect
-                    self._close_bridge(bridge, 1012, UNREACHABLE)
-                await asyncio.sleep(0.5)
+                failures += 1
+                if self.connected or failures == 1:
+                    log.warning("the relay lost Redis (%s); trying again by itself",
+                                str(e).splitlines()[0] if str(e) else type(e).__name__)
+                self._lost_redis()
+                await asyncio.sleep(backoff(failures))
+
+    def _lost_redis(self) -> None:
+        """Redis went away: what was in flight through it is lost, so the bridges close (their clients reconnect)
+        and the actions waiting for an owner's answer are refused now rather than after :data:`ANSWER_SECONDS`."""
+        self.connected = False
+        for bridge in list(self.bridges.values()):
+            self._close_bridge(bridge, 1012, UNREACHABLE)
+        for future in list(self.replies.values()):
+            if not future.done():
+                future.set_exception(ConnectionError("Redis went away"))
 
     def _received(self, m: dict[str, JSON]) -> None:
         op = m.get("op")
@@ -153,6 +206,8 @@ class RedisRelay:
                 remote.inbox.put_nowait((m.get("text"), int(m.get("binary", 0))) if op == "frame" else None)
         elif op == "act":
             self._spawn(self._act_for(m))
+        elif op == "abandon":
+            self._spawn(self._abandon_for(m))
 
     # -- the owner's side -----------------------------------------------------------------------------------------
 
@@ -233,30 +288,76 @@ class RedisRelay:
         with contextlib.suppress(Exception):
             await self._publish(str(m["from"]), answer)
 
+    async def _abandon_for(self, m: dict[str, JSON]) -> None:
+        """A table's abandon another server received for a table of this one: checked again here, where the time
+        of its last move is known."""
+        assert self.hub is not None
+        answer: dict[str, JSON] = {"reply": m["reply"]}
+        live = self._owned(str(m["table"]))
+        try:
+            if live is None:
+                raise TableError(MOVED, "moved")
+            refused = abandon_refusal(live, m.get("guest"), float(m.get("quiet", 0.0)), self.hub.clock.monotonic())
+            if refused is not None:
+                raise TableError(refused[1], refused[0])
+            answer.update(op="acted", version=live.table.version, abandoned=await self.hub.abandon(live))
+        except TableError as e:
+            answer.update(op="refused", code=e.code, message=str(e))
+        with contextlib.suppress(Exception):
+            await self._publish(str(m["from"]), answer)
+
     # -- the side of the server that holds the websocket or the request ------------------------------------------
+
+    async def _ask(self, live: Live, message: dict[str, JSON]) -> dict[str, JSON]:
+        """Send ``message`` to the owner of ``live`` and wait for its answer (``acted``); its refusal, or Redis
+        away, or no answer in time, raise the :class:`TableError` to tell. An owner that says the table moved
+        (another server took it meanwhile: nothing was done) is looked up again and asked once more."""
+        assert self.hub is not None
+        for tries_left in range(MOVED_TRIES - 1, -1, -1):
+            answer = await self._ask_once(str(live.owner), {**message, "table": live.table.id})
+            if answer["op"] != "refused":
+                return answer
+            if answer["code"] != "moved" or not tries_left:
+                raise TableError(str(answer["message"]), str(answer["code"]))
+            owner = await asyncio.to_thread(self.hub.lease.owner, live.table.id)
+            if owner is None or owner in (self.server, live.owner):  # nobody to ask (yet): the caller may retry
+                raise TableError(str(answer["message"]), "moved")
+            live.owner = owner
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _ask_once(self, owner: str, message: dict[str, JSON]) -> dict[str, JSON]:
+        if not self.connected:
+            raise TableError(UNREACHABLE, "unavailable")
+        reply = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, JSON]] = asyncio.get_running_loop().create_future()
+        self.replies[reply] = future
+        try:
+            await self._deliver(owner, {**message, "from": self.server, "reply": reply})
+            return await asyncio.wait_for(future, ANSWER_SECONDS)
+        except (TimeoutError, OSError, ConnectionError) as e:
+            raise TableError(UNREACHABLE, "unavailable") from e
+        except Exception as e:  # redis-py's own errors (its ConnectionError is no OSError)
+            log.warning("could not relay to %s: %s", owner, str(e).splitlines()[0] if str(e) else e)
+            raise TableError(UNREACHABLE, "unavailable") from None
+        finally:
+            self.replies.pop(reply, None)
+
+    async def abandon(self, live: Live, guest: str | None, quiet: float) -> bool:
+        """Have the owner of ``live`` abandon it for its creator ``guest`` (the hub's relay seam): it checks the
+        request again (:func:`~taash.web.hub.ending.abandon_refusal`, ``quiet`` seconds for a staked match in
+        play); returns whether it was abandoned."""
+        answer = await self._ask(live, {"op": "abandon", "guest": guest, "quiet": quiet})
+        if answer.get("abandoned"):
+            live.gone = True
+        return bool(answer.get("abandoned"))
 
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None,
                   version: int | None) -> int:
         """Have the owner of ``live`` play ``action`` (the hub's relay seam); then ``live``, a view, is read
         again from the database, where the action is by now."""
         assert self.hub is not None
-        reply = secrets.token_hex(8)
-        future: asyncio.Future[dict[str, JSON]] = asyncio.get_running_loop().create_future()
-        self.replies[reply] = future
-        message = {"op": "act", "from": self.server, "reply": reply, "table": live.table.id, "action": action,
-                   "guest": guest, "client_id": client_id, "version": version}
-        try:
-            await self._publish(str(live.owner), message)
-            answer = await asyncio.wait_for(future, ANSWER_SECONDS)
-        except (TimeoutError, OSError, ConnectionError) as e:
-            raise TableError(UNREACHABLE, "unavailable") from e
-        except Exception as e:  # redis-py's own errors (its ConnectionError is no OSError)
-            log.warning("could not relay an action of table %s: %s", live.table.id, e)
-            raise TableError(UNREACHABLE, "unavailable") from None
-        finally:
-            self.replies.pop(reply, None)
-        if answer["op"] == "refused":
-            raise TableError(str(answer["message"]), str(answer["code"]))
+        answer = await self._ask(live, {"op": "act", "action": action, "guest": guest, "client_id": client_id,
+                                        "version": version})
         stored = self.hub.store.table(live.table.id)
         table = None if stored is None else rebuild_or_log(stored)
         if table is not None:
@@ -269,14 +370,16 @@ class RedisRelay:
         closes it."""
         cid = secrets.token_hex(8)
         bridge = Bridge(live.table.id, str(live.owner))
-        self.bridges[cid] = bridge
         await ws.accept()
         try:
-            await self._publish(bridge.owner, {"op": "open", "conn": cid, "from": self.server,
+            if not self.connected:
+                raise ConnectionError("Redis is away")
+            self.bridges[cid] = bridge
+            await self._deliver(bridge.owner, {"op": "open", "conn": cid, "from": self.server,
                                                "table": live.table.id, "guest": guest, "since": since, "code": code})
         except Exception:
             self.bridges.pop(cid, None)
-            await ws.close(1013, UNREACHABLE)
+            await self._unreachable(ws)
             return
         sender = asyncio.create_task(self._send_out(ws, bridge))
         try:
@@ -288,7 +391,11 @@ class RedisRelay:
                 out: dict[str, JSON] = {"op": "frame", "conn": cid, "text": text}
                 if text is None:  # binary: refused by the owner's reading, as on a websocket of its own
                     out["binary"] = len(frame.get("bytes") or b"")
-                await self._publish(bridge.owner, out)
+                try:
+                    await self._publish(bridge.owner, out)
+                except Exception:  # Redis away: this frame cannot reach the owner, the client is told so
+                    await self._unreachable(ws)
+                    break
         except Exception as e:
             log.info("a bridged websocket of table %s ended: %s", live.table.id, e)
         finally:
@@ -300,9 +407,27 @@ class RedisRelay:
                 await sender
 
     @staticmethod
-    async def _send_out(ws: WebSocket, bridge: Bridge) -> None:
+    async def _unreachable(ws: WebSocket) -> None:
+        """Tell an accepted websocket that its table's owner cannot be reached now (an ``error`` message in its
+        language, ``unavailable``), and close it (1013: try again later)."""
+        said = say_in(socket_language(ws), UNREACHABLE)
+        with contextlib.suppress(Exception):
+            await ws.send_text(orjson.dumps({"type": "error", "id": None, "code": "unavailable",
+                                             "message": said}).decode())
+            await ws.close(1013, UNREACHABLE)
+
+    async def _send_out(self, ws: WebSocket, bridge: Bridge) -> None:
+        """Write to the websocket what the owner sends it; an owner that does not answer the opening in
+        :data:`ANSWER_SECONDS` (it missed it) is unreachable, as the client is told."""
+        first = True
         while True:
-            message = await bridge.outbox.get()
+            try:
+                message = await (asyncio.wait_for(bridge.outbox.get(), ANSWER_SECONDS) if first
+                                 else bridge.outbox.get())
+            except TimeoutError:
+                await self._unreachable(ws)
+                return
+            first = False
             if message is None:
                 if ws.client_state is WebSocketState.CONNECTED:
                     with contextlib.suppress(Exception):

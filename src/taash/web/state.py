@@ -32,7 +32,7 @@ from taash.web.fair_play import FairPlay
 from taash.web.friend_store import Friends, FriendStore
 from taash.web.http import ApiError, ServerConfig
 from taash.web.hub import Hub, Live, code_matches
-from taash.web.lease import DatabaseLease
+from taash.web.lease import DatabaseLease, renew_period
 from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
 from taash.web.relay import RedisRelay
@@ -106,7 +106,8 @@ class Services:
         lease, relay = None, None
         if config.redis_url:  # one server among several: tables under leases, the others reached through Redis
             server = config.server_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-            lease, relay = DatabaseLease(engine, server), RedisRelay(config.redis_url, server)
+            lease = DatabaseLease(engine, server, config.lease_seconds)
+            relay = RedisRelay(config.redis_url, server, renew_period(config.lease_seconds))
         hub = Hub(store, config.bot_delay, config.away_seconds, config.max_tables, config.max_tables_per_guest,
                   config.turn_seconds, ledger, config.extra_seconds, admissions, fair, lease=lease, relay=relay)
         restored = await asyncio.to_thread(hub.restore)
@@ -210,11 +211,19 @@ class AppState:
             raise ApiError("not_found", N_("no such table"))
         return live
 
-    async def act(self, live: Live, action: dict[str, JSON], guest: str | None) -> None:
-        try:
-            await self.hub.act(live, action, guest)
-        except TableError as e:
-            raise ApiError(e.code, str(e)) from None
+    async def act(self, live: Live, action: dict[str, JSON], guest: str | None) -> Live:
+        """Play an HTTP request's action at ``live``; returns the table as it is after it (another one than
+        ``live`` when the table moved to another server meanwhile: the action, refused with nothing done, is
+        played again where the table is now, at most twice)."""
+        for tries_left in (2, 1, 0):
+            try:
+                await self.hub.act(live, action, guest)
+                return live
+            except TableError as e:
+                if e.code != "moved" or not tries_left:
+                    raise ApiError(e.code, str(e)) from None
+            live = self.live_table(live.table.id)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def may_create(self, who: str) -> str | None:
         """Count a guest or table made from the address ``who``; a refusal's sentence when it has made too many

@@ -4,7 +4,6 @@ bots, starting and abandoning a match, what a stake holds, and a match against t
 from __future__ import annotations
 
 import re
-import time
 from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Query, Request
@@ -13,6 +12,7 @@ from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.http import ERRORS, ApiError
 from taash.web.hub import Live
+from taash.web.hub.ending import abandon_refusal
 from taash.web.stakes import hold_for, hold_words
 from taash.web.state import AppState, Guest, State
 from taash.web.table_models import (
@@ -68,7 +68,7 @@ async def new_table(state: AppState, body: TableIn, guest: str) -> Live:
     except TableError as e:
         raise ApiError(e.code, str(e)) from None
     if body.seat is not None:
-        await state.act(live, sit_action(body.seat, name, body.seed), guest)
+        live = await state.act(live, sit_action(body.seat, name, body.seed), guest)
     return live
 
 
@@ -106,7 +106,7 @@ async def sit(table_id: str, body: SitIn, guest: Guest, request: Request, state:
     who = request.client.host if request.client else "?"
     if not code_shown(live, guest) and not state.code_opens(live, body.code, who):
         raise ApiError("forbidden", N_("a private table: sitting at it needs its invite code"))
-    await state.act(live, sit_action(body.seat, body.name or state.guest_name(guest), body.seed), guest)
+    live = await state.act(live, sit_action(body.seat, body.name or state.guest_name(guest), body.seed), guest)
     return table_out(live, True)
 
 
@@ -114,7 +114,7 @@ async def sit(table_id: str, body: SitIn, guest: Guest, request: Request, state:
 async def leave(table_id: str, guest: Guest, state: State) -> TableOut:
     """Leave your seat before the start (400 ``bad`` when you are not seated here, 409 ``started`` after)."""
     live = state.live_table(table_id)
-    await state.act(live, {"type": "leave"}, guest)
+    live = await state.act(live, {"type": "leave"}, guest)
     return table_out(live, code_shown(live, guest))
 
 
@@ -122,7 +122,7 @@ async def leave(table_id: str, guest: Guest, state: State) -> TableOut:
 async def fill_with_bots(table_id: str, guest: Guest, state: State) -> TableOut:
     """Put bots in every empty seat (the table's creator or a seated player only: 403)."""
     live = state.live_table(table_id)
-    await state.act(live, {"type": "bots"}, guest)
+    live = await state.act(live, {"type": "bots"}, guest)
     return table_out(live, True)
 
 
@@ -130,7 +130,7 @@ async def fill_with_bots(table_id: str, guest: Guest, state: State) -> TableOut:
 async def start(table_id: str, guest: Guest, state: State) -> TableOut:
     """Start the match: every seat must be filled (the table's creator or a seated player only: 403)."""
     live = state.live_table(table_id)
-    await state.act(live, {"type": "start"}, guest)
+    live = await state.act(live, {"type": "start"}, guest)
     return table_out(live, True)
 
 
@@ -138,17 +138,16 @@ async def start(table_id: str, guest: Guest, state: State) -> TableOut:
 async def abandon(table_id: str, guest: Guest, state: State) -> TableOut:
     """Abandon a table that has not finished (its creator only: 403): every stake held is refunded."""
     live = state.live_table(table_id)
-    if guest != live.table.owner:
-        raise ApiError("forbidden", N_("only the table's creator may abandon it"))
-    idle = time.monotonic() - live.last_active
     minutes = state.config.abandon_minutes
-    if live.table.status == "playing" and live.stake > 0 and idle < minutes * 60:
-        raise ApiError("playing", N_("a staked match may be abandoned only after {minutes} minutes without a move"),
-                       minutes=f"{minutes:g}")
+    quiet = minutes * 60
+    # At a table another server owns, only the creator is checked here: its owner knows when the last move was.
+    refused = abandon_refusal(live, guest, quiet if live.owner is None else 0.0, state.hub.clock.monotonic())
+    if refused is not None:
+        raise ApiError(*refused, minutes=f"{minutes:g}")
     try:
-        await state.hub.abandon(live)
+        await state.hub.abandon(live, guest=guest, quiet=quiet)
     except TableError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, str(e), minutes=f"{minutes:g}") from None
     return TableOut(**{**table_out(live, True).model_dump(), "status": "abandoned"})
 
 
@@ -158,6 +157,6 @@ async def play_the_computer(body: TableIn, guest: Guest, request: Request, state
     state.guest_name(guest)
     state.creating(request)
     live = await new_table(state, TableIn(**{**body.model_dump(), "public": False, "seat": 0}), guest)
-    await state.act(live, {"type": "bots"}, guest)
-    await state.act(live, {"type": "start"}, guest)
+    live = await state.act(live, {"type": "bots"}, guest)
+    live = await state.act(live, {"type": "start"}, guest)
     return table_out(live, True)

@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +52,7 @@ from taash.web.lease import Lease, SoleLease
 from taash.web.store import Store, StoredTable
 
 JSON = Any
+log = logging.getLogger("taash.web")
 
 
 class Hub:
@@ -81,7 +84,8 @@ class Hub:
         self.records = Restore(store, ledger, self.registry.add)
         self.endings = Endings(store, ledger, self.clock, lambda: list(self.live.values()), self.registry.drop,
                                Bots.stop, lambda: self.closing)
-        self.ownership = Ownership(self.lease, self.registry, self.schedule_bots, lambda: self.closing)
+        self.ownership = Ownership(self.lease, self.registry, self.schedule_bots, lambda: self.closing,
+                                   self.finish_taken)
 
     # -- settings, as they always were read ---------------------------------------------------------------------
 
@@ -141,6 +145,20 @@ class Hub:
             self.records.restore()
         return len(self.live)
 
+    async def finish_taken(self, live: Live) -> None:
+        """Write the end of a finished match whose owner died before writing it (its status, results and
+        settlement), under the table's lease so that one server does it; the ledger settles a match once."""
+        table_id = live.table.id
+        claim = await asyncio.to_thread(self.lease.claim, table_id)
+        if not claim.owned:
+            return
+        try:
+            live.epoch = claim.epoch
+            log.info("table %s: its match had ended on a server that died; its end is written here", table_id)
+            await self.pipeline.store_status(live, None)
+        finally:
+            await asyncio.to_thread(self.lease.release, table_id)
+
     def close_held_matches(self) -> int:
         return self.records.close_held_matches()
 
@@ -149,9 +167,14 @@ class Hub:
         self.records.settle(live)
 
     async def abandon(self, live: Live, still: Callable[[Live], bool] | None = None,
-                      reason: str = "the table was abandoned") -> bool:
-        if live.owner is not None:  # only its owner may end it (not relayed yet: docs/cluster.md)
-            raise TableError(MOVED, "moved")
+                      reason: str = "the table was abandoned", guest: str | None = None, quiet: float = 0.0) -> bool:
+        """Abandon ``live`` (:meth:`Endings.abandon`). At a table another server owns, its creator ``guest``'s
+        abandon is sent to the owner, which checks it again (:func:`~taash.web.hub.ending.abandon_refusal`, a staked
+        match in play ``quiet`` seconds without a move); a ``still`` cannot be sent: refused as moved."""
+        if live.owner is not None:
+            if still is not None:
+                raise TableError(MOVED, "moved")
+            return await self.relay.abandon(live, guest, quiet)
         return await self.endings.abandon(live, still, reason)
 
     def idle(self, live: Live, idle_seconds: float, now: float | None = None) -> bool:
@@ -198,7 +221,12 @@ class Hub:
         the relay to it); returns the version it made."""
         if live.owner is not None:
             return await self.relay.act(live, action, guest, client_id, version)
-        return await self.pipeline.act(live, action, guest, client_id, version, lapsed, away)
+        try:
+            return await self.pipeline.act(live, action, guest, client_id, version, lapsed, away)
+        except TableError as e:
+            if e.code == "moved" and live.epoch is not None:  # fenced: another server took the table
+                self.ownership.fenced(live.table.id)
+            raise
 
     async def store_deals(self, live: Live) -> None:
         await self.pipeline.store_deals(live)

@@ -25,6 +25,23 @@ IDLE_TABLE_MINUTES = 30.0
 SWEEP_SECONDS = 60.0
 
 
+#: Why a staked match in play may not be abandoned yet (its ``{minutes}`` filled by whoever answers).
+TOO_SOON = N_("a staked match may be abandoned only after {minutes} minutes without a move")
+#: Why someone other than a table's creator may not abandon it.
+NOT_CREATOR = N_("only the table's creator may abandon it")
+
+
+def abandon_refusal(live: Live, guest: str | None, quiet: float, now: float) -> tuple[str, str] | None:
+    """Why ``guest`` may not abandon ``live`` at the monotonic time ``now`` (its code and sentence), or None: only
+    its creator may, and a staked match in play only after ``quiet`` seconds without a move. Asked by the server
+    the request reached and again by the table's owner, which alone knows when the last move was."""
+    if guest != live.table.owner:
+        return "forbidden", NOT_CREATOR
+    if live.table.status == "playing" and live.stake > 0 and now - live.last_active < quiet:
+        return "playing", TOO_SOON
+    return None
+
+
 class Endings:
     """Abandoning tables: ``drop`` lets one go from memory, ``stop_bots`` cancels its bot task, ``tables`` lists
     those in memory, and the sweep runs until ``is_closing``."""

@@ -94,7 +94,7 @@ class Pipeline:
                 self.close_watchers(live, "a private table: only its players may watch it")
             self.messages.broadcast(live, said)
             if status_before != live.table.status:
-                await self._store_status(live, guest)
+                await self.store_status(live, guest)
         self.schedule_bots(live)
         return step.version + 1
 
@@ -157,7 +157,7 @@ class Pipeline:
         if action.get("type") in ("sit", "leave"):
             self.reseat(live)
 
-    async def _store_status(self, live: Live, guest: str | None) -> None:
+    async def store_status(self, live: Live, guest: str | None) -> None:
         """Write a status that changed (with the results once finished) and settle a finished staked match."""
         table = live.table
         log.info("table %s is %s", table.id, table.status)
