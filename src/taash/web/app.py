@@ -27,6 +27,7 @@ from taash.web import (
     sockets,
     tables_routes,
     tournament_routes,
+    tournament_socket,
 )
 from taash.web.accounts import accounts_router
 from taash.web.chat import routes as chat_routes
@@ -74,6 +75,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(chat_routes.router)  # the phrases, reports, and one's own match's chat for its replay
     app.include_router(tournament_routes.router)
+    app.include_router(tournament_socket.router)  # a tournament page's pushes and its chat room
     pages.mount_static(app)
     return app
 

@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, exists, or_, select, update
@@ -83,6 +84,19 @@ log = logging.getLogger("taash.web")
 ACTIVE = (OPEN, RUNNING, PAYING, CANCELLING)
 
 
+@dataclass(eq=False)
+class Watcher:
+    """A tournament page's websocket (:mod:`taash.web.tournament_socket`): who it is, the channel of the
+    tournament's chat it is in (the entrants' or the watchers'), and the messages waiting to be sent (None: close)."""
+
+    guest: str | None
+    channel: str
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, text: str | None) -> None:
+        self.queue.put_nowait(text)
+
+
 class Tournaments:
     """Every tournament of a server, run at its hub's tables. ``ratings(game)`` gives each person's rating in a
     game (for the seeds); ``now`` is the wall clock (injected in tests)."""
@@ -103,6 +117,8 @@ class Tournaments:
         self.closing = False
         #: tournament id -> the event its watchers wait on, set (and forgotten) at its next change.
         self._changes: dict[str, asyncio.Event] = {}
+        #: tournament id -> its pages' websockets.
+        self.watchers: dict[str, set[Watcher]] = {}
 
     # -- watchers ---------------------------------------------------------------------------------------------------
 
