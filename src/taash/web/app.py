@@ -88,6 +88,8 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     hub = services.hub
     for live in hub.live.values():
         hub.schedule_bots(live)
+    await services.rematches.restore()  # the offers a restart must not forget
+    services.friends.restore()
     sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
                if config.sweep_seconds > 0 else None)
     director = services.tournaments = Tournaments(services.store.engine, hub, services.ledger,
