@@ -26,7 +26,8 @@ from taash.web.sockets import Throttle, admit, error, origin_ok, read_message, r
 from taash.web.state import AppState, app_state
 from taash.web.tournament_book import Record, read
 from taash.web.tournament_routes import tournament_out
-from taash.web.tournaments import Tournaments, Watcher
+from taash.web.tournament_watch import Watcher
+from taash.web.tournaments import Tournaments
 
 JSON = Any
 #: Seconds between two looks at a tournament when nothing told of a change.
@@ -78,7 +79,7 @@ async def watch(state: AppState, director: Tournaments, ws: WebSocket, record: R
     """Serve an accepted connection: the pushes, the chat's recent lines, then its messages until it closes."""
     tournament_id = record.row.id
     watcher = Watcher(guest, channel_of(record, guest))
-    director.watchers.setdefault(tournament_id, set()).add(watcher)
+    director.watch.add(tournament_id, watcher)
     sender = asyncio.create_task(send_loop(ws, watcher))
     pusher = asyncio.create_task(push(state, director, tournament_id, watcher))
     try:
@@ -86,11 +87,7 @@ async def watch(state: AppState, director: Tournaments, ws: WebSocket, record: R
             await send_history(state, tournament_id, watcher)
         await receive_loop(state, director, ws, tournament_id, watcher)
     finally:
-        found = director.watchers.get(tournament_id)
-        if found is not None:
-            found.discard(watcher)
-            if not found:
-                del director.watchers[tournament_id]
+        director.watch.remove(tournament_id, watcher)
         pusher.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await pusher
@@ -103,7 +100,7 @@ async def push(state: AppState, director: Tournaments, tournament_id: str, watch
     """Send the tournament whenever it changed (and is not the same as last sent)."""
     last = None
     while True:
-        change = director.change_of(tournament_id)
+        change = director.watch.change_of(tournament_id)
         with contextlib.suppress(SQLAlchemyError):  # the database is back at the next look
             record = await asyncio.to_thread(read, state.store.engine, tournament_id)
             if record is not None:
@@ -189,6 +186,6 @@ async def chat(state: AppState, director: Tournaments, tournament_id: str, watch
 
 def deliver(state: AppState, director: Tournaments, tournament_id: str, line: ChatLine) -> None:
     text = json.dumps(line.message(), separators=(",", ":"), ensure_ascii=False)
-    for other in list(director.watchers.get(tournament_id, ())):
+    for other in list(director.watch.pages.get(tournament_id, ())):
         if other.channel == line.channel and state.chat.may_hear(other.guest, line.speaker.guest):
             other.send(text)

@@ -17,7 +17,6 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, exists, or_, select, update
@@ -78,23 +77,11 @@ from taash.web.tournament_rows import (
     pool_person,
     prize_id,
 )
+from taash.web.tournament_watch import Watchers
 
 log = logging.getLogger("taash.web")
 #: The statuses a tick looks at.
 ACTIVE = (OPEN, RUNNING, PAYING, CANCELLING)
-
-
-@dataclass(eq=False)
-class Watcher:
-    """A tournament page's websocket (:mod:`taash.web.tournament_socket`): who it is, the channel of the
-    tournament's chat it is in (the entrants' or the watchers'), and the messages waiting to be sent (None: close)."""
-
-    guest: str | None
-    channel: str
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-
-    def send(self, text: str | None) -> None:
-        self.queue.put_nowait(text)
 
 
 class Tournaments:
@@ -115,23 +102,8 @@ class Tournaments:
         self.tables: dict[str, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.closing = False
-        #: tournament id -> the event its watchers wait on, set (and forgotten) at its next change.
-        self._changes: dict[str, asyncio.Event] = {}
-        #: tournament id -> its pages' websockets.
-        self.watchers: dict[str, set[Watcher]] = {}
-
-    # -- watchers ---------------------------------------------------------------------------------------------------
-
-    def change_of(self, tournament_id: str) -> asyncio.Event:
-        """The event set at the tournament's next change (its standings, round, matches or entrants); take it
-        before reading the tournament, so that no change between the read and the wait is missed."""
-        return self._changes.setdefault(tournament_id, asyncio.Event())
-
-    def changed(self, tournament_id: str) -> None:
-        """Tell the tournament's watchers it changed."""
-        event = self._changes.pop(tournament_id, None)
-        if event is not None:
-            event.set()
+        #: The pages watching each tournament, told at every change.
+        self.watch = Watchers()
 
     # -- registration ---------------------------------------------------------------------------------------------
 
@@ -157,7 +129,7 @@ class Tournaments:
                     raise TournamentError(f"the entry fee of {row.fee:,} chips could not be paid"
                                           + (": your wallet has fewer chips" if short else f": {e}")) from None
             await asyncio.to_thread(self._set_entrant, row.id, person, REGISTERED)
-        self.changed(tournament_id)
+        self.watch.changed(tournament_id)
         await self.step(tournament_id)
 
     async def withdraw(self, tournament_id: str, person: str) -> None:
@@ -169,8 +141,8 @@ class Tournaments:
             if person not in record.people:
                 raise TournamentError(N_("you are not registered"))
             await asyncio.to_thread(self._set_entrant, tournament_id, person, WITHDRAWING)
-            await asyncio.to_thread(self._return_fee, record.row, self._entrant(record, person))
-        self.changed(tournament_id)
+            await asyncio.to_thread(return_fee, self.engine, self.ledger, record.row, self._entrant(record, person))
+        self.watch.changed(tournament_id)
 
     def _entering(self, record: Record, person: str, name: str) -> int:
         """Write ``person``'s entry as being paid for; the number of this entry (its fee's transfer id)."""
@@ -188,10 +160,6 @@ class Tournaments:
     def _pay_fee(self, row: TournamentRow, person: str, entry: int) -> None:
         assert self.ledger is not None
         self.ledger.transfer(fee_id(row.id, person, entry), wallet_of(person), wallet_of(pool_person(row.id)), row.fee)
-
-    def _return_fee(self, row: TournamentRow, entrant: EntrantRow) -> None:
-        """Give an entrant's fee back (once, whatever the crashes) and mark him withdrawn."""
-        return_fee(self.engine, self.ledger, row, entrant)
 
     def _set_entrant(self, tournament_id: str, entrant: str, state: str) -> None:
         set_entrant(self.engine, tournament_id, entrant, state)
@@ -211,7 +179,7 @@ class Tournaments:
                 self._set_entrant(record.row.id, e.entrant, REGISTERED if paid else WITHDRAWN)
                 changed = True
             elif e.state == WITHDRAWING:
-                self._return_fee(record.row, e)
+                return_fee(self.engine, self.ledger, record.row, e)
                 changed = True
         return changed
 
@@ -224,7 +192,7 @@ class Tournaments:
                 record = await self._read(tournament_id)
                 if self.closing or not await self._advance(record):
                     return
-                self.changed(tournament_id)
+                self.watch.changed(tournament_id)
 
     async def _read(self, tournament_id: str) -> Record:
         record = await asyncio.to_thread(read, self.engine, tournament_id)
