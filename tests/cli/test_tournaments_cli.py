@@ -44,3 +44,42 @@ def test_bad_input_is_one_line_and_schedules_nothing(tmp_path: Path) -> None:
     assert taash("list", "--database-url", url).stdout == ""
     missing = taash("show", "0123456789abcdef", "--database-url", url)
     assert missing.returncode != 0 and "no tournament" in missing.stderr
+
+
+def test_cancel_returns_the_fees_once_and_refuses_a_second_time_in_one_line(tmp_path: Path) -> None:
+    import asyncio
+
+    from taash.chips.ledger import wallet_of
+    from tests.web.test_tournaments import GRANT, Server, people
+
+    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    engine = make_engine(url)
+    migrate(engine)
+    made = taash("schedule", "Cup", "--game", "seep", "--length", "0", "--fee", "300", "--database-url", url)
+    tournament = made.stdout.split()[2]
+
+    async def register() -> list[str]:
+        server = Server(engine)
+        entrants = people(server.ledger, 2)
+        for p in entrants:
+            await server.director.register(tournament, p, p)
+        await server.close()
+        return entrants
+
+    entrants = asyncio.run(register())
+    cancelled = taash("cancel", tournament, "--database-url", url)
+    assert cancelled.returncode == 0, cancelled.stderr
+    assert cancelled.stdout == f"taash: tournament {tournament} (Cup) cancelled: 600 chips returned to 2 entrants\n"
+    assert taash("list", "--database-url", url).stdout.split("\t")[1] == "cancelled"
+    again = taash("cancel", tournament, "--database-url", url)
+    assert again.returncode != 0 and again.stderr == f"taash: tournament {tournament} is cancelled already\n"
+    missing = taash("cancel", "nope", "--database-url", url)
+    assert missing.returncode != 0 and missing.stderr.count("\n") == 1 and "no tournament" in missing.stderr
+    from taash.chips.ledger import Ledger
+
+    ledger = Ledger(engine)
+    assert all(ledger.balance(wallet_of(p)) == GRANT for p in entrants)
+    audited = subprocess.run([sys.executable, "-m", "taash.cli.main", "chips", "audit", "--database-url", url],
+                             capture_output=True, text=True)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    engine.dispose()

@@ -48,3 +48,36 @@ def test_a_tournament_made_and_entered_in_the_browser_shows_its_standings_to_the
         page.goto(f"{server.url}/p/{me}")
         _expect(tid(page, "person-tournament")).to_contain_text("Browser <b>cup</b>")
         assert errors == []
+
+
+def test_the_tournament_chat_shows_an_entrants_line_escaped_to_another_and_not_to_a_watcher(
+        tmp_path: Path, browser: Browser) -> None:
+    with running_server(tmp_path) as server:
+        errors: list[str] = []
+        asha = Person(server, "Asha")
+        made = asha.post("/api/tournaments", {"name": "Chatty", "game": "seep", "baazis": 0, "capacity": 4})
+        tournament = made.json()["id"]
+        pages = {}
+        for name in ("Watcher", "Asha", "Bela"):  # the watcher first: he sees the others register, pushed
+            page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+            page.set_default_timeout(30000)
+            watch_errors(page, errors, name)
+            page.goto(f"{server.url}/")
+            tid(page, "name-input").fill(name)
+            tid(page, "name-submit").click()
+            _expect(tid(page, "tournaments")).to_be_visible()
+            page.goto(f"{server.url}/tournaments/{tournament}")
+            if name != "Watcher":
+                tid(page, "register").click()
+                _expect(tid(page, "withdraw")).to_be_visible()
+            pages[name] = page
+        _expect(pages["Watcher"].get_by_text("2 of 4 entrants")).to_be_visible()  # pushed: no reload
+        tid(pages["Asha"], "chat-input").fill("<img src=x onerror=alert(1)> hello")
+        tid(pages["Asha"], "chat-send").click()
+        _expect(tid(pages["Bela"], "chat-text")).to_have_text("<img src=x onerror=alert(1)> hello")
+        _expect(tid(pages["Bela"], "chat-lines").locator("img")).to_have_count(0)
+        tid(pages["Watcher"], "chat-input").fill("just watching")
+        tid(pages["Watcher"], "chat-send").click()
+        _expect(tid(pages["Watcher"], "chat-text")).to_have_text("just watching")
+        _expect(tid(pages["Bela"], "chat-text")).to_have_count(1)  # the watchers talk apart
+        assert errors == []

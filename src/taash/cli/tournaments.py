@@ -1,5 +1,6 @@
-"""``taash tournaments``: the operator's tournaments on a server's database (schedule one, list them, show one).
-The server running on that database starts a scheduled tournament at its time and runs it at its tables."""
+"""``taash tournaments``: the operator's tournaments on a server's database (schedule one, list them, show one,
+cancel one). The server running on that database starts a scheduled tournament at its time and runs it at its
+tables (and ends the tables of one cancelled)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import typer
 from taash.cli.chips import DatabaseUrl, books
 from taash.cli.common import fail
 
-app = typer.Typer(help="Tournaments on a server's database: schedule one, list them, show one's standings.",
+app = typer.Typer(help="Tournaments on a server's database: schedule one, list them, show one's standings, "
+                       "cancel one.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
 
 
@@ -42,13 +44,14 @@ def _prizes(text: str) -> tuple[int, ...]:
 def schedule(
     name: Annotated[str, typer.Argument(help="The tournament's name, as players see it.")],
     game: Annotated[str, typer.Option(help="The game (taash's registered games).")],
-    kind: Annotated[str, typer.Option(help="knockout or swiss.")] = "knockout",
+    kind: Annotated[str, typer.Option(help="knockout, swiss or arena.")] = "knockout",
     players: Annotated[int, typer.Option(help="Seats at each table.")] = 2,
     capacity: Annotated[int, typer.Option(help="Entrants at most (bots fill up to it with --bots).")] = 8,
     rules: Annotated[str | None, typer.Option(help="The rules preset (the game's default when left out).")] = None,
     length: Annotated[str | None, typer.Option(help="The match length: a number, or a format's name.")] = None,
     level: Annotated[str, typer.Option(help="The bots' level.")] = "easy",
     rounds: Annotated[int, typer.Option(help="Swiss rounds (0: enough for one winner).")] = 0,
+    minutes: Annotated[float, typer.Option(help="An arena's time window, in minutes from its start.")] = 0.0,
     fee: Annotated[int, typer.Option(help="Chips each person pays to enter (0: free).")] = 0,
     prizes: Annotated[str, typer.Option(help="Percents of the pool by place.")] = "70,30",
     bots: Annotated[bool, typer.Option("--bots/--no-bots", help="Bots fill the places nobody took.")] = True,
@@ -66,7 +69,7 @@ def schedule(
     measure: int | str | None = int(length) if length is not None and length.isdigit() else length
     spec = TournamentSpec(name=name, game=game, kind=kind, players=players, rules=rules, length=measure, level=level,
                           capacity=capacity, rounds=rounds, fee=fee, prizes=_prizes(prizes), bots=bots,
-                          starts_at=starts)
+                          starts_at=starts, minutes=minutes)
     with books(database_url) as engine:
         migrate(engine)
         try:
@@ -116,3 +119,24 @@ def show(tournament_id: Annotated[str, typer.Argument(help="The tournament's id 
         for s in record.standings() if row.round else []:
             prize = f"\t{payout[s.entrant]:,} chips" if s.entrant in payout else ""
             print(f"{s.place}\t{names.get(s.entrant, s.entrant)}\t{s.score:g}{prize}")
+
+
+@app.command("cancel")
+def cancel(tournament_id: Annotated[str, typer.Argument(help="The tournament's id (taash tournaments list).")],
+           database_url: DatabaseUrl = "sqlite:///taash.db") -> None:
+    """Cancel a tournament not finished: every entry fee returned (once, even if this is run again after a crash),
+    and the server running it ends its tables."""
+    from taash.chips import Ledger
+    from taash.tournaments.pairing import TournamentError
+    from taash.web.db import migrate
+    from taash.web.tournament_book import cancel_tournament
+
+    with books(database_url) as engine:
+        migrate(engine)
+        try:
+            record, returned = cancel_tournament(engine, Ledger(engine), tournament_id)
+        except TournamentError as e:
+            fail(str(e))
+    people = len(record.people)
+    print(f"taash: tournament {record.row.id} ({record.row.name}) cancelled: {returned:,} chips returned to "
+          f"{people} entrant{'s' if people != 1 else ''}")

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 KNOCKOUT = "knockout"
 SWISS = "swiss"
-KINDS = (KNOCKOUT, SWISS)
+#: Paired again as they finish, for a time window (:mod:`taash.tournaments.arena`).
+ARENA = "arena"
+KINDS = (KNOCKOUT, SWISS, ARENA)
 
 
 class TournamentError(ValueError):

@@ -27,6 +27,7 @@ from taash.web import (
     sockets,
     tables_routes,
     tournament_routes,
+    tournament_socket,
 )
 from taash.web.accounts import accounts_router
 from taash.web.chat import routes as chat_routes
@@ -75,6 +76,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(chat_routes.router)  # the phrases, reports, and one's own match's chat for its replay
     app.include_router(tournament_routes.router)
+    app.include_router(tournament_socket.router)  # a tournament page's pushes and its chat room
     pages.mount_static(app)
     return app
 
@@ -87,6 +89,8 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     hub = services.hub
     for live in hub.live.values():
         hub.schedule_bots(live)
+    await services.rematches.restore()  # the offers a restart must not forget
+    services.friends.restore()
     sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
                if config.sweep_seconds > 0 else None)
     director = services.tournaments = Tournaments(services.store.engine, hub, services.ledger,

@@ -6,7 +6,8 @@ A friendship is one row: ``asker`` asked ``asked``; it counts once ``accepted``.
 and changed with every write, so that asking whether a message may be delivered costs no query.
 
 :class:`Friends` is the server's service over it (``AppState.friends``): who is online and where, and the
-invitations to tables (in memory); the routes are :mod:`taash.web.friends`.
+invitations to tables (in memory, and kept in the database as :class:`taash.web.offer_rows.InviteRow` so that a
+restarted server still has them, each good until it runs out); the routes are :mod:`taash.web.friends`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sqlalchemy.types import DateTime
 from taash.i18n import N_
 from taash.web.db import Base, now
 from taash.web.hub import Hub, Live
+from taash.web.offer_rows import InviteRow, seconds_of, wall
 from taash.web.store import Store
 
 
@@ -233,14 +235,50 @@ class Friends:
                    and (lv.table.owner == guest or lv.table.seat_of(guest) is not None)]
         return waiting[-1] if waiting else None
 
-    def invite(self, live: Live, by: str, by_name: str, friend: str) -> None:
+    async def invite(self, live: Live, by: str, by_name: str, friend: str) -> None:
+        """Invite ``friend`` to ``live`` (kept, so that a restart keeps it)."""
         mine = self.invites.setdefault(friend, {})
         mine.pop(live.table.id, None)
-        mine[live.table.id] = Invite(live.table.id, by, by_name, live.table.settings.game,
-                                     None if live.table.settings.public else live.table.code,
+        code = None if live.table.settings.public else live.table.code
+        mine[live.table.id] = Invite(live.table.id, by, by_name, live.table.settings.game, code,
                                      self.hub.clock.monotonic())
+        gone = []
         while len(mine) > INVITES_KEPT:
-            del mine[next(iter(mine))]
+            gone.append(next(iter(mine)))
+            del mine[gone[-1]]
+        row = InviteRow(guest=friend, table_id=live.table.id, by=by, by_name=by_name, game=live.table.settings.game,
+                        code=code, made_at=wall(self.hub.clock.time()))
+
+        def keep(s: Session) -> None:
+            s.merge(row)
+            if gone:
+                s.execute(delete(InviteRow).where(InviteRow.guest == friend, InviteRow.table_id.in_(gone)))
+
+        await self.store.store.write(keep)
+
+    async def forget(self, guest: str, table_id: str) -> None:
+        """An invitation used or dismissed."""
+        self.invites.get(guest, {}).pop(table_id, None)
+
+        def forget(s: Session) -> None:
+            s.execute(delete(InviteRow).where(InviteRow.guest == guest, InviteRow.table_id == table_id))
+
+        await self.store.store.write(forget)
+
+    def restore(self) -> int:
+        """Take up the invitations kept (at the server's start), each with the time it has left; the ones run out
+        are deleted. How many."""
+        clock = self.hub.clock
+        oldest = wall(clock.time() - INVITE_SECONDS)
+        with Session(self.store.store.engine) as s, s.begin():
+            s.execute(delete(InviteRow).where(InviteRow.made_at < oldest))
+            rows = list(s.scalars(select(InviteRow).order_by(InviteRow.made_at)))
+            for row in rows:
+                age = clock.time() - seconds_of(row.made_at)
+                mine = self.invites.setdefault(row.guest, {})
+                mine[row.table_id] = Invite(row.table_id, row.by, row.by_name, row.game, row.code,
+                                            clock.monotonic() - age)
+        return len(rows)
 
     def invites_of(self, guest: str) -> list[Invite]:
         """``guest``'s invitations still good: not too old, to a table still waiting, from someone he has not

@@ -217,7 +217,7 @@ async def invite(body: InviteIn, guest: Guest, state: State) -> None:
         raise error
     if live.table.status != "waiting":
         raise ApiError("started", N_("the match at that table has started: invite him to a table still waiting"))
-    friends.invite(live, guest, state.guest_name(guest), other.id)
+    await friends.invite(live, guest, state.guest_name(guest), other.id)
 
 
 def invitation(state: AppState, guest: str, table_id: str) -> Invite:
@@ -241,7 +241,7 @@ async def accept_invite(table_id: str, guest: Guest, state: State) -> TableOut:
             await state.hub.act(live, sit_action(free[0], state.guest_name(guest), None), guest)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
-    state.friends.invites.get(guest, {}).pop(inv.table_id, None)
+    await state.friends.forget(guest, inv.table_id)
     return table_out(live, True)
 
 
@@ -249,4 +249,4 @@ async def accept_invite(table_id: str, guest: Guest, state: State) -> TableOut:
 async def dismiss_invite(table_id: str, guest: Guest, state: State) -> None:
     """Forget an invitation (404 ``not_found`` when there is none)."""
     invitation(state, guest, table_id)
-    state.friends.invites.get(guest, {}).pop(table_id, None)
+    await state.friends.forget(guest, table_id)

@@ -10,7 +10,10 @@ every seat's stake again at its start, by the same path, and a start the chips r
 chips held) and says why. Everyone connected to the old table, watchers too, is told the new table's id, and the
 browser moves there.
 
-Offers live in memory only: a restart forgets them (the finished table stays, and anyone may propose again).
+Offers are kept in the database as they change (:class:`taash.web.offer_rows.RematchOfferRow`), and so are the
+rematches started: a server restarted carries on with each open offer (its answers, and its expiry on the wall
+clock: an offer that ran out while the server was down is settled at once, as it would have been) and sends a late
+connection of an old table on to its new one.
 """
 
 from __future__ import annotations
@@ -21,11 +24,16 @@ import json
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from taash.i18n import N_
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live
+from taash.web.offer_rows import RematchOfferRow, seconds_of, wall
 from taash.web.table_models import sit_action
 
 log = logging.getLogger("taash.web")
@@ -34,6 +42,8 @@ JSON = Any
 REMATCH_SECONDS = 60.0
 #: The rematches started that are remembered (to send a late connection of the old table on to the new one).
 STARTED_KEPT = 2000
+#: Days an offer's row is kept in the database (a started rematch's, to send late connections on).
+KEPT_DAYS = 2
 ANSWERS = ("propose", "accept", "decline")
 
 #: What each seat said, as the ``rematch`` message lists them.
@@ -128,9 +138,11 @@ class Rematches:
         live = offer.live
         if offer.answers[offer.by] in (DECLINED, LEFT):
             self._close(offer)
+            await self._forget(live.table.id)
             self.tell(live, {"type": "rematch_over", "version": live.table.version,
                              "reason": f"{live.table.seats[offer.by].name} took back the rematch"})
             return
+        await self._keep(offer)
         self.tell(live, self.offer_message(offer))
         if not offer.waiting():
             self._close(offer)
@@ -156,6 +168,7 @@ class Rematches:
         try:
             new = await hub.create(old.table.settings, proposer, old.stake)
         except TableError as e:
+            await self._forget(old.table.id)
             self.tell(old, {"type": "rematch_over", "version": old.table.version,
                             "reason": f"the rematch could not start: {e}"})
             return
@@ -164,10 +177,12 @@ class Rematches:
         except TableError as e:
             with contextlib.suppress(TableError):
                 await hub.abandon(new, reason="the rematch could not start")
+            await self._forget(old.table.id)
             self.tell(old, {"type": "rematch_over", "version": old.table.version,
                             "reason": f"the rematch could not start: {e}"})
             return
         self.started[old.table.id] = new.table.id
+        await self._keep(offer, started=new.table.id)
         while len(self.started) > STARTED_KEPT:
             self.started.popitem(last=False)
         log.info("table %s: rematch at table %s", old.table.id, new.table.id)
@@ -182,6 +197,54 @@ class Rematches:
         if any(s.empty for s in new.table.seats):
             await hub.act(new, {"type": "bots"}, proposer)
         await hub.act(new, {"type": "start"}, proposer)
+
+    # -- kept in the database ---------------------------------------------------------------------------------------
+
+    async def _keep(self, offer: Offer, started: str | None = None) -> None:
+        """Write the offer as it stands (its answers; the new table once started)."""
+        row = RematchOfferRow(table_id=offer.live.table.id, by=offer.by, answers=json.dumps(offer.answers),
+                              until=wall(offer.until), started=started, made_at=wall(self.hub.clock.time()))
+
+        def keep(s: Session) -> None:
+            s.merge(row)
+
+        await self.hub.store.write(keep)
+
+    async def _forget(self, table_id: str) -> None:
+        def forget(s: Session) -> None:
+            s.execute(delete(RematchOfferRow).where(RematchOfferRow.table_id == table_id))
+
+        await self.hub.store.write(forget)
+
+    def _rows(self) -> list[RematchOfferRow]:
+        oldest = wall(self.hub.clock.time()) - timedelta(days=KEPT_DAYS)
+        with Session(self.hub.store.engine, expire_on_commit=False) as s, s.begin():
+            s.execute(delete(RematchOfferRow).where(RematchOfferRow.made_at < oldest))
+            rows = list(s.scalars(select(RematchOfferRow).order_by(RematchOfferRow.made_at)))
+            s.expunge_all()
+            return rows
+
+    async def restore(self) -> int:
+        """Take up the offers kept (at the server's start): the rematches started, and each open offer at its
+        finished table (held in memory, so that its connections share it), its expiry running on; how many open
+        offers."""
+        clock = self.hub.clock
+        for row in await asyncio.to_thread(self._rows):
+            if row.started is not None:
+                self.started[row.table_id] = row.started
+                continue
+            live = await asyncio.to_thread(self.hub.get, row.table_id)
+            if live is None or live.gone or live.table.status != "finished":
+                continue
+            live = self.hub.live.setdefault(row.table_id, live)
+            until = seconds_of(row.until)
+            offer = Offer(live, row.by, json.loads(row.answers), until, clock.monotonic() + until - clock.time())
+            self.offers[row.table_id] = offer
+            if offer.waiting():
+                offer.timer = asyncio.create_task(self._expire(offer))
+        while len(self.started) > STARTED_KEPT:
+            self.started.popitem(last=False)
+        return len(self.offers)
 
     # -- messages ---------------------------------------------------------------------------------------------------
 

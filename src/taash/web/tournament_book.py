@@ -14,16 +14,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
-from taash.chips.ledger import Ledger
+from taash.chips.ledger import Ledger, wallet_of
 from taash.i18n import N_
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import check_settings
+from taash.tournaments.arena import arena_standings
 from taash.tournaments.pairing import (
+    ARENA,
     KINDS,
     KNOCKOUT,
+    SWISS,
     Standing,
     TournamentError,
     knockout_standings,
@@ -33,15 +36,21 @@ from taash.tournaments.pairing import (
 from taash.web.tournament_rows import (
     BOT_PREFIX,
     CANCELLED,
+    CANCELLING,
     DONE,
     FINISHED,
     OPEN,
+    PAYING,
     REGISTERED,
+    RUNNING,
+    WITHDRAWN,
     EntrantRow,
     MatchRow,
     TournamentRow,
+    fee_id,
     is_bot,
     pool_person,
+    return_id,
 )
 
 JSON = Any
@@ -51,13 +60,15 @@ MOST_ENTRANTS = 64
 MOST_FEE = 10**9
 #: Prizes by default: the winner takes 70% of the pool, the second 30%.
 DEFAULT_PRIZES = (70, 30)
+#: An arena's time window, in minutes: at least and at most.
+ARENA_MINUTES = (0.25, 24 * 60.0)
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentSpec:
     """What a tournament's creator (a person, or the operator) chose. ``rules`` and ``length`` as a table takes
     them (None: the game's first preset and its default length); ``rounds`` of a Swiss (0: enough for one winner);
-    ``starts_at``: None starts it as soon as it is full."""
+    ``starts_at``: None starts it as soon as it is full; ``minutes``: an arena's time window (from its start)."""
 
     name: str
     game: str
@@ -72,6 +83,7 @@ class TournamentSpec:
     prizes: tuple[int, ...] = DEFAULT_PRIZES
     bots: bool = True
     starts_at: datetime | None = None
+    minutes: float = 0.0
 
 
 def table_settings(row: TournamentRow, players: int | None = None) -> Settings:
@@ -92,6 +104,10 @@ def _checked(spec: TournamentSpec, now: datetime) -> tuple[str, JSON, JSON]:
         raise TournamentError(f"a tournament takes 2 to {MOST_ENTRANTS} entrants, not {spec.capacity}")
     if not 0 <= spec.fee <= MOST_FEE:
         raise TournamentError(f"an entry fee is 0 to {MOST_FEE:,} chips, not {spec.fee}")
+    if (spec.kind == ARENA) != (spec.minutes > 0) or (
+            spec.kind == ARENA and not ARENA_MINUTES[0] <= spec.minutes <= ARENA_MINUTES[1]):
+        raise TournamentError(f"an arena (and only an arena) lasts {ARENA_MINUTES[0]:g} to {ARENA_MINUTES[1]:g} "
+                              f"minutes, not {spec.minutes:g}")
     if not 0 <= spec.rounds <= 12:
         raise TournamentError(f"a Swiss tournament plays 1 to 12 rounds (0: as many as it needs), not {spec.rounds}")
     if not spec.prizes or len(spec.prizes) > 10 or any(p < 0 for p in spec.prizes) or sum(spec.prizes) != 100:
@@ -125,13 +141,13 @@ def create_tournament(engine: Engine, ledger: Ledger | None, spec: TournamentSpe
     tournament_id = secrets.token_hex(8)
     if spec.fee and ledger is not None:
         ledger.open_wallet(pool_person(tournament_id), grant=False)
-    rounds = (spec.rounds or swiss_rounds(spec.capacity)) if spec.kind != KNOCKOUT else 0
+    rounds = (spec.rounds or swiss_rounds(spec.capacity)) if spec.kind == SWISS else 0
     with Session(engine) as s, s.begin():
         s.add(TournamentRow(id=tournament_id, name=name, game=spec.game, kind=spec.kind, players=spec.players,
                             rules=json.dumps(rules), length=json.dumps(length), level=spec.level,
                             capacity=spec.capacity, rounds=rounds, fee=spec.fee, prizes=json.dumps(list(spec.prizes)),
                             bots=spec.bots, creator=creator, starts_at=spec.starts_at, status=OPEN, round=0,
-                            created_at=moment))
+                            window=round(spec.minutes * 60), created_at=moment))
     return tournament_id
 
 
@@ -173,6 +189,8 @@ class Record:
             over = self.row.status not in (OPEN, "running") and last and all(m.status == DONE for m in last)
             champions = [g for m in last for g in m.outcome_of().get("goers", [])] if over else []
             return knockout_standings(reached, champions, seeds)
+        if self.row.kind == ARENA:
+            return arena_standings(arena_results(done), seeds)
         scores: dict[str, float] = {}
         for m in done:
             for e, p in m.outcome_of().get("points", {}).items():
@@ -188,6 +206,26 @@ def met_so_far(matches: Sequence[MatchRow]) -> dict[str, set[str]]:
         for e in seats:
             met.setdefault(e, set()).update(o for o in seats if o != e)
     return met
+
+
+def arena_results(done: Sequence[MatchRow]) -> dict[str, list[float]]:
+    """Each entrant's results in an arena's matches done, in the order they were made (an entrant plays one match
+    at a time: the order he played them)."""
+    results: dict[str, list[float]] = {}
+    for m in sorted(done, key=lambda m: (m.round, m.number)):
+        for e, p in m.outcome_of().get("points", {}).items():
+            results.setdefault(e, []).append(p)
+    return results
+
+
+def last_opponents(matches: Sequence[MatchRow]) -> dict[str, set[str]]:
+    """Whom each entrant met in his latest match (an arena does not pair them again at once when it can help it)."""
+    last: dict[str, set[str]] = {}
+    for m in sorted(matches, key=lambda m: (m.round, m.number)):
+        seats = m.entrants()
+        for e in seats:
+            last[e] = {o for o in seats if o != e}
+    return last
 
 
 def read(engine: Engine, tournament_id: str) -> Record | None:
@@ -233,3 +271,61 @@ def bot_entrants(count: int, first: int = 1) -> list[tuple[str, str]]:
 
 def is_finished(row: TournamentRow) -> bool:
     return row.status in (FINISHED, CANCELLED)
+
+
+# -- cancelling ---------------------------------------------------------------------------------------------------
+
+
+def set_entrant(engine: Engine, tournament_id: str, entrant: str, state: str) -> None:
+    with Session(engine) as s, s.begin():
+        s.execute(update(EntrantRow).where(EntrantRow.tournament_id == tournament_id,
+                                           EntrantRow.entrant == entrant).values(state=state))
+
+
+def return_fee(engine: Engine, ledger: Ledger | None, row: TournamentRow, entrant: EntrantRow) -> int:
+    """Give an entrant's fee back (once, whatever the crashes: the return's transfer id is his entry's) and mark him
+    withdrawn; the chips returned (0: he paid none)."""
+    returned = 0
+    if row.fee and ledger is not None and not is_bot(entrant.entrant) and ledger.transfer_by_id(
+            fee_id(row.id, entrant.entrant, entrant.entries)) is not None:
+        ledger.transfer(return_id(row.id, entrant.entrant, entrant.entries), wallet_of(pool_person(row.id)),
+                        wallet_of(entrant.entrant), row.fee)
+        returned = row.fee
+    set_entrant(engine, row.id, entrant.entrant, WITHDRAWN)
+    return returned
+
+
+def settle_cancel(engine: Engine, ledger: Ledger | None, record: Record, now: datetime) -> int:
+    """Finish cancelling: every entrant not yet withdrawn gets his fee back and is withdrawn, then the tournament is
+    ``cancelled``. Done again after a crash it returns nothing twice. The chips returned by this call."""
+    returned = sum(return_fee(engine, ledger, record.row, e) for e in record.entrants if e.state != WITHDRAWN)
+    with Session(engine) as s, s.begin():
+        s.execute(update(TournamentRow).where(TournamentRow.id == record.row.id,
+                                              TournamentRow.status.in_((CANCELLING, CANCELLED)))
+                  .values(status=CANCELLED, finished_at=record.row.finished_at or now))
+    return returned
+
+
+def cancel_tournament(engine: Engine, ledger: Ledger | None, tournament_id: str,
+                      now: datetime | None = None) -> tuple[Record, int]:
+    """The operator's cancel: a tournament not finished is marked ``cancelling`` (written first), every entry fee
+    is returned, and it is ``cancelled``; the server running it ends its tables. A TournamentError for a tournament
+    unknown, over, or paying its prizes (nothing changes). Again after a crash, it finishes what was begun. The
+    record as it was, and the chips returned."""
+    record = read(engine, tournament_id)
+    if record is None:
+        raise TournamentError(f"no tournament {tournament_id!r}")
+    status = record.row.status
+    if status in (FINISHED, PAYING):
+        raise TournamentError(f"tournament {tournament_id} is over (its prizes are paid): it cannot be cancelled")
+    if status == CANCELLED:
+        raise TournamentError(f"tournament {tournament_id} is cancelled already")
+    with Session(engine) as s, s.begin():
+        marked = s.execute(update(TournamentRow).where(TournamentRow.id == tournament_id,
+                                                       TournamentRow.status.in_((OPEN, RUNNING, CANCELLING)))
+                           .values(status=CANCELLING))
+    if not getattr(marked, "rowcount", 0):  # it ended (or was cancelled) meanwhile: say how it stands now
+        return cancel_tournament(engine, ledger, tournament_id, now)
+    fresh = read(engine, tournament_id)
+    assert fresh is not None
+    return record, settle_cancel(engine, ledger, fresh, now or datetime.now(UTC))

@@ -24,6 +24,7 @@ from taash.web.http import ERRORS, ApiError, StrictIn
 from taash.web.state import AppState, Guest, State
 from taash.web.store import Store
 from taash.web.tournament_book import (
+    ARENA_MINUTES,
     DEFAULT_PRIZES,
     MOST_ENTRANTS,
     Record,
@@ -44,7 +45,7 @@ class TournamentIn(StrictIn):
 
     name: str = Field(min_length=1, max_length=60)
     game: GameName
-    kind: Literal["knockout", "swiss"] = "knockout"
+    kind: Literal["knockout", "swiss", "arena"] = "knockout"
     players: int = Field(2, ge=2, le=6, description="Seats at each table")
     rules: str | None = Field(None, max_length=40)
     baazis: int | None = Field(None, ge=0, le=20, description="A game played to a number (the match length)")
@@ -53,6 +54,8 @@ class TournamentIn(StrictIn):
                                                "null: easy")
     capacity: int = Field(8, ge=2, le=MOST_ENTRANTS)
     rounds: int = Field(0, ge=0, le=12, description="Swiss rounds (0: enough for one winner)")
+    minutes: float = Field(0, ge=0, le=ARENA_MINUTES[1],
+                           description="An arena's time window in minutes, from its start (an arena only)")
     fee: int = Field(0, ge=0, le=10**9, description="Chips each person pays to enter (0: free)")
     prizes: list[int] = Field(default_factory=lambda: list(DEFAULT_PRIZES), min_length=1, max_length=10,
                               description="Percents of the pool by place, adding up to 100")
@@ -109,6 +112,8 @@ class TournamentOut(TournamentSummary):
     players: int
     level: str
     rounds: int
+    minutes: float = Field(description="An arena's time window (0 for the others)")
+    ends_at: float | None = Field(description="When an arena's window closes, Unix time (once it started)")
     prizes: list[int]
     bots: bool
     pool: int
@@ -147,7 +152,9 @@ def tournament_out(record: Record, guest: str | None) -> TournamentOut:
                         seats=[names.get(e, e) for e in m.entrants()],
                         goers=[names.get(e, e) for e in m.outcome_of().get("goers", [])]) for m in record.matches]
     base = summary(row, len(record.registered)).model_dump()
-    return TournamentOut(**base, players=row.players, level=row.level, rounds=row.rounds,
+    ends = aware(row.ends_at)
+    return TournamentOut(**base, players=row.players, level=row.level, rounds=row.rounds, minutes=row.window / 60,
+                         ends_at=ends.timestamp() if ends else None,
                          prizes=json.loads(row.prizes), bots=row.bots, pool=row.fee * len(record.people),
                          mine=guest is not None and guest == row.creator, registered=guest in record.people,
                          people=[EntrantOut(id=e.entrant, name=e.name, bot=is_bot(e.entrant), seed=e.seed)
@@ -180,7 +187,8 @@ def spec_of(body: TournamentIn) -> TournamentSpec:
     starts = datetime.now(UTC) + timedelta(seconds=body.starts_in) if body.starts_in else None
     return TournamentSpec(name=body.name, game=body.game, kind=body.kind, players=body.players, rules=body.rules,
                           length=length, level=body.level or "easy", capacity=body.capacity, rounds=body.rounds,
-                          fee=body.fee, prizes=tuple(body.prizes), bots=body.bots, starts_at=starts)
+                          fee=body.fee, prizes=tuple(body.prizes), bots=body.bots, starts_at=starts,
+                          minutes=body.minutes)
 
 
 @router.get("/api/tournaments", response_model=list[TournamentSummary])

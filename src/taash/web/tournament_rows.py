@@ -3,8 +3,9 @@ stands, its entrants with what they paid, and its matches by round. Everything t
 (:mod:`taash.web.tournaments`) knows is here, so that a server killed mid-tournament carries on from it.
 
 The statuses, in order: ``open`` (registration), ``running`` (its rounds), ``paying`` (the prizes decided and
-written in ``payout``, being paid), ``finished``; or ``cancelling`` (too few entrants at its start: the fees being
-returned), ``cancelled``. An entrant is ``paying`` (his fee being taken), ``registered``, ``withdrawing`` (his fee
+written in ``payout``, being paid), ``finished``; or ``cancelling`` (too few entrants at its start, or the
+operator's ``taash tournaments cancel``: the fees being returned), ``cancelled`` (its tables still playing are then
+ended by the server). An entrant is ``paying`` (his fee being taken), ``registered``, ``withdrawing`` (his fee
 being returned) or ``withdrawn``; each step is written before the ledger is asked and after it answers, and the
 ledger's transfer ids make a step done twice happen once.
 """
@@ -38,7 +39,7 @@ class TournamentRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(60))
     game: Mapped[str] = mapped_column(String(16))
-    #: ``knockout`` or ``swiss`` (:mod:`taash.tournaments.pairing`).
+    #: ``knockout``, ``swiss`` or ``arena`` (:mod:`taash.tournaments.pairing`).
     kind: Mapped[str] = mapped_column(String(16))
     #: Seats at each table (the game's players).
     players: Mapped[int] = mapped_column(Integer)
@@ -59,6 +60,10 @@ class TournamentRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     #: The round being played (0 before the start).
     round: Mapped[int] = mapped_column(Integer, default=0)
+    #: An arena's time window in seconds (0 for the others; migration ``0020_tourney2``), and when it closes
+    #: (set at its start).
+    window: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     payout: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: entrant -> chips, once decided
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

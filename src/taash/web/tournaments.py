@@ -17,16 +17,18 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from taash.chips.errors import ChipsError, InsufficientChips
 from taash.chips.ledger import Ledger, wallet_of
 from taash.i18n import N_
 from taash.tables.adapter import TableError
+from taash.tournaments.arena import arena_score, arena_tables
 from taash.tournaments.pairing import (
+    ARENA,
     KNOCKOUT,
     SeatOutcome,
     TournamentError,
@@ -40,7 +42,18 @@ from taash.tournaments.pairing import (
 )
 from taash.web.hub import Hub, Live
 from taash.web.matchmaking import unique_name
-from taash.web.tournament_book import Record, bot_entrants, met_so_far, read, table_settings
+from taash.web.tournament_book import (
+    Record,
+    arena_results,
+    bot_entrants,
+    last_opponents,
+    met_so_far,
+    read,
+    return_fee,
+    set_entrant,
+    settle_cancel,
+    table_settings,
+)
 from taash.web.tournament_rows import (
     CANCELLED,
     CANCELLING,
@@ -63,8 +76,8 @@ from taash.web.tournament_rows import (
     is_bot,
     pool_person,
     prize_id,
-    return_id,
 )
+from taash.web.tournament_watch import Watchers
 
 log = logging.getLogger("taash.web")
 #: The statuses a tick looks at.
@@ -89,6 +102,8 @@ class Tournaments:
         self.tables: dict[str, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.closing = False
+        #: The pages watching each tournament, told at every change.
+        self.watch = Watchers()
 
     # -- registration ---------------------------------------------------------------------------------------------
 
@@ -114,6 +129,7 @@ class Tournaments:
                     raise TournamentError(f"the entry fee of {row.fee:,} chips could not be paid"
                                           + (": your wallet has fewer chips" if short else f": {e}")) from None
             await asyncio.to_thread(self._set_entrant, row.id, person, REGISTERED)
+        self.watch.changed(tournament_id)
         await self.step(tournament_id)
 
     async def withdraw(self, tournament_id: str, person: str) -> None:
@@ -125,7 +141,8 @@ class Tournaments:
             if person not in record.people:
                 raise TournamentError(N_("you are not registered"))
             await asyncio.to_thread(self._set_entrant, tournament_id, person, WITHDRAWING)
-            await asyncio.to_thread(self._return_fee, record.row, self._entrant(record, person))
+            await asyncio.to_thread(return_fee, self.engine, self.ledger, record.row, self._entrant(record, person))
+        self.watch.changed(tournament_id)
 
     def _entering(self, record: Record, person: str, name: str) -> int:
         """Write ``person``'s entry as being paid for; the number of this entry (its fee's transfer id)."""
@@ -144,18 +161,8 @@ class Tournaments:
         assert self.ledger is not None
         self.ledger.transfer(fee_id(row.id, person, entry), wallet_of(person), wallet_of(pool_person(row.id)), row.fee)
 
-    def _return_fee(self, row: TournamentRow, entrant: EntrantRow) -> None:
-        """Give an entrant's fee back (once, whatever the crashes) and mark him withdrawn."""
-        if row.fee and self.ledger is not None and self.ledger.transfer_by_id(
-                fee_id(row.id, entrant.entrant, entrant.entries)) is not None:
-            self.ledger.transfer(return_id(row.id, entrant.entrant, entrant.entries),
-                                 wallet_of(pool_person(row.id)), wallet_of(entrant.entrant), row.fee)
-        self._set_entrant(row.id, entrant.entrant, WITHDRAWN)
-
     def _set_entrant(self, tournament_id: str, entrant: str, state: str) -> None:
-        with Session(self.engine) as s, s.begin():
-            s.execute(update(EntrantRow).where(EntrantRow.tournament_id == tournament_id,
-                                               EntrantRow.entrant == entrant).values(state=state))
+        set_entrant(self.engine, tournament_id, entrant, state)
 
     @staticmethod
     def _entrant(record: Record, entrant: str) -> EntrantRow:
@@ -172,7 +179,7 @@ class Tournaments:
                 self._set_entrant(record.row.id, e.entrant, REGISTERED if paid else WITHDRAWN)
                 changed = True
             elif e.state == WITHDRAWING:
-                self._return_fee(record.row, e)
+                return_fee(self.engine, self.ledger, record.row, e)
                 changed = True
         return changed
 
@@ -185,6 +192,7 @@ class Tournaments:
                 record = await self._read(tournament_id)
                 if self.closing or not await self._advance(record):
                     return
+                self.watch.changed(tournament_id)
 
     async def _read(self, tournament_id: str) -> Record:
         record = await asyncio.to_thread(read, self.engine, tournament_id)
@@ -200,13 +208,15 @@ class Tournaments:
         if status == OPEN:
             return await self._maybe_start(record)
         if status == RUNNING:
-            return await self._play(record)
+            return await (self._play_arena(record) if record.row.kind == ARENA else self._play(record))
         if status == PAYING:
             await asyncio.to_thread(self._pay, record)
             return True
         if status == CANCELLING:
             await asyncio.to_thread(self._cancel, record)
             return True
+        if status == CANCELLED:
+            return await self._end_cancelled(record)
         return False
 
     async def _maybe_start(self, record: Record) -> bool:
@@ -231,6 +241,11 @@ class Tournaments:
             return
         seeds = seeded(ratings, people) + [b for b, _ in bots]
         with Session(self.engine) as s, s.begin():
+            ends = self.now() + timedelta(seconds=row.window) if row.kind == ARENA else None
+            started = s.execute(update(TournamentRow).where(TournamentRow.id == row.id, TournamentRow.status == OPEN)
+                                .values(status=RUNNING, round=1, ends_at=ends))
+            if not getattr(started, "rowcount", 0):  # cancelled meanwhile
+                return
             for bot, name in bots:
                 s.add(EntrantRow(tournament_id=row.id, entrant=bot, name=name, state=REGISTERED, entries=1,
                                  rating=0.0, registered_at=self.now()))
@@ -239,20 +254,26 @@ class Tournaments:
                 s.execute(update(EntrantRow).where(EntrantRow.tournament_id == row.id, EntrantRow.entrant == entrant)
                           .values(seed=i, rating=ratings.get(entrant, 0.0)))
             tables = (knockout_tables(seeds, row.players) if row.kind == KNOCKOUT
+                      else arena_tables(seeds, {}, seeds, {}, row.players) if row.kind == ARENA
                       else swiss_tables({}, seeds, {}, row.players))
             self._write_round(s, row.id, 1, tables)
-            s.execute(update(TournamentRow).where(TournamentRow.id == row.id).values(status=RUNNING, round=1))
         log.info("tournament %s started with %d entrants (%d bots)", row.id, len(seeds), len(bots))
 
     @staticmethod
-    def _write_round(s: Session, tournament_id: str, number: int, tables: list[list[str]]) -> None:
-        for i, seats in enumerate(tables):
+    def _write_round(s: Session, tournament_id: str, number: int, tables: list[list[str]], first: int = 0) -> None:
+        for i, seats in enumerate(tables, start=first):
             s.add(MatchRow(tournament_id=tournament_id, round=number, number=i, seats=json.dumps(seats),
                            status=PENDING))
 
-    def _set_status(self, tournament_id: str, status: str, **values: object) -> None:
+    def _set_status(self, tournament_id: str, status: str, expected: tuple[str, ...] | None = None,
+                    **values: object) -> None:
+        """Write the tournament's status (only while it is one of ``expected`` when given: a tournament the
+        operator cancelled meanwhile stays cancelled)."""
         with Session(self.engine) as s, s.begin():
-            s.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(status=status, **values))
+            where = [TournamentRow.id == tournament_id]
+            if expected is not None:
+                where.append(TournamentRow.status.in_(expected))
+            s.execute(update(TournamentRow).where(*where).values(status=status, **values))
 
     # -- the matches ----------------------------------------------------------------------------------------------
 
@@ -272,6 +293,39 @@ class Tournaments:
             await asyncio.to_thread(self._next_round, record)
             return True
         return changed
+
+    async def _play_arena(self, record: Record) -> bool:
+        """An arena: open the matches made, count those that ended; while the window is open, pair whoever is
+        waiting at once; once it has closed and the last match is counted, the end."""
+        changed = False
+        for m in record.matches:
+            if m.status == PENDING:
+                await self._open(record, m)
+                changed = True
+            elif m.status == PLAYING and m.table_id is not None:
+                self.tables[m.table_id] = record.row.id
+                changed |= await self._count(record, m)
+        if changed:
+            return True
+        busy = {e for m in record.matches if m.status != DONE for e in m.entrants()}
+        ends = aware(record.row.ends_at)
+        if ends is None or self.now() >= ends:
+            if busy:
+                return False  # the matches being played finish first
+            await asyncio.to_thread(self._decide_prizes, record)
+            return True
+        done = [m for m in record.matches if m.status == DONE]
+        scores = {e: float(arena_score(r)) for e, r in arena_results(done).items()}
+        waiting = [e for e in record.seeds if e not in busy]
+        tables = arena_tables(waiting, scores, record.seeds, last_opponents(record.matches), record.row.players)
+        if not tables:
+            return False
+        await asyncio.to_thread(self._write_arena_matches, record, tables)
+        return True
+
+    def _write_arena_matches(self, record: Record, tables: list[list[str]]) -> None:
+        with Session(self.engine) as s, s.begin():
+            self._write_round(s, record.row.id, 1, tables, first=len(record.matches))
 
     async def _open(self, record: Record, m: MatchRow) -> None:
         """Make the match's table (once), seat its people, fill the other seats with bots and start it."""
@@ -352,11 +406,16 @@ class Tournaments:
                 self._write_round(s, row.id, row.round + 1, tables)
                 s.execute(update(TournamentRow).where(TournamentRow.id == row.id).values(round=row.round + 1))
             return
+        self._decide_prizes(record)
+
+    def _decide_prizes(self, record: Record) -> None:
+        """The end: the standings final, and the prizes decided (written before any is paid)."""
+        row = record.row
         record.row.status = PAYING
         standings = record.standings()
         pool = row.fee * len(record.people)
         paid = prizes(pool, json.loads(row.prizes), standings, paid=record.people) if pool else {}
-        self._set_status(row.id, PAYING, payout=json.dumps(paid), finished_at=self.now())
+        self._set_status(row.id, PAYING, (RUNNING,), payout=json.dumps(paid), finished_at=self.now())
         log.info("tournament %s is over: %s", row.id, ", ".join(f"{s.place}. {s.entrant}" for s in standings[:3]))
 
     # -- the chips ------------------------------------------------------------------------------------------------
@@ -371,11 +430,24 @@ class Tournaments:
         self._set_status(row.id, FINISHED)
 
     def _cancel(self, record: Record) -> None:
-        """Return every fee of a tournament that could not start, then mark it cancelled."""
-        for e in record.registered:
-            if not is_bot(e.entrant):
-                self._return_fee(record.row, e)
-        self._set_status(record.row.id, CANCELLED, finished_at=self.now())
+        """Return every fee of a tournament that could not start (or that the operator cancels), then mark it
+        cancelled."""
+        settle_cancel(self.engine, self.ledger, record, self.now())
+
+    async def _end_cancelled(self, record: Record) -> bool:
+        """A cancelled tournament's leftovers: an entry made meanwhile is returned, and its matches not done are
+        ended (their tables abandoned); whether there were any."""
+        if any(e.state != WITHDRAWN for e in record.entrants):
+            await asyncio.to_thread(self._cancel, record)
+            return True
+        left = [m for m in record.matches if m.status != DONE]
+        for m in left:
+            live = self.hub.get(m.table_id) if m.table_id is not None else None
+            if live is not None and not live.gone and live.table.status != "finished":
+                with contextlib.suppress(TableError):
+                    await self.hub.abandon(live, reason="the tournament was cancelled")
+            await asyncio.to_thread(self._set_match, m, status=DONE, outcome=json.dumps({"cancelled": True}))
+        return bool(left)
 
     # -- running --------------------------------------------------------------------------------------------------
 
@@ -394,8 +466,14 @@ class Tournaments:
             log.exception("tournament %s could not take its next step", tournament_id)
 
     def active(self) -> list[str]:
+        """The tournaments with a step to take: those under way, and those cancelled with a match or an entry
+        still to end."""
+        leftover = or_(
+            exists().where(MatchRow.tournament_id == TournamentRow.id, MatchRow.status != DONE),
+            exists().where(EntrantRow.tournament_id == TournamentRow.id, EntrantRow.state != WITHDRAWN))
         with Session(self.engine) as s:
-            return list(s.scalars(select(TournamentRow.id).where(TournamentRow.status.in_(ACTIVE))))
+            return list(s.scalars(select(TournamentRow.id).where(
+                or_(TournamentRow.status.in_(ACTIVE), (TournamentRow.status == CANCELLED) & leftover))))
 
     async def tick(self) -> None:
         """Every active tournament takes what steps it can (after a restart: from where the database says)."""

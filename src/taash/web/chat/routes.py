@@ -19,6 +19,8 @@ from taash.web.http import ERRORS, ApiError, StrictIn
 from taash.web.hub import Live
 from taash.web.state import AppState, Guest, State
 from taash.web.table_models import private_refused
+from taash.web.tournament_book import read
+from taash.web.tournament_socket import may_hear_line
 
 router = APIRouter()
 
@@ -56,7 +58,14 @@ def table_of(state: AppState, line: ChatLine) -> Live:
 
 def could_hear(state: AppState, guest: str, line: ChatLine) -> bool:
     """Whether ``guest`` was one of the line's listeners: a player of its table (the players' channel), or a
-    watcher of its public table (the watchers')."""
+    watcher of its public table (the watchers'); in a tournament's room, an entrant (the entrants' channel) or
+    anyone (the watchers')."""
+    kind, _, key = line.room.partition(":")
+    if kind == "tournament":
+        record = read(state.store.engine, key)
+        if record is None:
+            raise ApiError("not_found", N_("no such chat line"))
+        return may_hear_line(record, guest, line.channel)
     live = table_of(state, line)
     if line.channel == PLAYERS:
         return live.table.seat_of(guest) is not None or guest in participants(state, live)
