@@ -68,7 +68,14 @@ export class LocalSocket {
       if (this.onmessage) this.onmessage({ data: data.text });
     } else if (data.op === "save") {
       this.match = { ...this.match, save: data.save, over: data.over, updated: Date.now() };
-      if (this.persist) keep(this.match);
+      // Kept, the page says which version is safe in IndexedDB (data-saved-version; data-saved-over once the
+      // finished match is): what a reload resumes, and what the offline page lists.
+      if (this.persist) {
+        keep(this.match).then(() => {
+          document.body.dataset.savedVersion = String(data.version);
+          document.body.dataset.savedOver = String(data.over);
+        });
+      }
     } else if (data.op === "api") {
       const call = this.calls.get(data.id);
       this.calls.delete(data.id);

@@ -72,21 +72,59 @@ async function showSaved() {
   return done;
 }
 
-/** Send each finished match not yet in the history (when online), then show the history's offline matches. */
+/** The first wait before sending again what could not be sent, and the longest (doubled after each failure). */
+const RETRY_FIRST_MS = 2000;
+const RETRY_MOST_MS = 60000;
+let retryMs = RETRY_FIRST_MS;
+let retryTimer = null;
+let sending = null;
+
+/**
+ * Add the finished matches to the history: now, on the page's load, whenever the browser says it is back online
+ * ('online'), and again on a timer that doubles its wait (2 s to a minute) while any is still waiting (the
+ * network down, the server busy, no name chosen yet). One sending at a time: a call during one runs after it.
+ */
+function uploadSoon() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  sending = (sending || Promise.resolve()).then(upload).then((waiting) => {
+    document.body.dataset.uploads = waiting ? "waiting" : "done";
+    if (!waiting) retryMs = RETRY_FIRST_MS;
+    else if (retryTimer === null) {
+      retryTimer = setTimeout(uploadSoon, retryMs);
+      retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);
+    }
+  });
+  return sending;
+}
+
+/** Send each finished match not yet in the history, then show the history's offline matches; whether any is
+ * still waiting to be sent. */
 async function upload() {
-  if (!navigator.onLine) return;
-  for (const m of await showSaved()) {
+  const done = await showSaved();
+  if (!navigator.onLine) return done.some((m) => !m.uploaded && !m.refused);
+  let waiting = false;
+  for (const m of done) {
     if (m.uploaded || m.refused) continue;
     try {
       await api("POST", "/api/offline/matches", { save: m.save });
       await keep({ ...m, uploaded: true, needsName: false });
     } catch (e) {
+      if (e.status >= 400 && e.status < 500 && ![401, 408, 429].includes(e.status)) {
+        await keep({ ...m, refused: e.message }); // the server's engine would not replay it: never again
+        continue;
+      }
+      waiting = true;
       if (e.status === 401) await keep({ ...m, needsName: true });
-      else if (e.status >= 400 && e.status < 500) await keep({ ...m, refused: e.message });
-      else return; // the network: another time
+      else break; // the network or the server: another time
     }
   }
   await showSaved();
+  await showHistory();
+  return waiting;
+}
+
+async function showHistory() {
   try {
     const rows = await api("GET", "/api/offline/matches");
     $("history").replaceChildren(...rows.map((r) => h("li", { testid: "offline-history-match" },
@@ -99,6 +137,8 @@ async function upload() {
 }
 
 async function main() {
+  // Listened for first: the browser may say it is back online while the page is still loading.
+  window.addEventListener("online", () => { retryMs = RETRY_FIRST_MS; uploadSoon(); });
   register();
   installButton($("install"));
   label();
@@ -112,9 +152,7 @@ async function main() {
   fillChoices();
   $("offline-form").game.addEventListener("change", fillChoices);
   $("offline-form").addEventListener("submit", play);
-  await showSaved();
-  await upload();
-  window.addEventListener("online", upload);
+  await uploadSoon();
   document.body.dataset.ready = "true";
 }
 

@@ -4,8 +4,8 @@
 //
 // From the page: {op: "start", setup, delay} or {op: "resume", save, delay}; {op: "send", text} (a message of
 // the protocol); {op: "api", id, method, path, body}; {op: "bench", n} (the bots' decisions timed).
-// To the page: {op: "ready", ms}; {op: "message", text}; {op: "save", save, over}; {op: "api", id, ok, text};
-// {op: "bench", times}; {op: "failed", error}.
+// To the page: {op: "ready", ms}; {op: "message", text}; {op: "api", id, ok, text};
+// {op: "bench", times}; {op: "failed", error}; {op: "save", save, over, version}.
 
 import { loadPyodide } from "/pyodide/pyodide.mjs";
 
@@ -37,7 +37,7 @@ function tell(texts) {
 }
 
 function saved() {
-  postMessage({ op: "save", save: match.save(), over: match.over });
+  postMessage({ op: "save", save: match.save(), over: match.over, version: match.table.version });
 }
 
 /** After each change: save it, then let a bot move (after `delay`) while one is to move. */
