@@ -1,7 +1,7 @@
 // The offline page (/offline): start a match against bots that runs on this device, resume one in progress, and
 // add finished ones to the person's history once online (the server replays each before keeping it).
 
-import { api, formatLabel, games, h, levelLabel } from "/static/common.js";
+import { api, formatLabel, games, h, levelLabel, ruleLabel } from "/static/common.js";
 import { TEXT } from "/static/texts.js";
 import { installButton, register } from "/static/offline/register.js";
 import { keep, newId, savedMatches } from "/static/offline/local.js";
@@ -18,6 +18,7 @@ function label() {
   $("players-label").textContent = TEXT.offlinePlayers;
   $("level-label").textContent = TEXT.offlineLevel;
   $("length-label").textContent = TEXT.offlineLength;
+  $("rules-label").textContent = TEXT.offlineRules;
   $("name-label").textContent = TEXT.offlineName;
   $("offline-play").textContent = TEXT.offlinePlay;
   $("resume-title").textContent = TEXT.offlineResumeTitle;
@@ -34,6 +35,8 @@ function chosenGame() { return GAMES.find((g) => g.name === $("offline-form").ga
 function fillChoices() {
   const g = chosenGame();
   options($("offline-form").players, g.players);
+  // The rules presets the online table's form offers (the server's list; its first is the game's default).
+  options($("offline-form").rules, g.rules.map((r) => [r, ruleLabel(r)]));
   // A game of formats (the registry's) is as long as its format; another, as many wins as chosen (0: one deal).
   options($("offline-form").length, g.formats.length ? g.formats.map((f) => [f, formatLabel(f)])
     : [[1, "1"], [0, TEXT.offlineSingleDeal], [2, "2"], [3, "3"]]);
@@ -48,12 +51,14 @@ async function play(event) {
   event.preventDefault();
   const form = $("offline-form");
   const setup = { game: form.game.value, players: Number(form.players.value), level: form.level.value,
-    length: chosenGame().formats.length ? form.length.value : Number(form.length.value), rules: null, seed: Math.floor(Math.random() * 2 ** 31), name: form.name.value.trim() || "You" };
+    length: chosenGame().formats.length ? form.length.value : Number(form.length.value), rules: form.rules.value || null, seed: Math.floor(Math.random() * 2 ** 31), name: form.name.value.trim() || "You" };
   const id = newId();
   await keep({ id, setup, save: null, over: false, updated: Date.now(), uploaded: false, refused: null });
   sessionStorage.setItem("taash-offline-clicked", String(Date.now()));
-  const delay = new URLSearchParams(location.search).get("delay"); // the bots' pause (tests make it short)
-  location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}`;
+  const params = new URLSearchParams(location.search);
+  const delay = params.get("delay"); // the bots' pause (tests make it short)
+  const fresh = params.get("snapshot") === "0"; // the engine started from scratch (the benchmark's baseline)
+  location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}${fresh ? "&snapshot=0" : ""}`;
 }
 
 function describe(m) { return TEXT.offlineStarted(title(m.setup.game), levelLabel(m.setup.level)); }
