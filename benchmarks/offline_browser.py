@@ -7,8 +7,9 @@ It starts ``taash serve`` on a free port, visits the offline page once online (t
 offline play needs) and reports:
 
 - the bytes cached for offline play (every response in the service worker's cache, as the browser holds them);
-- the time from a click on "Play offline" to the first deal shown, offline, once cached (``--starts`` times, a
-  new Seep match each, the median and each);
+- the time from a click on "Play offline" to the first deal shown, offline, once cached (``--starts`` times each
+  way, a new Seep match each, the median and each): the engine started from scratch (``?snapshot=0``, the
+  baseline) and from its memory snapshot, in turns so that both see the same load; and the snapshot's bytes;
 - the bots' decisions of each game at ``hard`` in the offline engine's worker (the benchmark page
   /static/offline/bench.html): the median and the longest, and how long the engine took to start there.
 
@@ -37,12 +38,21 @@ CACHED_BYTES = """async () => {
   let bytes = 0, files = 0;
   for (const name of await caches.keys()) {
     const cache = await caches.open(name);
+    if (name === "taash-snapshots") continue; // made on this device, not downloaded: counted apart
     for (const request of await cache.keys()) {
       bytes += (await (await cache.match(request)).blob()).size;
       files += 1;
     }
   }
   return [bytes, files];
+}"""
+
+
+SNAPSHOT_BYTES = """async () => {
+  const cache = await caches.open("taash-snapshots");
+  let bytes = 0;
+  for (const request of await cache.keys()) bytes += (await (await cache.match(request)).blob()).size;
+  return bytes;
 }"""
 
 
@@ -76,21 +86,27 @@ def measure(url: str, starts: int, decisions: int) -> dict[str, object]:
         page.wait_for_function(f"async () => (await ({CACHED_BYTES})())[1] >= {wanted}")
         cached, files = page.evaluate(CACHED_BYTES)
         context.set_offline(True)
-        firsts = []
+        # Every start timed twice, in turns: from scratch (?snapshot=0, as before snapshots: the baseline) and
+        # from the engine's memory snapshot (the first such start makes it), so both see the same load.
+        firsts: dict[str, list[int]] = {"scratch": [], "snapshot": []}
         for _ in range(starts):
-            page.goto(f"{url}/offline")
-            page.wait_for_function("() => document.body.dataset.ready === 'true'")
-            page.locator("[data-testid='offline-game']").select_option("seep")
-            page.locator("[data-testid='offline-play']").click()
-            page.wait_for_function("() => document.body.dataset.firstDealMs")
-            firsts.append(int(page.evaluate("() => document.body.dataset.firstDealMs")))
+            for kind, query in (("scratch", "?snapshot=0"), ("snapshot", "")):
+                page.goto(f"{url}/offline{query}")
+                page.wait_for_function("() => document.body.dataset.ready === 'true'")
+                page.locator("[data-testid='offline-game']").select_option("seep")
+                page.locator("[data-testid='offline-play']").click()
+                page.wait_for_function("() => document.body.dataset.firstDealMs")
+                firsts[kind].append(int(page.evaluate("() => document.body.dataset.firstDealMs")))
+        snapshot_bytes = page.evaluate(SNAPSHOT_BYTES)
         context.set_offline(False)  # the benchmark page is not one the app caches (the engine it times is)
         page.goto(f"{url}/static/offline/bench.html?level=hard&n={decisions}")
         page.wait_for_function("() => document.body.dataset.done")
         bench = json.loads(page.locator("[data-testid='bench-result']").inner_text())
         browser.close()
-    return {"cached_bytes": cached, "cached_files": files, "first_deal_ms": firsts,
-            "first_deal_median_ms": statistics.median(firsts), "decisions": bench}
+    return {"cached_bytes": cached, "cached_files": files, "snapshot_bytes": snapshot_bytes,
+            "first_deal_ms": firsts,
+            "first_deal_median_ms": {kind: statistics.median(ms) for kind, ms in firsts.items()},
+            "decisions": bench}
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from PIL import Image
 
 from taash.cli.plain_play import new_session
 from taash.cli.play_options import PlayOptions
+from taash.i18n import client_catalogue
 from taash.tables.adapter import TableError
 from taash.web.app import create_app
 from taash.web.http import ServerConfig
@@ -26,7 +27,7 @@ from taash.web.hub.live import Connection, Live
 from taash.web.hub.messages import Messages
 from taash.web.hub.turns import Turns
 from taash.web.offline.bundle import build, bundled_files
-from taash.web.offline.engine import OfflineMatch, Setup
+from taash.web.offline.engine import OTHER_REFUSAL, OfflineMatch, Setup, opened
 from taash.web.offline.routes import PYODIDE, cached_paths
 
 
@@ -90,6 +91,46 @@ def test_a_stale_a_malformed_and_an_illegal_move_are_refused_in_one_line_and_cha
     refusal = json.loads(illegal[0])
     assert refusal["type"] == "error" and "\n" not in refusal["message"]
     assert (match.table.version, match.save()) == (version, saved)
+
+
+@pytest.mark.parametrize(("game", "rules"), [("rummy", "classic"), ("seep", "punjab_30")])
+def test_the_rules_chosen_offline_make_the_table_and_survive_its_save(game: str, rules: str) -> None:
+    chosen = Setup(game, 2, "easy", None, rules, 5, "You")
+    match = OfflineMatch(chosen)
+    assert json.loads(match.message("snapshot"))["state"]["rules"] == rules
+    assert json.loads(OfflineMatch.load(match.save()).message("snapshot"))["state"]["rules"] == rules
+    with pytest.raises(TableError, match="rules must be one of"):
+        OfflineMatch(Setup(game, 2, "easy", None, "no_such_rules", 5, "You"))
+
+
+BAD_SETUPS = {
+    "expert": {"game": "seep", "players": 4, "level": "expert", "length": 0, "rules": None, "seed": 1, "name": "x"},
+    "rules": {"game": "rummy", "players": 2, "level": "easy", "length": None, "rules": "karan", "seed": 1, "name": "x"},
+    "name": {"game": "seep", "players": 4, "level": "easy", "length": 0, "rules": None, "seed": 1, "name": " "},
+    "seed": {"game": "seep", "players": 4, "level": "easy", "length": 0, "rules": None, "seed": "1", "name": "x"},
+}
+
+
+@pytest.mark.parametrize("bad", sorted(BAD_SETUPS))
+def test_a_refused_setup_is_a_message_of_the_catalogue_translated_in_hindi_and_punjabi(bad: str) -> None:
+    match, refusal = opened("start", json.dumps(BAD_SETUPS[bad]))
+    assert match is None and refusal is not None
+    said = json.loads(refusal)
+    english = said["message"].format(**said["values"])
+    assert "\n" not in english and "{" not in english
+    for lang in ("hi", "pa"):
+        assert said["message"] in client_catalogue(lang)["messages"], (lang, said["message"])
+
+
+def test_a_setup_refused_by_the_games_own_settings_is_said_with_its_reason() -> None:
+    match, refusal = opened("start", json.dumps({**BAD_SETUPS["expert"], "level": "easy", "players": 3}))
+    assert match is None and refusal is not None
+    said = json.loads(refusal)
+    assert said["message"] == OTHER_REFUSAL and said["values"]["why"]
+    assert opened("resume", "not json") == (None, json.dumps(
+        {"message": "this saved match cannot be read: it is not JSON", "values": {}}))
+    started, none = opened("start", json.dumps({**BAD_SETUPS["expert"], "level": "easy"}))
+    assert started is not None and none is None
 
 
 def test_a_saved_match_resumes_where_it_was() -> None:
@@ -186,7 +227,8 @@ def test_the_service_worker_caches_the_client_the_engine_and_pyodide(client: Tes
     assert "__FILES__" not in r.text and "__BUNDLE__" not in r.text
     paths = cached_paths()
     for needed in ("/offline/play", "/offline/engine.zip", "/static/table.js", "/static/offline/worker.js",
-                   "/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip"):
+                   "/pyodide/pyodide.asm.wasm", "/pyodide/python_stdlib.zip", "/static/offline/bench.html",
+                   "/api/i18n/en", "/api/i18n/hi", "/api/i18n/pa"):
         assert needed in paths and json.dumps(needed) in r.text
     for path in paths:
         if not path.startswith("/pyodide/") or PYODIDE.is_dir():
@@ -217,6 +259,23 @@ def test_a_finished_match_is_added_to_the_history_once_and_never_rated(client: T
     board = client.get("/api/leaderboard/seep")
     assert board.status_code == 200
     assert "You" not in board.text and "bot:hard" not in board.text
+
+
+def test_the_persons_page_lists_his_offline_matches_apart_and_never_rated(client: TestClient) -> None:
+    guest(client)
+    me = client.get("/api/me").json()["id"]
+    assert client.get(f"/api/people/{me}/offline").json() == []
+    save = played_out(OfflineMatch(setup("seep", seed=3))).save()
+    assert client.post("/api/offline/matches", json={"save": save}).status_code == 200
+    listed = client.get(f"/api/people/{me}/offline").json()
+    assert [m["game"] for m in listed] == ["seep"] and listed[0]["summary"]["level"] == "hard"
+    person = client.get(f"/api/people/{me}").json()
+    assert person["matches"] == [] and person["stats"] == {}  # not a match at a table: no statistics, no rating
+    client.cookies.clear()  # anyone may look at a person's page
+    assert client.get(f"/api/people/{me}/offline").json() == listed
+    for unknown in ("0123abcd", "not-an-id"):
+        r = client.get(f"/api/people/{unknown}/offline")
+        assert r.status_code == 404 and "no such person" in r.text
 
 
 def tampered(save: str, change: str) -> str:

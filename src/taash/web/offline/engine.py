@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from taash.i18n import N_
 from taash.rulebook import rules_document
 from taash.tables.adapter import TIMEOUT, Settings, TableError, adapter
 from taash.tables.table import Table
@@ -31,6 +32,36 @@ TABLE_ID = "offline"
 LEVELS = ("easy", "medium", "hard")
 #: The longest message read, as the server's default.
 MAX_MESSAGE = 16 * 1024
+
+
+class SetupError(TableError):
+    """A setup or a save that cannot be played offline: its sentence is a message of the catalogue (``msgid``) with
+    its ``values``, so that the browser shows it in the person's language (the offline engine has no catalogue)."""
+
+    def __init__(self, msgid: str, **values: JSON):
+        super().__init__(msgid.format(**values))
+        self.msgid = msgid
+        self.values = values
+
+    def refusal(self) -> str:
+        """The refusal as the page translates it: JSON ``{"message": msgid, "values": {...}}``."""
+        return json.dumps({"message": self.msgid, "values": self.values})
+
+
+#: What the page says of a start refused for another reason than a :class:`SetupError` (a rule of the game's own
+#: settings): a message of the catalogue, with the English reason beside it.
+OTHER_REFUSAL = N_("these settings cannot be played offline: {why}")
+
+
+def opened(op: str, text: str) -> tuple[OfflineMatch | None, str | None]:
+    """The match a page's ``start`` (its setup, JSON) or ``resume`` (its save) opens, or None and the refusal as
+    JSON ``{"message", "values"}`` (a message of the catalogue, translated by the page)."""
+    try:
+        return (OfflineMatch.start(text) if op == "start" else OfflineMatch.load(text)), None
+    except SetupError as e:
+        return None, e.refusal()
+    except TableError as e:
+        return None, json.dumps({"message": OTHER_REFUSAL, "values": {"why": str(e)}})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,22 +81,22 @@ class Setup:
     def from_json(cls, data: JSON) -> Setup:
         """A setup read back from a save or the page (``TableError`` for anything that is not one)."""
         if not isinstance(data, Mapping):
-            raise TableError("a setup is a JSON object")
+            raise SetupError(N_("the match's settings are not a JSON object"))
         fields = {"game": str, "players": int, "level": str, "seed": int, "name": str}
         for key, kind in fields.items():
             value = data.get(key)
             if isinstance(value, bool) or not isinstance(value, kind):
-                raise TableError(f"setup: {key} must be a {kind.__name__}")
+                raise SetupError(N_("the setting {key} is missing or not a {kind}"), key=key, kind=kind.__name__)
         if data["level"] not in LEVELS:
-            raise TableError(f"setup: level must be one of {', '.join(LEVELS)} offline")
+            raise SetupError(N_("the computer's level must be one of {levels} offline"), levels=", ".join(LEVELS))
         length, rules = data.get("length"), data.get("rules")
         if length is not None and (isinstance(length, bool) or not isinstance(length, int | str)):
-            raise TableError("setup: length must be a whole number, a format's name or null")
+            raise SetupError(N_("the match length must be a whole number, a format's name or null"))
         if rules is not None and not isinstance(rules, str):
-            raise TableError("setup: rules must be a preset's name or null")
+            raise SetupError(N_("the rules must be a preset's name or null"))
         name = data["name"].strip()
         if not 0 < len(name) <= 40:
-            raise TableError("setup: name must be 1 to 40 characters")
+            raise SetupError(N_("your name must be 1 to 40 characters"))
         return cls(data["game"], data["players"], data["level"], length, rules, data["seed"], name)
 
     def settings(self) -> Settings:
@@ -73,7 +104,7 @@ class Setup:
         table_game = adapter(self.game)
         rules = self.rules if self.rules is not None else table_game.presets[0]
         if rules not in table_game.presets:
-            raise TableError(f"rules must be one of {', '.join(table_game.presets)}")
+            raise SetupError(N_("the rules must be one of {presets}"), presets=", ".join(table_game.presets))
         document = rules_document(rules, {p: p for p in table_game.presets}, TableError)
         length = self.length
         if length is None:
@@ -89,7 +120,7 @@ class OfflineMatch:
         try:
             adapter(setup.game)
         except (KeyError, ValueError):
-            raise TableError(f"no such game {setup.game[:40]!r}") from None
+            raise SetupError(N_("no such game {game}"), game=repr(setup.game[:40])) from None
         self.table = Table(TABLE_ID, "", setup.settings(), setup.seed, owner=PERSON)
         #: Every action made after the start, with who made it (True: the person), in order.
         self.actions: list[tuple[dict[str, JSON], bool]] = []
@@ -102,7 +133,7 @@ class OfflineMatch:
         try:
             data = json.loads(setup_text)
         except ValueError:
-            raise TableError("a setup is JSON") from None
+            raise SetupError(N_("the match's settings are not JSON")) from None
         return cls(Setup.from_json(data))
 
     # -- saving -------------------------------------------------------------------------------------------------
@@ -118,13 +149,13 @@ class OfflineMatch:
         try:
             data = json.loads(text)
         except ValueError:
-            raise TableError("a save is JSON") from None
+            raise SetupError(N_("this saved match cannot be read: it is not JSON")) from None
         if not isinstance(data, dict) or not isinstance(data.get("actions"), list):
-            raise TableError("a save has a setup and its actions")
+            raise SetupError(N_("this saved match cannot be read: it has no settings and moves"))
         match = cls(Setup.from_json(data.get("setup")))
         for made in data["actions"]:
             if not isinstance(made, dict) or not isinstance(made.get("action"), dict):
-                raise TableError("each saved action is an object")
+                raise SetupError(N_("this saved match cannot be read: a move is not an object"))
             match.make(made["action"], bool(made.get("person")))
         return match
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from taash.i18n import N_
+from taash.i18n import LANGUAGES, N_
 from taash.tables.adapter import TableError
 from taash.web.db import OfflineMatchRow
 from taash.web.http import ERRORS, ApiError, StrictIn
@@ -63,8 +64,11 @@ MANIFEST: dict[str, JSON] = {
     ],
 }
 
-#: The pages and answers the service worker caches besides the client's static files.
-CACHED_PAGES = ("/", "/offline", "/offline/play", "/manifest.webmanifest", "/api/games", "/offline/engine.zip")
+#: The pages and answers the service worker caches besides the client's static files: the benchmark page too
+#: (it times the offline engine, so it runs offline), and every language's catalogue (the offline pages speak the
+#: person's language with no network).
+CACHED_PAGES = ("/", "/offline", "/offline/play", "/manifest.webmanifest", "/api/games", "/offline/engine.zip",
+                "/static/offline/bench.html", *(f"/api/i18n/{code}" for code in LANGUAGES))
 #: The static files cached, by suffix (the client's scripts, styles, icons, fonts; not its licences or sources).
 CACHED_SUFFIXES = (".js", ".css", ".svg", ".png", ".woff2")
 
@@ -197,6 +201,18 @@ async def offline_matches(state: State, guest: Guest) -> list[OfflineMatchOut]:
     """The person's offline matches uploaded, newest first."""
     with Session(state.store.engine) as session:
         rows = session.scalars(select(OfflineMatchRow).where(OfflineMatchRow.guest == guest)
+                               .order_by(OfflineMatchRow.uploaded_at.desc()).limit(LISTED))
+        return [out(r) for r in rows]
+
+
+@router.get("/api/people/{guest_id}/offline", response_model=list[OfflineMatchOut], responses=ERRORS)
+async def persons_offline_matches(guest_id: str, state: State) -> list[OfflineMatchOut]:
+    """A person's offline matches uploaded, newest first, for his page: listed apart from his matches at tables,
+    as matches against the computer that no rating, leaderboard or statistic counts."""
+    if not re.fullmatch(r"[0-9a-f]{1,32}", guest_id) or state.store.guest(guest_id) is None:
+        raise ApiError("not_found", N_("no such person"))
+    with Session(state.store.engine) as session:
+        rows = session.scalars(select(OfflineMatchRow).where(OfflineMatchRow.guest == guest_id)
                                .order_by(OfflineMatchRow.uploaded_at.desc()).limit(LISTED))
         return [out(r) for r in rows]
 

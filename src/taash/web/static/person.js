@@ -1,7 +1,7 @@
 // A player's page: his chips, his statistics per game and his finished matches, each with its replay and the chips
 // it moved for him.
 import { _, ngettext } from "/static/i18n.js";
-import { accountMark, api, chipsText, games, h, me, nameEl } from "/static/common.js";
+import { accountMark, api, chipsText, games, h, levelLabel, me, nameEl } from "/static/common.js";
 import { personButtons } from "/static/friends.js";
 import { TEXT } from "/static/texts.js";
 
@@ -62,7 +62,27 @@ async function main() {
         chipsText(m.chips)),
       h("td", {}, h("a", { href: m.replay }, _("replay")))));
   }
+  showOffline(id, title);
   showTournaments(id);
+}
+
+/** His offline matches against the computer, uploaded once online: apart from the rest, each marked offline. */
+async function showOffline(id, title) {
+  const found = await api("GET", `/api/people/${encodeURIComponent(id)}/offline`).catch(() => []);
+  const section = document.getElementById("offline");
+  section.hidden = found.length === 0;
+  document.getElementById("offline-matches").replaceChildren(...found.map((m) => {
+    const mine = m.summary.seats[0];
+    const seats = m.summary.seats.flatMap((s, i) => [i ? ", " : "", nameEl(s.name),
+      s.bot ? ` (${_("{level} bot", { level: levelLabel(m.summary.level) })})` : ""]);
+    return h("tr", { "data-testid": "person-offline-match" },
+      h("td", {}, title(m.game), " ", h("span", { class: "badge", "data-testid": "offline-mark" }, _("offline"))),
+      h("td", {}, new Date(m.uploaded_at).toLocaleString()),
+      h("td", {}, ...seats),
+      h("td", {}, mine.won ? _("won") : _("lost")),
+      h("td", {}, String(mine.points)),
+      h("td", { class: "muted" }, _("not rated")));
+  }));
 }
 
 /** The tournaments he entered, with his place and prize once each is over. */

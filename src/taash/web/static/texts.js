@@ -148,6 +148,7 @@ export const TEXT = {
   offlinePlayers: _("Players"),
   offlineLevel: _("Computer level"),
   offlineLength: _("Match length"),
+  offlineRules: _("Rules"),
   offlineSingleDeal: _("a single deal"),
   offlineName: _("Your name"),
   offlineResumeTitle: _("Matches in progress"),

@@ -2,7 +2,11 @@
 // stands in for the table's websocket: a Web Worker running taash's engine in Pyodide (worker.js), speaking the
 // same messages as the server.
 
+import { _ } from "/static/i18n.js";
+
 const DB = "taash-offline";
+/** What a person reads when the engine cannot start on this device (its reason goes to the console). */
+const NOT_LOADED = () => _("The offline engine could not be loaded on this device: open this page once online, then try again.");
 const STORE = "matches";
 
 function database() {
@@ -40,22 +44,25 @@ export function newId() {
  * or its setup starts it); every change is saved there as it happens.
  */
 export class LocalSocket {
-  constructor(found, { delay = 700, persist = true, onLoaded = () => {}, onFailed = () => {} } = {}) {
+  constructor(found, { delay = 700, persist = true, snapshot = true, onLoaded = () => {}, onFailed = () => {} } = {}) {
     this.readyState = 0;
     this.persist = persist;
     this.match = null;
     this.calls = new Map();
     this.worker = new Worker("/static/offline/worker.js", { type: "module" });
     this.worker.onmessage = (event) => this.fromWorker(event.data, onLoaded, onFailed);
-    this.worker.onerror = (event) => onFailed(event.message || "the offline engine failed to start");
+    this.worker.onerror = (event) => {
+      console.warn("the offline engine's worker:", event.message);
+      onFailed(NOT_LOADED());
+    };
     Promise.resolve(found).then((match) => {
       if (!match) {
-        onFailed("no such offline match on this device");
+        onFailed(_("There is no such offline match on this device."));
         return;
       }
       this.match = match;
       const op = match.save ? { op: "resume", save: match.save } : { op: "start", setup: match.setup };
-      this.worker.postMessage({ ...op, delay });
+      this.worker.postMessage({ ...op, delay, snapshot });
     }, (e) => onFailed(String(e)));
   }
 
@@ -68,13 +75,24 @@ export class LocalSocket {
       if (this.onmessage) this.onmessage({ data: data.text });
     } else if (data.op === "save") {
       this.match = { ...this.match, save: data.save, over: data.over, updated: Date.now() };
-      if (this.persist) keep(this.match);
+      // Kept, the page says which version is safe in IndexedDB (data-saved-version; data-saved-over once the
+      // finished match is): what a reload resumes, and what the offline page lists.
+      if (this.persist) {
+        keep(this.match).then(() => {
+          document.body.dataset.savedVersion = String(data.version);
+          document.body.dataset.savedOver = String(data.over);
+        });
+      }
     } else if (data.op === "api") {
       const call = this.calls.get(data.id);
       this.calls.delete(data.id);
       if (call) (data.ok ? call.resolve(JSON.parse(data.text)) : call.reject(new Error(data.text)));
     } else if (data.op === "bench") {
       if (this.onbench) this.onbench(data.times);
+    } else if (data.op === "refused") onFailed(_(data.refusal.message, data.refusal.values));
+    else if (data.op === "unloaded") {
+      console.warn("the offline engine:", data.error);
+      onFailed(NOT_LOADED());
     } else if (data.op === "failed") onFailed(data.error);
   }
 

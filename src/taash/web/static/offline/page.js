@@ -1,7 +1,7 @@
 // The offline page (/offline): start a match against bots that runs on this device, resume one in progress, and
 // add finished ones to the person's history once online (the server replays each before keeping it).
 
-import { api, formatLabel, games, h, levelLabel } from "/static/common.js";
+import { api, formatLabel, games, h, levelLabel, ruleLabel } from "/static/common.js";
 import { TEXT } from "/static/texts.js";
 import { installButton, register } from "/static/offline/register.js";
 import { keep, newId, savedMatches } from "/static/offline/local.js";
@@ -18,6 +18,7 @@ function label() {
   $("players-label").textContent = TEXT.offlinePlayers;
   $("level-label").textContent = TEXT.offlineLevel;
   $("length-label").textContent = TEXT.offlineLength;
+  $("rules-label").textContent = TEXT.offlineRules;
   $("name-label").textContent = TEXT.offlineName;
   $("offline-play").textContent = TEXT.offlinePlay;
   $("resume-title").textContent = TEXT.offlineResumeTitle;
@@ -34,6 +35,8 @@ function chosenGame() { return GAMES.find((g) => g.name === $("offline-form").ga
 function fillChoices() {
   const g = chosenGame();
   options($("offline-form").players, g.players);
+  // The rules presets the online table's form offers (the server's list; its first is the game's default).
+  options($("offline-form").rules, g.rules.map((r) => [r, ruleLabel(r)]));
   // A game of formats (the registry's) is as long as its format; another, as many wins as chosen (0: one deal).
   options($("offline-form").length, g.formats.length ? g.formats.map((f) => [f, formatLabel(f)])
     : [[1, "1"], [0, TEXT.offlineSingleDeal], [2, "2"], [3, "3"]]);
@@ -48,12 +51,14 @@ async function play(event) {
   event.preventDefault();
   const form = $("offline-form");
   const setup = { game: form.game.value, players: Number(form.players.value), level: form.level.value,
-    length: chosenGame().formats.length ? form.length.value : Number(form.length.value), rules: null, seed: Math.floor(Math.random() * 2 ** 31), name: form.name.value.trim() || "You" };
+    length: chosenGame().formats.length ? form.length.value : Number(form.length.value), rules: form.rules.value || null, seed: Math.floor(Math.random() * 2 ** 31), name: form.name.value.trim() || "You" };
   const id = newId();
   await keep({ id, setup, save: null, over: false, updated: Date.now(), uploaded: false, refused: null });
   sessionStorage.setItem("taash-offline-clicked", String(Date.now()));
-  const delay = new URLSearchParams(location.search).get("delay"); // the bots' pause (tests make it short)
-  location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}`;
+  const params = new URLSearchParams(location.search);
+  const delay = params.get("delay"); // the bots' pause (tests make it short)
+  const fresh = params.get("snapshot") === "0"; // the engine started from scratch (the benchmark's baseline)
+  location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}${fresh ? "&snapshot=0" : ""}`;
 }
 
 function describe(m) { return TEXT.offlineStarted(title(m.setup.game), levelLabel(m.setup.level)); }
@@ -72,21 +77,59 @@ async function showSaved() {
   return done;
 }
 
-/** Send each finished match not yet in the history (when online), then show the history's offline matches. */
+/** The first wait before sending again what could not be sent, and the longest (doubled after each failure). */
+const RETRY_FIRST_MS = 2000;
+const RETRY_MOST_MS = 60000;
+let retryMs = RETRY_FIRST_MS;
+let retryTimer = null;
+let sending = null;
+
+/**
+ * Add the finished matches to the history: now, on the page's load, whenever the browser says it is back online
+ * ('online'), and again on a timer that doubles its wait (2 s to a minute) while any is still waiting (the
+ * network down, the server busy, no name chosen yet). One sending at a time: a call during one runs after it.
+ */
+function uploadSoon() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  sending = (sending || Promise.resolve()).then(upload).then((waiting) => {
+    document.body.dataset.uploads = waiting ? "waiting" : "done";
+    if (!waiting) retryMs = RETRY_FIRST_MS;
+    else if (retryTimer === null) {
+      retryTimer = setTimeout(uploadSoon, retryMs);
+      retryMs = Math.min(retryMs * 2, RETRY_MOST_MS);
+    }
+  });
+  return sending;
+}
+
+/** Send each finished match not yet in the history, then show the history's offline matches; whether any is
+ * still waiting to be sent. */
 async function upload() {
-  if (!navigator.onLine) return;
-  for (const m of await showSaved()) {
+  const done = await showSaved();
+  if (!navigator.onLine) return done.some((m) => !m.uploaded && !m.refused);
+  let waiting = false;
+  for (const m of done) {
     if (m.uploaded || m.refused) continue;
     try {
       await api("POST", "/api/offline/matches", { save: m.save });
       await keep({ ...m, uploaded: true, needsName: false });
     } catch (e) {
+      if (e.status >= 400 && e.status < 500 && ![401, 408, 429].includes(e.status)) {
+        await keep({ ...m, refused: e.message }); // the server's engine would not replay it: never again
+        continue;
+      }
+      waiting = true;
       if (e.status === 401) await keep({ ...m, needsName: true });
-      else if (e.status >= 400 && e.status < 500) await keep({ ...m, refused: e.message });
-      else return; // the network: another time
+      else break; // the network or the server: another time
     }
   }
   await showSaved();
+  await showHistory();
+  return waiting;
+}
+
+async function showHistory() {
   try {
     const rows = await api("GET", "/api/offline/matches");
     $("history").replaceChildren(...rows.map((r) => h("li", { testid: "offline-history-match" },
@@ -99,6 +142,8 @@ async function upload() {
 }
 
 async function main() {
+  // Listened for first: the browser may say it is back online while the page is still loading.
+  window.addEventListener("online", () => { retryMs = RETRY_FIRST_MS; uploadSoon(); });
   register();
   installButton($("install"));
   label();
@@ -112,9 +157,7 @@ async function main() {
   fillChoices();
   $("offline-form").game.addEventListener("change", fillChoices);
   $("offline-form").addEventListener("submit", play);
-  await showSaved();
-  await upload();
-  window.addEventListener("online", upload);
+  await uploadSoon();
   document.body.dataset.ready = "true";
 }
 

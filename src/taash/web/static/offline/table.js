@@ -15,6 +15,7 @@ export function connect(old, onMessage, setStatus) {
   setStatus(_("Starting the offline engine…"));
   socket = new LocalSocket(savedMatch(params.get("id") || ""), {
     delay,
+    snapshot: params.get("snapshot") !== "0", // ?snapshot=0: the benchmark's baseline, started from scratch
     onFailed: (why) => setStatus(_("Offline play failed: {why}.", { why }), true),
   });
   socket.onmessage = (event) => {

@@ -4,8 +4,10 @@
 //
 // From the page: {op: "start", setup, delay} or {op: "resume", save, delay}; {op: "send", text} (a message of
 // the protocol); {op: "api", id, method, path, body}; {op: "bench", n} (the bots' decisions timed).
-// To the page: {op: "ready", ms}; {op: "message", text}; {op: "save", save, over}; {op: "api", id, ok, text};
-// {op: "bench", times}; {op: "failed", error}.
+// To the page: {op: "ready", ms}; {op: "message", text}; {op: "api", id, ok, text};
+// {op: "bench", times}; {op: "save", save, over, version}; {op: "refused", refusal: {message, values}} (a setup
+// or save the engine cannot play: a message of the catalogue); {op: "unloaded", error} (Pyodide or the
+// engine's bundle could not be loaded); {op: "failed", error} (anything else).
 
 import { loadPyodide } from "/pyodide/pyodide.mjs";
 
@@ -14,21 +16,63 @@ let match = null; // the Python OfflineMatch
 let delay = 700; // milliseconds before a bot moves (so that a person sees each move)
 let botTimer = null;
 
-async function engine() {
+/** Where the memory snapshot of a started engine is kept (Cache Storage, under the bundle's version). */
+const SNAPSHOTS = "taash-snapshots";
+/** What a snapshot holds imported (part of its key: a snapshot of other imports is never restored). */
+const IMPORTS = "from taash.web.offline.engine import OfflineMatch, Setup, TableError, opened";
+
+async function bundleZip() {
+  const r = await fetch("/offline/engine.zip");
+  if (!r.ok) throw new Error(`the offline engine could not be loaded (${r.status})`);
+  return { zip: await r.arrayBuffer(), version: `${r.headers.get("ETag") || ""} ${IMPORTS}` };
+}
+
+/** The snapshot kept for this bundle's version, or null (none yet, or no Cache Storage). */
+async function keptSnapshot(version) {
+  try {
+    const found = await (await caches.open(SNAPSHOTS)).match(`/offline/snapshot/${encodeURIComponent(version)}`);
+    return found ? new Uint8Array(await found.arrayBuffer()) : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Keep a snapshot of `pyodide` (CPython started, the engine imported, no match yet) for the next start, in
+ * place of any older one. Made before any match exists, so that none is inside it. */
+function keepSnapshot(pyodide, version) {
+  let bytes;
+  try {
+    bytes = pyodide.makeMemorySnapshot();
+  } catch (e) {
+    return; // only slower next time: the engine starts from scratch again
+  }
+  caches.open(SNAPSHOTS).then(async (cache) => {
+    for (const old of await cache.keys()) await cache.delete(old);
+    await cache.put(`/offline/snapshot/${encodeURIComponent(version)}`, new Response(bytes));
+  }).catch(() => {});
+}
+
+/**
+ * Pyodide with taash's engine imported. The first start imports it and keeps a memory snapshot of the whole
+ * interpreter (Pyodide's `_makeSnapshot`/`makeMemorySnapshot`); later starts restore that snapshot instead of
+ * starting CPython and importing again (`_loadSnapshot`). `snapshot: false` (the benchmark's baseline) starts
+ * from scratch and keeps nothing.
+ */
+async function engine(useSnapshot = true) {
   if (py) return py;
   const started = performance.now();
-  const [pyodide, zip] = await Promise.all([
-    loadPyodide({ indexURL: "/pyodide/", packages: [] }),
-    fetch("/offline/engine.zip").then((r) => {
-      if (!r.ok) throw new Error(`the offline engine could not be loaded (${r.status})`);
-      return r.arrayBuffer();
-    }),
-  ]);
+  const { zip, version } = await bundleZip();
+  const kept = useSnapshot ? await keptSnapshot(version) : null;
+  const pyodide = await loadPyodide({ indexURL: "/pyodide/", packages: [],
+    ...(kept ? { _loadSnapshot: kept } : useSnapshot ? { _makeSnapshot: true } : {}) });
   pyodide.unpackArchive(zip, "zip", { extractDir: "/taash-offline" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/taash-offline')");
-  pyodide.runPython("from taash.web.offline.engine import OfflineMatch, Setup, TableError");
+  if (!kept) {
+    pyodide.runPython("import sys; sys.path.insert(0, '/taash-offline')");
+    pyodide.runPython(IMPORTS);
+    if (useSnapshot) keepSnapshot(pyodide, version);
+  }
   py = pyodide;
-  postMessage({ op: "loaded", ms: performance.now() - started });
+  postMessage({ op: "loaded", ms: performance.now() - started, snapshot: Boolean(kept) });
   return py;
 }
 
@@ -37,7 +81,7 @@ function tell(texts) {
 }
 
 function saved() {
-  postMessage({ op: "save", save: match.save(), over: match.over });
+  postMessage({ op: "save", save: match.save(), over: match.over, version: match.table.version });
 }
 
 /** After each change: save it, then let a bot move (after `delay`) while one is to move. */
@@ -53,13 +97,20 @@ function changed() {
 }
 
 async function begin(data) {
-  const p = await engine();
-  delay = typeof data.delay === "number" ? data.delay : delay;
-  if (data.op === "resume") {
-    match = p.globals.get("OfflineMatch").load(data.save);
-  } else {
-    match = p.globals.get("OfflineMatch").start(JSON.stringify(data.setup));
+  let p;
+  try {
+    p = await engine(data.snapshot !== false);
+  } catch (e) {
+    postMessage({ op: "unloaded", error: String(e.message || e) });
+    return;
   }
+  delay = typeof data.delay === "number" ? data.delay : delay;
+  const [found, refusal] = p.globals.get("opened")(data.op, data.op === "resume" ? data.save : JSON.stringify(data.setup));
+  if (!found) {
+    postMessage({ op: "refused", refusal: JSON.parse(refusal) }); // a message of the catalogue: the page says it
+    return;
+  }
+  match = found;
   postMessage({ op: "ready" });
   tell([match.message("snapshot")]);
   changed();
