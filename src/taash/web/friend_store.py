@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -24,6 +25,7 @@ from sqlalchemy.types import DateTime
 from taash.i18n import N_
 from taash.web.db import Base, now
 from taash.web.hub import Hub, Live
+from taash.web.shared import Seated, Snapshot
 from taash.web.store import Store
 
 
@@ -210,6 +212,9 @@ class Friends:
     seen: dict[str, float] = field(default_factory=dict)
     #: guest invited -> table id -> the invitation.
     invites: dict[str, dict[str, Invite]] = field(default_factory=dict)
+    #: The other servers' snapshots (one server among several, :mod:`taash.web.shared`): who is online there and
+    #: where he sits.
+    elsewhere: Callable[[], Mapping[str, Snapshot]] = dict
 
     def is_blocked(self, listener: str | None, speaker: str | None) -> bool:
         """Whether ``listener`` has blocked ``speaker`` (guest ids): nothing of ``speaker``'s is to reach him."""
@@ -217,7 +222,17 @@ class Friends:
 
     def online(self, guest: str) -> bool:
         now = self.hub.clock.monotonic()
-        return self.hub.admissions.by_guest[guest] > 0 or now - self.seen.get(guest, -1e18) < ONLINE_SECONDS
+        return (self.hub.admissions.by_guest[guest] > 0 or now - self.seen.get(guest, -1e18) < ONLINE_SECONDS
+                or any(guest in s.online for s in self.elsewhere().values()))
+
+    def seated_at(self, guest: str) -> Seated | None:
+        """Where ``guest`` sits: a table of this server's (:meth:`playing_at`), or one another server owns."""
+        live = self.playing_at(guest)
+        if live is not None:
+            return Seated(live.table.id, live.table.settings.public, live.table.settings.game)
+        found = [s.seated[guest] for s in self.elsewhere().values() if guest in s.seated]
+        found.sort(key=lambda s: s.public, reverse=True)
+        return found[0] if found else None
 
     def playing_at(self, guest: str) -> Live | None:
         """The unfinished table ``guest`` is seated at (the latest made first; a public one first)."""

@@ -91,6 +91,8 @@ class RedisRelay:
         self.tasks: list[asyncio.Task[None]] = []
         #: Work started on its own (answers to other servers), kept until it ends.
         self.running: set[asyncio.Task[None]] = set()
+        #: What other parts of the server answer on this channel, by ``op`` (:mod:`taash.web.shared`).
+        self.handlers: dict[str, Callable[[dict[str, JSON]], None]] = {}
 
     # -- starting and stopping ------------------------------------------------------------------------------------
 
@@ -111,6 +113,10 @@ class RedisRelay:
         task = asyncio.create_task(work)
         self.running.add(task)
         task.add_done_callback(self.running.discard)
+
+    async def publish(self, server: str, message: dict[str, JSON]) -> None:
+        """Send ``message`` to the server ``server`` (its ``op`` answered there by a handler)."""
+        await self._publish(server, message)
 
     async def _publish(self, server: str, message: dict[str, JSON]) -> None:
         await self.redis.publish(channel(server), orjson.dumps(message))
@@ -153,6 +159,8 @@ class RedisRelay:
                 remote.inbox.put_nowait((m.get("text"), int(m.get("binary", 0))) if op == "frame" else None)
         elif op == "act":
             self._spawn(self._act_for(m))
+        elif isinstance(op, str) and op in self.handlers:
+            self.handlers[op](m)
 
     # -- the owner's side -----------------------------------------------------------------------------------------
 
