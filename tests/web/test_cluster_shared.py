@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from taash.web.cluster import Cluster
@@ -177,3 +179,61 @@ def at_listing(cluster: Cluster, index: int) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = Person(at(cluster, index)).http.get("/api/tournaments").json()
     return found
 
+
+
+def befriended(cluster: Cluster, first: str, second: str) -> tuple[Person, Person]:
+    """Two accounts, friends, the first on s1 and the second on s2."""
+    suffix = str(int(time.time() * 1000) % 10**6)
+    a = Person(at(cluster, 0), f"{first}{suffix}", account=True, address="127.0.0.4")
+    b = Person(at(cluster, 1), f"{second}{suffix}", account=True, address="127.0.0.5")
+    assert a.post("/api/friends", {"name": b.name}).status_code == 200
+    assert b.post("/api/friends/answer", {"name": a.name, "accept": True}).status_code == 200
+    return a, b
+
+
+def test_an_invitation_made_on_one_server_is_seen_and_accepted_on_others(cluster: Cluster) -> None:
+    kiran, lata = befriended(cluster, "Kiran", "Lata")
+    table_id = kiran.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0, "seat": 0,
+                                          "public": False}).json()["id"]
+    assert eventually(lambda: on(kiran, cluster, 1).http.get("/api/friends").json()["my_table"] == table_id)
+    r = kiran.post("/api/friends/invite", {"name": lata.name, "table": table_id})
+    assert r.status_code == 204, r.text
+    invites = eventually(lambda: lata.http.get("/api/friends").json()["invites"])  # on s2
+    assert [(i["table"], i["by"]["name"]) for i in invites] == [(table_id, kiran.name)]
+    assert invites[0]["code"]  # a private table's code, for the person invited
+    far = on(lata, cluster, 2)
+    assert [i["table"] for i in far.http.get("/api/friends").json()["invites"]] == [table_id]  # s3 has it too
+    accepted = far.post(f"/api/invites/{table_id}/accept")  # on s3; the table is s1's
+    assert accepted.status_code == 200, accepted.text
+    assert [s["name"] for s in accepted.json()["seats"]] == [kiran.name, lata.name]
+    assert eventually(lambda: lata.http.get("/api/friends").json()["invites"] == [])  # used up everywhere
+
+
+def pressed_again(server: Any) -> bool:
+    """Press Play now on a new connection: whether it is queued (not refused while no server keeps the queue)."""
+    queue = Queue(Person(server, "Mina"))
+    queue.ws.send(json.dumps({"type": "play_now", "game": "seep", "players": 4, "baazis": 0, "wait": 120}))
+    answer: dict[str, Any] = json.loads(queue.ws.recv(timeout=5))
+    queue.ws.close()
+    return answer["type"] == "waiting"
+
+
+def test_people_waiting_for_play_now_are_told_to_press_again_when_its_server_dies(cluster: Cluster) -> None:
+    import redis
+
+    holder = eventually(lambda: redis.Redis.from_url(cluster.redis_url).get("taash:play-now"))
+    index = int(holder.decode()[1:]) - 1
+    other = (index + 1) % 3
+    queue = Queue(Person(at(cluster, other), "Mina"))
+    queue.ws.send(json.dumps({"type": "play_now", "game": "seep", "players": 4, "baazis": 0, "wait": 120}))
+    assert queue.until("waiting")["waiting"] == 1
+    cluster.kill(index)
+    try:
+        told = json.loads(queue.ws.recv(timeout=15))
+        assert told["type"] == "error" and told["code"] == "closing" and "press Play now again" in told["message"]
+        with pytest.raises(ConnectionClosed):  # done with, as at a restart: the page presses again
+            queue.ws.recv(timeout=5)
+        assert eventually(lambda: pressed_again(at(cluster, other)), 15)  # another server keeps the queue now
+    finally:
+        cluster.start_server(index)
+        cluster.wait(index)

@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Boolean, CheckConstraint, ColumnElement, ForeignKey, String, and_, delete, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -215,6 +216,8 @@ class Friends:
     #: The other servers' snapshots (one server among several, :mod:`taash.web.shared`): who is online there and
     #: where he sits.
     elsewhere: Callable[[], Mapping[str, Snapshot]] = dict
+    #: Tells every other server of an invitation made or used up here (None: a lone server).
+    tell_others: Callable[[dict[str, Any]], None] | None = None
 
     def is_blocked(self, listener: str | None, speaker: str | None) -> bool:
         """Whether ``listener`` has blocked ``speaker`` (guest ids): nothing of ``speaker``'s is to reach him."""
@@ -248,14 +251,47 @@ class Friends:
                    and (lv.table.owner == guest or lv.table.seat_of(guest) is not None)]
         return waiting[-1] if waiting else None
 
+    def waiting_elsewhere(self, guest: str) -> str | None:
+        """A table another server owns where ``guest`` sits, still waiting for players (None: none)."""
+        found = [s.seated[guest] for s in self.elsewhere().values() if guest in s.seated]
+        return next((s.table for s in found if s.waiting), None)
+
     def invite(self, live: Live, by: str, by_name: str, friend: str) -> None:
+        invite = Invite(live.table.id, by, by_name, live.table.settings.game,
+                        None if live.table.settings.public else live.table.code, self.hub.clock.monotonic())
+        self._keep(friend, invite)
+        if self.tell_others is not None:
+            self.tell_others({"op": "fr_invite", "to": friend, "table": invite.table_id, "by": by,
+                              "by_name": by_name, "game": invite.game, "code": invite.code})
+
+    def _keep(self, friend: str, invite: Invite) -> None:
         mine = self.invites.setdefault(friend, {})
-        mine.pop(live.table.id, None)
-        mine[live.table.id] = Invite(live.table.id, by, by_name, live.table.settings.game,
-                                     None if live.table.settings.public else live.table.code,
-                                     self.hub.clock.monotonic())
+        mine.pop(invite.table_id, None)
+        mine[invite.table_id] = invite
         while len(mine) > INVITES_KEPT:
             del mine[next(iter(mine))]
+
+    def used(self, guest: str, table_id: str) -> None:
+        """``guest``'s invitation to ``table_id`` is used up (accepted or dismissed), here and on every server."""
+        self.invites.get(guest, {}).pop(table_id, None)
+        if self.tell_others is not None:
+            self.tell_others({"op": "fr_used", "guest": guest, "table": table_id})
+
+    def told(self, m: dict[str, Any]) -> None:
+        """Another server's invitation made or used up (``fr_invite``, ``fr_used``), kept here too."""
+        if m.get("op") == "fr_used":
+            self.invites.get(str(m["guest"]), {}).pop(str(m["table"]), None)
+            return
+        code = m.get("code")
+        self._keep(str(m["to"]), Invite(str(m["table"]), str(m["by"]), str(m["by_name"]), str(m["game"]),
+                                        None if code is None else str(code), self.hub.clock.monotonic()))
+
+    def _table(self, table_id: str) -> Live | None:
+        """A table as invitations see it: in memory, or (one server among several) another server's."""
+        live = self.hub.live.get(table_id)
+        if live is None and self.tell_others is not None:
+            live = self.hub.get(table_id)
+        return live
 
     def invites_of(self, guest: str) -> list[Invite]:
         """``guest``'s invitations still good: not too old, to a table still waiting, from someone he has not
@@ -263,7 +299,7 @@ class Friends:
         now = self.hub.clock.monotonic()
         mine = self.invites.get(guest, {})
         for table_id, inv in list(mine.items()):
-            live = self.hub.live.get(table_id)
+            live = self._table(table_id)
             if (now - inv.at > INVITE_SECONDS or live is None or live.gone or live.table.status != "waiting"
                     or self.is_blocked(guest, inv.by)):
                 del mine[table_id]

@@ -136,7 +136,7 @@ def listing(state: AppState, guest: str) -> FriendsOut:
                       blocked=people(state, circle.blocked),
                       invites=[InviteOut(table=i.table_id, by=PersonOut(id=i.by, name=names.get(i.by, i.by_name)),
                                          game=i.game, code=i.code) for i in invites],
-                      my_table=None if waiting is None else waiting.table.id)
+                      my_table=friends.waiting_elsewhere(guest) if waiting is None else waiting.table.id)
 
 
 async def changed(state: AppState, guest: str, change: Awaitable[object]) -> FriendsOut:
@@ -241,7 +241,7 @@ async def accept_invite(table_id: str, guest: Guest, state: State) -> TableOut:
             await state.hub.act(live, sit_action(free[0], state.guest_name(guest), None), guest)
         except TableError as e:
             raise ApiError(e.code, str(e)) from None
-    state.friends.invites.get(guest, {}).pop(inv.table_id, None)
+    state.friends.used(guest, inv.table_id)
     return table_out(live, True)
 
 
@@ -249,4 +249,4 @@ async def accept_invite(table_id: str, guest: Guest, state: State) -> TableOut:
 async def dismiss_invite(table_id: str, guest: Guest, state: State) -> None:
     """Forget an invitation (404 ``not_found`` when there is none)."""
     invitation(state, guest, table_id)
-    state.friends.invites.get(guest, {}).pop(table_id, None)
+    state.friends.used(guest, table_id)

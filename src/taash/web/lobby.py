@@ -28,7 +28,8 @@ def snapshot(server: str, hub: Hub, friends: Friends) -> Snapshot:
             continue
         for seat in table.seats:
             if seat.guest is not None and (seat.guest not in seated or table.settings.public):
-                seated[seat.guest] = Seated(table.id, table.settings.public, table.settings.game)
+                seated[seat.guest] = Seated(table.id, table.settings.public, table.settings.game,
+                                            table.status == "waiting")
     tables = [t.model_dump(mode="json") for t in own_tables(hub)]
     return Snapshot(server, tables, online, seated)
 

@@ -160,7 +160,10 @@ class RedisRelay:
         elif op == "act":
             self._spawn(self._act_for(m))
         elif isinstance(op, str) and op in self.handlers:
-            self.handlers[op](m)
+            try:
+                self.handlers[op](m)
+            except Exception:  # one bad message must not stop the channel
+                log.exception("the relay could not answer a %r message", op)
 
     # -- the owner's side -----------------------------------------------------------------------------------------
 

@@ -96,11 +96,13 @@ class RedisLease:
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """Where a person sits: an unfinished table, whether it is public, and its game."""
+    """Where a person sits: an unfinished table, whether it is public, its game, and whether it still waits for
+    players."""
 
     table: str
     public: bool
     game: str
+    waiting: bool = False
 
 
 @dataclass
@@ -115,13 +117,13 @@ class Snapshot:
 
     def dumps(self) -> bytes:
         return orjson.dumps({"server": self.server, "tables": self.tables, "online": sorted(self.online),
-                             "seated": {g: [s.table, s.public, s.game] for g, s in self.seated.items()}})
+                             "seated": {g: [s.table, s.public, s.game, s.waiting] for g, s in self.seated.items()}})
 
     @classmethod
     def loads(cls, raw: bytes) -> Snapshot:
         data = orjson.loads(raw)
         return cls(str(data["server"]), list(data["tables"]), set(data["online"]),
-                   {g: Seated(str(t), bool(p), str(game)) for g, (t, p, game) in data["seated"].items()})
+                   {g: Seated(str(t), bool(p), str(game), bool(w)) for g, (t, p, game, w) in data["seated"].items()})
 
 
 class Snapshots:
@@ -177,3 +179,32 @@ class Snapshots:
         """A server stopping: its snapshot goes at once."""
         with contextlib.suppress(Exception):
             await self.redis.delete(snapshot_key(self.server))
+
+
+class Fanout:
+    """Messages to every other server of the cluster (those that wrote a snapshot lately), sent in order by one
+    task: what each server keeps a copy of, such as the invitations (``fr_invite``, ``fr_used``)."""
+
+    def __init__(self, relay: Any, snapshots: Snapshots):
+        self.relay = relay
+        self.snapshots = snapshots
+        self.outbox: asyncio.Queue[dict[str, JSON]] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+
+    def send(self, message: dict[str, JSON]) -> None:
+        self.outbox.put_nowait(message)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._sending())
+
+    async def _sending(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            for server in list(self.snapshots.others):
+                try:
+                    await self.relay.publish(server, message)
+                except Exception as e:
+                    log.warning("could not tell server %s: %s", server, e)
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()

@@ -40,7 +40,7 @@ from taash.web.play_now_shared import SharedQueue
 from taash.web.relay import RedisRelay
 from taash.web.rematch import Rematches
 from taash.web.sessions import Sessions
-from taash.web.shared import Snapshots
+from taash.web.shared import Fanout, Snapshots
 from taash.web.store import Store
 from taash.web.tournaments import Tournaments
 
@@ -99,6 +99,7 @@ class Services:
     #: by them all (:mod:`taash.web.play_now_shared`).
     snapshots: Snapshots | None = None
     shared_queue: SharedQueue | None = None
+    fanout: Fanout | None = None
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -125,6 +126,9 @@ class Services:
         if relay is not None:
             services.snapshots = Snapshots(relay.redis, relay.server, lambda: snapshot(relay.server, hub, friends))
             friends.elsewhere = lambda: services.snapshots.others if services.snapshots else {}
+            services.fanout = Fanout(relay, services.snapshots)
+            friends.tell_others = services.fanout.send
+            relay.handlers.update(fr_invite=friends.told, fr_used=friends.told)
             services.shared_queue = SharedQueue(services.play_now, relay)
         return services
 
@@ -136,6 +140,8 @@ class Services:
             await self.shared_queue.close()
         if self.snapshots is not None:
             await self.snapshots.forget()
+        if self.fanout is not None:
+            self.fanout.close()
         await self.hub.close()
         if self.relay is not None:
             await self.relay.close()
