@@ -38,6 +38,7 @@ from taash.web.http import ServerConfig
 from taash.web.learn import learn_router
 from taash.web.lease import renew_period
 from taash.web.offline import routes as offline_routes
+from taash.web.shared import director_lease
 from taash.web.sockets import MAX_FRAME
 from taash.web.state import AppState, Services
 from taash.web.tournaments import Tournaments
@@ -93,14 +94,19 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     services.friends.restore()
     sweeper = (asyncio.create_task(hub.sweep_forever(config.sweep_seconds, config.idle_minutes * 60))
                if config.sweep_seconds > 0 else None)
-    director = services.tournaments = Tournaments(services.store.engine, hub, services.ledger,
-                                                  tournament_routes.ratings_from(services.store))
+    relay = services.relay  # one server among several: a tournament is directed by the one holding its lease
+    director = services.tournaments = Tournaments(
+        services.store.engine, hub, services.ledger, tournament_routes.ratings_from(services.store),
+        directs=None if relay is None else director_lease(relay.redis, relay.server))
     hub.on_match_end(director.match_ended)
     ticker = asyncio.create_task(director.run_forever(config.tournament_seconds))
-    keeper = None
+    keeper = sharer = None
     if services.relay is not None:  # one server among several: answer the others, keep and take leases
         await services.relay.start(hub, partial(sockets.on_frame, state), lambda: sockets.Throttle(config.rate))
         keeper = asyncio.create_task(hub.ownership.keep_forever(renew_period(config.lease_seconds)))
+        assert services.snapshots is not None and services.shared_queue is not None
+        sharer = asyncio.create_task(services.snapshots.keep_forever())
+        await services.shared_queue.start()
     # Latency: what is loaded so far is never garbage, collections run less often, and the threads (the
     # writer thread on PostgreSQL, the chips' work) hand the interpreter back to the event loop sooner.
     gc.collect()
@@ -109,7 +115,7 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     sys.setswitchinterval(0.001)
     log.info("taash server ready: %d unfinished tables restored", services.restored)
     yield
-    for task in (sweeper, keeper, ticker):
+    for task in (sweeper, keeper, sharer, ticker):
         if task is not None:
             task.cancel()
     await services.close()

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import contextlib
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Boolean, CheckConstraint, ColumnElement, ForeignKey, String, and_, delete, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +28,7 @@ from taash.i18n import N_
 from taash.web.db import Base, now
 from taash.web.hub import Hub, Live
 from taash.web.offer_rows import InviteRow, seconds_of, wall
+from taash.web.shared import Seated, Snapshot
 from taash.web.store import Store
 
 
@@ -212,6 +215,11 @@ class Friends:
     seen: dict[str, float] = field(default_factory=dict)
     #: guest invited -> table id -> the invitation.
     invites: dict[str, dict[str, Invite]] = field(default_factory=dict)
+    #: The other servers' snapshots (one server among several, :mod:`taash.web.shared`): who is online there and
+    #: where he sits.
+    elsewhere: Callable[[], Mapping[str, Snapshot]] = dict
+    #: Tells every other server of an invitation made or used up here (None: a lone server).
+    tell_others: Callable[[dict[str, Any]], None] | None = None
 
     def is_blocked(self, listener: str | None, speaker: str | None) -> bool:
         """Whether ``listener`` has blocked ``speaker`` (guest ids): nothing of ``speaker``'s is to reach him."""
@@ -219,7 +227,17 @@ class Friends:
 
     def online(self, guest: str) -> bool:
         now = self.hub.clock.monotonic()
-        return self.hub.admissions.by_guest[guest] > 0 or now - self.seen.get(guest, -1e18) < ONLINE_SECONDS
+        return (self.hub.admissions.by_guest[guest] > 0 or now - self.seen.get(guest, -1e18) < ONLINE_SECONDS
+                or any(guest in s.online for s in self.elsewhere().values()))
+
+    def seated_at(self, guest: str) -> Seated | None:
+        """Where ``guest`` sits: a table of this server's (:meth:`playing_at`), or one another server owns."""
+        live = self.playing_at(guest)
+        if live is not None:
+            return Seated(live.table.id, live.table.settings.public, live.table.settings.game)
+        found = [s.seated[guest] for s in self.elsewhere().values() if guest in s.seated]
+        found.sort(key=lambda s: s.public, reverse=True)
+        return found[0] if found else None
 
     def playing_at(self, guest: str) -> Live | None:
         """The unfinished table ``guest`` is seated at (the latest made first; a public one first)."""
@@ -235,17 +253,16 @@ class Friends:
                    and (lv.table.owner == guest or lv.table.seat_of(guest) is not None)]
         return waiting[-1] if waiting else None
 
+    def waiting_elsewhere(self, guest: str) -> str | None:
+        """A table another server owns where ``guest`` sits, still waiting for players (None: none)."""
+        found = [s.seated[guest] for s in self.elsewhere().values() if guest in s.seated]
+        return next((s.table for s in found if s.waiting), None)
+
     async def invite(self, live: Live, by: str, by_name: str, friend: str) -> None:
-        """Invite ``friend`` to ``live`` (kept, so that a restart keeps it)."""
-        mine = self.invites.setdefault(friend, {})
-        mine.pop(live.table.id, None)
+        """Invite ``friend`` to ``live`` (kept, so that a restart keeps it, and told to the other servers)."""
         code = None if live.table.settings.public else live.table.code
-        mine[live.table.id] = Invite(live.table.id, by, by_name, live.table.settings.game, code,
-                                     self.hub.clock.monotonic())
-        gone = []
-        while len(mine) > INVITES_KEPT:
-            gone.append(next(iter(mine)))
-            del mine[gone[-1]]
+        invite = Invite(live.table.id, by, by_name, live.table.settings.game, code, self.hub.clock.monotonic())
+        gone = self._keep(friend, invite)
         row = InviteRow(guest=friend, table_id=live.table.id, by=by, by_name=by_name, game=live.table.settings.game,
                         code=code, made_at=wall(self.hub.clock.time()))
 
@@ -255,10 +272,24 @@ class Friends:
                 s.execute(delete(InviteRow).where(InviteRow.guest == friend, InviteRow.table_id.in_(gone)))
 
         await self.store.store.write(keep)
+        if self.tell_others is not None:
+            self.tell_others({"op": "fr_invite", "to": friend, "table": invite.table_id, "by": by,
+                              "by_name": by_name, "game": invite.game, "code": invite.code})
+
+    def _keep(self, friend: str, invite: Invite) -> list[str]:
+        """Keep ``invite`` in memory; returns the tables of the invitations it pushed out (the oldest)."""
+        mine = self.invites.setdefault(friend, {})
+        mine.pop(invite.table_id, None)
+        mine[invite.table_id] = invite
+        gone = []
+        while len(mine) > INVITES_KEPT:
+            gone.append(next(iter(mine)))
+            del mine[gone[-1]]
+        return gone
 
     async def forget(self, guest: str, table_id: str) -> None:
-        """An invitation used or dismissed."""
-        self.invites.get(guest, {}).pop(table_id, None)
+        """An invitation used or dismissed: forgotten here, on every server and in the database."""
+        self.used(guest, table_id)
 
         def forget(s: Session) -> None:
             s.execute(delete(InviteRow).where(InviteRow.guest == guest, InviteRow.table_id == table_id))
@@ -280,13 +311,35 @@ class Friends:
                                             clock.monotonic() - age)
         return len(rows)
 
+    def used(self, guest: str, table_id: str) -> None:
+        """``guest``'s invitation to ``table_id`` is used up (accepted or dismissed), here and on every server."""
+        self.invites.get(guest, {}).pop(table_id, None)
+        if self.tell_others is not None:
+            self.tell_others({"op": "fr_used", "guest": guest, "table": table_id})
+
+    def told(self, m: dict[str, Any]) -> None:
+        """Another server's invitation made or used up (``fr_invite``, ``fr_used``), kept here too."""
+        if m.get("op") == "fr_used":
+            self.invites.get(str(m["guest"]), {}).pop(str(m["table"]), None)
+            return
+        code = m.get("code")
+        self._keep(str(m["to"]), Invite(str(m["table"]), str(m["by"]), str(m["by_name"]), str(m["game"]),
+                                        None if code is None else str(code), self.hub.clock.monotonic()))
+
+    def _table(self, table_id: str) -> Live | None:
+        """A table as invitations see it: in memory, or (one server among several) another server's."""
+        live = self.hub.live.get(table_id)
+        if live is None and self.tell_others is not None:
+            live = self.hub.get(table_id)
+        return live
+
     def invites_of(self, guest: str) -> list[Invite]:
         """``guest``'s invitations still good: not too old, to a table still waiting, from someone he has not
         blocked (the others are forgotten)."""
         now = self.hub.clock.monotonic()
         mine = self.invites.get(guest, {})
         for table_id, inv in list(mine.items()):
-            live = self.hub.live.get(table_id)
+            live = self._table(table_id)
             if (now - inv.at > INVITE_SECONDS or live is None or live.gone or live.table.status != "waiting"
                     or self.is_blocked(guest, inv.by)):
                 del mine[table_id]

@@ -118,11 +118,11 @@ def people(state: AppState, ids: list[str]) -> list[PersonOut]:
 
 def friend_out(friends: Friends, who: PersonOut) -> FriendOut:
     online = friends.online(who.id)
-    live = friends.playing_at(who.id) if online else None
-    public = live is not None and live.table.settings.public
-    return FriendOut(id=who.id, name=who.name, online=online, playing=live is not None,
-                     table=live.table.id if public and live else None,
-                     game=live.table.settings.game if public and live else None)
+    seated = friends.seated_at(who.id) if online else None
+    public = seated is not None and seated.public
+    return FriendOut(id=who.id, name=who.name, online=online, playing=seated is not None,
+                     table=seated.table if public and seated else None,
+                     game=seated.game if public and seated else None)
 
 
 def listing(state: AppState, guest: str) -> FriendsOut:
@@ -136,7 +136,7 @@ def listing(state: AppState, guest: str) -> FriendsOut:
                       blocked=people(state, circle.blocked),
                       invites=[InviteOut(table=i.table_id, by=PersonOut(id=i.by, name=names.get(i.by, i.by_name)),
                                          game=i.game, code=i.code) for i in invites],
-                      my_table=None if waiting is None else waiting.table.id)
+                      my_table=friends.waiting_elsewhere(guest) if waiting is None else waiting.table.id)
 
 
 async def changed(state: AppState, guest: str, change: Awaitable[object]) -> FriendsOut:

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -33,6 +33,14 @@ from taash.web.games import GameName, LevelName, level_of
 from taash.web.http import StrictIn
 from taash.web.hub import Connection
 from taash.web.matchmaking import WAITS, Entry, Matchmaker, Wanted
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from taash.web.play_now_shared import SharedQueue
+
+    #: Play now's queue: a lone server's, or the one a cluster's servers share.
+    Queue: TypeAlias = Matchmaker | SharedQueue
 
 JSON = Any
 
@@ -68,7 +76,7 @@ def error(code: str, message: str) -> str:
     return json.dumps({"type": "error", "code": code, "message": " ".join(message.split())[:300]})
 
 
-async def play_now_socket(ws: WebSocket, queue: Matchmaker, guest: str | None, name: Callable[[str], str | None],
+async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: Callable[[str], str | None],
                           may_create: Callable[[str], str | None],
                           send_loop: Callable[[WebSocket, Connection], Coroutine[Any, Any, None]],
                           sentence: Callable[[RequestValidationError], str]) -> None:
@@ -125,7 +133,7 @@ async def play_now_socket(ws: WebSocket, queue: Matchmaker, guest: str | None, n
                 await ws.close()
 
 
-async def press(queue: Matchmaker, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
+async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
                 may_create: Callable[[str], str | None], sentence: Callable[[RequestValidationError], str],
                 tell: Callable[[dict[str, JSON] | None], None], previous: Entry | None) -> Entry | str:
     """Check a press of Play now and queue it in place of this connection's ``previous`` entry (gone then, even
@@ -154,5 +162,8 @@ async def press(queue: Matchmaker, guest: str, message: dict[str, JSON], name: C
     entry = Entry(guest, person, wanted, level_of(body.game, body.level), body.wait, tell)
     if previous is not None:
         queue.cancel(previous)
-    queue.press(entry)
+    try:
+        queue.press(entry)
+    except TableError as e:  # a cluster whose queue nobody keeps just now
+        return error(e.code, str(e))
     return entry

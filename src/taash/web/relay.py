@@ -121,6 +121,8 @@ class RedisRelay:
         self.running: set[asyncio.Task[object]] = set()
         #: Whether this server listens on its channel now (False while Redis is away: what needs it is refused).
         self.connected = False
+        #: What other parts of the server answer on this channel, by ``op`` (:mod:`taash.web.shared`).
+        self.handlers: dict[str, Callable[[dict[str, JSON]], None]] = {}
 
     # -- starting and stopping ------------------------------------------------------------------------------------
 
@@ -141,6 +143,10 @@ class RedisRelay:
         task = asyncio.create_task(work)
         self.running.add(task)
         task.add_done_callback(self.running.discard)
+
+    async def publish(self, server: str, message: dict[str, JSON]) -> None:
+        """Send ``message`` to the server ``server`` (its ``op`` answered there by a handler)."""
+        await self._publish(server, message)
 
     async def _publish(self, server: str, message: dict[str, JSON]) -> int:
         """Send ``message`` to ``server``; returns how many listened (0: it is not listening, as while it
@@ -208,6 +214,11 @@ class RedisRelay:
             self._spawn(self._act_for(m))
         elif op == "abandon":
             self._spawn(self._abandon_for(m))
+        elif isinstance(op, str) and op in self.handlers:
+            try:
+                self.handlers[op](m)
+            except Exception:  # one bad message must not stop the channel
+                log.exception("the relay could not answer a %r message", op)
 
     # -- the owner's side -----------------------------------------------------------------------------------------
 

@@ -85,7 +85,7 @@ async def play_now(ws: WebSocket) -> None:
             row = state.store.guest(guest)
             return None if row is None else str(row.name)
 
-        await play_now_socket(ws, state.play_now, guest, name, state.may_create, send_loop, validation_sentence)
+        await play_now_socket(ws, state.queue, guest, name, state.may_create, send_loop, validation_sentence)
     finally:
         state.hub.admissions.release(admitted)
 

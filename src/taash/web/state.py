@@ -33,11 +33,14 @@ from taash.web.friend_store import Friends, FriendStore
 from taash.web.http import ApiError, ServerConfig
 from taash.web.hub import Hub, Live, code_matches
 from taash.web.lease import DatabaseLease, renew_period
+from taash.web.lobby import snapshot
 from taash.web.matchmaking import Matchmaker
 from taash.web.passwords import Passwords
+from taash.web.play_now_shared import SharedQueue
 from taash.web.relay import RedisRelay
 from taash.web.rematch import Rematches
 from taash.web.sessions import Sessions
+from taash.web.shared import Fanout, Snapshots
 from taash.web.store import Store
 from taash.web.tournaments import Tournaments
 
@@ -92,6 +95,11 @@ class Services:
     relay: RedisRelay | None = None
     #: The tournaments' director (set once the server serves: :func:`taash.web.app.serving`).
     tournaments: Tournaments | None = None
+    #: One server among several: what each server holds (:mod:`taash.web.shared`), and Play now's queue shared
+    #: by them all (:mod:`taash.web.play_now_shared`).
+    snapshots: Snapshots | None = None
+    shared_queue: SharedQueue | None = None
+    fanout: Fanout | None = None
 
     @classmethod
     async def open(cls, config: ServerConfig) -> Services:
@@ -114,13 +122,27 @@ class Services:
         signer = URLSafeSerializer(server_key(engine), salt="guest")
         friends = Friends(FriendStore(store), hub)
         chat = Chat(store, hub.clock, blocked=friends.is_blocked)  # nobody hears a person he blocked
-        return cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored,
-                   friends, Rematches(hub), chat, BotAnswers(hub.clock.monotonic), relay)
+        services = cls(store, ledger, fair, hub, signer, Sessions(store, signer), Matchmaker(hub), restored,
+                       friends, Rematches(hub), chat, BotAnswers(hub.clock.monotonic), relay)
+        if relay is not None:
+            services.snapshots = Snapshots(relay.redis, relay.server, lambda: snapshot(relay.server, hub, friends))
+            friends.elsewhere = lambda: services.snapshots.others if services.snapshots else {}
+            services.fanout = Fanout(relay, services.snapshots)
+            friends.tell_others = services.fanout.send
+            relay.handlers.update(fr_invite=friends.told, fr_used=friends.told)
+            services.shared_queue = SharedQueue(services.play_now, relay)
+        return services
 
     async def close(self) -> None:
         if self.tournaments is not None:
             await self.tournaments.close()
         await self.play_now.close()
+        if self.shared_queue is not None:
+            await self.shared_queue.close()
+        if self.snapshots is not None:
+            await self.snapshots.forget()
+        if self.fanout is not None:
+            self.fanout.close()
         await self.hub.close()
         if self.relay is not None:
             await self.relay.close()
@@ -182,6 +204,11 @@ class AppState:
     @property
     def play_now(self) -> Matchmaker:
         return self.services.play_now
+
+    @property
+    def queue(self) -> Matchmaker | SharedQueue:
+        """Play now's queue: this server's, or the one the servers of a cluster share."""
+        return self.services.shared_queue or self.services.play_now
 
     @property
     def friends(self) -> Friends:

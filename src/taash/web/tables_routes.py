@@ -10,6 +10,7 @@ from fastapi import APIRouter, Cookie, Query, Request
 
 from taash.i18n import N_
 from taash.tables.adapter import TableError
+from taash.web import lobby
 from taash.web.http import ERRORS, ApiError
 from taash.web.hub import Live
 from taash.web.hub.ending import abandon_refusal
@@ -34,8 +35,7 @@ router = APIRouter()
 @router.get("/api/tables", response_model=list[TableOut])
 async def public_tables(state: State) -> list[TableOut]:
     """Public tables that are waiting or playing (for the lobby and spectators)."""
-    h = state.hub
-    return [table_out(h.live[t["id"]], True) for t in h.public_tables()]
+    return await lobby.public_tables(state.hub, state.services.snapshots)
 
 
 @router.post("/api/tables", response_model=TableOut, responses=ERRORS)
@@ -69,6 +69,8 @@ async def new_table(state: AppState, body: TableIn, guest: str) -> Live:
         raise ApiError(e.code, str(e)) from None
     if body.seat is not None:
         live = await state.act(live, sit_action(body.seat, name, body.seed), guest)
+    if state.services.snapshots is not None:  # the other servers' lobbies list it soon
+        state.services.snapshots.changed()
     return live
 
 

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Engine, exists, or_, select, update
@@ -90,8 +90,12 @@ class Tournaments:
 
     def __init__(self, engine: Engine, hub: Hub, ledger: Ledger | None,
                  ratings: Callable[[str], dict[str, float]] | None = None,
-                 now: Callable[[], datetime] = lambda: datetime.now(UTC)):
+                 now: Callable[[], datetime] = lambda: datetime.now(UTC),
+                 directs: Callable[[str], Awaitable[bool]] | None = None):
         self.engine = engine
+        #: Whether this server directs a tournament now (one server among several: it holds the tournament's
+        #: lease, :func:`taash.web.shared.director_lease`); a lone server directs every one.
+        self.directs = directs
         self.hub = hub
         self.ledger = ledger
         self.ratings = ratings or (lambda game: {})
@@ -186,7 +190,10 @@ class Tournaments:
     # -- the steps ------------------------------------------------------------------------------------------------
 
     async def step(self, tournament_id: str) -> None:
-        """Take the tournament as far as it can go now (each part written before the next)."""
+        """Take the tournament as far as it can go now (each part written before the next), if this server
+        directs it (else its director does, at its next tick)."""
+        if self.directs is not None and not await self.directs(tournament_id):
+            return
         async with self.lock:
             for _ in range(1000):
                 record = await self._read(tournament_id)
