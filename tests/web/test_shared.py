@@ -20,13 +20,14 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from taash.tables.adapter import Settings
+from taash.web.hub import FakeClock
 from taash.web.lobby import cluster_tables
 from taash.web.shared import RedisLease, Seated, Snapshot
 from taash.web.tournament_book import create_tournament, read
 from taash.web.tournament_rows import OPEN, RUNNING, TournamentRow
 from taash.web.tournaments import Tournaments
 from tests.web.server import free_port
-from tests.web.test_lease import WallClock, database, server  # noqa: F401  (the databases' fixture)
+from tests.web.test_lease import database, server  # noqa: F401  (the databases' fixture)
 from tests.web.test_tournaments import Server, people, spec
 from tests.web.test_tournaments import database as tournament_database
 
@@ -34,7 +35,7 @@ REDIS = shutil.which("redis-server", path=f"{os.environ.get('PATH', '')}:/usr/sb
 
 
 def test_the_idle_sweep_abandons_a_table_on_its_owner_only(database: str) -> None:  # noqa: F811
-    clock = WallClock()
+    clock = FakeClock()
 
     async def scenario() -> None:
         a, store_a, _ = server(database, "a", clock)
