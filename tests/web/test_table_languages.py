@@ -136,3 +136,48 @@ def test_a_refusal_with_values_is_said_in_the_language_asked() -> None:
     assert english.startswith("you cannot bid 4 (you may bid [")
     hindi = say_in("hi", said_of(refused.value))
     assert DEVANAGARI.search(hindi) and "4" in hindi and hindi != english
+
+
+def test_refusals_with_numbers_keep_them_in_the_language_asked() -> None:
+    """A chat line too long, too many lines, a full tournament: each refusal's number inside its translation."""
+    from taash.i18n import _, said_of
+    from taash.web.chat.room import MAX_TEXT, ChatError, RateLimit, read_said
+
+    with pytest.raises(ChatError) as long:
+        read_said({"text": "x" * (MAX_TEXT + 1)})
+    assert str(long.value) == f"a chat message may be at most {MAX_TEXT} characters"
+    hindi = say_in("hi", said_of(long.value))
+    assert DEVANAGARI.search(hindi) and str(MAX_TEXT) in hindi
+    rate = RateLimit(lambda: 0.0, count=1, seconds=2.5)
+    rate.spend("g0")
+    with pytest.raises(ChatError) as busy:
+        rate.spend("g0")
+    assert str(busy.value) == "at most 1 chat messages in 2.5 seconds: wait a little"
+    assert re.search(r"[\u0a00-\u0a7f]", punjabi := say_in("pa", said_of(busy.value))) and "2.5" in punjabi
+    full = _("the tournament is full ({n} entrants)", n=8)
+    assert full == "the tournament is full (8 entrants)" and "8" in full.in_("hi") and DEVANAGARI.search(full.in_("hi"))
+
+
+def test_the_games_labels_and_a_tables_whole_log_in_the_language_asked(tmp_path: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from taash.web.app import ServerConfig, create_app
+
+    app = create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'taash.db'}", bot_delay=0))
+    with TestClient(app) as client:
+        english = {g["name"]: g for g in client.get("/api/games").json()}
+        assert [4, "4 (two teams)"] in english["seep"]["players"]
+        assert english["seep"]["level_words"]["easy"] == "plays at random"
+        for asked in ({"headers": {"Accept-Language": "hi-IN,hi;q=0.9"}}, {"params": {"lang": "hi"}}):
+            hindi = {g["name"]: g for g in client.get("/api/games", **asked).json()}
+            assert [4, say_in("hi", "4 (two teams)")] in hindi["seep"]["players"]
+            assert all(DEVANAGARI.search(words) for g in hindi.values() for words in g["level_words"].values())
+            assert hindi["seep"]["rules"] == english["seep"]["rules"]  # names the code reads stay as they are
+        assert client.post("/api/guest", json={"name": "Asha"}).status_code == 200
+        made = client.post("/api/tables", json={"players": 2, "baazis": 0, "level": "easy", "seat": 0}).json()
+        for step in ("bots", "start"):
+            assert client.post(f"/api/tables/{made['id']}/{step}").status_code == 200
+        log = client.get(f"/api/tables/{made['id']}/log").json()["log"]
+        hindi_log = client.get(f"/api/tables/{made['id']}/log", headers={"Accept-Language": "hi"}).json()["log"]
+        assert log and log[-1].startswith("Deal 1: ") and len(hindi_log) == len(log)
+        assert all(DEVANAGARI.search(line) for line in hindi_log), hindi_log

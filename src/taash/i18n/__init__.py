@@ -199,7 +199,9 @@ def said_of(error: BaseException) -> str:
     """What an error says (its first argument: a message of the catalogue, or a :class:`Said`), to be said in
     each reader's language by :func:`say_in`."""
     first = error.args[0] if error.args else ""
-    return first if isinstance(first, str) else str(error)
+    if isinstance(first, Said):
+        return first
+    return Said(first if isinstance(first, str) else str(error), {})
 
 
 def best_language(accept_language: str | None) -> str:

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.orm import Session
 
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
 from taash.web.fair_play import AT_CLAIM, AT_LOGIN, add_address
@@ -189,7 +189,7 @@ async def claim(body: ClaimIn, signed: Signed, request: Request, response: Respo
     try:
         await Accounts(state.store).claim(guest, name, keys, hashed, limited)
     except AccountError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, said_of(e)) from None
     await asyncio.to_thread(state.ledger.open_wallet, guest)  # the starting grant, once per person
     state.hub.account_claimed(guest)
     if signed.session is None:

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from taash.i18n import N_
+from taash.i18n import N_, _, in_language, said_of
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live
 from taash.web.table_models import sit_action
@@ -129,7 +129,7 @@ class Rematches:
         if offer.answers[offer.by] in (DECLINED, LEFT):
             self._close(offer)
             self.tell(live, {"type": "rematch_over", "version": live.table.version,
-                             "reason": f"{live.table.seats[offer.by].name} took back the rematch"})
+                             "reason": _("{name} took back the rematch", name=live.table.seats[offer.by].name)})
             return
         self.tell(live, self.offer_message(offer))
         if not offer.waiting():
@@ -157,7 +157,7 @@ class Rematches:
             new = await hub.create(old.table.settings, proposer, old.stake)
         except TableError as e:
             self.tell(old, {"type": "rematch_over", "version": old.table.version,
-                            "reason": f"the rematch could not start: {e}"})
+                            "reason": _("the rematch could not start: {why}", why=said_of(e))})
             return
         try:
             await self._seat_and_start(offer, new, proposer)
@@ -165,7 +165,7 @@ class Rematches:
             with contextlib.suppress(TableError):
                 await hub.abandon(new, reason="the rematch could not start")
             self.tell(old, {"type": "rematch_over", "version": old.table.version,
-                            "reason": f"the rematch could not start: {e}"})
+                            "reason": _("the rematch could not start: {why}", why=said_of(e))})
             return
         self.started[old.table.id] = new.table.id
         while len(self.started) > STARTED_KEPT:
@@ -195,10 +195,13 @@ class Rematches:
 
     @staticmethod
     def tell(live: Live, message: dict[str, JSON]) -> None:
-        text = json.dumps(message, separators=(",", ":"))
+        """Send ``message`` to every connection of ``live``, its sentences in each one's language."""
+        texts: dict[str, str] = {}
         for conn in list(live.connections):
             if conn.close_code == 1000:
-                conn.send(text)
+                if conn.lang not in texts:
+                    texts[conn.lang] = json.dumps(in_language(conn.lang, message), separators=(",", ":"))
+                conn.send(texts[conn.lang])
 
     def greet(self, live: Live, conn: Connection) -> None:
         """A new connection to a finished table is told of its rematch: the offer open, or the table started."""

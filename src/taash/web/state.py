@@ -23,7 +23,7 @@ from itsdangerous import URLSafeSerializer
 from starlette.requests import HTTPConnection
 
 from taash.chips.ledger import Ledger
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
 from taash.web.chat import BotAnswers, Chat
@@ -214,7 +214,7 @@ class AppState:
         try:
             await self.hub.act(live, action, guest)
         except TableError as e:
-            raise ApiError(e.code, str(e)) from None
+            raise ApiError(e.code, said_of(e)) from None
 
     def may_create(self, who: str) -> str | None:
         """Count a guest or table made from the address ``who``; a refusal's sentence when it has made too many
