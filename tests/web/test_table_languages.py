@@ -179,5 +179,5 @@ def test_the_games_labels_and_a_tables_whole_log_in_the_language_asked(tmp_path:
             assert client.post(f"/api/tables/{made['id']}/{step}").status_code == 200
         log = client.get(f"/api/tables/{made['id']}/log").json()["log"]
         hindi_log = client.get(f"/api/tables/{made['id']}/log", headers={"Accept-Language": "hi"}).json()["log"]
-        assert log and log[-1].startswith("Deal 1: ") and len(hindi_log) == len(log)
+        assert log and log[0].startswith("Deal 1: ") and len(hindi_log) >= len(log)  # the bots may have moved on
         assert all(DEVANAGARI.search(line) for line in hindi_log), hindi_log
