@@ -587,3 +587,27 @@ def test_a_database_of_0003_upgrades_and_its_guests_claim_their_names(tmp_path: 
     back = make_engine(url)
     assert "accounts" not in inspect(back).get_table_names() and "guests" in inspect(back).get_table_names()
     back.dispose()
+
+
+# -- the language an account chose --------------------------------------------------------------------------------
+
+
+def test_an_accounts_language_is_kept_and_told_to_every_browser_it_signs_in_from(server: Server) -> None:
+    """Migration 0020's column, on SQLite and PostgreSQL: the choice kept, the login's answer and /api/me carry it
+    (an account that chose none, and a guest, answer as before: no ``language``); a guest's is refused (his
+    browser keeps it), and so is a language taash does not speak."""
+    simran = claimed(server, "Simran")
+    assert "language" not in simran.http.get("/api/me").json()
+    r = simran.http.put("/api/me/language", json={"language": "pa"})
+    assert r.status_code == 200 and r.json()["language"] == "pa", r.text
+    elsewhere, r = login(server, "simran")
+    assert r.status_code == 200 and r.json()["language"] == "pa"
+    assert elsewhere.http.get("/api/me").json()["language"] == "pa"
+    assert elsewhere.http.put("/api/me/language", json={"language": "hi"}).json()["language"] == "hi"
+    assert simran.http.get("/api/me").json()["language"] == "hi"  # the first browser reads the new choice
+    assert "language" in refused(simran.http.put("/api/me/language", json={"language": "fr"}), 400, "bad")
+    assert simran.http.get("/api/me").json()["language"] == "hi"
+    guest = Person(server, "Gopal")
+    refused(guest.http.put("/api/me/language", json={"language": "hi"}), 409, "no_account")
+    assert guest.http.get("/api/me").json() == {"id": guest.http.get("/api/me").json()["id"], "name": "Gopal",
+                                                "account": False}

@@ -125,6 +125,9 @@ def test_a_whole_seep_deal_in_each_language(server: str, browser: Browser, lang:
                 page.wait_for_timeout(50)
         _expect(page.locator("body")).to_have_attribute("data-status", "finished", timeout=20000)
         assert turns >= 12  # a bid and every card of his hand
+        if lang != "en":  # the log's lines, written by the server, in the page's language too (?lang=)
+            lines = tid(page, "log").locator("li").all_inner_texts()
+            assert lines and all(SCRIPTS[lang].search(line) for line in lines), lines
         _expect(page.locator("#sheet-title")).to_have_text(said(lang, "Deal {n}: the score", n=1))
         tid(page, "continue").click()
         _expect(tid(page, "match-over").locator("h2")).to_have_text(said(lang, "The match is over"))

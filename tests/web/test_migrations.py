@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import inspect, text
@@ -12,6 +14,7 @@ from sqlalchemy import inspect, text
 from taash.web.db import MIGRATIONS, make_engine, migrate
 from taash.web.hub import Hub
 from taash.web.store import Store
+from tests.web.server import POSTGRES, postgres_database
 from tests.web.test_hub import two_player_table
 
 
@@ -152,3 +155,28 @@ def test_actions_stored_before_0011_leave_every_seat_its_whole_extra_time(tmp_pa
     migrate(old)
     old.dispose()
     assert banks() == {}
+
+
+@pytest.mark.parametrize("database", ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (scripts/ensure-postgres prints one)"))])
+def test_0021_gives_accounts_a_language_none_chosen_and_goes_back(tmp_path: Path, database: str) -> None:
+    """An account made before 0021 keeps everything and has chosen no language; the column goes with a
+    downgrade, the account staying."""
+    with contextlib.ExitStack() as stack:
+        url = (f"sqlite:///{tmp_path / 'old.db'}" if database == "sqlite"
+               else stack.enter_context(postgres_database()))
+        engine = make_engine(url)
+        migrate(engine, "0020_tourney2")
+        with engine.begin() as c:
+            c.execute(text("INSERT INTO guests (id, name, created_at) VALUES ('g1', 'Lata', '2026-01-01')"))
+            c.execute(text("INSERT INTO accounts (guest_id, name, name_key, look_key, sound_key, password_hash, "
+                           "created_at) VALUES ('g1', 'Lata', 'lata', 'lata', 'lata', 'h', '2026-01-01')"))
+        migrate(engine)
+        with engine.begin() as c:
+            assert c.execute(text("SELECT name, language FROM accounts")).all() == [("Lata", None)]
+            c.execute(text("UPDATE accounts SET language = 'hi'"))
+        downgrade(url, "0020_tourney2")
+        assert "language" not in {col["name"] for col in inspect(make_engine(url)).get_columns("accounts")}
+        with engine.begin() as c:
+            assert c.execute(text("SELECT name FROM accounts")).all() == [("Lata",)]
+        engine.dispose()

@@ -19,6 +19,7 @@ from typing import Any
 
 from taash.games.api import Game
 from taash.games.plugin import GamePlugin, load
+from taash.i18n import N_
 
 #: The entry point group a separately installed game registers its plugin in (``name = "package.module:PLUGIN"``).
 ENTRY_POINTS = "taash.games"
@@ -126,7 +127,7 @@ def make_game(name: str, **settings: Any) -> Game:
 # -- the built-in games (the first is the default) -------------------------------------------------------------
 
 register(GamePlugin(
-    name="seep", title="Seep", players=(4, 2), player_words=((4, "4 (two teams)"),),
+    name="seep", title="Seep", players=(4, 2), player_words=((4, N_("4 (two teams)")),),
     game="taash.seep.game:make_game", errors="taash.seep.errors:SeepError",
     tables="taash.tables.seep:ADAPTER", bots="taash.bots.seep:BOTS",
     levels=(("easy", "random"), ("medium", "greedy"), ("hard", "heuristic"), ("learned", "learned"),

@@ -91,16 +91,93 @@ def speaking(lang: str) -> Iterator[None]:
         _asked.reset(token)
 
 
+class Said(str):
+    """A sentence said in the language spoken when it was made (it *is* that string), that remembers its message
+    and values, so that it can be said again in another language (:meth:`in_`): a server writes its log lines,
+    verdicts and reasons once, and each connection reads them in its own language. Its values may be sentences
+    too (a play inside a log line), each said again in the same language. What is made from it (``+``,
+    ``format``) is a plain string, said in one language only."""
+
+    message: str
+    plural: str | None
+    n: int | None
+    values: dict[str, Any]
+    #: The language it was said in.
+    lang: str
+    #: The message's context, where one English word says two things (``"count"``: "nine" turns, not the card).
+    context: str | None
+
+    def __new__(cls, message: str, values: dict[str, Any], plural: str | None = None, n: int | None = None,
+                lang: str | None = None, context: str | None = None) -> Said:
+        lang = lang or current()
+        said = super().__new__(cls, _render(lang, message, values, plural, n, context))
+        said.message, said.values, said.plural, said.n, said.lang = message, values, plural, n, lang
+        said.context = context
+        return said
+
+    def in_(self, lang: str) -> str:
+        """The sentence in ``lang`` (a message its catalogue lacks stays English)."""
+        return _render(lang, self.message, self.values, self.plural, self.n, self.context)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Said, (self.message, self.values, self.plural, self.n, self.lang, self.context)
+
+
+def _render(lang: str, message: str, values: Mapping[str, Any], plural: str | None, n: int | None,
+            context: str | None = None) -> str:
+    catalogue = translations(lang)
+    if context is not None:
+        return catalogue.pgettext(context, message)
+    if plural is not None:
+        assert n is not None
+        return catalogue.ngettext(message, plural, n).format(n=n, **_values_in(lang, values))
+    said = catalogue.gettext(message)
+    return said.format(**_values_in(lang, values)) if values else said
+
+
+def _values_in(lang: str, values: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v.in_(lang) if isinstance(v, Said) else v for k, v in values.items()}
+
+
+def in_language(lang: str, value: Any) -> Any:
+    """``value`` (a JSON value: a state, a message) with every :class:`Said` in it said in ``lang``; what holds
+    none is returned as it is, so what every language shares is never copied."""
+    if isinstance(value, Said):
+        return value.in_(lang)
+    if isinstance(value, dict):
+        said = {k: in_language(lang, v) for k, v in value.items()}
+        return said if any(said[k] is not v for k, v in value.items()) else value
+    if isinstance(value, list):
+        told = [in_language(lang, v) for v in value]
+        return told if any(a is not b for a, b in zip(told, value, strict=True)) else value
+    return value
+
+
 def _(message: str, /, **values: Any) -> str:
-    """``message`` in the current language, its ``{placeholders}`` filled with ``values``."""
-    said = translations(current()).gettext(message)
-    return said.format(**values) if values else said
+    """``message`` in the current language, its ``{placeholders}`` filled with ``values`` (a :class:`Said`, which
+    can be said again in another language)."""
+    return Said(message, values)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: Any) -> str:
-    """The sentence for ``n`` things in the current language (``n`` is also the placeholder ``{n}``)."""
-    said = translations(current()).ngettext(singular, plural, n)
-    return said.format(n=n, **values)
+    """The sentence for ``n`` things in the current language (``n`` is also the placeholder ``{n}``; a
+    :class:`Said`)."""
+    return Said(singular, values, plural, n)
+
+
+def pgettext(context: str, message: str, /) -> str:
+    """A word (no placeholders) in the current language, in ``context`` where English uses one word for two
+    things: ``pgettext("count", "nine")`` is not the card (a :class:`Said`)."""
+    return Said(message, {}, context=context)
+
+
+def number_word(n: int) -> str:
+    """``n`` in a word ("three" turns), in the language spoken; from eleven on, in figures."""
+    words = (pgettext("count", "no"), pgettext("count", "one"), pgettext("count", "two"), pgettext("count", "three"),
+             pgettext("count", "four"), pgettext("count", "five"), pgettext("count", "six"),
+             pgettext("count", "seven"), pgettext("count", "eight"), pgettext("count", "nine"),
+             pgettext("count", "ten"))
+    return words[n] if 0 <= n < len(words) else str(n)
 
 
 def N_(message: str) -> str:
@@ -110,9 +187,21 @@ def N_(message: str) -> str:
 
 def say_in(lang: str, message: str, /, **values: Any) -> str:
     """``message`` in ``lang`` whatever the process speaks (a server answering each person in his own), its
-    ``{placeholders}`` filled with ``values``; a message the catalogue lacks stays English."""
+    ``{placeholders}`` filled with ``values``; a message the catalogue lacks stays English. A :class:`Said` is said
+    again in ``lang``, its own values kept."""
+    if isinstance(message, Said):
+        return message.in_(lang)
     said = translations(lang).gettext(message)
     return said.format(**values) if values else said
+
+
+def said_of(error: BaseException) -> str:
+    """What an error says (its first argument: a message of the catalogue, or a :class:`Said`), to be said in
+    each reader's language by :func:`say_in`."""
+    first = error.args[0] if error.args else ""
+    if isinstance(first, Said):
+        return first
+    return Said(first if isinstance(first, str) else str(error), {})
 
 
 def best_language(accept_language: str | None) -> str:
@@ -155,7 +244,7 @@ def client_catalogue(lang: str) -> dict[str, Any]:
             catalog = read_po(f, locale=lang, domain=DOMAIN)
         plural = catalog.plural_expr
         for message in catalog:
-            if not message.id or message.fuzzy:
+            if not message.id or message.fuzzy or message.context:  # the browser's words need no context
                 continue
             if isinstance(message.id, str):
                 if message.string:

@@ -33,6 +33,7 @@ from enum import Enum
 from typing import Literal
 
 from taash.fairness import Reshuffles
+from taash.i18n import _
 from taash.packs import JOKER, face_name, face_symbol
 from taash.rummy.errors import BadHandError, IllegalTurnError
 from taash.rummy.melds import declaration_valid
@@ -133,7 +134,8 @@ def discardable(hand: Sequence[int], taken_from_pile: int | None, rules: Rules) 
 
 def kept_reason(face: int) -> str:
     """Why the card just taken from the discard pile may not be discarded in the same turn (R3)."""
-    return f"{face_symbol(face)} was just taken from the discard pile and may not be discarded in the same turn (R3)"
+    return _("{card} was just taken from the discard pile and may not be discarded in the same turn (R3)",
+             card=face_symbol(face))
 
 
 def legal_actions(phase: Phase, hand: Sequence[int], pile_size: int, stock_size: int, taken_from_pile: int | None,

@@ -11,7 +11,7 @@ from taash.cards import CardError
 from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.games.registry import plugin
-from taash.i18n import N_, _
+from taash.i18n import N_, _, ngettext, number_word
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import DealPoints, Declare, Discard, Drop, Phase, Take, Timeout, discardable, kept_reason
 from taash.rummy.errors import BadRulesError, RecordError
@@ -29,7 +29,6 @@ from taash.tables.split import MOST_SHARING
 JSON = Any
 #: Turns of the deal every state carries (the last ones; the log tells the rest).
 TURNS_SHOWN = 12
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 def _match(state: State) -> Match:
@@ -46,7 +45,8 @@ def result_to_json(r: DealResult, names: Sequence[str]) -> dict[str, JSON]:
     return {"dealer": r.dealer, "seats": list(r.seats), "winner": p.winner, "declared": p.declared,
             "points": list(p.points), "dropped": list(p.dropped), "wrong": list(p.wrong), "totals": list(r.totals),
             "eliminated": list(r.eliminated),
-            "said": f"{names[p.winner]} wins the deal" + (" with a valid declaration" if p.declared else "")}
+            "said": _("{name} wins the deal with a valid declaration", name=names[p.winner]) if p.declared
+            else _("{name} wins the deal", name=names[p.winner])}
 
 
 class RummyTables:
@@ -164,27 +164,31 @@ class RummyTables:
         deal = match.past[-1] if ended else match.deal
         name = names[seat]
         if isinstance(action, Take):
-            line = (f"{name} takes {card(top)} from the discard pile" if action.source == "discard" and top is not None
-                    else f"{name} takes from the stock")
+            line = (_("{name} takes {card} from the discard pile", name=name, card=card(top))
+                    if action.source == "discard" and top is not None else _("{name} takes from the stock", name=name))
         elif isinstance(action, Discard):
-            line = f"{name} discards {card(action.card)}"
+            line = _("{name} discards {card}", name=name, card=card(action.card))
         elif isinstance(action, Timeout):
             line = timeout_words(deal, name, to_take)
         elif isinstance(action, Drop):
-            line = f"{name} drops ({'middle' if had_taken else 'first'} drop: {deal.points.get(seat, 0)} points)"
+            dropped = deal.points.get(seat, 0)
+            line = (_("{name} drops (middle drop: {points} points)", name=name, points=dropped) if had_taken
+                    else _("{name} drops (first drop: {points} points)", name=name, points=dropped))
         else:
             assert isinstance(action, Declare)
-            line = (f"{name} declares: a valid declaration!" if deal.winner == seat and deal.declared
-                    else f"{name} declares wrongly ({deal.points.get(seat, 0)} points)")
+            line = (_("{name} declares: a valid declaration!", name=name) if deal.winner == seat and deal.declared
+                    else _("{name} declares wrongly ({points} points)", name=name, points=deal.points.get(seat, 0)))
         lines = [line]
         if ended:
             r = match.results[-1]
             points = ", ".join(f"{names[s]} {p}" for s, p in enumerate(r.points.points) if p is not None)
-            lines.append(f"Deal over: {names[r.points.winner]} wins ({points})")
-            lines.extend(f"{names[s]} is out of the pool ({r.totals[s]} points)" for s in r.eliminated)
+            lines.append(_("Deal over: {name} wins ({points})", name=names[r.points.winner], points=points))
+            lines.extend(_("{name} is out of the pool ({points} points)", name=names[s], points=r.totals[s])
+                         for s in r.eliminated)
             if match.over:
                 winner = match.winner
-                lines.append("The match is over" + (f": {names[winner]} wins" if winner is not None else ""))
+                lines.append(_("The match is over: {name} wins", name=names[winner]) if winner is not None
+                             else _("The match is over"))
             else:
                 lines.extend(self.opening(state, names))
         return lines
@@ -192,8 +196,12 @@ class RummyTables:
     def opening(self, state: State, names: Sequence[str]) -> list[str]:
         match = _match(state)
         deal = match.deal
-        wild = "aces (a printed joker was turned)" if deal.wild_card == 52 else f"{rank_name(deal.wild)}s"
-        return [f"Deal {len(match.past) + 1}: {names[deal.dealer]} deals; the wild jokers are {wild}"]
+        number, dealer = len(match.past) + 1, names[deal.dealer]
+        if deal.wild_card == 52:
+            return [_("Deal {number}: {dealer} deals; the wild jokers are aces (a printed joker was turned)",
+                      number=number, dealer=dealer)]
+        return [_("Deal {number}: {dealer} deals; the wild jokers are {rank}s", number=number, dealer=dealer,
+                  rank=rank_name(deal.wild))]
 
     def finished_deals(self, state: State) -> int:
         return len(_match(state).results)
@@ -330,14 +338,22 @@ def timeout_words(deal: Any, name: str, to_take: bool) -> str:
     the drop when it was his ``timeouts_to_drop``-th in a row."""
     turn = deal.turns[-1]
     discarded = card(turn.discard)
-    line = (f"{name} ran out of time: {discarded} is taken from the stock and discarded for him" if to_take
-            else f"{name} ran out of time: {discarded} is discarded for him")
-    if turn.timed_out_drop:
-        n = deal.rules.timeouts_to_drop
-        times = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
-        line += (f", and he is dropped after {times} turn{'s' if n != 1 else ''} out of time (middle drop: "
-                 f"{deal.points.get(turn.seat, 0)} points)")
-    return line
+    if not turn.timed_out_drop:
+        return (_("{name} ran out of time: {card} is taken from the stock and discarded for him", name=name,
+                  card=discarded) if to_take
+                else _("{name} ran out of time: {card} is discarded for him", name=name, card=discarded))
+    n = deal.rules.timeouts_to_drop
+    values = {"name": name, "card": discarded, "times": number_word(n),
+              "points": deal.points.get(turn.seat, 0)}
+    if to_take:
+        return ngettext("{name} ran out of time: {card} is taken from the stock and discarded for him, and he is "
+                        "dropped after {times} turn out of time (middle drop: {points} points)",
+                        "{name} ran out of time: {card} is taken from the stock and discarded for him, and he is "
+                        "dropped after {times} turns out of time (middle drop: {points} points)", n, **values)
+    return ngettext("{name} ran out of time: {card} is discarded for him, and he is dropped after {times} turn out "
+                    "of time (middle drop: {points} points)",
+                    "{name} ran out of time: {card} is discarded for him, and he is dropped after {times} turns out "
+                    "of time (middle drop: {points} points)", n, **values)
 
 
 #: Arrangements already found, least recently used first: ``(hand, wild, keep, id(rules)) -> (rules, its JSON)``

@@ -12,7 +12,7 @@ from taash.games.api import Action, State
 from taash.games.registry import plugin
 from taash.i18n import N_, _
 from taash.seep.deal import Deal, Phase, card_points
-from taash.seep.describe import HOUSE_NAMES, deal_explained, describe_outcome, describe_play, no_play_reason
+from taash.seep.describe import deal_explained, describe_outcome, describe_play, house_word, no_play_reason
 from taash.seep.errors import BadPositionError, BadRulesError, RecordError
 from taash.seep.game import SeepState
 from taash.seep.match import DealResult, Match
@@ -28,15 +28,15 @@ JSON = Any
 
 
 def bid_said(name: str, value: int) -> str:
-    return f"{name} bids {value} ({HOUSE_NAMES[value]})"
+    return _("{name} bids {value} ({house})", name=name, value=value, house=house_word(value))
 
 
 def play_said(name: str, play: Play, houses_before: dict[int, Any], deal: Deal, sweeps_before: int) -> str:
     """A play in words, as the log and the replay tell it (``deal`` after the play)."""
-    said = f"{name}: {describe_play(play, houses_before)}"
+    play_words = describe_play(play, houses_before)
     if len(deal.sweeps) > sweeps_before:
-        said += f": a sweep (+{deal.sweeps[-1][2]})"
-    return said
+        return _("{name}: {play}: a sweep (+{points})", name=name, play=play_words, points=deal.sweeps[-1][2])
+    return _("{name}: {play}", name=name, play=play_words)
 
 
 def captured_json(deal: Deal) -> list[dict[str, JSON]]:
@@ -125,11 +125,12 @@ class SeepTables:
         if message.get("type") == "bid":
             value = message.get("value")
             if isinstance(value, bool) or not isinstance(value, int):
-                raise TableError(f"a bid is a whole number, not {str(value)[:20]!r}", "malformed")
+                raise TableError(_("a bid is a whole number, not {value}", value=repr(str(value)[:20])), "malformed")
             if deal.phase is not Phase.BID:
                 raise TableError(N_("there is no bid to make now"), "illegal")
             if value not in deal.legal_bids():
-                raise TableError(f"you cannot bid {value!r} (you may bid {deal.legal_bids()})", "illegal")
+                raise TableError(_("you cannot bid {value} (you may bid {bids})", value=repr(value),
+                                   bids=str(deal.legal_bids())), "illegal")
             return value
         if message.get("type") != "play":
             raise TableError(f"unknown action {str(message.get('type'))[:40]!r}")
@@ -174,15 +175,16 @@ class SeepTables:
         lines = [play_said(names[seat], action, houses, deal, sweeps)]
         if ended:
             a, b = match.results[-1].score.score
-            lines.append(f"Deal over: {a} to {b}")
-            lines.extend(["The match is over"] if match.over else self.opening(state, names))
+            lines.append(_("Deal over: {a} to {b}", a=a, b=b))
+            lines.extend([_("The match is over")] if match.over else self.opening(state, names))
         return lines
 
     def opening(self, state: State, names: Sequence[str]) -> list[str]:
         match = _match(state)
-        lines = [f"Dealt again: {problem.split(', so')[0]}" for problem in match.redeals]
+        lines = [_("Dealt again: {why}", why=problem.split(", so")[0]) for problem in match.redeals]
         deal = match.deal
-        lines.append(f"Deal {len(match.past) + 1}: {names[deal.dealer]} deals, {names[deal.bidder]} bids")
+        lines.append(_("Deal {number}: {dealer} deals, {bidder} bids", number=len(match.past) + 1,
+                       dealer=names[deal.dealer], bidder=names[deal.bidder]))
         return lines
 
     def finished_deals(self, state: State) -> int:

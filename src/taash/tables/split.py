@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from taash.i18n import _
+
 #: The most players left who may split a match.
 MOST_SHARING = 3
 #: The answers of the ``split`` action.
@@ -70,3 +72,14 @@ def split_returns(players: int, weights: Mapping[int, int]) -> list[float]:
     total = sum(weights.values())
     n = players
     return [(weights.get(s, 0) / total) * n / (n - 1) - 1 / (n - 1) for s in range(n)]
+
+
+def declined_said(name: str, proposer: bool) -> str:
+    """The log's line for a split declined (by its proposer: withdrawn)."""
+    return (_("{name} withdraws the split: play goes on", name=name) if proposer
+            else _("{name} declines the split: play goes on", name=name))
+
+
+def answered_said(name: str, accepts: bool) -> str:
+    """The log's line for a bot's answer to a split proposed."""
+    return _("{name} accepts", name=name) if accepts else _("{name} declines", name=name)

@@ -19,10 +19,10 @@ from taash.bots.base import Bot
 from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
 from taash.games.registry import levels
-from taash.i18n import N_
+from taash.i18n import N_, _
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.match import TableMatch
-from taash.tables.split import ANSWERS, SplitOffer, bot_accepts, split_returns
+from taash.tables.split import ANSWERS, SplitOffer, answered_said, bot_accepts, declined_said, split_returns
 
 JSON = Any
 BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir", "Tara")
@@ -210,7 +210,7 @@ class Table:
             if old is not None:
                 self.seats[old] = Seat()
             self.seats[seat] = Seat(guest, name, seed=own)
-            return f"{name} sits in seat {seat}"
+            return _("{name} sits in seat {seat}", name=name, seat=seat)
         return sit
 
     def _leave(self, guest: str | None) -> Make:
@@ -223,7 +223,7 @@ class Table:
 
         def leave() -> str:
             self.seats[seat] = Seat()
-            return f"{name} leaves"
+            return _("{name} leaves", name=name)
         return leave
 
     def _owner_only(self, guest: str | None) -> None:
@@ -243,7 +243,7 @@ class Table:
             names = iter(n for n in BOT_NAMES if n not in used)
             for i in empty:
                 self.seats[i] = Seat(None, f"{next(names)} (bot)", bot=True)
-            return "Bots take the empty seats"
+            return _("Bots take the empty seats")
         return bots
 
     def _start(self, guest: str | None) -> Make:
@@ -256,7 +256,7 @@ class Table:
         def start() -> str:
             self.session = TableMatch(self.game, self.settings, self.seed, [s.name for s in self.seats], self.dealt,
                                    self._fairness())
-            return "The match starts"
+            return _("The match starts")
         return start
 
     def _fairness(self) -> Fairness | None:
@@ -317,11 +317,11 @@ class Table:
         def answered() -> str:
             if answer == "decline":
                 self.offer = None
-                line = f"{name} {'withdraws' if seat == offer.proposer else 'declines'} the split: play goes on"
+                line = declined_said(name, seat == offer.proposer)
                 session.note(line)
                 return line
             offer.accepted.add(seat)
-            return self._agreed_or_waiting([f"{name} accepts the split"])
+            return self._agreed_or_waiting([_("{name} accepts the split", name=name)])
         return answered
 
     def _propose(self, session: TableMatch, seat: int) -> Make:
@@ -333,11 +333,11 @@ class Table:
             raise TableError(N_("only a player still in the match can propose a split"), "forbidden")
 
         def propose() -> str:
-            lines = [f"{self.seats[seat].name} proposes to split the prize"]
+            lines = [_("{name} proposes to split the prize", name=self.seats[seat].name)]
             proposed = SplitOffer(seat, weights, {seat})
             for bot in (s for s in weights if self.seats[s].bot):
                 accepts = bot_accepts(weights, bot)
-                lines.append(f"{self.seats[bot].name} {'accepts' if accepts else 'declines'}")
+                lines.append(answered_said(self.seats[bot].name, accepts))
                 if not accepts:
                     session.note(*lines)
                     return lines[0]
@@ -350,7 +350,7 @@ class Table:
         assert self.session is not None and self.offer is not None
         if not self.offer.waiting_for():
             self.split, self.offer = self.offer.weights, None
-            lines.append("Everyone left agrees: the prize is split, and the match is over")
+            lines.append(_("Everyone left agrees: the prize is split, and the match is over"))
         self.session.note(*lines)
         return lines[-1]
 

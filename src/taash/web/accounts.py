@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.orm import Session
 
-from taash.i18n import N_
+from taash.i18n import LANGUAGES, N_, said_of
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
 from taash.web.fair_play import AT_CLAIM, AT_LOGIN, add_address
@@ -95,6 +95,12 @@ class MeOut(BaseModel):
     id: str
     name: str
     account: bool = Field(description="Whether this guest has claimed his name as an account")
+    language: str | None = Field(default=None, description="The language the account chose (left out when none "
+                                                           "is chosen, and for a guest with no account)")
+
+
+class LanguageIn(BaseModel):
+    language: str = Field(max_length=8, description="One of the languages of GET /api/i18n/{lang}: en, hi, pa")
 
 
 router = APIRouter()
@@ -121,7 +127,9 @@ def me_out(state: AppState, guest: str) -> MeOut:
     row = state.store.guest(guest)
     if row is None:
         raise ApiError("no_guest", N_("unknown guest: choose a name again"))
-    return MeOut(id=guest, name=row.name, account=Accounts(state.store).of_guest(guest) is not None)
+    account = Accounts(state.store).of_guest(guest)
+    return MeOut(id=guest, name=row.name, account=account is not None,
+                 language=account.language if account is not None else None)
 
 
 async def checked(state: AppState, account: Account | None, subject: str, given: str, who: str) -> Account:
@@ -138,7 +146,7 @@ async def checked(state: AppState, account: Account | None, subject: str, given:
     return account
 
 
-@router.get("/api/me", response_model=MeOut, responses=ERRORS)
+@router.get("/api/me", response_model=MeOut, response_model_exclude_none=True, responses=ERRORS)
 async def me(guest: Guest, state: State) -> MeOut:
     """The current guest, and whether he has an account. An account below the floor of chips is given
     today's bonus (once a day: see ``GET /api/chips``)."""
@@ -161,7 +169,7 @@ def claim_refused(state: AppState, current: MeOut, name: str) -> NameKeys:
     return keys
 
 
-@router.post("/api/account", response_model=MeOut, responses=ERRORS)
+@router.post("/api/account", response_model=MeOut, response_model_exclude_none=True, responses=ERRORS)
 async def claim(body: ClaimIn, signed: Signed, request: Request, response: Response, state: State) -> MeOut:
     """Claim a name (yours unless told) as your account, with a password: the account is this guest, with
     everything of his; log in with it from another browser. Its wallet is granted the starting chips (once).
@@ -189,7 +197,7 @@ async def claim(body: ClaimIn, signed: Signed, request: Request, response: Respo
     try:
         await Accounts(state.store).claim(guest, name, keys, hashed, limited)
     except AccountError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, said_of(e)) from None
     await asyncio.to_thread(state.ledger.open_wallet, guest)  # the starting grant, once per person
     state.hub.account_claimed(guest)
     if signed.session is None:
@@ -197,7 +205,7 @@ async def claim(body: ClaimIn, signed: Signed, request: Request, response: Respo
     return MeOut(id=guest, name=name, account=True)
 
 
-@router.post("/api/login", response_model=MeOut, responses=ERRORS)
+@router.post("/api/login", response_model=MeOut, response_model_exclude_none=True, responses=ERRORS)
 async def login(body: LoginIn, request: Request, response: Response, state: State) -> MeOut:
     """Log in to an account: this browser becomes its guest (the one it is now is left). 401
     ``wrong_password`` for a wrong name or password; 429 ``too_many`` after too many wrong passwords in 15
@@ -214,6 +222,19 @@ async def login(body: LoginIn, request: Request, response: Response, state: Stat
     return me_out(state, account.guest_id)
 
 
+@router.put("/api/me/language", response_model=MeOut, response_model_exclude_none=True, responses=ERRORS)
+async def choose_language(body: LanguageIn, guest: Guest, state: State) -> MeOut:
+    """Keep the language an account's person chose, for every browser he signs in from (``language`` in
+    ``GET /api/me`` and the login's answer). 409 ``no_account`` for a guest with no account: his browser keeps
+    his choice; 400 for a language taash does not speak."""
+    if body.language not in LANGUAGES:
+        raise ApiError("bad", N_("language must be one of {languages}"), languages=", ".join(LANGUAGES))
+    if Accounts(state.store).of_guest(guest) is None:
+        raise ApiError("no_account", N_("you have no account: your browser keeps your language"))
+    await Accounts(state.store).set_language(guest, body.language)
+    return me_out(state, guest)
+
+
 @router.post("/api/logout", status_code=204, responses=ERRORS)
 async def logout(signed: Signed, response: Response, state: State) -> None:
     """Log out of your account in this browser: its session ends (a copy of its cookie no longer signs in)
@@ -225,7 +246,7 @@ async def logout(signed: Signed, response: Response, state: State) -> None:
     response.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=state.config.secure_cookies)
 
 
-@router.post("/api/password", response_model=MeOut, responses=ERRORS)
+@router.post("/api/password", response_model=MeOut, response_model_exclude_none=True, responses=ERRORS)
 async def change_password(body: PasswordIn, signed: Signed, request: Request, response: Response,
                           state: State) -> MeOut:
     """Change your account's password (the one now is needed; wrong ones count as at login). Every session

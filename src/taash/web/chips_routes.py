@@ -20,7 +20,7 @@ from sqlalchemy import or_, select
 from taash.chips.books import BONUS
 from taash.chips.errors import ChipsError, UnknownAccount
 from taash.chips.ledger import TRANSFERS, Ledger, Transfer, wallet_of
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.web.http import ERRORS, ApiError
 from taash.web.state import AppState, Guest, State
 
@@ -116,7 +116,7 @@ def claim_bonus(state: AppState, guest: str) -> ChipsOut:
     try:
         given, new = state.ledger.claim_daily_bonus(guest, today())
     except ChipsError as e:
-        raise ApiError("no_bonus", str(e)) from None
+        raise ApiError("no_bonus", said_of(e)) from None
     if given is None:
         raise ApiError("no_bonus", N_("the daily bonus is for wallets below {floor} chips; yours has {balance}"),
                        floor=f"{before.bonus_floor:,}", balance=f"{before.balance:,}")

@@ -16,7 +16,7 @@ from collections.abc import Awaitable
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.tables.adapter import TableError
 from taash.web.account_store import Accounts
 from taash.web.friend_store import FriendError, Friends, Invite
@@ -144,7 +144,7 @@ async def changed(state: AppState, guest: str, change: Awaitable[object]) -> Fri
     try:
         await change
     except FriendError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, said_of(e)) from None
     return listing(state, guest)
 
 
@@ -240,7 +240,7 @@ async def accept_invite(table_id: str, guest: Guest, state: State) -> TableOut:
         try:
             await state.hub.act(live, sit_action(free[0], state.guest_name(guest), None), guest)
         except TableError as e:
-            raise ApiError(e.code, str(e)) from None
+            raise ApiError(e.code, said_of(e)) from None
     await state.friends.forget(guest, inv.table_id)
     return table_out(live, True)
 

@@ -10,13 +10,13 @@ import re
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import AfterValidator, BaseModel, Field
 
 from taash.games.plugin import GamePlugin
 from taash.games.registry import check_level, default_game, level_words, levels, plugin, plugins
-from taash.i18n import N_
+from taash.i18n import DEFAULT, N_, best_language, say_in
 from taash.tables.adapter import adapter, game_names
 from taash.web.http import ERRORS, ApiError
 
@@ -78,7 +78,8 @@ class GameOut(BaseModel):
     formats: list[str] = Field(description="Its match formats, the default first (empty: a number of baazis)")
     levels: list[str] = Field(description="The bots' levels it offers, the easiest first (a table's ``level``)")
     default_level: str = Field(description="The level a table that names none is made with")
-    level_words: dict[str, str] = Field(description="What each level's bots do, in a player's words (English)")
+    level_words: dict[str, str] = Field(description="What each level's bots do, in a player's words (in the "
+                                                    "language asked for)")
     stats: list[str] = Field(description="The counts a player's page sums over his matches of the game")
     view: str | None = Field(description="The URL of its view module for a table (an ES module)")
     replay_view: str | None = Field(description="The URL of its module drawing a replay's step")
@@ -95,12 +96,14 @@ def module_url(game: GamePlugin, which: str) -> str | None:
     return f"/games/{game.name}/{path.name}"
 
 
-def game_out(game: GamePlugin) -> GameOut:
+def game_out(game: GamePlugin, lang: str = DEFAULT) -> GameOut:
+    """A game as the lobby offers it, its words (how a player count is said, what each level does) in ``lang``."""
     table_game = adapter(game.name)
-    words = dict(game.player_words)
+    words = {n: say_in(lang, said) for n, said in game.player_words}
     return GameOut(name=game.name, title=game.title, players=[(n, words.get(n, str(n))) for n in game.players],
                    rules=list(table_game.presets), formats=list(table_game.formats), levels=list(levels(game.name)),
-                   default_level=game.default_level, level_words=level_words(game.name),
+                   default_level=game.default_level,
+                   level_words={level: say_in(lang, said) for level, said in level_words(game.name).items()},
                    stats=list(game.stats), view=module_url(game, "view"),
                    replay_view=module_url(game, "replay_view"))
 
@@ -125,9 +128,11 @@ def games_router() -> APIRouter:
     router = APIRouter()
 
     @router.get("/api/games", response_model=list[GameOut])
-    async def games() -> list[GameOut]:
-        """Every game a table may be made for, the default first, as the lobby offers it."""
-        return [game_out(p) for p in plugins() if p.name in game_names()]
+    async def games(request: Request) -> list[GameOut]:
+        """Every game a table may be made for, the default first, as the lobby offers it (its words in the
+        language of the request's ``Accept-Language``, or of its ``?lang=``)."""
+        lang = best_language(request.query_params.get("lang") or request.headers.get("accept-language"))
+        return [game_out(p, lang) for p in plugins() if p.name in game_names()]
 
     @router.get("/games/{game}/{file}", responses=ERRORS, include_in_schema=False)
     async def game_module(game: str, file: str) -> FileResponse:

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from taash.i18n import N_, _, speaking
+from taash.i18n import N_, _, said_of, speaking
 from taash.learn import learn_page, lesson, step_index
 from taash.learn.coach import advice, snapshot
 from taash.tables.adapter import TableError
@@ -81,7 +81,7 @@ async def coached(h: Hub, thinking: set[tuple[str, int]], table_id: str, guest: 
             snap = snapshot(session)
         said = await asyncio.to_thread(advice, snap, seat)
     except TableError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, said_of(e)) from None
     finally:
         thinking.discard((table_id, seat))
     return CoachOut(**said)
@@ -97,7 +97,7 @@ def learn_router(hub: Callable[[], Hub]) -> APIRouter:
         try:
             return lesson(game)
         except TableError as e:
-            raise ApiError(e.code, str(e)) from None
+            raise ApiError(e.code, said_of(e)) from None
 
     @router.get("/api/learn/{game}", responses=ERRORS)
     async def learn_data(game: str, request: Request) -> JSON:
@@ -115,7 +115,7 @@ def learn_router(hub: Callable[[], Hub]) -> APIRouter:
             try:
                 verdict = lessoned.check(step_index(lessoned, body.step), body.action)
             except TableError as e:
-                raise ApiError("bad" if e.code == "malformed" else e.code, str(e)) from None
+                raise ApiError("bad" if e.code == "malformed" else e.code, said_of(e)) from None
             return VerdictOut(**verdict.to_json())
 
     @router.post("/api/tables/{table_id}/coach", response_model=CoachOut, responses=ERRORS)

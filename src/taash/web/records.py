@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated
 
-from fastapi import APIRouter, Cookie
+from fastapi import APIRouter, Cookie, Request
 from fastapi.responses import JSONResponse
 
-from taash.i18n import N_
+from taash.i18n import N_, in_language, said_of
 from taash.tables.adapter import TableError
 from taash.web.http import ERRORS, ApiError
+from taash.web.languages import language_of
 from taash.web.state import State
 from taash.web.table_models import LogOut, private_refused
 
@@ -19,12 +20,14 @@ router = APIRouter()
 
 
 @router.get("/api/tables/{table_id}/log", response_model=LogOut, responses=ERRORS)
-async def whole_log(table_id: str, state: State, taash_guest: Annotated[str | None, Cookie()] = None) -> LogOut:
+async def whole_log(table_id: str, state: State, request: Request,
+                    taash_guest: Annotated[str | None, Cookie()] = None) -> LogOut:
     """Every line of a table's log so far (the state carries the last few): what everyone at the table was
-    told, in words; a private table's only for its creator and its players (403)."""
+    told, in words (in the language the request asks for); a private table's only for its creator and its
+    players (403)."""
     live = state.live_table(table_id)
     private_refused(live, state.guest_of(taash_guest), "its log")
-    return LogOut(log=list(live.table.log))
+    return LogOut(log=in_language(language_of(request), list(live.table.log)))
 
 
 @router.get("/api/tables/{table_id}/record", responses=ERRORS)
@@ -41,7 +44,7 @@ async def record(table_id: str, state: State, taash_guest: Annotated[str | None,
 
 
 @router.get("/api/tables/{table_id}/replay", responses=ERRORS)
-async def replay_steps(table_id: str, state: State,
+async def replay_steps(table_id: str, state: State, request: Request,
                        taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
     """Every step of a finished match as the engine plays it again (every hand, the floor, what happened in
     words), for the replay page; 409 before the match is over; a private table's only for its creator and
@@ -50,7 +53,7 @@ async def replay_steps(table_id: str, state: State,
     private_refused(live, state.guest_of(taash_guest), "its replay")
     if live.table.status != "finished":
         raise ApiError("not_finished", N_("the replay is published when the match is over"))
-    return JSONResponse(await asyncio.to_thread(live.table.replay))
+    return JSONResponse(in_language(language_of(request), await asyncio.to_thread(live.table.replay)))
 
 
 @router.get("/api/tables/{table_id}/verify", responses=ERRORS)
@@ -67,6 +70,6 @@ async def verify(table_id: str, state: State, taash_guest: Annotated[str | None,
         deals = await asyncio.to_thread(live.table.verify)
     except TableError as e:
         if e.code != "unfair":
-            raise ApiError(e.code, str(e)) from None
+            raise ApiError(e.code, said_of(e)) from None
         return JSONResponse({"ok": False, "error": str(e), "fairness": fairness})
     return JSONResponse({"ok": True, "deals": deals, "fairness": fairness})

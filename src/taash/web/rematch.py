@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from taash.i18n import N_
+from taash.i18n import N_, _, in_language, said_of
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live
 from taash.web.offer_rows import RematchOfferRow, seconds_of, wall
@@ -140,7 +140,7 @@ class Rematches:
             self._close(offer)
             await self._forget(live.table.id)
             self.tell(live, {"type": "rematch_over", "version": live.table.version,
-                             "reason": f"{live.table.seats[offer.by].name} took back the rematch"})
+                             "reason": _("{name} took back the rematch", name=live.table.seats[offer.by].name)})
             return
         await self._keep(offer)
         self.tell(live, self.offer_message(offer))
@@ -170,7 +170,7 @@ class Rematches:
         except TableError as e:
             await self._forget(old.table.id)
             self.tell(old, {"type": "rematch_over", "version": old.table.version,
-                            "reason": f"the rematch could not start: {e}"})
+                            "reason": _("the rematch could not start: {why}", why=said_of(e))})
             return
         try:
             await self._seat_and_start(offer, new, proposer)
@@ -179,7 +179,7 @@ class Rematches:
                 await hub.abandon(new, reason="the rematch could not start")
             await self._forget(old.table.id)
             self.tell(old, {"type": "rematch_over", "version": old.table.version,
-                            "reason": f"the rematch could not start: {e}"})
+                            "reason": _("the rematch could not start: {why}", why=said_of(e))})
             return
         self.started[old.table.id] = new.table.id
         await self._keep(offer, started=new.table.id)
@@ -258,10 +258,13 @@ class Rematches:
 
     @staticmethod
     def tell(live: Live, message: dict[str, JSON]) -> None:
-        text = json.dumps(message, separators=(",", ":"))
+        """Send ``message`` to every connection of ``live``, its sentences in each one's language."""
+        texts: dict[str, str] = {}
         for conn in list(live.connections):
             if conn.close_code == 1000:
-                conn.send(text)
+                if conn.lang not in texts:
+                    texts[conn.lang] = json.dumps(in_language(conn.lang, message), separators=(",", ":"))
+                conn.send(texts[conn.lang])
 
     def greet(self, live: Live, conn: Connection) -> None:
         """A new connection to a finished table is told of its rematch: the offer open, or the table started."""

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from taash.i18n import said_of
 from taash.tables.adapter import TableError
 from taash.tables.rummy import judge_groups
 from taash.web.http import ERRORS, ApiError, StrictIn
@@ -42,4 +43,4 @@ async def rummy_groups(body: GroupsIn) -> GroupsOut:
     try:
         return GroupsOut(**judge_groups(body.rules, body.wild, body.groups))
     except TableError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, said_of(e)) from None

@@ -20,7 +20,7 @@ from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
-from taash.i18n import DEFAULT, N_, say_in
+from taash.i18n import DEFAULT, N_, said_of, say_in
 from taash.tables.adapter import TIMEOUT, TableError
 from taash.web.admissions import Admission
 from taash.web.chat import TABLE_CHAT, ChatError, answer_chat, send_history
@@ -148,13 +148,14 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
     if not h.may_watch(live, guest, code):  # the table started while this connection was being accepted
         await ws.close(code=1008, reason=N_("a private table: only its players may watch it"))
         return
-    conn = h.join(live, guest, since)
+    lang = socket_language(ws)
+    conn = h.join(live, guest, since, lang)
     state.rematches.greet(live, conn)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
         with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
             await send_history(state.chat, live, conn)
-        await receive_loop(state, ws, live, conn, socket_language(ws))
+        await receive_loop(state, ws, live, conn, lang)
     finally:
         h.leave(live, conn)
         await state.rematches.left(live, conn)
@@ -248,7 +249,7 @@ async def chat(state: AppState, live: Live, conn: Connection, message: dict[str,
     try:
         await answer_chat(state.chat, state.services.bot_answers, live, conn, message, name_of)
     except ChatError as e:
-        conn.send(error(mid, e.code, say_in(lang, str(e))))
+        conn.send(error(mid, e.code, say_in(lang, said_of(e))))
         return
     except SQLAlchemyError:  # the database refused the line: nobody was told it
         conn.send(error(mid, "server", say_in(lang, N_("the chat line could not be kept: try again"))))
@@ -278,7 +279,7 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
         try:
             made = await h.act(live, {"type": "split", "answer": message.get("answer")}, conn.guest, mid)
         except TableError as e:
-            conn.send(error(mid, e.code, say_in(lang, str(e))))
+            conn.send(error(mid, e.code, say_in(lang, said_of(e))))
             return
         conn.send(ack(mid, made))
         return
@@ -294,7 +295,7 @@ async def rematch(state: AppState, live: Live, conn: Connection, message: dict[s
     try:
         await state.rematches.answer(live, conn.seat, message.get("answer"))
     except TableError as e:
-        conn.send(error(mid, e.code, say_in(lang, str(e))))
+        conn.send(error(mid, e.code, say_in(lang, said_of(e))))
         if e.code == "rematch_started":
             state.rematches.greet(live, conn)
         return
@@ -316,8 +317,9 @@ async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], m
     try:
         made = await h.act(live, action, conn.guest, mid, version)
     except TableError as e:
-        extra = json.loads(h.message_for(live, conn.seat, "snapshot", conn.guest)) if e.code == "stale" else None
-        conn.send(error(mid, e.code, say_in(lang, str(e)), extra))
+        extra = (json.loads(h.message_for(live, conn.seat, "snapshot", conn.guest, conn.lang)) if e.code == "stale"
+                 else None)
+        conn.send(error(mid, e.code, say_in(lang, said_of(e)), extra))
         return
     conn.send(ack(mid, made))
 

@@ -23,7 +23,7 @@ from itsdangerous import URLSafeSerializer
 from starlette.requests import HTTPConnection
 
 from taash.chips.ledger import Ledger
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
 from taash.web.chat import BotAnswers, Chat
@@ -248,7 +248,7 @@ class AppState:
                 return live
             except TableError as e:
                 if e.code != "moved" or not tries_left:
-                    raise ApiError(e.code, str(e)) from None
+                    raise ApiError(e.code, said_of(e)) from None
             live = self.live_table(live.table.id)
         raise AssertionError("unreachable")  # pragma: no cover
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Query, Request
 
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.tables.adapter import TableError
 from taash.web import lobby
 from taash.web.http import ERRORS, ApiError
@@ -53,7 +53,7 @@ async def stake_hold(query: Annotated[TableQuery, Query()]) -> HoldOut:
     try:
         settings = settings_of(query)
     except TableError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, said_of(e)) from None
     return HoldOut(hold=hold_for(settings, query.stake),
                    said=hold_words(settings, query.stake) if query.stake else "not played for chips")
 
@@ -66,7 +66,7 @@ async def new_table(state: AppState, body: TableIn, guest: str) -> Live:
     try:
         live = await state.hub.create(settings_of(body), guest, body.stake)
     except TableError as e:
-        raise ApiError(e.code, str(e)) from None
+        raise ApiError(e.code, said_of(e)) from None
     if body.seat is not None:
         live = await state.act(live, sit_action(body.seat, name, body.seed), guest)
     if state.services.snapshots is not None:  # the other servers' lobbies list it soon
@@ -149,7 +149,7 @@ async def abandon(table_id: str, guest: Guest, state: State) -> TableOut:
     try:
         await state.hub.abandon(live, guest=guest, quiet=quiet)
     except TableError as e:
-        raise ApiError(e.code, str(e), minutes=f"{minutes:g}") from None
+        raise ApiError(e.code, said_of(e), minutes=f"{minutes:g}") from None
     return TableOut(**{**table_out(live, True).model_dump(), "status": "abandoned"})
 
 

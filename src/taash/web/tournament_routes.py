@@ -14,7 +14,7 @@ from typing import Literal
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, model_validator
 
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.tables.adapter import adapter
 from taash.tournaments.pairing import TournamentError
 from taash.web.fair_play import NEEDS_ACCOUNT
@@ -208,7 +208,7 @@ async def create(body: TournamentIn, guest: Guest, request: Request, state: Stat
     try:
         tournament_id = await asyncio.to_thread(create_tournament, state.store.engine, state.ledger, spec, guest)
     except TournamentError as e:
-        raise ApiError("bad", str(e)) from None
+        raise ApiError("bad", said_of(e)) from None
     return tournament_out(await record_of(state, tournament_id), guest)
 
 
@@ -229,7 +229,7 @@ async def register(tournament_id: str, guest: Guest, state: State) -> Tournament
     try:
         await director(state).register(tournament_id, guest, state.guest_name(guest))
     except TournamentError as e:
-        raise ApiError("refused", str(e)) from None
+        raise ApiError("refused", said_of(e)) from None
     return tournament_out(await record_of(state, tournament_id), guest)
 
 
@@ -240,7 +240,7 @@ async def withdraw(tournament_id: str, guest: Guest, state: State) -> Tournament
     try:
         await director(state).withdraw(tournament_id, guest)
     except TournamentError as e:
-        raise ApiError("refused", str(e)) from None
+        raise ApiError("refused", said_of(e)) from None
     return tournament_out(await record_of(state, tournament_id), guest)
 
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from taash.chips.errors import ChipsError, InsufficientChips
 from taash.chips.ledger import Ledger, wallet_of
-from taash.i18n import N_
+from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TableError
 from taash.tournaments.arena import arena_score, arena_tables
 from taash.tournaments.pairing import (
@@ -122,7 +122,7 @@ class Tournaments:
             if person in record.people:
                 raise TournamentError(N_("you are registered already"))
             if len(record.registered) >= row.capacity:
-                raise TournamentError(f"the tournament is full ({row.capacity} entrants)")
+                raise TournamentError(_("the tournament is full ({n} entrants)", n=row.capacity))
             entry = await asyncio.to_thread(self._entering, record, person, name)
             if row.fee:
                 try:
@@ -130,8 +130,11 @@ class Tournaments:
                 except ChipsError as e:
                     await asyncio.to_thread(self._set_entrant, row.id, person, WITHDRAWN)
                     short = isinstance(e, InsufficientChips)
-                    raise TournamentError(f"the entry fee of {row.fee:,} chips could not be paid"
-                                          + (": your wallet has fewer chips" if short else f": {e}")) from None
+                    fee = f"{row.fee:,}"
+                    raise TournamentError(
+                        _("the entry fee of {fee} chips could not be paid: your wallet has fewer chips", fee=fee)
+                        if short else _("the entry fee of {fee} chips could not be paid: {why}", fee=fee,
+                                        why=said_of(e))) from None
             await asyncio.to_thread(self._set_entrant, row.id, person, REGISTERED)
         self.watch.changed(tournament_id)
         await self.step(tournament_id)

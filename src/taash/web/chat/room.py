@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from taash.i18n import N_
+from taash.i18n import N_, _
 from taash.web.chat.phrases import EMOTES, PHRASES
 from taash.web.chat.rows import ChatLineRow, ChatReportRow, ChatRoomRow
 from taash.web.chat.words import censor
@@ -115,7 +115,7 @@ def read_said(message: Mapping[str, JSON]) -> Said:
     if not text:
         raise ChatError("chat_empty", N_("say something: the message is empty"))
     if len(text) > MAX_TEXT:
-        raise ChatError("chat_too_long", f"a chat message may be at most {MAX_TEXT} characters")
+        raise ChatError("chat_too_long", _("a chat message may be at most {n} characters", n=MAX_TEXT))
     return Said("text", text)
 
 
@@ -135,8 +135,8 @@ class RateLimit:
             times.popleft()
         self.said[who] = times  # the most recent speaker last: the oldest are forgotten first
         if len(times) >= self.count:
-            raise ChatError("chat_rate", f"at most {self.count} chat messages in {self.seconds:g} seconds: "
-                                         "wait a little")
+            raise ChatError("chat_rate", _("at most {count} chat messages in {seconds} seconds: wait a little",
+                                           count=self.count, seconds=f"{self.seconds:g}"))
         times.append(now)
         if len(self.said) > self.kept:
             del self.said[next(iter(self.said))]

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from taash.chips.ledger import Ledger
+from taash.i18n import DEFAULT
 from taash.tables.adapter import Settings, TableError
 from taash.tables.table import Table
 from taash.web.admissions import Admissions
@@ -231,8 +232,9 @@ class Hub:
     async def store_deals(self, live: Live) -> None:
         await self.pipeline.store_deals(live)
 
-    def message_for(self, live: Live, seat: int | None, kind: str, guest: str | None = None, **extra: JSON) -> str:
-        return self.messages.message_for(live, seat, kind, guest, **extra)
+    def message_for(self, live: Live, seat: int | None, kind: str, guest: str | None = None, lang: str = DEFAULT,
+                    **extra: JSON) -> str:
+        return self.messages.message_for(live, seat, kind, guest, lang, **extra)
 
     def broadcast(self, live: Live, said: str) -> None:
         self.messages.broadcast(live, said)
@@ -271,8 +273,8 @@ class Hub:
     def close_watchers(self, live: Live, reason: str) -> None:
         self.connections.close_watchers(live, reason)
 
-    def join(self, live: Live, guest: str | None, since: int | None) -> Connection:
-        return self.connections.join(live, guest, since)
+    def join(self, live: Live, guest: str | None, since: int | None, lang: str = DEFAULT) -> Connection:
+        return self.connections.join(live, guest, since, lang)
 
     def leave(self, live: Live, conn: Connection) -> None:
         self.connections.leave(live, conn)

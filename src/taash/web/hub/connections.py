@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from taash.i18n import DEFAULT
 from taash.web.hub.live import Connection, Live, code_matches, is_member
 from taash.web.hub.messages import Messages
 from taash.web.hub.turns import Turns
@@ -36,10 +37,11 @@ class Connections:
                 conn.close_code, conn.close_reason = 1008, reason
                 conn.send(None)
 
-    def join(self, live: Live, guest: str | None, since: int | None) -> Connection:
-        """A new connection: its seat (if its guest sits here), and a snapshot or the actions it missed."""
+    def join(self, live: Live, guest: str | None, since: int | None, lang: str = DEFAULT) -> Connection:
+        """A new connection: its seat (if its guest sits here), and a snapshot or the actions it missed, the
+        table's sentences in ``lang``."""
         seat = None if guest is None else live.table.seat_of(guest)
-        conn = Connection(guest, seat)
+        conn = Connection(guest, seat, lang=lang)
         live.connections.add(conn)
         live.last_active = self.turns.clock.monotonic()
         if seat is not None:
@@ -48,9 +50,9 @@ class Connections:
         if since is not None and 0 <= since <= table.version and (
                 since == table.version or (live.missed and live.missed[0][0] <= since + 1)):
             missed = [{"version": v, "said": said} for v, said in live.missed if v > since]
-            conn.send(self.messages.message_for(live, seat, "resume", guest, since=since, missed=missed))
+            conn.send(self.messages.message_for(live, seat, "resume", guest, lang, since=since, missed=missed))
         else:
-            conn.send(self.messages.message_for(live, seat, "snapshot", guest))
+            conn.send(self.messages.message_for(live, seat, "snapshot", guest, lang))
         conn.version = table.version
         if seat is not None:
             self.messages.send_presence(live)

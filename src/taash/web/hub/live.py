@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from taash.i18n import DEFAULT
 from taash.tables.table import Table
 
 JSON = Any
@@ -34,6 +35,8 @@ class Connection:
     version: int = 0
     close_code: int = 1000
     close_reason: str = ""
+    #: The language its reader asked for (``?lang=``): the sentences of the table are said to it in that language.
+    lang: str = DEFAULT
 
     def send(self, message: str | None) -> None:
         """Queue a message; None closes the connection once what is queued before it is sent."""

@@ -1,6 +1,6 @@
 // Accounts on the lobby: log in (a guest who has none yet), keep your name with a password, log out, change it.
 
-import { _, parts } from "/static/i18n.js";
+import { _, adoptLanguage, parts } from "/static/i18n.js";
 import { api, h, nameEl, toast } from "/static/common.js";
 
 function passwordInput(testid, placeholder, autocomplete = "new-password") {
@@ -33,6 +33,7 @@ export function loginForm(container) {
     const password = passwordInput("login-password", _("Password"), "current-password");
     const f = form("login-form", _("Or log in to your account"), [name, password], _("Log in"), async () => {
       const guest = await api("POST", "/api/login", { name: name.value.trim(), password: password.value });
+      if (adoptLanguage(guest.language)) return; // the account's language: the page is drawn again in it
       f.remove();
       resolve(guest);
     });

@@ -1,5 +1,5 @@
 // Small helpers shared by the pages: HTTP calls, elements, the name box.
-import { _, lang, translated } from "/static/i18n.js";
+import { _, adoptLanguage, lang, storedLanguage, translated } from "/static/i18n.js";
 
 /** An HTTP error from the API: `status`, `code` and the server's sentence as the message. */
 export class ApiError extends Error {
@@ -47,7 +47,9 @@ export async function api(method, path, body = undefined) {
 /** The current guest `{id, name}`, or null when there is none yet. */
 export async function me() {
   try {
-    return await api("GET", "/api/me");
+    const guest = await api("GET", "/api/me");
+    if (guest && guest.language && !storedLanguage()) adoptLanguage(guest.language);
+    return guest;
   } catch (e) {
     if (e.status === 401) return null;
     throw e;

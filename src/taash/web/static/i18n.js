@@ -12,7 +12,7 @@ function browserLanguages() {
   return wanted.filter(Boolean).map((l) => String(l).toLowerCase().split("-")[0]);
 }
 
-function storedLanguage() {
+export function storedLanguage() {
   try {
     return localStorage.getItem(STORED);
   } catch (e) {
@@ -188,8 +188,24 @@ export function languageSwitch() {
     option.selected = code === lang;
     select.appendChild(option);
   }
-  select.addEventListener("change", () => useLanguage(select.value));
+  select.addEventListener("change", () => useLanguage(select.value, saveToAccount));
   return select;
+}
+
+/** Keep `code` as the signed-in account's language (PUT /api/me/language); a guest with no account is refused
+ * (409), and his browser alone remembers his choice. */
+async function saveToAccount(code) {
+  await fetch("/api/me/language", { method: "PUT", credentials: "same-origin",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ language: code }) });
+}
+
+/** A signed-in person's own language (`language` of GET /api/me or of the login's answer), spoken in this
+ * browser too: remembered here and the page drawn again in it, unless it is already the one spoken. True when the
+ * page is being drawn again. */
+export function adoptLanguage(code) {
+  if (!code || code === lang || !(code in LANGUAGES)) return false;
+  useLanguage(code);
+  return true;
 }
 
 /** Put the switch on the page (in its `#language` slot, else at the end of its first header) and translate its
