@@ -24,6 +24,7 @@ $(STAMP): pyproject.toml setup.py src/taash/seep/_core.c src/taash/rummy/_solver
 
 # Pyodide for the browser's offline game (docs/offline.md), from the npm registry as package-lock.json pins it,
 # into node_modules/ (git-ignored); the server serves it under /pyodide/. Without npm the offline game is missing.
+# The same install brings allprofanity, whose Hindi list gives the chat's word filter its Devanagari words.
 pyodide:
 	@if command -v npm >/dev/null; then npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && \
 		echo "taash: Pyodide $$(node -p 'require("./node_modules/pyodide/package.json").version') installed for offline play"; \

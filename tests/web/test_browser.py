@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.server import CHROMIUM, Server, chromium, free_port, served
+from tests.web.server import CHROMIUM, Server, chromium, served
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -377,13 +377,8 @@ def test_a_refused_table_page_says_why_and_offers_the_lobby(server: str, browser
 def test_the_turn_timer_counts_down_and_a_bot_takes_a_seat_left_idle(tmp_path: Path, browser: Browser) -> None:
     """With ``--turn-seconds`` the page counts the seconds left; a person who lets three turns in a row run out
     is told a bot plays his seat, and takes it back with *I'm back*."""
-    port = free_port()
-    server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
-        "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.3",
-        "--turn-seconds", "2", "--extra-seconds", "0", "--log-level", "warning"], log=tmp_path / "server.log")
-    server.start()
     errors: list[str] = []
-    try:
+    with served(tmp_path, "browser.db", "--turn-seconds", "2", "--extra-seconds", "0", bot_delay=0.3) as server:
         page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
         page.set_default_timeout(15000)
         watch_errors(page, errors, "solo")
@@ -412,8 +407,6 @@ def test_the_turn_timer_counts_down_and_a_bot_takes_a_seat_left_idle(tmp_path: P
                                "'Your turn' && document.body.dataset.pending !== '1'")
         _expect(timer).to_contain_text("s left to")
         take_turn(page)  # his own play, in time
-    finally:
-        server.stop()
     assert not errors, errors
 
 

@@ -19,7 +19,7 @@ from taash.web.chat import PLAYERS, WATCHERS, BotAnswers, Chat, ChatError, Said,
 from taash.web.chat.phrases import EMOTES, PHRASES, catalogue
 from taash.web.chat.reports import reports
 from taash.web.chat.room import MAX_TEXT, RateLimit, read_said
-from taash.web.chat.words import censor, compile_words
+from taash.web.chat.words import DEVANAGARI_LIST, censor, compile_words, devanagari_words
 from taash.web.db import make_engine, migrate
 from taash.web.hub import Connection, FakeClock, Hub, Live
 from taash.web.store import Store
@@ -82,6 +82,27 @@ def test_the_word_filter_stars_english_and_hindi_words_from_the_library_and_leav
     assert censor(clean) == clean  # a word inside another is not one; markup is the browser's to escape
     assert censor("a bad-word, badly", compile_words(["bad word", "bad"])) == "a ***-****, badly"
     assert censor("oh sh!t 🖕", compile_words(["sh!t", "🖕"])) == "oh **!* *"  # words written with signs too
+
+
+@pytest.mark.skipif(not DEVANAGARI_LIST.exists(), reason="node_modules/allprofanity is missing (make venv needs npm)")
+def test_the_word_filter_stars_hindi_written_in_devanagari_from_the_npm_package() -> None:
+    assert "चूतिया" in devanagari_words() and len(devanagari_words()) > 100
+    # every sign of the word starred (its vowel signs too), the words around it and the danda kept
+    assert censor("अरे चूतिया है तू। अच्छा खेला") == "अरे ****** है तू। अच्छा खेला"
+    assert censor("तेरी माँ की बात") == "**** *** ** बात"  # a listed phrase of three words, the longest wins
+    composed, decomposed = "भड़वा", "भड\u093cवा"  # ड़ as one letter or as ड and its nukta: the same word
+    assert censor(composed) == "*" * len(composed) and censor(decomposed) == "*" * len(decomposed)
+    assert censor("खेलचूतियाखेल") == "खेलचूतियाखेल"  # inside another word it is not one
+
+
+def test_only_the_devanagari_words_of_the_package_list_are_read_and_a_missing_list_leaves_the_others(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    source = tmp_path / "hindi-words.js"
+    source.write_text('// a comment [with brackets]\nconst hindiBadWords = [\n  "gandu", // roman\n  "शब्द एक",'
+                      ' "say \\"हाँ\\"",\n];\nexport default hindiBadWords;\n', encoding="utf-8")
+    assert devanagari_words(source) == ["शब्द एक", 'say "हाँ"']
+    assert devanagari_words(tmp_path / "missing.js") == []
+    assert "make venv" in caplog.text
 
 
 def test_every_phrase_and_emote_has_its_words_in_every_language() -> None:

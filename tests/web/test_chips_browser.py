@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.server import Server, running_server
+from tests.web.server import Server, served
 from tests.web.test_browser import browser, pytestmark, shoot, tid, watch_errors  # noqa: F401 - the fixtures
 from tests.web.test_rummy_browser import MY_TURN, after, play_turn, version
 
@@ -41,7 +41,7 @@ RAKE = LOST * 10 // 100
 @pytest.fixture
 def raked(tmp_path: Path) -> Iterator[Server]:
     # Both browsers come from one address: the operator's switch lets such related people play for chips.
-    with running_server(tmp_path, bot_delay=0.05, related_stakes=True, extra=("--rake", "10")) as s:
+    with served(tmp_path, "chips.db", "--allow-related-stakes", "--rake", "10", bot_delay=0.05) as s:
         yield s
 
 
@@ -165,7 +165,7 @@ def test_the_lobby_gives_and_shows_the_daily_bonus_below_the_floor(tmp_path: Pat
     """On a server whose accounts are granted 500 chips (below the floor of 1,000), the lobby gives an account the
     bonus by itself when it loads, shows it beside the wallet, and a reload gives nothing more; a guest gets
     none."""
-    with running_server(tmp_path, bot_delay=0.05, extra=("--starting-chips", "500")) as poor:
+    with served(tmp_path, "poor.db", "--starting-chips", "500", bot_delay=0.05) as poor:
         errors: list[str] = []
         page = browser.new_context().new_page()
         page.set_default_timeout(10000)

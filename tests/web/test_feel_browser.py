@@ -100,6 +100,7 @@ def test_a_played_card_flies_to_the_floor_and_the_animation_finishes(server: str
     page.wait_for_function(f"() => ({RUNNING})() === 0 && !document.querySelector('#motion-layer .motion-ghost')")
     # The last play stays marked (the seat that played, and the log's last line under the turn banner).
     _expect(tid(page, "last-play")).to_contain_text("Last play:")
+    _expect(tid(page, "last-play")).not_to_contain_text("[object")  # its player's name shown, not an array's
     assert page.evaluate("() => [...document.querySelectorAll(\"[data-testid^='seat-box-']\")]"
                          ".filter(e => getComputedStyle(e).boxShadow.includes('54, 197, 240')).length") == 1
     assert not errors, errors

@@ -12,17 +12,14 @@ from typing import Any
 import pytest
 
 from taash.i18n import say_in
-from tests.web.server import Server, free_port
-from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, take_turn, watch_errors
+from tests.web.server import chromium, served
+from tests.web.test_browser import HAVE_PLAYWRIGHT, pytestmark, take_turn, tid, watch_errors
 
 if HAVE_PLAYWRIGHT:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, Page
     from playwright.sync_api import expect as _expect
 
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium (apt-get install chromium)"),
-    pytest.mark.skipif(not HAVE_PLAYWRIGHT, reason="the playwright Python package is not installed"),
-]
+__all__ = ["pytestmark"]  # the skips without Chromium
 
 #: The browser's language for each of ours (navigator.languages): the page must pick ours from it.
 LOCALES = {"en": "en-GB", "hi": "hi-IN", "pa": "pa-IN"}
@@ -32,36 +29,20 @@ SCRIPTS = {"hi": re.compile(r"[\u0900-\u097f]"), "pa": re.compile(r"[\u0a00-\u0a
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("languages")
-    port = free_port()
-    db = f"sqlite:///{tmp / 'languages.db'}"
-    s = Server(f"http://127.0.0.1:{port}", db, ["--port", str(port), "--database-url", db, "--bot-delay", "0.02",
-                                                  "--log-level", "warning"], log=tmp / "server.log")
-    s.start()
-    try:
+    with served(tmp_path_factory.mktemp("languages"), "languages.db", bot_delay=0.02) as s:
         yield s.url
-    finally:
-        s.stop()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def context_in(browser: Browser, lang: str) -> BrowserContext:
     ctx = browser.new_context(viewport={"width": 1200, "height": 900}, locale=LOCALES[lang])
     ctx.set_default_timeout(15000)
     return ctx
-
-
-def tid(page: Page, testid: str):  # type: ignore[no-untyped-def]
-    return page.locator(f"[data-testid='{testid}']")
 
 
 def said(lang: str, message: str, **values: Any) -> str:

@@ -17,7 +17,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from tests.web.server import Server, free_port
+from tests.web.server import Server, served
 from tests.web.test_browser import (  # noqa: F401 - the fixtures
     browser,
     killable,
@@ -384,14 +384,9 @@ def test_the_turn_timer_shows_the_extra_time_and_a_turn_out_of_time(tmp_path: Pa
     out the page says what was discarded for him, his seat is marked, and the third in a row drops him. The bot
     opposite never declares nor drops (PLAIN_BOTS): a medium bot could win the deal before his third timeout (about
     one deal in thirty), and the test would see no drop."""
-    port = free_port()
-    server = Server(f"http://127.0.0.1:{port}", f"sqlite:///{tmp_path / 'browser.db'}", [
-        "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'browser.db'}", "--bot-delay", "0.3",
-        "--turn-seconds", "2", "--extra-seconds", "2", "--log-level", "warning"], log=tmp_path / "server.log",
-        launcher=("-c", PLAIN_BOTS))
-    server.start()
     errors: list[str] = []
-    try:
+    with served(tmp_path, "browser.db", "--turn-seconds", "2", "--extra-seconds", "2", bot_delay=0.3,
+                launcher=("-c", PLAIN_BOTS)) as server:
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.set_default_timeout(15000)
         watch_errors(page, errors, "timer")
@@ -405,8 +400,6 @@ def test_the_turn_timer_shows_the_extra_time_and_a_turn_out_of_time(tmp_path: Pa
         shoot(page, "rummy-timed-out")
         _expect(tid(page, "log")).to_contain_text("dropped after three turns out of time", timeout=30000)
         _expect(tid(page, "timed-out")).to_contain_text("you are dropped for running out of time")
-    finally:
-        server.stop()
     assert not errors, errors
     with closing(sqlite3.connect(tmp_path / "browser.db")) as db:  # the server's moves: the bot's, and his timeouts
         made = [json.loads(body) for (body,) in db.execute("SELECT body FROM actions WHERE guest IS NULL")]

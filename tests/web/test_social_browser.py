@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.server import Server, running_server
+from tests.web.server import Server, served
 from tests.web.test_browser import browser, pytestmark, tid, watch_errors  # noqa: F401 - the fixtures
 from tests.web.test_chips_browser import balance, named
 from tests.web.test_rummy_browser import MY_TURN, after, play_turn, version
@@ -37,7 +37,7 @@ HOLD = 80 * STAKE
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     # Both browsers come from one address: the operator's switch lets such related people play for chips.
-    with running_server(tmp_path, bot_delay=0.05, related_stakes=True) as s:
+    with served(tmp_path, "social.db", "--allow-related-stakes", bot_delay=0.05) as s:
         yield s
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.web.server import Server, chromium, free_port, served
+from tests.web.server import chromium, served
 from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
 
 if HAVE_PLAYWRIGHT:
@@ -278,16 +278,10 @@ run()
 
 
 def test_the_daily_bonus_button_claims_it(tmp_path_factory: pytest.TempPathFactory, browser: Browser) -> None:
-    tmp = tmp_path_factory.mktemp("bonus")
-    port = free_port()
-    db = f"sqlite:///{tmp / 'bonus.db'}"
-    s = Server(f"http://127.0.0.1:{port}", db, ["--port", str(port), "--database-url", db, "--starting-chips", "500",
-                                                  "--log-level", "warning"], log=tmp / "server.log",
-               launcher=("-c", NO_BONUS_BY_ITSELF))
-    s.start()
-    ctx = browser.new_context()
     errors: list[str] = []
-    try:
+    with served(tmp_path_factory.mktemp("bonus"), "bonus.db", "--starting-chips", "500",
+                launcher=("-c", NO_BONUS_BY_ITSELF)) as s:
+        ctx = browser.new_context()
         page = person(ctx, s.url, "Poor", errors)
         claim_account(page)
         _expect(tid(page, "wallet")).to_contain_text("500 chips")
@@ -295,7 +289,5 @@ def test_the_daily_bonus_button_claims_it(tmp_path_factory: pytest.TempPathFacto
         _expect(tid(page, "wallet")).to_contain_text("1,500 chips")
         _expect(tid(page, "bonus-today")).to_contain_text("+1,000")
         _expect(tid(page, "claim-bonus")).to_have_count(0)
-    finally:
         ctx.close()
-        s.stop()
     assert not errors, errors

@@ -1,5 +1,5 @@
-"""The browser client's pages (the lobby, a table, an invite, a replay, a person, the leaderboards) and its static
-files; none of them is part of the API's schema."""
+"""The browser client's pages (the lobby, a table, an invite, a replay, a person, the leaderboards, the tournaments)
+and its static files; none of them is part of the API's schema."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ PAGES = (
     ("/r/{table_id}", "replay.html"),
     ("/p/{guest_id}", "person.html"),
     ("/leaderboard", "leaderboard.html"),
+    ("/tournaments", "tournaments.html"),
+    ("/tournaments/{tournament_id}", "tournaments.html"),
 )
 
 
@@ -39,16 +41,6 @@ def serving(name: str) -> Callable[[], Awaitable[FileResponse]]:
 
 for path, name in PAGES:
     router.add_api_route(path, serving(name), methods=["GET"], include_in_schema=False)
-
-
-@router.get("/tournaments", include_in_schema=False)
-async def tournaments_page() -> FileResponse:
-    return page("tournaments.html")
-
-
-@router.get("/tournaments/{tournament_id}", include_in_schema=False)
-async def tournament_page(tournament_id: str) -> FileResponse:
-    return page("tournament.html")
 
 
 def mount_static(app: FastAPI) -> None:

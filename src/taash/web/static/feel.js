@@ -88,7 +88,7 @@ function markLast(st, last) {
   const said = (st.log || [])[(st.log || []).length - 1];
   if (line && said) {
     const names = st.seats.filter((s) => !s.empty).map((s) => s.name);
-    line.replaceChildren(h("strong", {}, `${TEXT.lastPlay}: `), withNames(words(said), names));
+    line.replaceChildren(h("strong", {}, `${TEXT.lastPlay}: `), ...withNames(words(said), names));
     line.hidden = false;
   }
 }

@@ -162,8 +162,10 @@ async function main() {
   const main = document.getElementById("tournaments");
   const status = document.getElementById("status");
   try {
-    if (main.dataset.page === "tournaments") await listPage(main, status);
-    else await onePage(main, status, decodeURIComponent(location.pathname.split("/").pop()));
+    // One page for the list (/tournaments) and for one tournament (/tournaments/{id}): the path says which.
+    const id = location.pathname.replace(/\/+$/, "").split("/").slice(2).join("/");
+    if (!id) await listPage(main, status);
+    else await onePage(main, status, decodeURIComponent(id));
   } catch (e) {
     status.textContent = e.message;
   }
