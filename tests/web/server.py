@@ -222,17 +222,52 @@ def served(tmp: Path, database: str, *options: str, bot_delay: float | None = No
         server.stop()
 
 
+#: The Playwright and Chromium that :func:`chromium` lends, while the tests that use them follow one another.
+_launched: tuple[Any, Any] | None = None
+#: How many :func:`chromium` blocks are open now.
+_borrowers = 0
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright (the browser tests skip themselves without either)."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium, headless, driven by Playwright (the browser tests skip themselves without either).
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+    Starting Playwright and Chromium costs seconds: the next browser test of the same module gets the same browser
+    (tests/conftest.py's ``pytest_runtest_teardown`` closes it before any other test, as the sync Playwright
+    marks the thread's event loop as running). Each block still starts clean: the contexts and pages it made are
+    closed when it ends, and contexts share neither cookies nor storage."""
+    global _launched, _borrowers
+    if _launched is None:
+        from playwright.sync_api import sync_playwright
+
+        p = sync_playwright().start()
         try:
-            yield browser
-        finally:
+            _launched = (p, p.chromium.launch(executable_path=str(CHROMIUM), headless=True))
+        except BaseException:
+            p.stop()
+            raise
+    browser = _launched[1]
+    before = list(browser.contexts)
+    _borrowers += 1
+    try:
+        yield browser
+    finally:
+        _borrowers -= 1
+        for context in browser.contexts:
+            if context not in before:
+                context.close()
+
+
+def close_chromium() -> None:
+    """Close the Chromium :func:`chromium` lends and stop Playwright, unless a block still uses them."""
+    global _launched
+    if _launched is not None and _borrowers == 0:
+        p, browser = _launched
+        _launched = None
+        try:
             browser.close()
+        finally:
+            p.stop()
 
 
 @contextmanager
