@@ -106,14 +106,17 @@ class Zygote:
     def __init__(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-P", str(Path(__file__).with_name("zygote.py"))],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        #: The variables the server's modules read as they are imported: a test that changes one gets a cold start.
-        self.imported_with = self.taash_environment()
+        self.imported_with = self.import_environment()
         self.lock = threading.Lock()
         assert self.answer() == {"ready": True}
 
-    @staticmethod
-    def taash_environment() -> dict[str, str]:
-        return {k: v for k, v in os.environ.items() if k.startswith("TAASH_")}
+    #: The variables the server's modules read as they are imported (the cores' TAASH_PURE, where Pyodide lies,
+    #: the language): a test that changes one gets a cold start. The others reach each server as they are then.
+    IMPORT_VARIABLES = ("TAASH_PURE", "TAASH_PYODIDE_DIR", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+    @classmethod
+    def import_environment(cls) -> dict[str, str | None]:
+        return {name: os.environ.get(name) for name in cls.IMPORT_VARIABLES}
 
     def answer(self, request: dict[str, Any] | None = None) -> dict[str, Any]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -146,7 +149,7 @@ def zygote() -> Zygote | None:
         return None
     if _zygote is None or _zygote.proc.poll() is not None:
         _zygote = Zygote()
-    return _zygote if _zygote.imported_with == Zygote.taash_environment() else None
+    return _zygote if _zygote.imported_with == Zygote.import_environment() else None
 
 
 #: How long a server may take to answer its health check (importing the app alone took 30 s on a loaded machine).
