@@ -9,7 +9,7 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 BIN := $(VENV)/bin
 
-.PHONY: play tui test lint docs docs-serve i18n bench venv clean pyodide
+.PHONY: play tui test test-long lint docs docs-serve i18n bench venv clean pyodide
 
 venv: $(STAMP)
 
@@ -52,6 +52,12 @@ test: lint docs
 	$(BIN)/python -m pytest -q -n auto --durations=25
 	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep tests/rummy/test_solver.py tests/rummy/test_solver_core.py \
 		tests/env/test_seep_batch.py
+
+# The long versions of checks the suite runs short (TAASH_SLOW_TESTS=1: the staked matches' server killed 20 times
+# instead of 5, the cluster's failover ten times in a row); separate from `make test`, as benchmarks are.
+test-long: $(STAMP)
+	@scripts/ensure-redis
+	TAASH_SLOW_TESTS=1 $(BIN)/python -m pytest -q -n auto tests/web/test_stakes_kill.py tests/web/test_cluster.py
 
 # The documentation site (mkdocs.yml, docs/): built strictly (a broken link or a missing page fails), into
 # site/; `make docs-serve` serves it with live reload on http://127.0.0.1:8001/.

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import select
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -61,6 +63,95 @@ def postgres_database() -> Iterator[str]:
                 time.sleep(0.25)
 
 
+#: ``TAASH_TEST_COLD_SERVERS=1``: every server a new interpreter of its own (``python -m taash.cli.main serve``)
+#: instead of a fork of tests/web/zygote.py, which imported the server once.
+COLD = os.environ.get("TAASH_TEST_COLD_SERVERS", "") not in ("", "0")
+
+
+@dataclass
+class Forked:
+    """A server forked by the zygote: as much of :class:`subprocess.Popen` as :class:`Server` uses (it is not this
+    process's child: a pidfd tells when it ends, and the zygote reaps it and says how)."""
+
+    pid: int
+    zygote: Zygote
+    pidfd: int
+    returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None and select.select([self.pidfd], [], [], 0)[0]:
+            self.returncode = self.zygote.reap(self.pid)
+            os.close(self.pidfd)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None and not select.select([self.pidfd], [], [], timeout)[0]:
+            raise subprocess.TimeoutExpired(["taash", "serve"], timeout or 0)
+        code = self.poll()
+        assert code is not None
+        return code
+
+    def terminate(self) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, signal.SIGTERM)
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+
+class Zygote:
+    """tests/web/zygote.py, started once per test process: servers fork from it (see there)."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-P", str(Path(__file__).with_name("zygote.py"))],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.imported_with = self.import_environment()
+        self.lock = threading.Lock()
+        assert self.answer() == {"ready": True}
+
+    #: The variables the server's modules read as they are imported (the cores' TAASH_PURE, where Pyodide lies,
+    #: the language): a test that changes one gets a cold start. The others reach each server as they are then.
+    IMPORT_VARIABLES = ("TAASH_PURE", "TAASH_PYODIDE_DIR", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+    @classmethod
+    def import_environment(cls) -> dict[str, str | None]:
+        return {name: os.environ.get(name) for name in cls.IMPORT_VARIABLES}
+
+    def answer(self, request: dict[str, Any] | None = None) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        with self.lock:
+            if request is not None:
+                self.proc.stdin.write(json.dumps(request) + "\n")
+                self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        if not line:
+            raise AssertionError("the server zygote (tests/web/zygote.py) stopped")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def serve(self, args: list[str], log: Path) -> Forked:
+        pid = int(self.answer({"serve": args, "log": str(log), "env": dict(os.environ), "cwd": os.getcwd()})["pid"])
+        return Forked(pid, self, os.pidfd_open(pid))  # a child that ended stays a zombie until reaped: no race
+
+    def reap(self, pid: int) -> int:
+        return int(self.answer({"reap": pid})["code"])
+
+
+_zygote: Zygote | None = None
+
+
+def zygote() -> Zygote | None:
+    """This process's zygote (started on first use), or None where servers start cold: asked to, or the
+    environment the server's modules were imported with has changed."""
+    global _zygote
+    if COLD or not hasattr(os, "pidfd_open"):
+        return None
+    if _zygote is None or _zygote.proc.poll() is not None:
+        _zygote = Zygote()
+    return _zygote if _zygote.imported_with == Zygote.import_environment() else None
+
+
 #: How long a server may take to answer its health check (importing the app alone took 30 s on a loaded machine).
 START_SECONDS = 90.0
 
@@ -70,7 +161,7 @@ class Server:
     url: str
     database_url: str
     args: list[str]
-    proc: subprocess.Popen[bytes] | None = None
+    proc: subprocess.Popen[bytes] | Forked | None = None
     log: Path | None = None
     #: How Python runs taash (a test may give ``("-c", code)`` that changes something first and then runs it).
     launcher: tuple[str, ...] = ("-m", "taash.cli.main")
@@ -81,9 +172,13 @@ class Server:
 
     def start(self) -> None:
         assert self.log is not None
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen([sys.executable, *self.launcher, "serve", *self.args],
-                                         stdout=out, stderr=subprocess.STDOUT)
+        forks = zygote() if self.launcher == ("-m", "taash.cli.main") else None
+        if forks is not None:
+            self.proc = forks.serve(self.args, self.log)
+        else:
+            with self.log.open("ab") as out:
+                self.proc = subprocess.Popen([sys.executable, *self.launcher, "serve", *self.args],
+                                             stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -130,17 +225,52 @@ def served(tmp: Path, database: str, *options: str, bot_delay: float | None = No
         server.stop()
 
 
+#: The Playwright and Chromium that :func:`chromium` lends, while the tests that use them follow one another.
+_launched: tuple[Any, Any] | None = None
+#: How many :func:`chromium` blocks are open now.
+_borrowers = 0
+
+
 @contextmanager
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright (the browser tests skip themselves without either)."""
-    from playwright.sync_api import sync_playwright
+    """Debian's Chromium, headless, driven by Playwright (the browser tests skip themselves without either).
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+    Starting Playwright and Chromium costs seconds: the next browser test of the same module gets the same browser
+    (tests/conftest.py's ``pytest_runtest_teardown`` closes it before any other test, as the sync Playwright
+    marks the thread's event loop as running). Each block still starts clean: the contexts and pages it made are
+    closed when it ends, and contexts share neither cookies nor storage."""
+    global _launched, _borrowers
+    if _launched is None:
+        from playwright.sync_api import sync_playwright
+
+        p = sync_playwright().start()
         try:
-            yield browser
-        finally:
+            _launched = (p, p.chromium.launch(executable_path=str(CHROMIUM), headless=True))
+        except BaseException:
+            p.stop()
+            raise
+    browser = _launched[1]
+    before = list(browser.contexts)
+    _borrowers += 1
+    try:
+        yield browser
+    finally:
+        _borrowers -= 1
+        for context in browser.contexts:
+            if context not in before:
+                context.close()
+
+
+def close_chromium() -> None:
+    """Close the Chromium :func:`chromium` lends and stop Playwright, unless a block still uses them."""
+    global _launched
+    if _launched is not None and _borrowers == 0:
+        p, browser = _launched
+        _launched = None
+        try:
             browser.close()
+        finally:
+            p.stop()
 
 
 @contextmanager

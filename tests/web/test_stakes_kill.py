@@ -1,9 +1,13 @@
 """The real ``taash serve`` killed with ``kill -9`` at random moments while people start staked matches and bots
 play them; after the last restart every match ends, ``taash chips audit`` is clean, and each wallet holds its
-grant plus what its matches won or lost (SQLite, and PostgreSQL when ``TAASH_TEST_POSTGRES_URL`` is set)."""
+grant plus what its matches won or lost (SQLite, and PostgreSQL when ``TAASH_TEST_POSTGRES_URL`` is set).
+
+Five kills in the suite (each restart is a server start: minutes on a loaded machine); ``TAASH_SLOW_TESTS=1``
+(``make test-long``) kills it twenty times."""
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -23,7 +27,7 @@ from tests.web.server import Person, running_server
 from tests.web.test_server import DATABASES
 from tests.web.test_stakes import GRANT, expected
 
-KILLS = 20
+KILLS = 20 if os.environ.get("TAASH_SLOW_TESTS") else 5
 GAMES = [{"game": "seep", "players": 2, "baazis": 0, "stake": 2, "level": "easy"},
          {"game": "rummy", "players": 2, "format": "points", "stake": 1, "level": "easy"}]
 

@@ -1,0 +1,74 @@
+"""A process that imports the server's modules once and forks a ``taash serve`` for each test that starts one.
+
+Each server a test starts used to be a new interpreter importing FastAPI, SQLAlchemy, Alembic and the whole of
+``taash.web`` again: seconds of CPU a start, hundreds of starts a run. A forked child is that same interpreter
+after the imports: it runs what ``python -m taash.cli.main serve ARGS`` runs (``taash.cli.main.run``, with a fresh
+database, port and process of its own), in the test's environment and directory, writing to the test's log.
+
+tests/web/server.py drives it over stdin/stdout, one JSON line each way:
+``{"serve": [ARGS], "log": PATH, "env": {...}, "cwd": DIR}`` answers ``{"pid": N}``; ``{"reap": N}`` (once that
+process has ended) answers ``{"code": EXIT_STATUS}``. The zygote ends when its stdin closes (the test process
+ended); children it never reaped are the system's then.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import traceback
+from typing import Any, NoReturn
+
+import taash.web.app  # noqa: F401 - the imports every server would repeat
+from taash.cli.main import run
+
+
+def serve(request: dict[str, Any]) -> NoReturn:
+    """In the child: become ``python -m taash.cli.main serve ARGS`` with the test's environment and log."""
+    code = 1
+    try:
+        log = os.open(request["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        os.close(log)
+        nothing = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(nothing, 0)
+        os.close(nothing)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
+        sys.argv = ["taash", "serve", *request["serve"]]
+        run()  # what ``python -m taash.cli.main`` runs
+        code = 0
+    except SystemExit as e:
+        if isinstance(e.code, int) or e.code is None:
+            code = e.code or 0
+        else:
+            print(e.code, file=sys.stderr)
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def main() -> None:
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        if "reap" in request:
+            _, status = os.waitpid(request["reap"], 0)
+            print(json.dumps({"code": os.waitstatus_to_exitcode(status)}), flush=True)
+            continue
+        # A fork copies only the calling thread: the imports must have started none.
+        assert threading.active_count() == 1, threading.enumerate()
+        pid = os.fork()
+        if pid == 0:
+            serve(request)
+        print(json.dumps({"pid": pid}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
