@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from taash.chips.ledger import Ledger, wallet_of
@@ -329,3 +329,18 @@ def cancel_tournament(engine: Engine, ledger: Ledger | None, tournament_id: str,
     fresh = read(engine, tournament_id)
     assert fresh is not None
     return record, settle_cancel(engine, ledger, fresh, now or datetime.now(UTC))
+
+
+#: The statuses a tick looks at.
+ACTIVE = (OPEN, RUNNING, PAYING, CANCELLING)
+
+
+def with_steps_left(engine: Engine) -> list[str]:
+    """The tournaments with a step to take: those under way, and those cancelled with a match or an entry still to
+    end."""
+    leftover = or_(
+        exists().where(MatchRow.tournament_id == TournamentRow.id, MatchRow.status != DONE),
+        exists().where(EntrantRow.tournament_id == TournamentRow.id, EntrantRow.state != WITHDRAWN))
+    with Session(engine) as s:
+        return list(s.scalars(select(TournamentRow.id).where(
+            or_(TournamentRow.status.in_(ACTIVE), (TournamentRow.status == CANCELLED) & leftover))))

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, exists, or_, select, update
+from sqlalchemy import Engine, update
 from sqlalchemy.orm import Session
 
 from taash.chips.errors import ChipsError, InsufficientChips
@@ -53,6 +53,7 @@ from taash.web.tournament_book import (
     set_entrant,
     settle_cancel,
     table_settings,
+    with_steps_left,
 )
 from taash.web.tournament_rows import (
     CANCELLED,
@@ -80,8 +81,6 @@ from taash.web.tournament_rows import (
 from taash.web.tournament_watch import Watchers
 
 log = logging.getLogger("taash.web")
-#: The statuses a tick looks at.
-ACTIVE = (OPEN, RUNNING, PAYING, CANCELLING)
 
 
 class Tournaments:
@@ -476,14 +475,8 @@ class Tournaments:
             log.exception("tournament %s could not take its next step", tournament_id)
 
     def active(self) -> list[str]:
-        """The tournaments with a step to take: those under way, and those cancelled with a match or an entry
-        still to end."""
-        leftover = or_(
-            exists().where(MatchRow.tournament_id == TournamentRow.id, MatchRow.status != DONE),
-            exists().where(EntrantRow.tournament_id == TournamentRow.id, EntrantRow.state != WITHDRAWN))
-        with Session(self.engine) as s:
-            return list(s.scalars(select(TournamentRow.id).where(
-                or_(TournamentRow.status.in_(ACTIVE), (TournamentRow.status == CANCELLED) & leftover))))
+        """The tournaments with a step to take (:func:`with_steps_left`)."""
+        return with_steps_left(self.engine)
 
     async def tick(self) -> None:
         """Every active tournament takes what steps it can (after a restart: from where the database says)."""
