@@ -22,6 +22,7 @@ from tests.web.test_cluster import at, owner_of
 
 pytestmark = test_cluster.pytestmark
 #: Three servers, Redis, PostgreSQL and HAProxy, started for this module as for test_cluster's.
+redis = test_cluster.redis
 cluster = test_cluster.cluster
 SECONDS = 10.0
 

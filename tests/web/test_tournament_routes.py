@@ -53,7 +53,8 @@ def test_tournament_refusals_are_one_sentence_and_change_nothing(tmp_path: Path)
         guest = Person(server, "Guest")
         for body, code in [({**FREE, "prizes": [60, 30]}, "bad"), ({**FREE, "game": "rummy"}, "bad"),
                            ({**FREE, "players": 3}, "bad"), ({**FREE, "capacity": 100}, "invalid"),
-                           ({**FREE, "fee": "10"}, "invalid"), ({**FREE, "kind": "arena"}, "invalid")]:
+                           ({**FREE, "fee": "10"}, "invalid"), ({**FREE, "kind": "ladder"}, "invalid"),
+                           ({**FREE, "kind": "arena"}, "bad")]:  # an arena needs its minutes
             refused = guest.post("/api/tournaments", body)
             assert refused.json()["code"] == code, refused.text
             assert "\n" not in refused.json()["detail"]

@@ -18,6 +18,8 @@ from taash.seep.view import PlayerView
 HOUSE_NAMES = {9: N_("nine"), 10: N_("ten"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")}
 #: A card's name inside the engine's words (``9s``, ``Td``).
 _CARD_NAME = re.compile(r"\b[2-9TJQKA][shdc]\b")
+#: The engine's other reason to deal again (:func:`taash.seep.dealing.deal_problem`).
+_FLOOR_REDEAL = re.compile(r"the first floor cards hold ([2-9TJQKA][shdc])")
 
 
 def plural(n: int, word: str) -> str:
@@ -187,6 +189,11 @@ def redeal_reason(problem: str, ascii_only: bool = False) -> str:
     """Why the pack was dealt again, from the engine's reason: "the first floor cards hold 9♠" (its cards shown
     as everywhere else, its "so the deal would have been redone" left out)."""
     reason = problem.split(", so ")[0]
+    if reason == "the bidder's first four cards hold no card above 8":
+        return _("the bidder's first four cards hold no card above 8")
+    floor = _FLOOR_REDEAL.fullmatch(reason)
+    if floor is not None:
+        return _("the first floor cards hold {card}", card=card_symbol(parse_card(floor.group(1)), ascii_only))
     return _CARD_NAME.sub(lambda m: card_symbol(parse_card(m.group()), ascii_only), reason)
 
 

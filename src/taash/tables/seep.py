@@ -12,7 +12,14 @@ from taash.games.api import Action, State
 from taash.games.registry import plugin
 from taash.i18n import N_, _
 from taash.seep.deal import Deal, Phase, card_points
-from taash.seep.describe import deal_explained, describe_outcome, describe_play, house_word, no_play_reason
+from taash.seep.describe import (
+    deal_explained,
+    describe_outcome,
+    describe_play,
+    house_word,
+    no_play_reason,
+    redeal_reason,
+)
 from taash.seep.errors import BadPositionError, BadRulesError, RecordError
 from taash.seep.game import SeepState
 from taash.seep.match import DealResult, Match
@@ -181,7 +188,7 @@ class SeepTables:
 
     def opening(self, state: State, names: Sequence[str]) -> list[str]:
         match = _match(state)
-        lines = [_("Dealt again: {why}", why=problem.split(", so")[0]) for problem in match.redeals]
+        lines = [_("Dealt again: {why}", why=redeal_reason(problem)) for problem in match.redeals]
         deal = match.deal
         lines.append(_("Deal {number}: {dealer} deals, {bidder} bids", number=len(match.past) + 1,
                        dealer=names[deal.dealer], bidder=names[deal.bidder]))
