@@ -98,7 +98,7 @@ class Cluster:
     def start(self, seconds: float = 90.0) -> None:
         """Bring the database's schema up to date (once, here: servers migrating one new database together would
         race), start every server, wait for each to answer, then start the proxy; raises RuntimeError (with the
-        log's last line) when one does not come up."""
+        log's last lines) when one does not come up."""
         engine = make_engine(self.database_url)
         try:
             migrate(engine)
@@ -125,7 +125,7 @@ class Cluster:
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 lines = log.read_text(errors="replace").strip().splitlines() or ["(no output)"]
-                raise RuntimeError(f"{url} stopped: {lines[-1]}")
+                raise RuntimeError(f"{url} stopped: " + "\n".join(lines[-15:]))
             try:
                 if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
                     return

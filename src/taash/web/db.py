@@ -163,7 +163,17 @@ class ServerKeyRow(Base):
 
 def server_key(engine: Engine, name: str = "cookie") -> str:
     """The server's secret for signing guest cookies: made once, kept in the database, so a restart keeps
-    everyone signed in."""
+    everyone signed in. Servers starting together on a new database race to make it: the one whose insert loses
+    reads the winner's."""
+    from sqlalchemy.exc import IntegrityError
+
+    try:
+        return _made_or_read_key(engine, name)
+    except IntegrityError:
+        return _made_or_read_key(engine, name)
+
+
+def _made_or_read_key(engine: Engine, name: str) -> str:
     import secrets
 
     from sqlalchemy.orm import Session
@@ -173,7 +183,8 @@ def server_key(engine: Engine, name: str = "cookie") -> str:
         if row is None:
             row = ServerKeyRow(name=name, value=secrets.token_hex(32))
             s.add(row)
-        return row.value
+        value = row.value
+    return value
 
 
 def make_engine(url: str) -> Engine:
