@@ -9,8 +9,10 @@ a row."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +33,7 @@ from tests.web.server import POSTGRES, Person, Server, Socket, free_port, postgr
 SBIN = f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin"
 REDIS = shutil.which("redis-server", path=SBIN)
 HAPROXY = shutil.which("haproxy", path=SBIN)
+DEVANAGARI = re.compile(r"[\u0900-\u097f]")
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"),
@@ -236,6 +239,33 @@ def test_a_relayed_socket_is_answered_as_fast_as_it_sends_like_a_direct_one(clus
             sock.send({"type": "ping", "id": f"p{n}"})
             while (m := sock.recv())["type"] != "pong":  # a bot's move meanwhile is let by
                 assert m["type"] != "error", (index, n, m)
+        sock.close()
+
+
+def test_a_relayed_socket_is_told_its_table_in_its_own_language(cluster: Cluster) -> None:
+    """A socket that asks for Hindi (``?lang=hi``) on a server that does not own the table is told its table's
+    sentences (the snapshot, what each move said) and its refusals in Hindi, byte for byte as on the owner's own
+    socket."""
+    anil, table_id = started_on_the_second(cluster, next(p for p in plugins() if p.loadtest))
+    far = as_seen_by(anil, at(cluster, 2)).socket(table_id, lang="hi")
+    near = as_seen_by(anil, at(cluster, 1)).socket(table_id, lang="hi")
+    english = as_seen_by(anil, at(cluster, 2)).socket(table_id)
+    for sock in (far, near, english):
+        sock.recv()
+    assert far.raw[0] == near.raw[0] != english.raw[0] and DEVANAGARI.search(far.raw[0])
+    refusals = []
+    for sock in (far, near):
+        sock.send({"type": "rematch", "answer": "propose", "id": "r1"})
+        refusals.append(sock.recv_until("error", id="r1"))
+    assert refusals[0] == refusals[1] and refusals[0]["code"] == "not_finished"
+    assert DEVANAGARI.search(refusals[0]["message"]), refusals[0]
+    play_turn(far, random.Random(7), {})  # the seat's move and the bot's answer: each said to both in Hindi
+    last = []
+    for sock in (far, near):
+        sock.drain(0.5)
+        last.append([raw for raw in sock.raw if raw.startswith('{"type":"update"')][-1])
+    assert last[0] == last[1] and DEVANAGARI.search(json.loads(last[0])["said"]), last[0]
+    for sock in (far, near, english):
         sock.close()
 
 
