@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 servers="${1:?servers}" players="${2:?players}" game="${3:-seep}" seconds="${4:-30}"
 pg="$(scripts/ensure-postgres)"                       # postgresql+psycopg://USER:PASSWORD@HOST/DB
+[ -n "$pg" ] || { echo "cluster_load.sh: no PostgreSQL to use (see scripts/ensure-postgres)" >&2; exit 1; }
 admin="${pg/postgresql+psycopg/postgresql}"
 db="taash_cluster_bench_$$"
 psql -q "$admin" -c "CREATE DATABASE $db" >/dev/null
@@ -18,8 +19,8 @@ redis=$!
     --serve-args "--creations 10000000 --max-connections-per-address 100000 --max-connections 100000" \
     >"/tmp/cluster_load_$$.log" 2>&1 &
 cluster=$!
-cleanup() {
-    kill -INT "$cluster" 2>/dev/null; wait "$cluster" 2>/dev/null || true
+cleanup() {  # SIGTERM: a background job of a script ignores SIGINT, so `taash cluster` never heard Ctrl-C's
+    kill -TERM "$cluster" 2>/dev/null; wait "$cluster" 2>/dev/null || true
     kill "$redis" 2>/dev/null; wait "$redis" 2>/dev/null || true
     psql -q "$admin" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null || true
 }

@@ -337,16 +337,16 @@ class Person:
         return self.http.post(path, json=body)
 
     def socket(self, table_id: str, since: int | None = None, origin: str | None = None,
-               code: str | None = None, source: str | None = None) -> Socket:
+               code: str | None = None, source: str | None = None, lang: str | None = None) -> Socket:
         """A websocket to the table, with this person's cookie; ``source``: the loopback address it comes from
-        (127.0.0.1 unless told: any of 127.0.0.0/8)."""
+        (127.0.0.1 unless told: any of 127.0.0.0/8); ``lang``: the language it asks for (``?lang=``)."""
         headers = {}
         token = self.http.cookies.get("taash_guest")
         if token:
             headers["Cookie"] = f"taash_guest={token}"
         if origin:
             headers["Origin"] = origin
-        params = {k: str(v) for k, v in (("since", since), ("code", code)) if v is not None}
+        params = {k: str(v) for k, v in (("since", since), ("code", code), ("lang", lang)) if v is not None}
         query = f"?{urlencode(params)}" if params else ""
         where = {"source_address": (source, 0)} if source else {}
         connection = connect(f"{self.server.ws_url}/ws/{table_id}{query}", additional_headers=headers,

@@ -9,8 +9,10 @@ a row."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -31,14 +33,17 @@ from tests.web.server import POSTGRES, Person, Server, Socket, free_port, postgr
 SBIN = f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin"
 REDIS = shutil.which("redis-server", path=SBIN)
 HAPROXY = shutil.which("haproxy", path=SBIN)
+DEVANAGARI = re.compile(r"[\u0900-\u097f]")
 
 pytestmark = [
     pytest.mark.skipif(not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"),
     pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (scripts/ensure-redis)"),
     pytest.mark.skipif(HAPROXY is None, reason="haproxy is not installed (scripts/ensure-haproxy)"),
 ]
+#: As every test server (``tests.web.server.running_server``), a client may send as fast as it is answered:
+#: its seats play against bots that move at once.
 SERVE = ["--bot-delay", "0", "--creations", "10000000", "--max-connections-per-address", "100000",
-         "--turn-seconds", "0", "--sweep-seconds", "0"]
+         "--turn-seconds", "0", "--sweep-seconds", "0", "--rate", "1000"]
 
 
 @dataclass
@@ -181,13 +186,11 @@ def game_settings(name: str, formats: bool, long: bool) -> dict[str, Any]:
     return settings
 
 
-@pytest.mark.xfail(strict=False, reason="issue 33: a relayed socket was once refused 'rate' (too many messages) "
-                   "mid-match after the merges; not found yet")
-@pytest.mark.parametrize("plugin", [p for p in plugins() if p.loadtest], ids=lambda p: p.name)
-def test_a_whole_match_is_played_through_servers_that_do_not_own_the_table(cluster: Cluster, plugin: Any) -> None:
+def started_on_the_second(cluster: Cluster, plugin: Any) -> tuple[Person, str]:
+    """Anil's table of ``plugin``'s game against a bot, made on the second server (its owner), filled with a bot
+    through the third and started through the first: a match in play that s2 owns."""
     from taash.web.table_models import GAMES
 
-    rng = random.Random(7)
     anil = Person(at(cluster, 0), "Anil")
     table_id = new_table(as_seen_by(anil, at(cluster, 1)), game_settings(plugin.name, bool(
         GAMES[plugin.name].formats), long=False))
@@ -196,6 +199,13 @@ def test_a_whole_match_is_played_through_servers_that_do_not_own_the_table(clust
     assert r.status_code == 200, r.text
     assert all(seat["name"] for seat in r.json()["seats"])
     assert as_seen_by(anil, at(cluster, 0)).post(f"/api/tables/{table_id}/start").status_code == 200
+    return anil, table_id
+
+
+@pytest.mark.parametrize("plugin", [p for p in plugins() if p.loadtest], ids=lambda p: p.name)
+def test_a_whole_match_is_played_through_servers_that_do_not_own_the_table(cluster: Cluster, plugin: Any) -> None:
+    rng = random.Random(7)
+    anil, table_id = started_on_the_second(cluster, plugin)
     far = as_seen_by(anil, at(cluster, 2)).socket(table_id)  # bridged: s3 relays to s2
     near = as_seen_by(anil, at(cluster, 1)).socket(table_id)  # the owner's own
     far.recv()
@@ -213,6 +223,50 @@ def test_a_whole_match_is_played_through_servers_that_do_not_own_the_table(clust
     assert table["status"] == "finished"
     far.close()
     near.close()
+
+
+def test_a_relayed_socket_is_answered_as_fast_as_it_sends_like_a_direct_one(cluster: Cluster) -> None:
+    """Regression (issue 33: a relayed move once refused ``rate`` mid-match): a seat that sends each message as
+    soon as the last is answered, as the whole-match test's seat does against bots that move at once (Rummy's take
+    and discard back to back, some 30 moves a second), is never refused, relayed or direct. The cause was no
+    relay's: these servers had the production ``--rate`` (10 a second, bursts of 20), which a long deal played at
+    that pace outran on a direct socket just the same."""
+    anil, table_id = started_on_the_second(cluster, next(p for p in plugins() if p.loadtest))
+    for index in (2, 1):  # bridged (s3 relays to s2), then the owner's own
+        sock = as_seen_by(anil, at(cluster, index)).socket(table_id)
+        sock.recv()
+        for n in range(100):
+            sock.send({"type": "ping", "id": f"p{n}"})
+            while (m := sock.recv())["type"] != "pong":  # a bot's move meanwhile is let by
+                assert m["type"] != "error", (index, n, m)
+        sock.close()
+
+
+def test_a_relayed_socket_is_told_its_table_in_its_own_language(cluster: Cluster) -> None:
+    """A socket that asks for Hindi (``?lang=hi``) on a server that does not own the table is told its table's
+    sentences (the snapshot, what each move said) and its refusals in Hindi, byte for byte as on the owner's own
+    socket."""
+    anil, table_id = started_on_the_second(cluster, next(p for p in plugins() if p.loadtest))
+    far = as_seen_by(anil, at(cluster, 2)).socket(table_id, lang="hi")
+    near = as_seen_by(anil, at(cluster, 1)).socket(table_id, lang="hi")
+    english = as_seen_by(anil, at(cluster, 2)).socket(table_id)
+    for sock in (far, near, english):
+        sock.recv()
+    assert far.raw[0] == near.raw[0] != english.raw[0] and DEVANAGARI.search(far.raw[0])
+    refusals = []
+    for sock in (far, near):
+        sock.send({"type": "rematch", "answer": "propose", "id": "r1"})
+        refusals.append(sock.recv_until("error", id="r1"))
+    assert refusals[0] == refusals[1] and refusals[0]["code"] == "not_finished"
+    assert DEVANAGARI.search(refusals[0]["message"]), refusals[0]
+    play_turn(far, random.Random(7), {})  # the seat's move and the bot's answer: each said to both in Hindi
+    last = []
+    for sock in (far, near):
+        sock.drain(0.5)
+        last.append([raw for raw in sock.raw if raw.startswith('{"type":"update"')][-1])
+    assert last[0] == last[1] and DEVANAGARI.search(json.loads(last[0])["said"]), last[0]
+    for sock in (far, near, english):
+        sock.close()
 
 
 def reconnect(person: Person, table_id: str, since: int, seconds: float = 20) -> Socket:

@@ -5,7 +5,8 @@ A table lives in one server, its owner (:mod:`taash.web.lease`); any server acce
 websocket. A websocket that reaches another server is *bridged*: that server opens a connection on the owner
 (``open``), hands it every frame the client sends (``frame``), and writes to the websocket every message the owner
 sends the connection (``out``; ``close`` ends it). The owner serves such a connection exactly as one of its own
-(the same :class:`~taash.web.hub.live.Connection`, the same answers), so each seat still gets only its own view.
+(the same :class:`~taash.web.hub.live.Connection`, the same answers, in the language its websocket asked for), so
+each seat still gets only its own view.
 An HTTP action at such a table is sent to the owner (``act``) and answered with the version it made or the table's
 refusal (``acted``, ``refused``). Each server listens on one channel, ``taash:server:ID``.
 
@@ -35,7 +36,7 @@ import orjson
 from fastapi import WebSocket
 from starlette.websockets import WebSocketState
 
-from taash.i18n import N_, say_in
+from taash.i18n import N_, best_language, say_in
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live, rebuild_or_log
 from taash.web.hub.ending import abandon_refusal
@@ -44,8 +45,9 @@ from taash.web.languages import socket_language
 
 log = logging.getLogger("taash.web")
 JSON = Any
-#: Answers a frame of a connection the owner serves for another server (False: close the connection).
-FrameHandler = Callable[[Live, Connection, Any, str | None, bytes | None], Awaitable[bool]]
+#: Answers a frame of a connection the owner serves for another server, its refusals in the language given (False:
+#: close the connection).
+FrameHandler = Callable[[Live, Connection, Any, str | None, bytes | None, str], Awaitable[bool]]
 #: Makes the per-connection message throttle of a bridged connection on its owner.
 ThrottleMaker = Callable[[], Any]
 #: Why a relayed action or a bridged connection is refused when the servers cannot reach each other.
@@ -240,7 +242,8 @@ class RedisRelay:
             self._spawn(self._publish(origin, {"op": "close", "conn": cid, "code": 1008,
                                                "reason": "a private table: only its players may watch it"}))
             return
-        conn = self.hub.join(live, guest, m.get("since"))
+        lang = m.get("lang")  # the language its websocket asked for (its ?lang=), said to it as on a socket here
+        conn = self.hub.join(live, guest, m.get("since"), best_language(lang if isinstance(lang, str) else None))
         remote = Remote(live, conn, self.throttle(), origin)
         self.remotes[cid] = remote
         remote.tasks = [asyncio.create_task(self._pump(cid, remote)), asyncio.create_task(self._serve(cid, remote))]
@@ -271,7 +274,7 @@ class RedisRelay:
                     return
                 text, binary = frame
                 raw = None if text is not None else bytes(min(binary, 1 << 20))
-                if not await self.on_frame(remote.live, remote.conn, remote.throttle, text, raw):
+                if not await self.on_frame(remote.live, remote.conn, remote.throttle, text, raw, remote.conn.lang):
                     return
         finally:
             remote.conn.send(None)
@@ -387,7 +390,8 @@ class RedisRelay:
                 raise ConnectionError("Redis is away")
             self.bridges[cid] = bridge
             await self._deliver(bridge.owner, {"op": "open", "conn": cid, "from": self.server,
-                                               "table": live.table.id, "guest": guest, "since": since, "code": code})
+                                               "table": live.table.id, "guest": guest, "since": since, "code": code,
+                                               "lang": socket_language(ws)})
         except Exception:
             self.bridges.pop(cid, None)
             await self._unreachable(ws)
