@@ -132,6 +132,24 @@ def test_a_chat_line_reaches_players_and_watchers_on_every_server_once(cluster: 
     assert answers == ["ack"] * 4 + ["error"]  # 5 lines in 10 seconds, counted across both servers
 
 
+def test_a_socket_bridged_from_another_server_is_welcomed_as_the_owners_own(cluster: Cluster) -> None:
+    """The recent chat lines are sent to a connection bridged from another server, as to a websocket of the
+    owner's own (they were sent to the owner's alone)."""
+    asha = Person(at(cluster, 0), "Asha")
+    table_id = asha.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0, "seat": 0,
+                                          "public": True}).json()["id"]
+    bela = Person(at(cluster, 1), "Bela")
+    assert bela.post(f"/api/tables/{table_id}/sit", {"seat": 1}).status_code == 200
+    assert asha.post(f"/api/tables/{table_id}/start").status_code == 200
+    a = asha.socket(table_id)
+    a.drain()
+    assert say(a, text="hello everyone")["type"] == "ack"
+    bridged = bela.socket(table_id)  # s2's websocket, the table on s1
+    assert [m["text"] for m in bridged.recv_until("chat_history")["lines"]] == ["hello everyone"]
+    near = on(bela, cluster, 0).socket(table_id)  # the same person on the owner: told the same
+    assert [m["text"] for m in near.recv_until("chat_history")["lines"]] == ["hello everyone"]
+
+
 def test_friends_see_each_other_online_and_where_they_play_across_servers(cluster: Cluster) -> None:
     suffix = str(int(time.time() * 1000) % 10**6)
     dev = Person(at(cluster, 0), f"Dev{suffix}", account=True, address="127.0.0.2")

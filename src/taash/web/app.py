@@ -102,7 +102,8 @@ async def serving(app: FastAPI, state: AppState) -> AsyncIterator[None]:
     ticker = asyncio.create_task(director.run_forever(config.tournament_seconds))
     keeper = sharer = None
     if services.relay is not None:  # one server among several: answer the others, keep and take leases
-        await services.relay.start(hub, partial(sockets.on_frame, state), lambda: sockets.Throttle(config.rate))
+        await services.relay.start(hub, partial(sockets.on_frame, state), lambda: sockets.Throttle(config.rate),
+                                   partial(sockets.welcome, state), partial(sockets.farewell, state))
         keeper = asyncio.create_task(hub.ownership.keep_forever(renew_period(config.lease_seconds)))
         assert services.snapshots is not None and services.shared_queue is not None
         sharer = asyncio.create_task(services.snapshots.keep_forever())

@@ -50,6 +50,8 @@ JSON = Any
 FrameHandler = Callable[[Live, Connection, Any, str | None, bytes | None, str], Awaitable[bool]]
 #: Makes the per-connection message throttle of a bridged connection on its owner.
 ThrottleMaker = Callable[[], Any]
+#: What the owner does for a connection it joined or left, bridged or not (a rematch on offer, the chat's lines).
+ConnectionHook = Callable[[Live, Connection], Coroutine[Any, Any, None]]
 #: Why a relayed action or a bridged connection is refused when the servers cannot reach each other.
 UNREACHABLE = N_("the servers cannot reach each other just now: try again in a moment")
 #: Seconds an owner has to answer a relayed action or to open a bridged connection.
@@ -118,6 +120,8 @@ class RedisRelay:
         self.hub: Hub | None = None
         self.on_frame: FrameHandler | None = None
         self.throttle: ThrottleMaker | None = None
+        self.on_join: ConnectionHook | None = None
+        self.on_leave: ConnectionHook | None = None
         self.tasks: list[asyncio.Task[None]] = []
         #: Work started on its own (answers to other servers), kept until it ends.
         self.running: set[asyncio.Task[object]] = set()
@@ -128,8 +132,12 @@ class RedisRelay:
 
     # -- starting and stopping ------------------------------------------------------------------------------------
 
-    async def start(self, hub: Hub, on_frame: FrameHandler, throttle: ThrottleMaker) -> None:
+    async def start(self, hub: Hub, on_frame: FrameHandler, throttle: ThrottleMaker, on_join: ConnectionHook,
+                    on_leave: ConnectionHook) -> None:
+        """Serve: ``on_frame`` answers a bridged connection's frames; ``on_join`` and ``on_leave`` are what a
+        connection joined or left here is given, as a websocket of this server's own is."""
         self.hub, self.on_frame, self.throttle = hub, on_frame, throttle
+        self.on_join, self.on_leave = on_join, on_leave
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._watch())]
 
     async def close(self) -> None:
@@ -265,9 +273,11 @@ class RedisRelay:
             self._forget(cid, remote)
 
     async def _serve(self, cid: str, remote: Remote) -> None:
-        """Answer the bridged connection's frames in order, as the owner answers its own websockets' frames."""
-        assert self.on_frame is not None
+        """Welcome the bridged connection, then answer its frames in order, as the owner answers its own
+        websockets' frames."""
+        assert self.on_frame is not None and self.on_join is not None
         try:
+            await self.on_join(remote.live, remote.conn)
             while True:
                 frame = await remote.inbox.get()
                 if frame is None:
@@ -284,6 +294,8 @@ class RedisRelay:
         if self.remotes.pop(cid, None) is not None:
             assert self.hub is not None
             self.hub.leave(remote.live, remote.conn)
+            if self.on_leave is not None:
+                self._spawn(self.on_leave(remote.live, remote.conn))
             remote.conn.send(None)
             remote.inbox.put_nowait(None)  # its frames' task ends too
 

@@ -150,18 +150,29 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
         return
     lang = socket_language(ws)
     conn = h.join(live, guest, since, lang)
-    state.rematches.greet(live, conn)
     sender = asyncio.create_task(send_loop(ws, conn))
     try:
-        with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
-            await send_history(state.chat, live, conn)
+        await welcome(state, live, conn)
         await receive_loop(state, ws, live, conn, lang)
     finally:
         h.leave(live, conn)
-        await state.rematches.left(live, conn)
+        await farewell(state, live, conn)
         conn.send(None)
         with contextlib.suppress(Exception):
             await sender
+
+
+async def welcome(state: AppState, live: Live, conn: Connection) -> None:
+    """What a connection just joined is told after the table's state, on a websocket of this server or bridged
+    from another: a rematch on offer, and the chat's recent lines."""
+    state.rematches.greet(live, conn)
+    with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
+        await send_history(state.chat, live, conn)
+
+
+async def farewell(state: AppState, live: Live, conn: Connection) -> None:
+    """A connection left the table (the hub already forgot it): its seat's part in a rematch offer ends."""
+    await state.rematches.left(live, conn)
 
 
 async def send_loop(ws: WebSocket, conn: Connection) -> None:
