@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -96,6 +100,91 @@ def test_swiss_seats_everyone_once_and_nobody_twice_with_the_same_opponent_while
     # With nobody met yet, the first table takes the leaders.
     leaders = sorted(seeds, key=lambda e: (-scores[e], seeds.index(e)))[:len(tables[0])]
     assert tables[0] == leaders
+
+
+def _played(tables: list[list[str]], won: Sequence[int], scores: dict[str, float],
+            met: dict[str, set[str]]) -> None:
+    """Score a round of pairs: per table 0 (the first wins), 1 (the second) or 2 (a draw)."""
+    for (a, b), w in zip(tables, won, strict=True):
+        scores[a] = scores.get(a, 0.0) + (1.0 if w == 0 else 0.5 if w == 2 else 0.0)
+        scores[b] = scores.get(b, 0.0) + (1.0 if w == 1 else 0.5 if w == 2 else 0.0)
+        met.setdefault(a, set()).add(b)
+        met.setdefault(b, set()).add(a)
+
+
+def test_a_swiss_third_round_that_the_greedy_pairing_left_with_two_who_had_met() -> None:
+    """The Swiss of 8 that now and then paired two entrants twice (issue 30): taking the next fresh opponent
+    table by table left p7 and p5, who met in round 2, for the last table; going back finds a pairing where
+    nobody meets again."""
+    seeds = [f"p{i}" for i in range(8)]
+    scores: dict[str, float] = {}
+    met: dict[str, set[str]] = {}
+    first = swiss_tables(scores, seeds, met, 2)
+    _played(first, (0, 0, 0, 0), scores, met)
+    second = swiss_tables(scores, seeds, met, 2)
+    assert second == [["p0", "p2"], ["p4", "p6"], ["p1", "p3"], ["p5", "p7"]]
+    _played(second, (0, 0, 0, 1), scores, met)
+    third = swiss_tables(scores, seeds, met, 2)
+    assert third == [["p0", "p4"], ["p1", "p2"], ["p6", "p5"], ["p7", "p3"]]
+
+
+def test_no_two_of_eight_meet_twice_in_three_swiss_rounds_whatever_the_results() -> None:
+    seeds = [f"p{i}" for i in range(8)]
+    for results in itertools.product(itertools.product(range(3), repeat=4), repeat=2):
+        scores: dict[str, float] = {}
+        met: dict[str, set[str]] = {}
+        for won in results:
+            _played(swiss_tables(scores, seeds, met, 2), won, scores, met)
+        third = swiss_tables(scores, seeds, met, 2)
+        assert all(len(met[e]) == 2 for e in seeds), results  # rounds 1 and 2 had no rematch either
+        assert not any(b in met[a] for a, b in third), (results, third)
+
+
+def _partitions(entrants: list[str], sizes: list[int]) -> Iterator[list[list[str]]]:
+    if not entrants:
+        yield []
+        return
+    head, rest = entrants[0], entrants[1:]
+    for count in set(sizes):
+        left = list(sizes)
+        left.remove(count)
+        for others in itertools.combinations(rest, count - 1):
+            for tail in _partitions([e for e in rest if e not in others], left):
+                yield [[head, *others], *tail]
+
+
+def _again(tables: list[list[str]], met: dict[str, set[str]]) -> int:
+    return sum(1 for t in tables for a, b in itertools.combinations(t, 2) if b in met.get(a, set()))
+
+
+@given(st.integers(2, 8), st.integers(2, 3), st.data())
+def test_swiss_pairs_with_the_fewest_meetings_again_that_any_pairing_has(
+        entrants: int, size: int, data: st.DataObject) -> None:
+    """Whoever has met whom, the tables have as few meetings again as the best of all ways to seat them: none
+    while a pairing without one exists."""
+    seeds = [f"e{i}" for i in range(entrants)]
+    pairs = list(itertools.combinations(seeds, 2))
+    met: dict[str, set[str]] = {}
+    for a, b in data.draw(st.lists(st.sampled_from(pairs), unique=True)):
+        met.setdefault(a, set()).add(b)
+        met.setdefault(b, set()).add(a)
+    scores = {e: float(data.draw(st.integers(0, 3))) for e in seeds}
+    tables = swiss_tables(scores, seeds, met, size)
+    assert sorted(e for t in tables for e in t) == sorted(seeds)
+    assert sorted(map(len, tables), reverse=True) == table_sizes(entrants, size)
+    best = min(_again(p, met) for p in _partitions(seeds, table_sizes(entrants, size)))
+    assert _again(tables, met) == best
+
+
+def test_a_swiss_of_64_plays_12_rounds_without_a_rematch() -> None:
+    seeds = [f"e{i}" for i in range(64)]
+    scores: dict[str, float] = {}
+    met: dict[str, set[str]] = {}
+    chance = random.Random(30)
+    for _ in range(12):
+        tables = swiss_tables(scores, seeds, met, 2)
+        assert not any(b in met.get(a, set()) for a, b in tables)
+        _played(tables, [chance.randrange(3) for _ in tables], scores, met)
 
 
 def test_swiss_standings_by_score_then_buchholz() -> None:

@@ -5,12 +5,15 @@ tables (and ends the tables of one cancelled)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from taash.cli.chips import DatabaseUrl, books
 from taash.cli.common import fail
+
+if TYPE_CHECKING:
+    from taash.web.tournament_rows import TournamentRow
 
 app = typer.Typer(help="Tournaments on a server's database: schedule one, list them, show one's standings, "
                        "cancel one.",
@@ -92,23 +95,63 @@ def list_tournaments(database_url: DatabaseUrl = "sqlite:///taash.db") -> None:
             print(f"{row.id}\t{row.status}\t{row.game}\t{row.kind}\t{count}/{row.capacity}\t{row.fee}\t{row.name}")
 
 
+def _span(seconds: float) -> str:
+    """A duration to the second, as ``1h 05m 09s``, ``5m 09s`` or ``9s``.
+
+    >>> _span(3909), _span(309.6), _span(9)
+    ('1h 05m 09s', '5m 09s', '9s')
+    """
+    hours, rest = divmod(int(seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h {minutes:02d}m {secs:02d}s" if hours else f"{minutes}m {secs:02d}s" if minutes else f"{secs}s"
+
+
+def _moment(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def arena_window(row: TournamentRow, now: datetime) -> str:
+    """An arena's window in a line: how long it lasts, when it opens (or opened) and closes, and the time left."""
+    from taash.web.tournament_rows import OPEN, RUNNING, aware
+
+    lasts = f"window: {_span(row.window)}"
+    ends = aware(row.ends_at)
+    if ends is None:
+        starts = aware(row.starts_at)
+        if row.status != OPEN:
+            return f"{lasts}, never opened ({row.status})"
+        when = f"opens {_moment(starts)}" if starts is not None else "opens as soon as it is full"
+        return f"{lasts}, {when}"
+    opened = f"{lasts}, opened {_moment(ends - timedelta(seconds=row.window))}"
+    if now < ends:
+        return f"{opened}, closes {_moment(ends)}, {_span((ends - now).total_seconds())} left"
+    playing = ": the matches being played finish" if row.status == RUNNING else ""
+    return f"{opened}, closed {_moment(ends)}{playing}"
+
+
 @app.command("show")
 def show(tournament_id: Annotated[str, typer.Argument(help="The tournament's id (taash tournaments list).")],
          database_url: DatabaseUrl = "sqlite:///taash.db") -> None:
-    """A tournament's settings, its standings (with the prizes once decided) and its pool's chips now."""
+    """A tournament's settings, its standings (with the prizes once decided) and its pool's chips now; an arena's
+    window (when it opens and closes, the time left), and each entrant's points, matches won and played."""
     import json
 
     from taash.chips import Ledger, UnknownAccount, wallet_of
-    from taash.web.tournament_book import read
-    from taash.web.tournament_rows import pool_person
+    from taash.tournaments.pairing import ARENA
+    from taash.web.tournament_book import arena_results, read
+    from taash.web.tournament_rows import DONE, pool_person
 
     with books(database_url) as engine:
         record = read(engine, tournament_id)
         if record is None:
             fail(f"no tournament {tournament_id!r}")
         row = record.row
+        arena = row.kind == ARENA
+        where = f"{len(record.matches)} matches made" if arena else f"round {row.round}"
         print(f"{row.name}: {row.kind} of {row.game}, tables of {row.players}, {len(record.registered)}/"
-              f"{row.capacity} entrants, fee {row.fee:,}, {row.status}, round {row.round}")
+              f"{row.capacity} entrants, fee {row.fee:,}, {row.status}, {where}")
+        if arena:
+            print(arena_window(row, datetime.now(UTC)))
         if row.fee:
             try:
                 print(f"pool: {Ledger(engine).balance(wallet_of(pool_person(row.id))):,} chips")
@@ -116,9 +159,12 @@ def show(tournament_id: Annotated[str, typer.Argument(help="The tournament's id 
                 print("pool: none")
         names = record.names()
         payout = json.loads(row.payout or "{}")
+        played = arena_results([m for m in record.matches if m.status == DONE]) if arena else {}
         for s in record.standings() if row.round else []:
             prize = f"\t{payout[s.entrant]:,} chips" if s.entrant in payout else ""
-            print(f"{s.place}\t{names.get(s.entrant, s.entrant)}\t{s.score:g}{prize}")
+            score = (f"{s.score:g} points\t{s.tiebreak:g} won of {len(played.get(s.entrant, []))}" if arena
+                     else f"{s.score:g}")
+            print(f"{s.place}\t{names.get(s.entrant, s.entrant)}\t{score}{prize}")
 
 
 @app.command("cancel")

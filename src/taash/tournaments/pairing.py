@@ -121,18 +121,90 @@ def points(table: Sequence[SeatOutcome]) -> dict[str, float]:
     return {s.entrant: 1.0 if s.won else 0.0 if anyone_won else 0.5 for s in table if s.entrant is not None}
 
 
+#: How many candidates the Swiss pairing may try in all before it settles (:func:`swiss_tables`): far more than any
+#: tournament of up to 64 entrants needs when a pairing without a rematch exists.
+PAIRING_STEPS = 200_000
+
+
+class _OutOfSteps(Exception):
+    """The pairing's search tried :data:`PAIRING_STEPS` candidates."""
+
+
 def swiss_tables(scores: Mapping[str, float], seeds: Sequence[str], met: Mapping[str, set[str]],
                  size: int) -> list[list[str]]:
     """A Swiss round's tables: entrants by score (then seed) fill tables of ``size`` in turn, each table taking
-    the next entrant who has met none of those already at it, or the next at all when every one has."""
+    the next entrants who have met none of those already at it, going back over earlier tables when a choice
+    would leave the last ones with nobody new to meet: no two entrants meet again while a pairing exists where
+    nobody does. When none exists (everyone has met nearly everyone), the pairing in score order with the fewest
+    meetings again. The search tries at most :data:`PAIRING_STEPS` candidates (far more than any pairing of 64
+    needs); past that, it seats the rest greedily (each the next who has met none at his table, or the next).
+
+    >>> met = {"a": {"b"}, "b": {"a", "c"}, "c": {"b", "d"}, "d": {"c"}}
+    >>> swiss_tables({"a": 1, "c": 1}, ["a", "b", "c", "d"], met, 2)
+    [['a', 'c'], ['b', 'd']]
+    """
     rank = {e: i for i, e in enumerate(seeds)}
     waiting = sorted(seeds, key=lambda e: (-scores.get(e, 0.0), rank[e]))
+    sizes = table_sizes(len(waiting), size)
+    steps = [PAIRING_STEPS]
+    most = sum(n * (n - 1) // 2 for n in sizes)
+    try:
+        for again in range(most + 1):
+            found = _seat(waiting, sizes, met, again, steps)
+            if found is not None:
+                return found
+    except _OutOfSteps:
+        pass
+    return _seat_greedily(waiting, sizes, met)
+
+
+def _meetings_again(entrant: str, table: Sequence[str], met: Mapping[str, set[str]]) -> int:
+    return sum(1 for t in table if entrant in met.get(t, set()))
+
+
+def _seat(waiting: Sequence[str], sizes: Sequence[int], met: Mapping[str, set[str]], again: int,
+          steps: list[int]) -> list[list[str]] | None:
+    """The first tables in score order for ``waiting`` with at most ``again`` meetings again (None: there are
+    none). The best-placed entrant opens a table of each size left in turn (the larger first): each way of
+    seating them is tried once."""
+    if not sizes:
+        return []
+    for count in dict.fromkeys(sizes):
+        left = list(sizes)
+        left.remove(count)
+        found = _fill([waiting[0]], waiting[1:], 0, [count, *left], met, again, steps)
+        if found is not None:
+            return found
+    return None
+
+
+def _fill(table: list[str], others: Sequence[str], start: int, sizes: Sequence[int], met: Mapping[str, set[str]],
+          again: int, steps: list[int]) -> list[list[str]] | None:
+    """Complete ``table`` from ``others[start:]`` (in order), then the tables after it."""
+    if len(table) == sizes[0]:
+        rest = _seat([e for e in others if e not in table], sizes[1:], met, again, steps)
+        return None if rest is None else [table, *rest]
+    for i in range(start, len(others)):
+        steps[0] -= 1
+        if steps[0] < 0:
+            raise _OutOfSteps
+        cost = _meetings_again(others[i], table, met)
+        if cost <= again:
+            found = _fill([*table, others[i]], others, i + 1, sizes, met, again - cost, steps)
+            if found is not None:
+                return found
+    return None
+
+
+def _seat_greedily(waiting: Sequence[str], sizes: Sequence[int], met: Mapping[str, set[str]]) -> list[list[str]]:
+    """Each table takes the next entrant who has met none of those at it, or the next at all (no going back)."""
+    left = list(waiting)
     tables: list[list[str]] = []
-    for count in table_sizes(len(waiting), size):
-        table = [waiting.pop(0)]
+    for count in sizes:
+        table = [left.pop(0)]
         while len(table) < count:
-            fresh = next((e for e in waiting if not any(e in met.get(t, set()) for t in table)), waiting[0])
-            waiting.remove(fresh)
+            fresh = next((e for e in left if not _meetings_again(e, table, met)), left[0])
+            left.remove(fresh)
             table.append(fresh)
         tables.append(table)
     return tables

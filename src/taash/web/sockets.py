@@ -13,7 +13,7 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -66,6 +66,20 @@ def admit(state: AppState, ws: WebSocket, guest: str | None, player: bool) -> Ad
     return state.hub.admissions.admit(ws.client.host if ws.client else "?", guest, player)
 
 
+async def serve_admitted(state: AppState, ws: WebSocket, guest: str | None, player: bool,
+                         serve: Callable[[], Awaitable[None]]) -> None:
+    """Serve a connection counted against the server's limits (:func:`admit`) until ``serve`` returns, released
+    then whatever happened; or refuse it (1013, with the limit's reason) and serve nothing."""
+    admitted = admit(state, ws, guest, player)
+    if isinstance(admitted, str):
+        await refuse(ws, 1013, admitted)
+        return
+    try:
+        await serve()
+    finally:
+        state.hub.admissions.release(admitted)
+
+
 @router.websocket("/ws/play-now")
 async def play_now(ws: WebSocket) -> None:
     """Play now's queue (see :mod:`taash.web.play_now`)."""
@@ -74,20 +88,16 @@ async def play_now(ws: WebSocket) -> None:
         await refuse(ws, 1008, N_("this page's origin may not connect to this server"))
         return
     guest = state.guest_of(ws.cookies.get(COOKIE))
-    admitted = admit(state, ws, guest, player=False)
-    if isinstance(admitted, str):
-        await refuse(ws, 1013, admitted)
-        return
-    try:
+
+    def name(guest: str) -> str | None:
+        row = state.store.guest(guest)
+        return None if row is None else str(row.name)
+
+    async def serve() -> None:
         await ws.accept()
-
-        def name(guest: str) -> str | None:
-            row = state.store.guest(guest)
-            return None if row is None else str(row.name)
-
         await play_now_socket(ws, state.queue, guest, name, state.may_create, send_loop, validation_sentence)
-    finally:
-        state.hub.admissions.release(admitted)
+
+    await serve_admitted(state, ws, guest, False, serve)
 
 
 @router.websocket("/ws/{table_id}")

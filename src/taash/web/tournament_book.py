@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,7 +19,7 @@ from sqlalchemy import Engine, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from taash.chips.ledger import Ledger, wallet_of
-from taash.i18n import N_
+from taash.i18n import N_, _
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import check_settings
 from taash.tournaments.arena import arena_standings
@@ -38,11 +39,13 @@ from taash.web.tournament_rows import (
     CANCELLED,
     CANCELLING,
     DONE,
+    ENTERING,
     FINISHED,
     OPEN,
     PAYING,
     REGISTERED,
     RUNNING,
+    WITHDRAWING,
     WITHDRAWN,
     EntrantRow,
     MatchRow,
@@ -273,13 +276,89 @@ def is_finished(row: TournamentRow) -> bool:
     return row.status in (FINISHED, CANCELLED)
 
 
-# -- cancelling ---------------------------------------------------------------------------------------------------
+# -- registration -------------------------------------------------------------------------------------------------
 
 
-def set_entrant(engine: Engine, tournament_id: str, entrant: str, state: str) -> None:
+@contextmanager
+def locked(engine: Engine, tournament_id: str) -> Iterator[tuple[Session, TournamentRow | None]]:
+    """A write transaction holding the tournament's row (None: no such tournament), committed at the end: the
+    registrations and the start of one tournament, through any server of a cluster, one at a time (SQLite: one
+    writer at all, ``BEGIN IMMEDIATE``; PostgreSQL: ``SELECT ... FOR UPDATE``, and what is read after it sees
+    every transaction that held the row before)."""
+    with Session(engine, expire_on_commit=False) as s:
+        if engine.dialect.name == "sqlite":
+            s.connection().exec_driver_sql("BEGIN IMMEDIATE")
+        yield s, s.get(TournamentRow, tournament_id, with_for_update=True)
+        s.commit()
+
+
+#: The states that hold a place: registered, or paying the fee now (on this server or another).
+HOLDING = (ENTERING, REGISTERED)
+
+
+def enter(engine: Engine, tournament_id: str, person: str, name: str, now: datetime) -> tuple[TournamentRow, int]:
+    """Write ``person``'s entry as being paid for, if the tournament is open, he holds no place yet and a place is
+    left (counting the entries being paid for), all checked under the tournament's lock (:func:`locked`): two
+    servers registering at the same moment seat no more than the tournament's size and take nobody's fee twice.
+    The tournament and the number of this entry (its fee's transfer id); a TournamentError says why not, and
+    nothing changes."""
+    with locked(engine, tournament_id) as (s, row):
+        if row is None:
+            raise TournamentError(N_("no such tournament"))
+        if row.status != OPEN:
+            raise TournamentError(N_("registration is closed: the tournament has started"))
+        entrants = list(s.scalars(select(EntrantRow).where(EntrantRow.tournament_id == tournament_id)))
+        found = next((e for e in entrants if e.entrant == person), None)
+        if found is not None and found.state in HOLDING:
+            raise TournamentError(N_("you are registered already"))
+        if sum(e.state in HOLDING for e in entrants) >= row.capacity:
+            raise TournamentError(_("the tournament is full ({n} entrants)", n=row.capacity))
+        if found is None:
+            found = EntrantRow(tournament_id=tournament_id, entrant=person, name=name, state=ENTERING, entries=1,
+                               rating=0.0, registered_at=now)
+            s.add(found)
+        else:
+            found.state, found.name, found.entries, found.registered_at = ENTERING, name, found.entries + 1, now
+        return row, found.entries
+
+
+def leave(engine: Engine, tournament_id: str, person: str) -> tuple[TournamentRow, EntrantRow]:
+    """Mark ``person``'s entry as being withdrawn (his fee to be returned: :func:`return_fee`), if the tournament
+    has not started, checked under its lock (:func:`locked`); the tournament and his entry. A TournamentError says
+    why not, and nothing changes."""
+    with locked(engine, tournament_id) as (s, row):
+        if row is None:
+            raise TournamentError(N_("no such tournament"))
+        if row.status != OPEN:
+            raise TournamentError(N_("the tournament has started: nobody can withdraw now"))
+        found = s.get(EntrantRow, (tournament_id, person))
+        if found is None or found.state != REGISTERED or is_bot(person):
+            raise TournamentError(N_("you are not registered"))
+        found.state = WITHDRAWING
+        return row, found
+
+
+def set_entrant(engine: Engine, tournament_id: str, entrant: str, state: str,
+                entering: int | None = None) -> bool:
+    """Write an entrant's state (with ``entering``: only if his entry of that number is still being paid for, so
+    that the server taking the fee and a director settling entries a crash left do not both decide it); whether
+    it was written."""
     with Session(engine) as s, s.begin():
-        s.execute(update(EntrantRow).where(EntrantRow.tournament_id == tournament_id,
-                                           EntrantRow.entrant == entrant).values(state=state))
+        where = [EntrantRow.tournament_id == tournament_id, EntrantRow.entrant == entrant]
+        if entering is not None:
+            where += [EntrantRow.state == ENTERING, EntrantRow.entries == entering]
+        return bool(getattr(s.execute(update(EntrantRow).where(*where).values(state=state)), "rowcount", 0))
+
+
+def entrant_of(engine: Engine, tournament_id: str, entrant: str) -> EntrantRow | None:
+    with Session(engine, expire_on_commit=False) as s:
+        found = s.get(EntrantRow, (tournament_id, entrant))
+        if found is not None:
+            s.expunge(found)
+        return found
+
+
+# -- cancelling ---------------------------------------------------------------------------------------------------
 
 
 def return_fee(engine: Engine, ledger: Ledger | None, row: TournamentRow, entrant: EntrantRow) -> int:

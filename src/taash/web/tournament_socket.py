@@ -22,7 +22,7 @@ from taash.web.chat import PLAYERS, WATCHERS, ChatError, ChatLine, Speaker
 from taash.web.chat.room import read_said
 from taash.web.http import COOKIE
 from taash.web.languages import socket_language
-from taash.web.sockets import Throttle, admit, error, origin_ok, read_message, refuse
+from taash.web.sockets import Throttle, error, origin_ok, read_message, refuse, serve_admitted
 from taash.web.state import AppState, app_state
 from taash.web.tournament_book import Record, read
 from taash.web.tournament_routes import tournament_out
@@ -64,15 +64,12 @@ async def tournament_socket(ws: WebSocket, tournament_id: str) -> None:
         await refuse(ws, 1008, N_("no such tournament"))
         return
     guest = state.guest_of(ws.cookies.get(COOKIE))
-    admitted = admit(state, ws, guest, player=False)
-    if isinstance(admitted, str):
-        await refuse(ws, 1013, admitted)
-        return
-    try:
+
+    async def serve() -> None:
         await ws.accept()
         await watch(state, director, ws, record, guest)
-    finally:
-        state.hub.admissions.release(admitted)
+
+    await serve_admitted(state, ws, guest, False, serve)
 
 
 async def watch(state: AppState, director: Tournaments, ws: WebSocket, record: Record, guest: str | None) -> None:

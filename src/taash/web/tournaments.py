@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from taash.chips.errors import ChipsError, InsufficientChips
@@ -46,7 +46,11 @@ from taash.web.tournament_book import (
     Record,
     arena_results,
     bot_entrants,
+    enter,
+    entrant_of,
     last_opponents,
+    leave,
+    locked,
     met_so_far,
     read,
     return_fee,
@@ -114,65 +118,48 @@ class Tournaments:
         """Enter ``person`` (his fee taken into the pool); a TournamentError says why not, and nothing changes. A
         tournament with no start time starts as soon as it is full."""
         async with self.lock:
-            record = await self._read(tournament_id)
-            row = record.row
-            if row.status != OPEN:
-                raise TournamentError(N_("registration is closed: the tournament has started"))
-            if person in record.people:
-                raise TournamentError(N_("you are registered already"))
-            if len(record.registered) >= row.capacity:
-                raise TournamentError(_("the tournament is full ({n} entrants)", n=row.capacity))
-            entry = await asyncio.to_thread(self._entering, record, person, name)
+            row, entry = await asyncio.to_thread(enter, self.engine, tournament_id, person, name, self.now())
             if row.fee:
                 try:
                     await asyncio.to_thread(self._pay_fee, row, person, entry)
                 except ChipsError as e:
-                    await asyncio.to_thread(self._set_entrant, row.id, person, WITHDRAWN)
+                    await asyncio.to_thread(self._set_entrant, row.id, person, WITHDRAWN, entry)
                     short = isinstance(e, InsufficientChips)
                     fee = f"{row.fee:,}"
                     raise TournamentError(
                         _("the entry fee of {fee} chips could not be paid: your wallet has fewer chips", fee=fee)
                         if short else _("the entry fee of {fee} chips could not be paid: {why}", fee=fee,
                                         why=said_of(e))) from None
-            await asyncio.to_thread(self._set_entrant, row.id, person, REGISTERED)
+            await asyncio.to_thread(self._registered, row, person, entry)
         self.watch.changed(tournament_id)
         await self.step(tournament_id)
+
+    def _registered(self, row: TournamentRow, person: str, entry: int) -> None:
+        """Mark the entry paid for as registered, unless the director (of another server) settled it meanwhile:
+        taken as paid (he is registered), or as not paid before the fee was taken (the fee is returned, and a
+        TournamentError asks him to try again)."""
+        if set_entrant(self.engine, row.id, person, REGISTERED, entering=entry):
+            return
+        found = entrant_of(self.engine, row.id, person)
+        if found is not None and found.state == REGISTERED and found.entries == entry:
+            return
+        if found is not None and found.entries == entry:
+            return_fee(self.engine, self.ledger, row, found)
+        raise TournamentError(N_("your registration could not be made: please try again"))
 
     async def withdraw(self, tournament_id: str, person: str) -> None:
         """Take ``person`` out before the start, his fee returned."""
         async with self.lock:
-            record = await self._read(tournament_id)
-            if record.row.status != OPEN:
-                raise TournamentError(N_("the tournament has started: nobody can withdraw now"))
-            if person not in record.people:
-                raise TournamentError(N_("you are not registered"))
-            await asyncio.to_thread(self._set_entrant, tournament_id, person, WITHDRAWING)
-            await asyncio.to_thread(return_fee, self.engine, self.ledger, record.row, self._entrant(record, person))
+            row, entrant = await asyncio.to_thread(leave, self.engine, tournament_id, person)
+            await asyncio.to_thread(return_fee, self.engine, self.ledger, row, entrant)
         self.watch.changed(tournament_id)
-
-    def _entering(self, record: Record, person: str, name: str) -> int:
-        """Write ``person``'s entry as being paid for; the number of this entry (its fee's transfer id)."""
-        with Session(self.engine) as s, s.begin():
-            found = s.get(EntrantRow, (record.row.id, person))
-            if found is None:
-                found = EntrantRow(tournament_id=record.row.id, entrant=person, name=name, state=ENTERING,
-                                   entries=1, rating=0.0, registered_at=self.now())
-                s.add(found)
-            else:
-                found.state, found.name, found.entries = ENTERING, name, found.entries + 1
-                found.registered_at = self.now()
-            return found.entries
 
     def _pay_fee(self, row: TournamentRow, person: str, entry: int) -> None:
         assert self.ledger is not None
         self.ledger.transfer(fee_id(row.id, person, entry), wallet_of(person), wallet_of(pool_person(row.id)), row.fee)
 
-    def _set_entrant(self, tournament_id: str, entrant: str, state: str) -> None:
-        set_entrant(self.engine, tournament_id, entrant, state)
-
-    @staticmethod
-    def _entrant(record: Record, entrant: str) -> EntrantRow:
-        return next(e for e in record.entrants if e.entrant == entrant)
+    def _set_entrant(self, tournament_id: str, entrant: str, state: str, entering: int | None = None) -> None:
+        set_entrant(self.engine, tournament_id, entrant, state, entering)
 
     def _settle_entries(self, record: Record) -> bool:
         """Entries a crash left half made: a fee taken is an entry, one not taken is none; a return begun is
@@ -182,7 +169,7 @@ class Tournaments:
             if e.state == ENTERING:
                 paid = not record.row.fee or (self.ledger is not None and self.ledger.transfer_by_id(
                     fee_id(record.row.id, e.entrant, e.entries)) is not None)
-                self._set_entrant(record.row.id, e.entrant, REGISTERED if paid else WITHDRAWN)
+                self._set_entrant(record.row.id, e.entrant, REGISTERED if paid else WITHDRAWN, e.entries)
                 changed = True
             elif e.state == WITHDRAWING:
                 return_fee(self.engine, self.ledger, record.row, e)
@@ -241,20 +228,23 @@ class Tournaments:
 
     def _start(self, record: Record, ratings: dict[str, float]) -> None:
         """Seed the entrants (bots filling the empty places when allowed) and write the first round, in one
-        transaction; too few entrants cancel it."""
+        transaction holding the tournament's row (:func:`locked`: the entrants read there are all there are, whatever
+        another server registered meanwhile; an entry still being paid for waits for the next step); too few
+        entrants cancel it."""
         row = record.row
-        people = [e.entrant for e in record.registered]
-        bots = bot_entrants(row.capacity - len(people)) if row.bots else []
-        if len(people) + len(bots) < 2 or not people:
-            self._set_status(row.id, CANCELLING)
-            return
-        seeds = seeded(ratings, people) + [b for b, _ in bots]
-        with Session(self.engine) as s, s.begin():
-            ends = self.now() + timedelta(seconds=row.window) if row.kind == ARENA else None
-            started = s.execute(update(TournamentRow).where(TournamentRow.id == row.id, TournamentRow.status == OPEN)
-                                .values(status=RUNNING, round=1, ends_at=ends))
-            if not getattr(started, "rowcount", 0):  # cancelled meanwhile
+        with locked(self.engine, row.id) as (s, fresh):
+            entrants = list(s.scalars(select(EntrantRow).where(EntrantRow.tournament_id == row.id)
+                                      .order_by(EntrantRow.registered_at, EntrantRow.entrant)))
+            if fresh is None or fresh.status != OPEN or any(e.state == ENTERING for e in entrants):
+                return  # cancelled meanwhile, or a fee being taken
+            people = [e.entrant for e in entrants if e.state == REGISTERED]
+            bots = bot_entrants(row.capacity - len(people)) if row.bots else []
+            if len(people) + len(bots) < 2 or not people:
+                fresh.status = CANCELLING
                 return
+            seeds = seeded(ratings, people) + [b for b, _ in bots]
+            fresh.status, fresh.round = RUNNING, 1
+            fresh.ends_at = self.now() + timedelta(seconds=row.window) if row.kind == ARENA else None
             for bot, name in bots:
                 s.add(EntrantRow(tournament_id=row.id, entrant=bot, name=name, state=REGISTERED, entries=1,
                                  rating=0.0, registered_at=self.now()))
