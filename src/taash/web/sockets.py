@@ -129,19 +129,16 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if not player and len(live.connections) >= state.config.max_table_connections:
         await refuse(ws, 1013, N_("this table has as many watchers as it can take: try again later"))
         return
-    admitted = admit(state, ws, guest, player)
-    if isinstance(admitted, str):
-        await refuse(ws, 1013, admitted)
-        return
-    try:
+
+    async def serve() -> None:
         if live.owner is not None and state.relay is not None:  # another server owns it: through that one
             raw_since = ws.query_params.get("since", "")
             since = int(raw_since) if re.fullmatch(r"\d{1,9}", raw_since) else None
             await state.relay.bridge(ws, live, guest, since, code)
         else:
             await table_connection(state, ws, live, guest, code)
-    finally:
-        h.admissions.release(admitted)
+
+    await serve_admitted(state, ws, guest, player, serve)
 
 
 # -- a table's connection --------------------------------------------------------------------------------------
