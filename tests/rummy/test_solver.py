@@ -20,7 +20,8 @@ from taash.packs import JOKER, parse_face
 from taash.rummy.check import check_json
 from taash.rummy.errors import BadHandError
 from taash.rummy.rules import PRESETS, Rules
-from taash.rummy.solver import best_discard, discard_values, hand_value, solve, take_value
+from taash.rummy.solver import best_discard, discard_values, hand_value, pure_hand_value, solve, take_value
+from tests.examples import examples
 from tests.rummy.helpers import VARIANTS, built_hand, check_solution, dealt_hand, joker_hand, most_copies, ref_rules
 from tests.rummy.reference import reference_discard, reference_score
 
@@ -32,6 +33,7 @@ def compare(hand: list[int], rules: Rules, wild: int) -> None:
     check_solution(hand, solution, rules, wild)
     assert (solution.points, solution.valid) == reference_score(hand, ref_rules(rules), wild), (hand, wild)
     assert hand_value(hand, rules, wild) == solution.points
+    assert pure_hand_value(hand, rules, wild) == solution.points  # the pure core's, whichever core is in use
 
 
 # -- against the reference --------------------------------------------------------------------------------------
@@ -161,7 +163,7 @@ def hands(draw: st.DrawFn, size: int = 13) -> tuple[list[int], str, int]:
     return draw(st.permutations(hand)), variant, wild
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(hands())
 def test_property_solution_is_an_arrangement_of_the_hand(example: tuple[list[int], str, int]) -> None:
     hand, variant, wild = example
@@ -169,14 +171,14 @@ def test_property_solution_is_an_arrangement_of_the_hand(example: tuple[list[int
     check_solution(hand, solve(hand, rules, wild), rules, wild)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(hands())
 def test_property_solver_equals_reference(example: tuple[list[int], str, int]) -> None:
     hand, variant, wild = example
     compare(hand, VARIANTS[variant], wild)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(hands(size=14))
 def test_property_best_discard_is_the_least_over_every_13_cards(example: tuple[list[int], str, int]) -> None:
     hand, variant, wild = example
@@ -187,7 +189,7 @@ def test_property_best_discard_is_the_least_over_every_13_cards(example: tuple[l
     assert solution.valid == any(s.valid for s in subsets)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(hands(), st.randoms(use_true_random=False))
 def test_property_order_and_suits_do_not_matter(example: tuple[list[int], str, int], rng: random.Random) -> None:
     """The hand's order, and renaming the suits, change nothing but the names of the cards."""

@@ -18,12 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taash.cards import card_name, cards_of, mask_of, parse_card
+from taash.seep.core import compiled
 from taash.seep.deal import Deal, Phase
 from taash.seep.errors import BadPositionError, IllegalPlayError
 from taash.seep.notation import Position, check_loose_could_arise, position_from_json
-from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, KIND_NAMES, THROW, Play
+from taash.seep.plays import ADD, BREAK, CAPTURE, ESTABLISH, KIND_NAMES, THROW, Play, pure_legal_plays
 from taash.seep.rules import PRESETS, Rules
 from taash.seep.values import VALUE
+from tests.examples import examples
 from tests.seep.reference import RefOutcome, RefPlay, Spot, reference_plays
 
 PRESET_NAMES = list(PRESETS)
@@ -63,6 +65,10 @@ def outcome_from_json(o: dict[str, Any]) -> RefOutcome:
 def engine_plays(pos: Position) -> dict[RefPlay, RefOutcome]:
     plays = pos.legal_plays()
     assert len(set(plays)) == len(plays), "a play is listed twice"
+    if compiled is not None:  # the pure core's list too, so the rerun on it (TAASH_PURE=1) may try fewer examples
+        assert pure_legal_plays(pos.hand, pos.seat, pos.players, pos.loose, pos.houses, bid=pos.bid,
+                                max_houses=pos.rules.max_houses, break_with_loose=pos.rules.break_with_loose,
+                                restricted=pos.restricted) == plays, "the pure core lists other plays"
     out = {}
     for p in plays:
         o = pos.outcome(p)
@@ -141,11 +147,12 @@ def game_positions(rules: Rules, players: int, seed: int, deals: int):
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_reference_agrees_with_the_engine_on_random_game_positions(preset: str, players: int) -> None:
     n = houses_seen = 0
-    for pos in game_positions(PRESETS[preset], players, seed=1000 * players + PRESET_NAMES.index(preset), deals=40):
+    deals = examples(40)
+    for pos in game_positions(PRESETS[preset], players, seed=1000 * players + PRESET_NAMES.index(preset), deals=deals):
         assert_same_as_reference(pos)
         n += 1
         houses_seen += len(pos.houses) >= 2
-    assert n == 40 * 48 and houses_seen > 100
+    assert n == deals * 48 and houses_seen > deals * 5 // 2
 
 
 # -- (c) small positions built by hypothesis ---------------------------------------------------------------------
@@ -263,7 +270,7 @@ def json_positions(draw: st.DrawFn) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(json_positions())
 def test_reference_agrees_with_the_engine_on_generated_positions(data: dict[str, Any]) -> None:
     pos = position_from_json(data)
@@ -328,7 +335,7 @@ def breakable_positions(draw: st.DrawFn) -> dict[str, Any]:
             "loose": [card_name(c) for c in loose], "houses": houses}
 
 
-@settings(max_examples=1200, deadline=None)
+@settings(max_examples=examples(1200), deadline=None)
 @given(breakable_positions())
 def test_reference_agrees_with_the_engine_on_positions_made_for_breaks(data: dict[str, Any]) -> None:
     assert_same_as_reference(position_from_json(data))

@@ -23,6 +23,7 @@ from taash.seep.record import DealRecord, record_from_json, record_of, replay, r
 from taash.seep.rules import PRESETS, Rules
 from taash.seep.values import VALUE
 from taash.seep.view import view_of
+from tests.examples import examples
 
 PRESET_NAMES = list(PRESETS)
 SEEDS = st.integers(0, 2**32 - 1)
@@ -162,7 +163,7 @@ def expected_card_points(rules: Rules, piles: list[int]) -> list[int]:
 # -- deals ------------------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET)
 def test_random_deals_keep_every_card_the_invariants_and_the_scores(seed: int, players: int, preset: str) -> None:
     rules = PRESETS[preset]
@@ -334,7 +335,7 @@ def play_match(rules: Rules, players: int, seed: int, deals: int,
         assert nxt.dealer == expected_dealer(players, deal.dealer, difference, baazi)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET)
 def test_matches_follow_the_running_score_and_the_dealer_rules(seed: int, players: int, preset: str) -> None:
     match, _ = play_match(PRESETS[preset], players, seed, deals=6)
@@ -346,7 +347,7 @@ def test_matches_follow_the_running_score_and_the_dealer_rules(seed: int, player
         assert match.winner() is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET)
 def test_records_round_trip_through_json_and_replay_to_the_same_scores(seed: int, players: int, preset: str) -> None:
     match, past = play_match(PRESETS[preset], players, seed, deals=4, baazis_to_win=2)
@@ -369,7 +370,7 @@ def test_a_single_deal_match_is_won_by_the_higher_score() -> None:
         assert match.winner() == (None if a == b else 0 if a > b else 1)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET)
 def test_the_same_seed_gives_the_same_match(seed: int, players: int, preset: str) -> None:
     rules = PRESETS[preset]
@@ -395,7 +396,7 @@ def snapshot(deal: Deal) -> tuple[Any, ...]:
             tuple(deal.sweeps), deal.to_move, deal.phase, deal.bid, deal.last_capturer, deal.restricted)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET, cut=st.integers(0, 47))
 def test_a_clone_is_independent_of_its_original(seed: int, players: int, preset: str, cut: int) -> None:
     rng = random.Random(seed)
@@ -424,7 +425,7 @@ def test_a_match_clone_deals_the_same_next_deal() -> None:
     assert match.deal.phase is Phase.BID
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET)
 def test_illegal_bids_and_plays_change_nothing(seed: int, players: int, preset: str) -> None:
     rng = random.Random(seed)
@@ -559,7 +560,7 @@ def check_view(deal: Deal, seat: int) -> None:
         assert view.legal_plays() == []
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET)
 def test_a_view_holds_only_what_the_seat_may_see(seed: int, players: int, preset: str) -> None:
     rng = random.Random(seed)
@@ -575,7 +576,7 @@ def test_a_view_holds_only_what_the_seat_may_see(seed: int, players: int, preset
         check_view(deal, seat)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=SEEDS, players=PLAYERS, preset=PRESET, cut=st.integers(0, 46), data=st.data())
 def test_a_view_does_not_change_when_only_hidden_cards_change(seed: int, players: int, preset: str, cut: int,
                                                               data: st.DataObject) -> None:

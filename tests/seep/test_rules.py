@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from taash.cards import card_name
 from taash.seep.errors import BadRulesError, SeepError
 from taash.seep.rules import PRESETS, Rules, load_rules, rules_from_json
+from tests.examples import examples
 
 STANDARD = PRESETS["standard"]
 SPADES = {card_name(c): c + 1 for c in range(13)}
@@ -189,7 +190,7 @@ OVERRIDES = {
 }
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(preset=st.sampled_from(list(PRESETS)), overrides=st.fixed_dictionaries({}, optional=OVERRIDES))
 def test_any_variant_round_trips_through_json(preset: str, overrides: dict[str, Any]) -> None:
     rules = rules_from_json({"preset": preset, **overrides})

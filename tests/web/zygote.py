@@ -13,6 +13,8 @@ ended); children it never reaped are the system's then.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import os
 import sys
@@ -22,6 +24,15 @@ from typing import Any, NoReturn
 
 import taash.web.app  # noqa: F401 - the imports every server would repeat
 from taash.cli.main import run
+
+#: What ``taash serve`` imports only as it starts (uvicorn and its protocols, the serving module, a game's routes,
+#: the databases' and Redis's clients): imported here once rather than in every server (tenths of a second each).
+STARTUP_IMPORTS = ("sqlite3", "taash.web.serving", "taash.web.rummy_routes", "uvicorn.lifespan.on",
+                   "uvicorn.loops.auto", "uvicorn.protocols.http.httptools_impl", "uvicorn.protocols.websockets.auto",
+                   "uvicorn.protocols.websockets.websockets_sansio_impl", "uvloop", "psycopg", "redis")
+for name in STARTUP_IMPORTS:
+    with contextlib.suppress(ImportError):  # an optional one not installed: the server imports what it uses
+        importlib.import_module(name)
 
 
 def serve(request: dict[str, Any]) -> NoReturn:
