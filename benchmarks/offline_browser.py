@@ -8,8 +8,9 @@ offline play needs) and reports:
 
 - the bytes cached for offline play (every response in the service worker's cache, as the browser holds them);
 - the time from a click on "Play offline" to the first deal shown, offline, once cached (``--starts`` times each
-  way, a new Seep match each, the median and each): the engine started from scratch (``?snapshot=0``, the
-  baseline) and from its memory snapshot, in turns so that both see the same load; and the snapshot's bytes;
+  way, a new Seep match each, the median and each): the engine started from scratch (``?snapshot=0``), from its
+  memory snapshot once the table page connects (``?early=0``), and from the snapshot as the page loads (what
+  players get), in turns so that all see the same load; and the snapshot's bytes;
 - the bots' decisions of each game at ``hard`` in the offline engine's worker (the benchmark page
   /static/offline/bench.html): the median and the longest, and how long the engine took to start there.
 
@@ -86,11 +87,12 @@ def measure(url: str, starts: int, decisions: int) -> dict[str, object]:
         page.wait_for_function(f"async () => (await ({CACHED_BYTES})())[1] >= {wanted}")
         cached, files = page.evaluate(CACHED_BYTES)
         context.set_offline(True)
-        # Every start timed twice, in turns: from scratch (?snapshot=0, as before snapshots: the baseline) and
-        # from the engine's memory snapshot (the first such start makes it), so both see the same load.
-        firsts: dict[str, list[int]] = {"scratch": [], "snapshot": []}
+        # Every start timed three ways, in turns so that all see the same load: from scratch (?snapshot=0, as
+        # before snapshots), from the engine's memory snapshot started once the page connects (?early=0, as before
+        # the early start; its first start makes the snapshot), and from the snapshot started as the page loads.
+        firsts: dict[str, list[int]] = {"scratch": [], "snapshot": [], "snapshot_early": []}
         for _ in range(starts):
-            for kind, query in (("scratch", "?snapshot=0"), ("snapshot", "")):
+            for kind, query in (("scratch", "?snapshot=0"), ("snapshot", "?early=0"), ("snapshot_early", "")):
                 page.goto(f"{url}/offline{query}")
                 page.wait_for_function("() => document.body.dataset.ready === 'true'")
                 page.locator("[data-testid='offline-game']").select_option("seep")

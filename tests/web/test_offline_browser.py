@@ -154,6 +154,10 @@ def test_the_app_installs_plays_offline_resumes_and_uploads(server: str, browser
     start(page, server, "seep", "4", "0")
     first_deal_ms = int(page.evaluate("() => Number(document.body.dataset.firstDealMs || 0)"))
     assert 0 < first_deal_ms < ENGINE_START_MS
+    # The engine started as the table page loaded, before the page had its games' views and connected.
+    started, connected = page.evaluate(
+        "() => [document.body.dataset.engineStartedMs, document.body.dataset.connectedMs].map(Number)")
+    assert 0 < started < connected
     shoot(page, "offline-seep")
     play_seep_deal(page, reload_after=3)
     shoot(page, "offline-seep-over")

@@ -57,8 +57,9 @@ async function play(event) {
   sessionStorage.setItem("taash-offline-clicked", String(Date.now()));
   const params = new URLSearchParams(location.search);
   const delay = params.get("delay"); // the bots' pause (tests make it short)
-  const fresh = params.get("snapshot") === "0"; // the engine started from scratch (the benchmark's baseline)
-  location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}${fresh ? "&snapshot=0" : ""}`;
+  // The benchmark's baselines: the engine started from scratch (?snapshot=0), or once the page connects (?early=0).
+  const baseline = ["snapshot", "early"].filter((p) => params.get(p) === "0").map((p) => `&${p}=0`).join("");
+  location.href = `/offline/play?id=${id}${delay ? `&delay=${Number(delay)}` : ""}${baseline}`;
 }
 
 function describe(m) { return TEXT.offlineStarted(title(m.setup.game), levelLabel(m.setup.level)); }
