@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from taash.fairness import SEED_RULE
+from taash.i18n import _
 from taash.tables.adapter import Settings, TableError, adapter, game_names
 from taash.web.games import GameName, LevelName, level_of
 from taash.web.http import NAME_RULE, ApiError, StrictIn, display_name
@@ -153,7 +154,7 @@ def settings_of(body: TableIn) -> Settings:
     game = adapter(body.game)
     length = body.baazis if not game.formats else body.format or game.formats[0]
     if body.format is not None and not game.formats:
-        raise TableError(f"{game.title} takes no format (it plays to baazis)")
+        raise TableError(_("{game} takes no format (it plays to baazis)", game=game.title))
     settings = game.settings(body.players, body.rules or game.presets[0], length, level_of(body.game, body.level),
                              body.public)
     hold_for(settings, body.stake)  # a game not played for chips refuses a stake
