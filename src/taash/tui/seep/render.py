@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from taash.cards import card_symbol, cards_of
-from taash.seep.deal import card_points
 from taash.i18n import _, ngettext
+from taash.seep.deal import card_points
 from taash.seep.describe import house_word, plural, points
 from taash.seep.plays import House
 from taash.seep.rules import Rules
@@ -31,8 +31,8 @@ def house_line(value: int, house: House, who: Callable[[int], str], players: int
     cards, cemented, owners = house
     names = ", ".join(who(s) for s in range(players) if owners >> s & 1)
     state = "[green]" + _("cemented") + "[/]" if cemented else _("ordinary")
-    house = _("{house} house", house=house_word(value).capitalize())
-    return (f"[b]{house}[/] ({value}): {cards_markup(cards, ascii_only)}  {state}, "
+    label = _("{house} house", house=house_word(value).capitalize())
+    return (f"[b]{label}[/] ({value}): {cards_markup(cards, ascii_only)}  {state}, "
             + ngettext("owner: {names}", "owners: {names}", owners.bit_count(), names=names))
 
 
