@@ -143,3 +143,26 @@ def test_play_now_refusals_come_back_in_the_language_of_the_socket(client: TestC
         assert all(script.search(m["message"]) for m in told[lang]), told[lang]
         assert told[lang][0]["message"] == say_in(lang, "{game} takes no format (it plays to baazis)", game="Seep")
         assert "0, 15, 30, 60, 120" in told[lang][1]["message"] and "'dance'" in told[lang][2]["message"]
+
+
+def test_play_now_across_servers_carries_the_language_and_the_holder_says_it() -> None:
+    """A press forwarded to the server keeping the queue carries its connection's language (``pn_press``'s
+    ``lang``), and what that server tells the person comes back said in it; a press from a server that sends no
+    language is told in English, as before."""
+    from types import SimpleNamespace
+
+    from taash.web.matchmaking import Entry
+    from taash.web.play_now_shared import SharedQueue
+
+    queue = SharedQueue(Matchmaker(None), SimpleNamespace(server="s1", redis=None, handlers={}))  # type: ignore[arg-type]
+    queue.holder = "s2"
+    queue.press(Entry("g1", "Asha", Wanted("seep", 2, "standard", 0, 0), "easy", 15, lambda _m: None, lang="hi"))
+    holder, press = queue.outbox.get_nowait()
+    assert holder == "s2" and press["op"] == "pn_press" and press["lang"] == "hi"
+    restarting = "the server is restarting: press Play now again in a moment"
+    for lang, told in (("hi", say_in("hi", restarting)), ("pa", say_in("pa", restarting)), (None, restarting)):
+        queue._pressed({**press, "from": "s3", "lang": lang})  # s1 no longer keeps the queue: press again
+        origin, tell = queue.outbox.get_nowait()
+        assert origin == "s3" and tell["op"] == "pn_tell" and tell["message"]["code"] == "closing"
+        assert tell["message"]["message"] == told
+        assert queue.outbox.get_nowait()[1]["message"] is None  # and done with
