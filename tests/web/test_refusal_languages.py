@@ -166,3 +166,16 @@ def test_play_now_across_servers_carries_the_language_and_the_holder_says_it() -
         assert origin == "s3" and tell["op"] == "pn_tell" and tell["message"]["code"] == "closing"
         assert tell["message"]["message"] == told
         assert queue.outbox.get_nowait()[1]["message"] is None  # and done with
+
+
+def test_a_private_tables_log_is_refused_to_a_stranger_in_his_language(client: TestClient) -> None:
+    assert client.post("/api/guest", json={"name": "Asha"}).status_code == 200
+    made = client.post("/api/tables", json={"players": 2, "baazis": 0, "public": False, "seat": 0})
+    assert made.status_code == 200, made.text
+    client.cookies.clear()
+    assert client.post("/api/guest", json={"name": "Bela"}).status_code == 200
+    path = f"/api/tables/{made.json()['id']}/log"
+    refused = "a private table: only its players may see its log"
+    assert client.get(path).json() == {"detail": refused, "code": "forbidden"}
+    hindi = client.get(path, headers={"Accept-Language": "hi"})
+    assert hindi.status_code == 403 and hindi.json()["detail"] == say_in("hi", refused) != refused

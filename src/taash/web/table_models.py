@@ -135,10 +135,11 @@ def code_shown(live: Live, guest: str | None, code: str | None = None) -> bool:
     return live.table.settings.public or is_member(live, guest) or code_matches(live, code)
 
 
-def private_refused(live: Live, guest: str | None, what: str) -> None:
-    """Refuse (403) anyone but a private table's creator and players."""
+def private_refused(live: Live, guest: str | None, refusal: str) -> None:
+    """Refuse (403) anyone but a private table's creator and players, saying ``refusal`` (a message of the
+    catalogue: "a private table: only its players may see its log")."""
     if not live.table.settings.public and not is_member(live, guest):
-        raise ApiError("forbidden", f"a private table: only its players may see {what}")
+        raise ApiError("forbidden", refusal)
 
 
 def sit_action(seat: int, name: str, seed: str | None) -> dict[str, JSON]:
