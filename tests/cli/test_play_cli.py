@@ -167,6 +167,9 @@ def test_taash_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> No
     (tmp_path / "r.json").write_text(json.dumps(s.to_json()))
     shown = in_a_terminal(["replay", "r.json"], [("play 0/48", b"\x1b[F"), ("play 48/48", b"q")], tmp_path)
     assert b"Deal score" in shown
+    hindi = in_a_terminal(["replay", "--lang", "hi", "r.json"], [("चाल 0/48", b"\x1b[F"), ("चाल 48/48", b"q")],
+                          tmp_path, env={"LANG": "C.UTF-8"})
+    assert "डील का स्कोर".encode() in hindi and b"Deal score" not in hindi
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -185,6 +188,7 @@ def test_taash_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> No
     (["play", "--save", "."], "is a folder"),
     (["play"], "needs an interactive terminal"),
     (["replay", "missing.json"], "missing.json"),
+    (["replay", "--lang", "fr", "missing.json"], "--lang must be one of en, hi, pa, not 'fr'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
     proc = subprocess.run([*TAASH, *args], capture_output=True, text=True, timeout=60, cwd=tmp_path,

@@ -152,8 +152,11 @@ def play(
 def replay_record(
     file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. a saved match.")],
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards instead of suit symbols.")] = False,
+    lang: Annotated[str | None, typer.Option("--lang", help="The language: en (English), hi (Hindi) or pa (Punjabi "
+                                             "in Gurmukhi); default: from LANGUAGE or LANG, else English.")] = None,
 ) -> None:
     """Step through a game record (the help's text is REPLAY_HELP)."""
+    speak(lang)
     ascii_only = ascii_only or not unicode_ok()
     with user_errors(str(file)):
         data = json.loads(file.read_text(encoding="utf-8-sig"))

@@ -86,7 +86,8 @@ def lesson(game: str) -> Lesson:
     """The lesson of ``game`` (``TableError`` code ``not_found`` for a game without one)."""
     taught = [p.name for p in plugins() if p.lessons is not None]
     if game not in taught:
-        raise TableError(f"no lesson for the game {str(game)[:40]!r} (games: {', '.join(taught)})", "not_found")
+        raise TableError(_("no lesson for the game {game} (games: {games})", game=repr(str(game)[:40]),
+                           games=", ".join(taught)), "not_found")
     found: Lesson = plugin(game).part("lessons")
     return found
 
@@ -94,7 +95,7 @@ def lesson(game: str) -> Lesson:
 def step_index(taught: Lesson, index: object) -> int:
     """``index`` checked as a step of ``taught`` (``TableError`` code ``bad`` otherwise)."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < taught.size:
-        raise TableError(f"step must be a whole number from 0 to {taught.size - 1}")
+        raise TableError(_("step must be a whole number from 0 to {last}", last=taught.size - 1))
     return index
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from taash.i18n import N_, _
+from taash.i18n import N_, _, said_of
 from taash.learn import JSON, GameLesson, Verdict, verdict_for
 from taash.packs import face_name, face_symbol, parse_face
 from taash.rummy.deal import Deal, Declare, Discard, Take, sorted_pack
@@ -114,7 +114,7 @@ def _message_action(action: Mapping[str, JSON]) -> object:
     try:
         return action_from_json(data)
     except ValueError as e:
-        raise TableError(f"malformed {kind}: {e}", "malformed") from None
+        raise TableError(_("malformed {action}: {why}", action=kind, why=said_of(e)), "malformed") from None
 
 
 #: What 13-card Rummy is and how a deal goes, in plain words (the learn page's first paragraphs).

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from taash.cards import FULL_PACK, cards_of, mask_of, names_of, parse_card
-from taash.i18n import N_, _
+from taash.i18n import N_, _, said_of
 from taash.learn import JSON, GameLesson, Verdict, verdict_for
 from taash.seep.deal import Deal
 from taash.seep.describe import describe_outcome, describe_play, no_play_reason, play_refusal
@@ -167,7 +167,7 @@ class SeepLesson(GameLesson):
         try:
             play = play_from_json(action.get("play"), view.houses)
         except BadPositionError as e:
-            raise TableError(f"malformed play: {e}", "malformed") from None
+            raise TableError(_("malformed play: {why}", why=said_of(e)), "malformed") from None
         right = any(play == play_from_json(r["play"], view.houses) for r in step.right)
         refusal = play_refusal(view, play)
         outcome = describe_outcome(view, play) if refusal is None else ""
@@ -176,7 +176,7 @@ class SeepLesson(GameLesson):
     @staticmethod
     def _bid(step: Position, value: JSON) -> Verdict:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TableError(f"a bid is a whole number, not {str(value)[:20]!r}", "malformed")
+            raise TableError(_("a bid is a whole number, not {value}", value=repr(str(value)[:20])), "malformed")
         deal = bid_deal(step)
         try:
             deal.make_bid(value)

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.games.registry import default_game, plugin, plugins
+from taash.i18n import _
 
 JSON = Any
 
@@ -172,7 +173,8 @@ def adapter(game: str) -> TableGame:
     try:
         found: TableGame = plugin(game).part("tables")
     except ValueError:
-        raise TableError(f"no tables for the game {str(game)[:40]!r} (games: {', '.join(game_names())})") from None
+        raise TableError(_("no tables for the game {game} (games: {games})", game=repr(str(game)[:40]),
+                           games=", ".join(game_names()))) from None
     return found
 
 

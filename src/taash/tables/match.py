@@ -19,7 +19,7 @@ from taash.bots.base import Bot, make_bot
 from taash.fairness import Fairness
 from taash.games.api import Action, State, View
 from taash.games.registry import levels
-from taash.i18n import N_
+from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
 
 JSON = Any
@@ -84,7 +84,7 @@ class TableMatch:
         if message.get("type") == TIMEOUT:
             timeout = self.game.timeout_action(self.state)
             if timeout is None:
-                raise TableError(f"{self.game.title} has no move for a turn out of time here", "illegal")
+                raise TableError(_("{game} has no move for a turn out of time here", game=self.game.title), "illegal")
             return timeout
         if seat is not None and seat != to_move:
             raise TableError(N_("it is not your turn"), "not_your_turn")
@@ -172,13 +172,14 @@ class TableMatch:
         self.note(*self.game.opening(self.state, self.names))
         for i, message in enumerate(moves, 1):
             if not isinstance(message, Mapping):
-                raise TableError(f"move {i} is not a message (an object)", "bad")
+                raise TableError(_("move {i} is not a message (an object)", i=i), "bad")
             try:
                 self.move(None, message)
             except TableError as e:
                 self.state = self.game.new_state(self.settings, self.seed, dealt, self.fairness)
                 self.moves, self.movers, self.log = [], [], []
-                raise TableError(f"move {i} ({_short(message)}): {e}", e.code) from None
+                why = said_of(e)
+                raise TableError(_("move {i} ({move}): {why}", i=i, move=_short(message), why=why), e.code) from None
 
     # -- save and resume ----------------------------------------------------------------------------------------
 

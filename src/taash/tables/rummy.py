@@ -11,7 +11,7 @@ from taash.cards import CardError
 from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.games.registry import plugin
-from taash.i18n import N_, _, ngettext, number_word
+from taash.i18n import N_, _, ngettext, number_word, said_of
 from taash.packs import face_name, face_symbol, parse_face, parse_rank, rank_name
 from taash.rummy.deal import DealPoints, Declare, Discard, Drop, Phase, Take, Timeout, discardable, kept_reason
 from taash.rummy.errors import BadRulesError, RecordError
@@ -73,11 +73,11 @@ class RummyTables:
         if players not in self.player_counts:
             raise TableError(N_("players must be from 2 to 6 at 13-card Rummy"))
         if not isinstance(length, str) or length not in FORMATS:
-            raise TableError(f"format must be one of {', '.join(FORMATS)}")
+            raise TableError(_("format must be one of {formats}", formats=", ".join(FORMATS)))
         try:
             parsed = rules if isinstance(rules, Rules) else rules_from_json(rules)
         except BadRulesError as e:
-            raise TableError(str(e)) from None
+            raise TableError(said_of(e)) from None
         return Settings("rummy", players, parsed, length, level, public)
 
     def rules_json(self, settings: Settings) -> JSON:
@@ -112,15 +112,15 @@ class RummyTables:
         elif kind == "declare":
             data = {"declare": {"discard": message.get("discard"), "melds": message.get("melds")}}
         else:
-            raise TableError(f"unknown action {str(kind)[:40]!r}")
+            raise TableError(_("unknown action {action}", action=repr(str(kind)[:40])))
         try:
             action = action_from_json(data)
         except ValueError as e:
-            raise TableError(f"malformed {kind}: {e}", "malformed") from None
+            raise TableError(_("malformed {action}: {why}", action=kind, why=said_of(e)), "malformed") from None
         try:
             _match(state).deal.check(action)
         except ValueError as e:
-            raise TableError(f"that is not legal here: {e}", "illegal") from None
+            raise TableError(_("that is not legal here: {why}", why=said_of(e)), "illegal") from None
         return action
 
     def action_to(self, action: Action) -> dict[str, JSON]:
@@ -266,8 +266,8 @@ class RummyTables:
         if fmt.kind == "points":
             raise TableError(N_("a points match is one deal with no prize pool: it cannot be split"), "no_split")
         left = [s for s in range(match.players) if s not in match.tally.eliminated]
-        if not 2 <= len(left) <= MOST_SHARING:
-            raise TableError(f"a split needs 2 to {MOST_SHARING} players left, not {len(left)}", "no_split")
+        if not 2 <= (n := len(left)) <= (most := MOST_SHARING):
+            raise TableError(_("a split needs 2 to {most} players left, not {n}", most=most, n=n), "no_split")
         if fmt.kind == "pool":
             return {s: fmt.limit - match.totals[s] for s in left}
         return dict.fromkeys(left, 1)
@@ -479,15 +479,15 @@ def judge_groups(rules: JSON, wild: JSON, groups: JSON) -> dict[str, JSON]:
         parsed_rules = rules_from_json(rules)
         wild_rank = parse_rank(wild)
     except (BadRulesError, CardError) as e:
-        raise TableError(str(e)) from None
+        raise TableError(said_of(e)) from None
     if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
         raise TableError(N_("groups must be a list of lists of cards"))
     if sum(len(g) for g in groups) > MOST_CARDS:
-        raise TableError(f"a hand holds at most {MOST_CARDS} cards")
+        raise TableError(_("a hand holds at most {most} cards", most=MOST_CARDS))
     try:
         faces = [[parse_face(c) for c in g] for g in groups]
     except CardError as e:
-        raise TableError(str(e)) from None
+        raise TableError(said_of(e)) from None
     kinds = [group_kind(g, parsed_rules, wild_rank) if g else "invalid" for g in faces]
     melds: list[tuple[MeldKind, int]] = [(k, len(g)) for k, g in zip(kinds, faces, strict=True)
                                          if k in ("pure", "impure", "set")]

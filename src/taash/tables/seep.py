@@ -10,7 +10,7 @@ from taash.cards import card_name, cards_of, names_of, parse_card
 from taash.fairness import Fairness
 from taash.games.api import Action, State
 from taash.games.registry import plugin
-from taash.i18n import N_, _
+from taash.i18n import N_, _, said_of
 from taash.seep.deal import Deal, Phase, card_points
 from taash.seep.describe import (
     deal_explained,
@@ -101,7 +101,7 @@ class SeepTables:
         try:
             parsed = rules if isinstance(rules, Rules) else rules_from_json(rules)
         except BadRulesError as e:
-            raise TableError(str(e)) from None
+            raise TableError(said_of(e)) from None
         return Settings("seep", players, parsed, length, level, public)
 
     def rules_json(self, settings: Settings) -> JSON:
@@ -140,13 +140,13 @@ class SeepTables:
                                    bids=str(deal.legal_bids())), "illegal")
             return value
         if message.get("type") != "play":
-            raise TableError(f"unknown action {str(message.get('type'))[:40]!r}")
+            raise TableError(_("unknown action {action}", action=repr(str(message.get("type"))[:40])))
         if deal.phase is not Phase.PLAY:
             raise TableError(N_("the bid comes first"), "illegal")
         try:
             play = play_from_json(message.get("play"), deal.houses)
         except BadPositionError as e:
-            raise TableError(f"malformed play: {e}", "malformed") from None
+            raise TableError(_("malformed play: {why}", why=said_of(e)), "malformed") from None
         if play not in deal.legal_plays():
             raise TableError(N_("that play is not legal here"), "illegal")
         return play

@@ -19,7 +19,7 @@ from taash.bots.base import Bot
 from taash.fairness import Fairness, FairnessError, check_seed, commitment_of, published
 from taash.games.api import View
 from taash.games.registry import levels
-from taash.i18n import N_, _
+from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.match import TableMatch
 from taash.tables.split import ANSWERS, SplitOffer, answered_said, bot_accepts, declined_said, split_returns
@@ -76,7 +76,7 @@ Make = Callable[[], str]
 def check_settings(settings: Settings) -> None:
     offered = levels(settings.game)
     if settings.level not in offered:
-        raise TableError(f"level must be one of {', '.join(offered)}")
+        raise TableError(_("level must be one of {levels}", levels=", ".join(offered)))
 
 
 class Table:
@@ -175,13 +175,13 @@ class Table:
         elif self.is_move(action) or kind == TIMEOUT:  # the server's timeout (a person's was refused above)
             make = self._move(action, guest)
         else:
-            raise TableError(f"unknown action {str(kind)[:40]!r}")
+            raise TableError(_("unknown action {action}", action=repr(str(kind)[:40])))
         return Step(action, self.version, make)
 
     def commit(self, step: Step) -> str:
         """Make a step :meth:`prepare` checked at this version; returns what happened, in words."""
-        if step.version != self.version:
-            raise TableError(f"stale version {step.version}: the table is at version {self.version}", "stale")
+        if (was := step.version) != (now := self.version):
+            raise TableError(_("stale version {version}: the table is at version {now}", version=was, now=now), "stale")
         said = step.make()
         self.version += 1
         return said
@@ -193,17 +193,17 @@ class Table:
         if self.session is not None:
             raise TableError(N_("the match has started"), "started")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise TableError(f"seat must be from 0 to {len(self.seats) - 1}")
+            raise TableError(_("seat must be from 0 to {last}", last=len(self.seats) - 1))
         if not self.seats[seat].empty and self.seats[seat].guest != guest:
             raise TableError(N_("that seat is taken"), "taken")
         if any(s.name.casefold() == name.casefold() and s.guest != guest for s in self.seats if not s.empty):
-            raise TableError(f"the name {name!r} is taken at this table", "name_taken")
+            raise TableError(_("the name {name} is taken at this table", name=repr(name)), "name_taken")
         own = action.get("seed")
         if own is not None:
             try:
                 own = check_seed(own)
             except FairnessError as e:
-                raise TableError(str(e)) from None
+                raise TableError(said_of(e)) from None
 
         def sit() -> str:
             old = self.seat_of(guest)
@@ -294,7 +294,7 @@ class Table:
         match only; the bots left answer a proposal at once."""
         answer = action.get("answer")
         if answer not in ANSWERS:
-            raise TableError(f"a split's answer is one of {', '.join(ANSWERS)}", "malformed")
+            raise TableError(_("a split's answer is one of {answers}", answers=", ".join(ANSWERS)), "malformed")
         session = self.session
         if session is None:
             raise TableError(N_("the match has not started"), "not_started")

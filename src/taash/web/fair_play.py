@@ -33,6 +33,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
+from taash.i18n import N_, _
 from taash.tables.adapter import TableError
 from taash.tables.table import Table
 from taash.web.account_store import AccountRow
@@ -40,7 +41,6 @@ from taash.web.db import Base, now
 from taash.web.names import name_keys
 
 #: What a guest is told at a staked table.
-NEEDS_ACCOUNT = "playing for chips needs an account"
 #: The ways an address is seen for a person.
 AS_GUEST, AT_CLAIM, AT_LOGIN = "guest", "claim", "login"
 #: Accounts one address may make in a day (``taash serve --accounts-per-address``).
@@ -167,29 +167,30 @@ class FairPlay:
 
     def _may_stake(self, table: Table, guest: str) -> None:
         if not self.accounts([guest]):
-            raise TableError(f"{NEEDS_ACCOUNT}: claim your name (Account) first, or play at a table without "
-                             "stakes", "account_needed")
+            raise TableError(N_("playing for chips needs an account: claim your name (Account) first, or play at a "
+                                "table without stakes"), "account_needed")
         if self.related_stakes:
             return
         others = {s.guest for s in table.seats if s.guest is not None and s.guest != guest}
         related = [p for p in shared_addresses(self.engine, {guest, *others}) if guest in p]
         if related:
             other = next(iter(set(related[0]) - {guest}))
-            raise TableError(f"you and {_name_at(table, other)} have played from one address: related players may "
-                             "not play each other for chips", "related")
+            raise TableError(_("you and {name} have played from one address: related players may not play each "
+                               "other for chips", name=_name_at(table, other)), "related")
 
     def _may_start(self, table: Table) -> None:
         people = {s.guest: s.name for s in table.seats if s.guest is not None}
         guests = sorted(set(people) - self.accounts(people))
         if guests:
-            raise TableError(f"{NEEDS_ACCOUNT}: {people[guests[0]]} has none", "account_needed")
+            raise TableError(_("playing for chips needs an account: {name} has none", name=people[guests[0]]),
+                             "account_needed")
         if self.related_stakes:
             return
         pairs = sorted(sorted(p) for p in shared_addresses(self.engine, people))
         if pairs:
             a, b = pairs[0]
-            raise TableError(f"{people[a]} and {people[b]} have played from one address: related players may not "
-                             "play each other for chips", "related")
+            raise TableError(_("{a} and {b} have played from one address: related players may not play each other "
+                               "for chips", a=people[a], b=people[b]), "related")
 
 
 def _name_at(table: Table, guest: str) -> str:

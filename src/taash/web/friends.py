@@ -212,7 +212,7 @@ async def invite(body: InviteIn, guest: Guest, state: State) -> None:
         raise ApiError("forbidden", N_("you may invite people only to a table you made or sit at"))
     friends = state.friends
     if friends.is_blocked(other.id, guest) or not friends.store.are_friends(guest, other.id):
-        error = ApiError("not_friend", f"{other.name} is not your friend: ask him to be friends first")
+        error = ApiError("not_friend", N_("{name} is not your friend: ask him to be friends first"), name=other.name)
         error.status_code = 403
         raise error
     if live.table.status != "waiting":

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from taash.chips.errors import UnknownAccount
 from taash.chips.ledger import wallet_of
-from taash.i18n import N_
+from taash.i18n import DEFAULT, N_, _, said_of
 from taash.tables.adapter import TableError, adapter
 from taash.web.stakes import hold_for
 
@@ -63,6 +63,8 @@ class Entry:
     since: float = field(default_factory=time.monotonic)
     #: Gone from the queue (cancelled, replaced or disconnected): if his match is being made, he is not seated.
     gone: bool = False
+    #: The language he is told things in (what ``tell`` is given holds sentences to be said in it).
+    lang: str = DEFAULT
 
     @property
     def due(self) -> float:
@@ -86,7 +88,7 @@ class Matchmaker:
         """Refuse (``TableError``) what cannot be queued: a wait not offered, settings no table takes, a stake on a
         server without chips. Returns the chips the match will hold from each seat (0: none)."""
         if wait not in WAITS:
-            raise TableError(f"wait must be one of {', '.join(map(str, WAITS))} seconds")
+            raise TableError(_("wait must be one of {waits} seconds", waits=", ".join(map(str, WAITS))))
         game = adapter(wanted.game)
         settings = game.settings(wanted.players, wanted.rules, wanted.length, level, True)
         if wanted.stake and self.hub.ledger is None:
@@ -106,8 +108,8 @@ class Matchmaker:
             balance = ledger.balance(wallet_of(guest))
         if balance >= hold:
             return None
-        return f"not enough chips: this match holds {hold:,} chips from each seat when it starts, and you have " \
-               f"{balance:,}"
+        return _("not enough chips: this match holds {hold} chips from each seat when it starts, and you have "
+                 "{balance}", hold=f"{hold:,}", balance=f"{balance:,}")
 
     def press(self, entry: Entry) -> None:
         """Queue ``entry`` (checked), replacing its person's entry if he had one; seat the pool if it is full."""
@@ -115,7 +117,7 @@ class Matchmaker:
         if old is not None:
             self.cancel(old)
             if old.tell is not entry.tell:
-                old.tell({"type": "cancelled", "reason": "you pressed Play now again elsewhere"})
+                old.tell({"type": "cancelled", "reason": _("you pressed Play now again elsewhere")})
         pool = self.pools.setdefault(entry.wanted, [])
         pool.append(entry)
         self.by_guest[entry.guest] = entry
@@ -191,7 +193,7 @@ class Matchmaker:
             log.exception("a Play now match could not be made")
             for entry in group:
                 entry.tell({"type": "error", "code": "server",
-                            "message": "the server could not make your match: press Play now again"})
+                            "message": _("the server could not make your match: press Play now again")})
 
     async def _match(self, wanted: Wanted, group: list[Entry]) -> None:
         """A new public table with the group seated in the order they came, bots in the empty seats, started
@@ -202,7 +204,7 @@ class Matchmaker:
             live = await hub.create(settings, None, wanted.stake)
         except TableError as e:
             for e_ in group:
-                e_.tell({"type": "error", "code": e.code, "message": str(e)})
+                e_.tell({"type": "error", "code": e.code, "message": said_of(e)})
             return
         seated: list[Entry] = []
         names: set[str] = set()
@@ -213,11 +215,12 @@ class Matchmaker:
             try:
                 await hub.act(live, {"type": "sit", "seat": seat, "name": name}, entry.guest)
             except TableError as e:
-                entry.tell({"type": "error", "code": e.code, "message": f"you could not be seated: {e}"})
+                entry.tell({"type": "error", "code": e.code,
+                            "message": _("you could not be seated: {why}", why=said_of(e))})
                 continue
             names.add(name.casefold())
             seated.append(entry)
-        for _ in range(len(group) + 1):
+        for _try in range(len(group) + 1):
             await self._leave(live, [e for e in seated if e.gone])
             seated = [e for e in seated if not e.gone]
             if not seated:
@@ -235,8 +238,8 @@ class Matchmaker:
                 short = await asyncio.to_thread(self._short_seats, live, seated)
                 for entry in short:  # they leave at the top of the loop, and the hold is tried again without them
                     entry.gone = True
-                    entry.tell({"type": "error", "code": "short", "message": "you were dropped from the match: "
-                                "your wallet can no longer pay its stake"})
+                    entry.tell({"type": "error", "code": "short", "message": _(
+                        "you were dropped from the match: your wallet can no longer pay its stake")})
         else:
             await self._give_up(live, seated, TableError(N_("the stakes could not be held"), "stakes"))
             return
@@ -261,7 +264,8 @@ class Matchmaker:
         with contextlib.suppress(TableError):
             await self.hub.abandon(live)
         for entry in seated:
-            entry.tell({"type": "error", "code": e.code, "message": f"the match could not start: {e}"})
+            entry.tell({"type": "error", "code": e.code,
+                        "message": _("the match could not start: {why}", why=said_of(e))})
 
     async def close(self) -> None:
         """The server stops: everyone waiting is told to press again later (nothing was held for anyone)."""
@@ -270,7 +274,7 @@ class Matchmaker:
         self.timers.clear()
         for entry in list(self.by_guest.values()):
             entry.tell({"type": "error", "code": "closing",
-                        "message": "the server is restarting: press Play now again in a moment"})
+                        "message": _("the server is restarting: press Play now again in a moment")})
             entry.tell(None)
         self.by_guest.clear()
         self.pools.clear()

@@ -12,6 +12,9 @@ and the match is told the moment it is made, with no polling. The messages (JSON
   ``wait``: the first-come's wait), ``cancelled`` (with a ``reason`` when it was not asked for on this
   connection), ``matched`` (``table``, ``seat``, ``url``; the connection then closes), ``error`` (``code`` and a
   one-line ``message``: bad settings, too few chips, ...; nothing changed, and the connection stays open).
+
+Its sentences (refusals, a ``cancelled`` reason) are said in the language the socket asks for with ``?lang=``
+(:func:`taash.web.languages.socket_language`); English, as they always were, when it asks for none.
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import Field, ValidationError, model_validator
 from starlette.websockets import WebSocketState
 
+from taash.i18n import DEFAULT, N_, _, in_language, said_of, say_in
 from taash.tables.adapter import TableError, adapter
-from taash.web.fair_play import NEEDS_ACCOUNT
 from taash.web.games import GameName, LevelName, level_of
 from taash.web.http import StrictIn
 from taash.web.hub import Connection
+from taash.web.languages import socket_language
 from taash.web.matchmaking import WAITS, Entry, Matchmaker, Wanted
 
 if TYPE_CHECKING:
@@ -67,13 +71,15 @@ def wanted_of(body: PlayNowIn) -> Wanted:
     """What the person wants, as the queue pools it (``TableError`` for a format the game does not take)."""
     game = adapter(body.game)
     if body.format is not None and not game.formats:
-        raise TableError(f"{game.title} takes no format (it plays to baazis)")
+        raise TableError(_("{game} takes no format (it plays to baazis)", game=game.title))
     length: int | str = body.baazis if not game.formats else body.format or game.formats[0]
     return Wanted(body.game, body.players, body.rules or game.presets[0], length, body.stake)
 
 
-def error(code: str, message: str) -> str:
-    return json.dumps({"type": "error", "code": code, "message": " ".join(message.split())[:300]})
+def error(code: str, message: str, lang: str = DEFAULT) -> str:
+    """An error message, its sentence (a message of the catalogue, or a ``Said``) said in ``lang``."""
+    said = say_in(lang, message)
+    return json.dumps({"type": "error", "code": code, "message": " ".join(said.split())[:300]})
 
 
 async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: Callable[[str], str | None],
@@ -88,9 +94,10 @@ async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: 
         return
     conn = Connection(guest, None)
     entry: Entry | None = None
+    lang = socket_language(ws)
 
     def tell(message: dict[str, JSON] | None) -> None:
-        conn.send(None if message is None else json.dumps(message))
+        conn.send(None if message is None else json.dumps(in_language(lang, message)))
 
     sender = asyncio.create_task(send_loop(ws, conn))
     who = ws.client.host if ws.client else "?"
@@ -105,7 +112,7 @@ async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: 
             except ValueError:
                 message = None
             if not isinstance(message, dict):
-                conn.send(error("malformed", "a message is a JSON object of at most 4096 bytes"))
+                conn.send(error("malformed", N_("a message is a JSON object of at most 4096 bytes"), lang))
                 continue
             kind = message.pop("type", None)
             if kind == "ping":
@@ -115,13 +122,13 @@ async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: 
                     entry = None
                 conn.send(json.dumps({"type": "cancelled"}))
             elif kind == "play_now":
-                pressed = await press(queue, guest, message, name, who, may_create, sentence, tell, entry)
+                pressed = await press(queue, guest, message, name, who, may_create, sentence, tell, entry, lang)
                 if isinstance(pressed, str):
                     conn.send(pressed)
                 else:
                     entry = pressed
             else:
-                conn.send(error("malformed", f"unknown message type {str(kind)[:40]!r}"))
+                conn.send(error("malformed", _("unknown message type {kind}", kind=repr(str(kind)[:40])), lang))
     finally:
         if entry is not None:
             queue.cancel(entry)
@@ -135,9 +142,11 @@ async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: 
 
 async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
                 may_create: Callable[[str], str | None], sentence: Callable[[RequestValidationError], str],
-                tell: Callable[[dict[str, JSON] | None], None], previous: Entry | None) -> Entry | str:
+                tell: Callable[[dict[str, JSON] | None], None], previous: Entry | None,
+                lang: str = DEFAULT) -> Entry | str:
     """Check a press of Play now and queue it in place of this connection's ``previous`` entry (gone then, even
-    from a match being made for it): the new entry, or the error message that answers it (nothing changed)."""
+    from a match being made for it): the new entry, or the error message that answers it in ``lang`` (nothing
+    changed)."""
     try:
         body = PlayNowIn.model_validate(message)
     except ValidationError as e:
@@ -146,24 +155,25 @@ async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callab
         wanted = wanted_of(body)
         hold = queue.check(wanted, level_of(body.game, body.level), body.wait)
     except TableError as e:
-        return error(e.code, str(e))
+        return error(e.code, said_of(e), lang)
     refused = may_create(who)  # before the wallet is read: a flood of presses costs the server nothing more
     if refused is not None:
-        return error("too_many", refused)
+        return error("too_many", refused, lang)
     fair = queue.hub.fair
     if wanted.stake and fair is not None and not fair.accounts([guest]):
-        return error("account_needed", f"{NEEDS_ACCOUNT}: claim your name (Account) first, or play without stakes")
+        return error("account_needed", N_("playing for chips needs an account: claim your name (Account) first, or "
+                                          "play without stakes"), lang)
     short = await asyncio.to_thread(queue.short_of, guest, hold)
     if short is not None:
-        return error("short", short)
+        return error("short", short, lang)
     person = name(guest)
     if person is None:
-        return error("no_guest", "unknown guest: choose a name again")
-    entry = Entry(guest, person, wanted, level_of(body.game, body.level), body.wait, tell)
+        return error("no_guest", N_("unknown guest: choose a name again"), lang)
+    entry = Entry(guest, person, wanted, level_of(body.game, body.level), body.wait, tell, lang=lang)
     if previous is not None:
         queue.cancel(previous)
     try:
         queue.press(entry)
     except TableError as e:  # a cluster whose queue nobody keeps just now
-        return error(e.code, str(e))
+        return error(e.code, said_of(e), lang)
     return entry

@@ -18,6 +18,7 @@ import secrets
 from dataclasses import asdict
 from typing import Any
 
+from taash.i18n import DEFAULT, LANGUAGES, _, in_language
 from taash.tables.adapter import TableError
 from taash.web.matchmaking import Entry, Matchmaker, Wanted
 from taash.web.relay import UNREACHABLE, RedisRelay
@@ -29,7 +30,7 @@ JSON = Any
 MATCHMAKER = "taash:play-now"
 #: What people waiting are told when the server keeping the queue stops or changes.
 PRESS_AGAIN = {"type": "error", "code": "closing",
-               "message": "the server is restarting: press Play now again in a moment"}
+               "message": _("the server is restarting: press Play now again in a moment")}
 
 
 class SharedQueue:
@@ -73,7 +74,8 @@ class SharedQueue:
         self.sent[entry_id] = (entry, self.holder)
         w = entry.wanted
         self._send(self.holder, {"op": "pn_press", "from": self.server, "entry": entry_id, "guest": entry.guest,
-                                 "name": entry.name, "wanted": asdict(w), "level": entry.level, "wait": entry.wait})
+                                 "name": entry.name, "wanted": asdict(w), "level": entry.level, "wait": entry.wait,
+                                 "lang": entry.lang})
 
     def cancel(self, entry: Entry) -> bool:
         for entry_id, (sent, holder) in list(self.sent.items()):
@@ -88,21 +90,23 @@ class SharedQueue:
 
     def _pressed(self, m: dict[str, JSON]) -> None:
         origin, entry_id = str(m["from"]), str(m["entry"])
+        lang = str(m["lang"]) if m.get("lang") in LANGUAGES else DEFAULT  # a server from before languages: none
         if self.holder != self.server:  # the queue moved meanwhile: that server's people press again
-            self._send(origin, {"op": "pn_tell", "entry": entry_id, "message": PRESS_AGAIN})
+            self._send(origin, {"op": "pn_tell", "entry": entry_id, "message": in_language(lang, PRESS_AGAIN)})
             self._send(origin, {"op": "pn_tell", "entry": entry_id, "message": None})
             return
         key = (origin, entry_id)
 
-        def tell(message: dict[str, JSON] | None) -> None:
-            self._send(origin, {"op": "pn_tell", "entry": entry_id, "message": message})
+        def tell(message: dict[str, JSON] | None) -> None:  # said here, in his language: the relay carries JSON
+            self._send(origin, {"op": "pn_tell", "entry": entry_id, "message": in_language(lang, message)})
             if message is None:
                 self.proxies.pop(key, None)
 
         try:
             w = m["wanted"]
             wanted = Wanted(str(w["game"]), int(w["players"]), str(w["rules"]), w["length"], int(w["stake"]))
-            entry = Entry(str(m["guest"]), str(m["name"]), wanted, str(m["level"]), float(m["wait"]), tell)
+            entry = Entry(str(m["guest"]), str(m["name"]), wanted, str(m["level"]), float(m["wait"]), tell,
+                          lang=lang)
         except (KeyError, TypeError, ValueError) as e:
             log.warning("a malformed Play now entry from %s: %s", origin, e)
             return

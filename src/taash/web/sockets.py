@@ -20,7 +20,7 @@ from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
-from taash.i18n import DEFAULT, N_, said_of, say_in
+from taash.i18n import DEFAULT, N_, _, said_of, say_in
 from taash.tables.adapter import TIMEOUT, TableError
 from taash.web.admissions import Admission
 from taash.web.chat import TABLE_CHAT, ChatError, answer_chat, send_history
@@ -237,7 +237,7 @@ async def on_frame(state: AppState, live: Live, conn: Connection, throttle: Thro
     connection is to be closed (it sent far too many). Its refusals in ``lang``."""
     config = state.config
     allowed = throttle.take()
-    message, refusal = read_message(text, raw, config.max_message)
+    message, refusal = read_message(text, raw, config.max_message, lang)
     mid = message.get("id") if message is not None else None
     if not allowed:  # refused, though answered with its id when it has one
         conn.send(error(mid, "rate", say_in(lang, N_("too many messages: slow down"))))
@@ -302,7 +302,7 @@ async def answer(h: Hub, live: Live, conn: Connection, message: dict[str, JSON],
         conn.send(ack(mid, made))
         return
     if not is_move:
-        conn.send(error(mid, "malformed", f"unknown message type {str(kind)[:40]!r}"))
+        conn.send(error(mid, "malformed", say_in(lang, _("unknown message type {kind}", kind=repr(str(kind)[:40])))))
         return
     await move(h, live, conn, message, mid, lang)
 
@@ -345,25 +345,30 @@ async def move(h: Hub, live: Live, conn: Connection, message: dict[str, JSON], m
 # -- messages --------------------------------------------------------------------------------------------------
 
 
-def read_message(text: str | None, raw: bytes | None, limit: int) -> tuple[dict[str, JSON] | None, str]:
+def read_message(text: str | None, raw: bytes | None, limit: int,
+                 lang: str = DEFAULT) -> tuple[dict[str, JSON] | None, str]:
     """A client's frame as a message (a JSON object with a good ``id`` or none), or None and the error that
-    answers it."""
+    answers it (in ``lang``)."""
     if text is None:
         if len(raw or b"") > limit:
-            return None, error(None, "too_big", f"a message may be at most {limit} bytes")
-        return None, error(None, "malformed", "messages are JSON text, not binary")
+            return None, too_big(limit, lang)
+        return None, error(None, "malformed", say_in(lang, N_("messages are JSON text, not binary")))
     if len(text) > limit or len(text.encode()) > limit:
-        return None, error(None, "too_big", f"a message may be at most {limit} bytes")
+        return None, too_big(limit, lang)
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
-        return None, error(None, "malformed", "not JSON")
+        return None, error(None, "malformed", say_in(lang, N_("not JSON")))
     if not isinstance(message, dict):
-        return None, error(None, "malformed", "a message is a JSON object")
+        return None, error(None, "malformed", say_in(lang, N_("a message is a JSON object")))
     mid = message.get("id")
     if mid is not None and (not isinstance(mid, str) or not 0 < len(mid) <= 64):
-        return None, error(None, "malformed", "id must be a string of 1 to 64 characters")
+        return None, error(None, "malformed", say_in(lang, N_("id must be a string of 1 to 64 characters")))
     return message, ""
+
+
+def too_big(limit: int, lang: str) -> str:
+    return error(None, "too_big", say_in(lang, _("a message may be at most {limit} bytes", limit=limit)))
 
 
 def error(mid: str | None, code: str, message: str, snapshot: dict[str, JSON] | None = None) -> str:

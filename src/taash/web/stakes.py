@@ -17,6 +17,7 @@ from typing import Protocol
 from taash.chips.books import HOUSE_ACCOUNT
 from taash.chips.ledger import Stake, wallet_of
 from taash.games.registry import plugin
+from taash.i18n import _, said_of
 from taash.tables.adapter import SeatResult, Settings, TableError
 from taash.tables.split import divide
 from taash.tables.table import Table
@@ -42,9 +43,9 @@ def stake_rules(settings: Settings) -> StakeRules:
     try:
         found = plugin(settings.game)
     except ValueError as e:
-        raise TableError(str(e)) from None
+        raise TableError(said_of(e)) from None
     if found.stakes is None:
-        raise TableError(f"{found.title} is not played for chips: make its table with a stake of 0")
+        raise TableError(_("{game} is not played for chips: make its table with a stake of 0", game=found.title))
     rules: StakeRules = found.part("stakes")
     return rules
 

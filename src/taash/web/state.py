@@ -23,7 +23,7 @@ from itsdangerous import URLSafeSerializer
 from starlette.requests import HTTPConnection
 
 from taash.chips.ledger import Ledger
-from taash.i18n import N_, said_of
+from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TableError
 from taash.web.admissions import Admissions
 from taash.web.chat import BotAnswers, Chat
@@ -256,7 +256,8 @@ class AppState:
         """Count a guest or table made from the address ``who``; a refusal's sentence when it has made too many
         lately."""
         if not self.creations.allowed(who):
-            return f"at most {self.config.creations:g} guests and tables a minute from one address: wait a little"
+            return _("at most {n} guests and tables a minute from one address: wait a little",
+                     n=f"{self.config.creations:g}")
         self.creations.spend(who)
         return None
 

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from taash.fairness import SEED_RULE
+from taash.i18n import _
 from taash.tables.adapter import Settings, TableError, adapter, game_names
 from taash.web.games import GameName, LevelName, level_of
 from taash.web.http import NAME_RULE, ApiError, StrictIn, display_name
@@ -134,10 +135,11 @@ def code_shown(live: Live, guest: str | None, code: str | None = None) -> bool:
     return live.table.settings.public or is_member(live, guest) or code_matches(live, code)
 
 
-def private_refused(live: Live, guest: str | None, what: str) -> None:
-    """Refuse (403) anyone but a private table's creator and players."""
+def private_refused(live: Live, guest: str | None, refusal: str) -> None:
+    """Refuse (403) anyone but a private table's creator and players, saying ``refusal`` (a message of the
+    catalogue: "a private table: only its players may see its log")."""
     if not live.table.settings.public and not is_member(live, guest):
-        raise ApiError("forbidden", f"a private table: only its players may see {what}")
+        raise ApiError("forbidden", refusal)
 
 
 def sit_action(seat: int, name: str, seed: str | None) -> dict[str, JSON]:
@@ -153,7 +155,7 @@ def settings_of(body: TableIn) -> Settings:
     game = adapter(body.game)
     length = body.baazis if not game.formats else body.format or game.formats[0]
     if body.format is not None and not game.formats:
-        raise TableError(f"{game.title} takes no format (it plays to baazis)")
+        raise TableError(_("{game} takes no format (it plays to baazis)", game=game.title))
     settings = game.settings(body.players, body.rules or game.presets[0], length, level_of(body.game, body.level),
                              body.public)
     hold_for(settings, body.stake)  # a game not played for chips refuses a stake

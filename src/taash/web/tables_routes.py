@@ -79,7 +79,7 @@ async def get_table(table_id: str, state: State, taash_guest: Annotated[str | No
     """A table's seats and status; a private table's only for its creator and its players (403)."""
     live = state.live_table(table_id)
     guest = state.guest_of(taash_guest)
-    private_refused(live, guest, "it")
+    private_refused(live, guest, N_("a private table: only its players may see it"))
     return table_out(live, True)
 
 

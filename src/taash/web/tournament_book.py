@@ -19,7 +19,7 @@ from sqlalchemy import Engine, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from taash.chips.ledger import Ledger, wallet_of
-from taash.i18n import N_, _
+from taash.i18n import N_, _, said_of
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import check_settings
 from taash.tournaments.arena import arena_standings
@@ -102,26 +102,30 @@ def _checked(spec: TournamentSpec, now: datetime) -> tuple[str, JSON, JSON]:
     if not 1 <= len(spec.name.strip()) <= 60:
         raise TournamentError(N_("a tournament's name is 1 to 60 characters"))
     if spec.kind not in KINDS:
-        raise TournamentError(f"a tournament is one of {', '.join(KINDS)}, not {spec.kind!r}")
+        raise TournamentError(_("a tournament is one of {kinds}, not {kind}", kinds=", ".join(KINDS),
+                                kind=repr(spec.kind)))
     if not 2 <= spec.capacity <= MOST_ENTRANTS:
-        raise TournamentError(f"a tournament takes 2 to {MOST_ENTRANTS} entrants, not {spec.capacity}")
+        raise TournamentError(_("a tournament takes 2 to {most} entrants, not {capacity}", most=MOST_ENTRANTS,
+                                capacity=spec.capacity))
     if not 0 <= spec.fee <= MOST_FEE:
-        raise TournamentError(f"an entry fee is 0 to {MOST_FEE:,} chips, not {spec.fee}")
+        raise TournamentError(_("an entry fee is 0 to {most} chips, not {fee}", most=f"{MOST_FEE:,}", fee=spec.fee))
     if (spec.kind == ARENA) != (spec.minutes > 0) or (
             spec.kind == ARENA and not ARENA_MINUTES[0] <= spec.minutes <= ARENA_MINUTES[1]):
-        raise TournamentError(f"an arena (and only an arena) lasts {ARENA_MINUTES[0]:g} to {ARENA_MINUTES[1]:g} "
-                              f"minutes, not {spec.minutes:g}")
+        raise TournamentError(_("an arena (and only an arena) lasts {least} to {most} minutes, not {minutes}",
+                                least=f"{ARENA_MINUTES[0]:g}", most=f"{ARENA_MINUTES[1]:g}",
+                                minutes=f"{spec.minutes:g}"))
     if not 0 <= spec.rounds <= 12:
-        raise TournamentError(f"a Swiss tournament plays 1 to 12 rounds (0: as many as it needs), not {spec.rounds}")
+        raise TournamentError(_("a Swiss tournament plays 1 to 12 rounds (0: as many as it needs), not {rounds}",
+                                rounds=spec.rounds))
     if not spec.prizes or len(spec.prizes) > 10 or any(p < 0 for p in spec.prizes) or sum(spec.prizes) != 100:
-        raise TournamentError(f"prizes are up to 10 percents of the pool, by place, adding up to 100, not "
-                              f"{list(spec.prizes)}")
+        raise TournamentError(_("prizes are up to 10 percents of the pool, by place, adding up to 100, not {prizes}",
+                                prizes=str(list(spec.prizes))))
     if spec.starts_at is not None and spec.starts_at.astimezone(UTC) < now:
         raise TournamentError(N_("a tournament starts in the future (or as soon as it is full)"))
     try:
         game = adapter(spec.game)
     except (TableError, ValueError) as e:
-        raise TournamentError(str(e)) from None
+        raise TournamentError(said_of(e)) from None
     rules = spec.rules or game.presets[0]
     length: JSON = spec.length
     if length is None:
@@ -129,7 +133,7 @@ def _checked(spec: TournamentSpec, now: datetime) -> tuple[str, JSON, JSON]:
     try:
         check_settings(game.settings(spec.players, rules, length, spec.level, True))
     except (TableError, ValueError) as e:
-        raise TournamentError(f"its tables cannot be played: {e}") from None
+        raise TournamentError(_("its tables cannot be played: {why}", why=said_of(e))) from None
     return spec.name.strip(), rules, length
 
 
@@ -393,12 +397,13 @@ def cancel_tournament(engine: Engine, ledger: Ledger | None, tournament_id: str,
     record as it was, and the chips returned."""
     record = read(engine, tournament_id)
     if record is None:
-        raise TournamentError(f"no tournament {tournament_id!r}")
+        raise TournamentError(_("no tournament {id}", id=repr(tournament_id)))
     status = record.row.status
     if status in (FINISHED, PAYING):
-        raise TournamentError(f"tournament {tournament_id} is over (its prizes are paid): it cannot be cancelled")
+        raise TournamentError(_("tournament {id} is over (its prizes are paid): it cannot be cancelled",
+                                id=tournament_id))
     if status == CANCELLED:
-        raise TournamentError(f"tournament {tournament_id} is cancelled already")
+        raise TournamentError(_("tournament {id} is cancelled already", id=tournament_id))
     with Session(engine) as s, s.begin():
         marked = s.execute(update(TournamentRow).where(TournamentRow.id == tournament_id,
                                                        TournamentRow.status.in_((OPEN, RUNNING, CANCELLING)))

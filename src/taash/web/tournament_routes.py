@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field, model_validator
 from taash.i18n import N_, said_of
 from taash.tables.adapter import adapter
 from taash.tournaments.pairing import TournamentError
-from taash.web.fair_play import NEEDS_ACCOUNT
 from taash.web.games import GameName, LevelName, level_of
 from taash.web.history import rate
 from taash.web.http import ERRORS, ApiError, StrictIn
@@ -181,8 +180,8 @@ async def record_of(state: AppState, tournament_id: str) -> Record:
 def spec_of(body: TournamentIn) -> TournamentSpec:
     game = adapter(body.game)
     if (game.formats and body.baazis is not None) or (not game.formats and body.format is not None):
-        raise ApiError("bad", f"{game.title} takes " + ("a format, not baazis" if game.formats else
-                                                         "baazis, not a format"))
+        raise ApiError("bad", N_("{game} takes a format, not baazis") if game.formats else
+                       N_("{game} takes baazis, not a format"), game=game.title)
     length = body.format if game.formats else body.baazis
     starts = datetime.now(UTC) + timedelta(seconds=body.starts_in) if body.starts_in else None
     return TournamentSpec(name=body.name, game=body.game, kind=body.kind, players=body.players, rules=body.rules,
@@ -224,8 +223,8 @@ async def register(tournament_id: str, guest: Guest, state: State) -> Tournament
     """Enter the tournament (its fee taken from your wallet into the pool; a chips tournament needs an account)."""
     record = await record_of(state, tournament_id)
     if record.row.fee and not state.fair.accounts([guest]):
-        raise ApiError("account_needed", f"{NEEDS_ACCOUNT}: claim your name (Account) first, or enter a free "
-                                         "tournament")
+        raise ApiError("account_needed", N_("playing for chips needs an account: claim your name (Account) "
+                                            "first, or enter a free tournament"))
     try:
         await director(state).register(tournament_id, guest, state.guest_name(guest))
     except TournamentError as e:

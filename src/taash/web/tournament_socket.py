@@ -17,7 +17,7 @@ from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
-from taash.i18n import N_, say_in
+from taash.i18n import N_, said_of, say_in
 from taash.web.chat import PLAYERS, WATCHERS, ChatError, ChatLine, Speaker
 from taash.web.chat.room import read_said
 from taash.web.http import COOKIE
@@ -143,7 +143,7 @@ async def receive_loop(state: AppState, director: Tournaments, ws: WebSocket, to
         if frame["type"] == "websocket.disconnect":
             return
         allowed = throttle.take()
-        message, refusal = read_message(frame.get("text"), frame.get("bytes"), state.config.max_message)
+        message, refusal = read_message(frame.get("text"), frame.get("bytes"), state.config.max_message, lang)
         mid = message.get("id") if message is not None else None
         if not allowed:
             watcher.send(error(mid, "rate", say_in(lang, N_("too many messages: slow down"))))
@@ -172,7 +172,7 @@ async def chat(state: AppState, director: Tournaments, tournament_id: str, watch
         line = await state.chat.say(room_of(tournament_id), watcher.channel, Speaker(watcher.guest, str(row.name),
                                                                                      None), said)
     except ChatError as e:
-        watcher.send(error(mid, e.code, say_in(lang, str(e))))
+        watcher.send(error(mid, e.code, say_in(lang, said_of(e))))
         return
     except SQLAlchemyError:
         watcher.send(error(mid, "server", say_in(lang, N_("the chat line could not be kept: try again"))))

@@ -1,12 +1,14 @@
-"""Text for the terminal screens: cards in colour, the floor, hands, captured piles (Rich markup, no widgets)."""
+"""Text for the terminal screens: cards in colour, the floor, hands, captured piles (Rich markup, no widgets); the
+floor's words in the language spoken."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from taash.cards import card_symbol, cards_of
+from taash.i18n import _, ngettext
 from taash.seep.deal import card_points
-from taash.seep.describe import HOUSE_NAMES, plural, points
+from taash.seep.describe import house_word, plural, points
 from taash.seep.plays import House
 from taash.seep.rules import Rules
 from taash.seep.values import VALUE_MASK
@@ -21,21 +23,22 @@ def card_markup(c: int, ascii_only: bool = False) -> str:
 
 
 def cards_markup(mask: int, ascii_only: bool = False) -> str:
-    return " ".join(card_markup(c, ascii_only) for c in cards_of(mask)) if mask else "[dim]none[/]"
+    return " ".join(card_markup(c, ascii_only) for c in cards_of(mask)) if mask else "[dim]" + _("none") + "[/]"
 
 
 def house_line(value: int, house: House, who: Callable[[int], str], players: int, ascii_only: bool) -> str:
     """``King house (13): K♠ 8♥ 5♦, cemented, owners You, Partner``."""
     cards, cemented, owners = house
     names = ", ".join(who(s) for s in range(players) if owners >> s & 1)
-    state = "[green]cemented[/]" if cemented else "ordinary"
-    return (f"[b]{HOUSE_NAMES[value].capitalize()} house[/] ({value}): {cards_markup(cards, ascii_only)}  "
-            f"{state}, owner{'s' * (owners.bit_count() > 1)}: {names}")
+    state = "[green]" + _("cemented") + "[/]" if cemented else _("ordinary")
+    label = _("{house} house", house=house_word(value).capitalize())
+    return (f"[b]{label}[/] ({value}): {cards_markup(cards, ascii_only)}  {state}, "
+            + ngettext("owner: {names}", "owners: {names}", owners.bit_count(), names=names))
 
 
 def floor_lines(loose: int, houses: dict[int, House], who: Callable[[int], str], players: int,
                 ascii_only: bool) -> list[str]:
-    lines = [f"[b]Floor[/]  loose: {cards_markup(loose, ascii_only)}"]
+    lines = ["[b]" + _("Floor") + "[/]  " + _("loose: {cards}", cards=cards_markup(loose, ascii_only))]
     lines.extend("  " + house_line(v, houses[v], who, players, ascii_only) for v in sorted(houses))
     return lines
 

@@ -2,7 +2,7 @@
 
 Besides the hands, the floor and the plays in words, the screen tells why a pack was dealt again (when the save
 file's seed shows it), the 2-player second half's deal, and the match so far: the baazis and the running lead
-before the deal, and after it once it is over."""
+before the deal, and after it once it is over. Every line is said in the language spoken (``taash replay --lang``)."""
 
 from __future__ import annotations
 
@@ -15,20 +15,19 @@ from textual.binding import BindingType
 from textual.widgets import Static
 
 from taash.cli.seep_sheets import SEATS
+from taash.i18n import _, ngettext, pgettext
 from taash.seep.deal import Deal, card_points
 from taash.seep.describe import (
-    HOUSE_NAMES,
     card_points_notes,
     cards_text,
     describe_play,
-    plural,
-    points,
+    house_word,
     redeal_reason,
 )
 from taash.seep.errors import SeepError
 from taash.seep.match import DealResult
 from taash.seep.notation import play_from_json
-from taash.seep.plays import apply_play
+from taash.seep.plays import House, Play, apply_play
 from taash.seep.record import GameRecord, replay
 from taash.tui.seep.render import cards_markup, floor_lines
 from taash.tui.shell import ReplayShell, Step
@@ -77,10 +76,10 @@ class Timeline:
         #: Why each deal's pack was dealt again (in the words of the screen), where known.
         self.redeals = [[redeal_reason(p, ascii_only) for p in r] for r in redeals or []]
         names = list(record.names) if record.names else list(SEATS[players])
-        self.names = [short(n) or f"Seat {i}" for i, n in enumerate(names)]
+        self.names = [short(n) or _("Seat {seat}", seat=i) for i, n in enumerate(names)]
         bare = [n.removesuffix(" (bot)") for n in self.names]
         if players == 4:
-            self.teams = (f"{bare[0]} & {bare[2]}", f"{bare[1]} & {bare[3]}")
+            self.teams = (_("{a} & {b}", a=bare[0], b=bare[2]), _("{a} & {b}", a=bare[1], b=bare[3]))
         else:
             self.teams = (bare[0], bare[1])
         self.deals: list[list[Step[Deal]]] = []
@@ -90,10 +89,11 @@ class Timeline:
             deal = Deal(record.rules, players, d.dealer, list(d.deck))
             deal.make_bid(d.bid)
             bidder = self.names[deal.bidder]
-            said = f"{bidder} bids {d.bid} ({HOUSE_NAMES[d.bid]}) on {cards_text(deal.hands[deal.bidder], ascii_only)}"
+            said = _("{name} bids {bid} ({house}) on {cards}", name=bidder, bid=d.bid, house=house_word(d.bid),
+                     cards=cards_text(deal.hands[deal.bidder], ascii_only))
             redealt = self.redeals[len(self.deals)] if len(self.deals) < len(self.redeals) else []
             if redealt:  # one line for each time the pack was dealt again
-                said = "\n".join(f"Dealt again: {why}" for why in redealt) + "\n" + said
+                said = "\n".join(_("Dealt again: {why}", why=why) for why in redealt) + "\n" + said
             steps = [Step(deal.clone(), said)]
             for raw in d.plays:
                 play = raw if isinstance(raw, tuple) else play_from_json(raw, deal.houses)
@@ -101,16 +101,24 @@ class Timeline:
                 sweeps = len(deal.sweeps)
                 left = apply_play(play, seat, players, loose, dict(houses))[0]
                 deal.play(play)
-                said = f"{self.names[seat]}: {describe_play(play, houses, ascii_only)}"
-                if len(deal.sweeps) > sweeps:
-                    said += f": a sweep (+{deal.sweeps[-1][2]})"
-                if deal.over and left:
-                    to = self.teams[deal.last_capturer] if deal.last_capturer >= 0 else "no one"
-                    said += f"; {cards_text(left, ascii_only)} left on the floor go to {to}"
-                if players == 2 and len(deal.plays) == 24:
-                    said += "; second half: 12 new cards each"
+                said = self.play_said(deal, seat, play, houses, left, len(deal.sweeps) > sweeps, ascii_only)
                 steps.append(Step(deal.clone(), said))
             self.deals.append(steps)
+
+    def play_said(self, deal: Deal, seat: int, play: Play, houses: dict[int, House], left: int, swept: bool,
+                  ascii_only: bool) -> str:
+        """A play in words, with the sweep it made, the cards left on the floor at the end of the deal and who
+        takes them, and the second half's deal (of 2 players)."""
+        name, words = self.names[seat], describe_play(play, houses, ascii_only)
+        said = (_("{name}: {play}: a sweep (+{points})", name=name, play=words, points=deal.sweeps[-1][2]) if swept
+                else _("{name}: {play}", name=name, play=words))
+        if deal.over and left:
+            to = self.teams[deal.last_capturer] if deal.last_capturer >= 0 else _("no one")
+            said = _("{said}; {cards} left on the floor go to {to}", said=said, cards=cards_text(left, ascii_only),
+                     to=to)
+        if self.record.players == 2 and len(deal.plays) == 24:
+            said = _("{said}; second half: 12 new cards each", said=said)
+        return said
 
 
 class ReplayApp(ReplayShell[Timeline]):
@@ -129,10 +137,13 @@ class ReplayApp(ReplayShell[Timeline]):
         deal = step.deal
         players = t.record.players
         names = [escape(n) for n in t.names]
-        self.part("#where", Static).update(self.line(
-            f" {escape(self.title_text)} · deal {self.deal_index + 1}/{len(t.deals)} · play {self.step_index}/"
-            f"{len(steps) - 1}{'' if steps[-1].deal.over else ' (unfinished)'} · dealer {names[deal.dealer]}, "
-            f"bid {deal.bid}"))
+        where = dict(title=escape(self.title_text), deal=self.deal_index + 1, deals=len(t.deals),
+                     play=self.step_index, plays=len(steps) - 1, dealer=names[deal.dealer], bid=deal.bid)
+        self.part("#where", Static).update(self.line(" " + (
+            _("{title} · deal {deal}/{deals} · play {play}/{plays} · dealer {dealer}, bid {bid}", **where)
+            if steps[-1].deal.over else
+            _("{title} · deal {deal}/{deals} · play {play}/{plays} (unfinished) · dealer {dealer}, bid {bid}",
+              **where))))
         hands = []
         for seat in range(players):
             turn = ">" if deal.to_move == seat and not deal.over else " "
@@ -144,22 +155,24 @@ class ReplayApp(ReplayShell[Timeline]):
         self.part("#said", Static).update(Text(" " + plain(step.said, self.ascii_only).replace("\n", "\n ")))
         teams = [escape(n) for n in t.teams]
         sweeps, sweep_points = [0, 0], [0, 0]
-        for seat, _, won in deal.sweeps:
+        for seat, _card, won in deal.sweeps:
             sweeps[seat % 2] += 1
             sweep_points[seat % 2] += won
         piles = []
         for k in (0, 1):
-            text = (f" [b]{teams[k]}[/]: {plural(deal.piles[k].bit_count(), 'card')}, "
-                    f"{points(card_points(t.record.rules, deal.piles[k]), short=True)}")
-            if sweeps[k]:
-                text += f", {plural(sweeps[k], 'sweep')} +{sweep_points[k]}"
-            piles.append(text)
+            taken = ngettext("{n} card", "{n} cards", deal.piles[k].bit_count())
+            worth = ngettext("{n} pt", "{n} pts", card_points(t.record.rules, deal.piles[k]))
+            text = (_("{cards}, {points}, {sweeps} +{sweep_points}", cards=taken, points=worth,
+                      sweeps=ngettext("{n} sweep", "{n} sweeps", sweeps[k]), sweep_points=sweep_points[k])
+                    if sweeps[k] else _("{cards}, {points}", cards=taken, points=worth))
+            piles.append(f" [b]{teams[k]}[/]: {text}")
         lines = "\n".join(piles)
         if deal.over:
             score = deal.score()
-            lines += (f"\n [b]Deal score[/] {score.score[0]} : {score.score[1]} "
-                      f"(card points {score.card_points[0]}:{score.card_points[1]}, "
-                      f"sweeps {score.sweep_points[0]}:{score.sweep_points[1]})")
+            lines += "\n [b]" + _("Deal score") + "[/] " + _(
+                "{us} : {them} (card points {us_cards}:{them_cards}, sweeps {us_sweeps}:{them_sweeps})",
+                us=score.score[0], them=score.score[1], us_cards=score.card_points[0],
+                them_cards=score.card_points[1], us_sweeps=score.sweep_points[0], them_sweeps=score.sweep_points[1])
             lines += "".join(f"\n   {escape(note)}" for note in card_points_notes(t.record.rules, score, t.teams))
         self.part("#piles", Static).update(self.line(lines))
         self.part("#match", Static).update(self.line(self.match_text(deal.over)))
@@ -173,14 +186,19 @@ class ReplayApp(ReplayShell[Timeline]):
         def standing(results: list[DealResult]) -> str:
             won = [sum(1 for r in results if r.baazi == k) for k in (0, 1)]
             difference = results[-1].difference if results else 0
-            lead = "level" if difference == 0 else f"{teams[0 if difference > 0 else 1]} +{abs(difference)}"
-            return f"baazis {won[0]}:{won[1]}, lead {lead}"
+            leader = teams[0 if difference > 0 else 1]
+            lead = pgettext("lead", "level") if difference == 0 else f"{leader} +{abs(difference)}"
+            return _("baazis {us}:{them}, lead {lead}", us=won[0], them=won[1], lead=lead)
 
-        text = f" [b]Match[/] before this deal: {standing(t.results[: self.deal_index])} (a baazi at {baazi_lead})"
+        text = " [b]" + _("Match") + "[/] " + _("before this deal: {standing} (a baazi at {lead})",
+                                                standing=standing(t.results[: self.deal_index]), lead=baazi_lead)
         if over and self.deal_index < len(t.results):
             r = t.results[self.deal_index]
-            text += f"\n [b]After it[/]: {standing(t.results[: self.deal_index + 1])}"
+            after = standing(t.results[: self.deal_index + 1])
             if r.baazi is not None:
-                text += f"; a baazi to {teams[r.baazi]}" + (" (the minimum rule)" if r.minimum_rule else "") + \
-                    ", and the count starts again"
+                after = (_("{standing}; a baazi to {team} (the minimum rule), and the count starts again",
+                           standing=after, team=teams[r.baazi]) if r.minimum_rule else
+                         _("{standing}; a baazi to {team}, and the count starts again", standing=after,
+                           team=teams[r.baazi]))
+            text += "\n [b]" + _("After it") + "[/]: " + after
         return text

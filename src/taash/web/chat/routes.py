@@ -97,7 +97,7 @@ async def chat_filter(table_id: str, state: State, taash_guest: Annotated[str | 
     table's only for its creator and players (403)."""
     live = state.live_table(table_id)
     guest = state.guest_of(taash_guest)
-    private_refused(live, guest, "its chat")
+    private_refused(live, guest, N_("a private table: only its players may see its chat"))
     room = await state.chat.room(f"table:{table_id}")
     may = not live.table.settings.public and guest is not None and guest == live.table.owner
     return FilterOut(on=room.filter_on, may_switch=may)

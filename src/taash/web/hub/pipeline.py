@@ -22,7 +22,7 @@ from typing import Any
 
 from taash.chips.errors import ChipsError, InsufficientChips
 from taash.chips.ledger import Ledger
-from taash.i18n import N_
+from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TableError
 from taash.tables.table import Step
 from taash.web.fair_play import FairPlay
@@ -107,11 +107,12 @@ class Pipeline:
         if client_id is not None and (guest, client_id) in live.seen:
             made, what = live.seen[(guest, client_id)]
             if what != fingerprint(action):
-                raise TableError(f"the id {client_id} was used for another message (which made version {made}): "
-                                 "give each message a new id", "id_reused")
+                raise TableError(_("the id {id} was used for another message (which made version {made}): give "
+                                   "each message a new id", id=client_id, made=made), "id_reused")
             return made  # the same message again: applied once already
         if version is not None and version != live.table.version:
-            raise TableError(f"stale version {version}: the table is at version {live.table.version}", "stale")
+            raise TableError(_("stale version {version}: the table is at version {now}", version=version,
+                               now=live.table.version), "stale")
         return None
 
     def _checked(self, live: Live, action: dict[str, JSON], guest: str | None) -> Step:
@@ -182,10 +183,10 @@ class Pipeline:
                                     live.table.id)
         except InsufficientChips as e:
             if e.seat is None or e.balance is None:
-                raise TableError(f"not enough chips to start: {e}", "short") from None
+                raise TableError(_("not enough chips to start: {why}", why=said_of(e)), "short") from None
             raise TableError(short_words(live.table, live.stake, e.seat, e.balance, asking), "short") from None
         except ChipsError as e:
-            raise TableError(f"the stakes could not be held: {e}", "stakes") from None
+            raise TableError(_("the stakes could not be held: {why}", why=said_of(e)), "stakes") from None
 
     async def store_deals(self, live: Live) -> None:
         """Write the deals dealt since the last write, before anyone sees them. Should that fail, the table's

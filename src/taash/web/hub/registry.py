@@ -10,7 +10,7 @@ from typing import Any
 
 from taash.chips.ledger import Ledger
 from taash.fairness import SECRET_BYTES
-from taash.i18n import N_
+from taash.i18n import N_, _
 from taash.tables.adapter import Settings, TableError
 from taash.tables.table import Table, check_settings
 from taash.web.db import TableRow
@@ -159,8 +159,8 @@ class Registry:
         if len(unfinished) >= self.max_tables:
             raise TableError(N_("the server has as many tables as it can take; try again later"), "full")
         if owner is not None and sum(1 for lv in unfinished if lv.table.owner == owner) >= self.max_tables_per_guest:
-            raise TableError(f"you have {self.max_tables_per_guest} unfinished tables already: finish or use those "
-                             "first", "too_many")
+            raise TableError(_("you have {n} unfinished tables already: finish or use those first",
+                               n=self.max_tables_per_guest), "too_many")
         check_settings(settings)
         if stake and self.ledger is None:
             raise TableError(N_("this server keeps no chips: its tables have no stakes"), "bad")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from taash.i18n import N_
+from taash.i18n import N_, _
 from taash.rulebook import rules_document
 from taash.tables.adapter import TIMEOUT, Settings, TableError, adapter
 from taash.tables.table import Table
@@ -238,7 +238,7 @@ class OfflineMatch:
         calls: Mapping[str, Callable[[JSON], JSON]] = getattr(self.table.game, "offline_calls", {})
         if method == "POST" and path in calls:
             return json.dumps(calls[path](body))
-        raise TableError(f"not available offline: {method} {path[:60]}", "offline")
+        raise TableError(_("not available offline: {method} {path}", method=method, path=path[:60]), "offline")
 
     @property
     def over(self) -> bool:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from taash.i18n import LANGUAGES, N_
+from taash.i18n import LANGUAGES, N_, _, said_of
 from taash.tables.adapter import TableError
 from taash.web.db import OfflineMatchRow
 from taash.web.http import ERRORS, ApiError, StrictIn
@@ -154,17 +154,17 @@ def replayed(save: str) -> OfflineMatch:
     checked = match.setup.level in CHECKED_LEVELS
     for n, made in enumerate(data["actions"], 1):
         if not isinstance(made, dict) or not isinstance(made.get("action"), dict):
-            raise TableError(f"action {n} is not an object")
+            raise TableError(_("action {n} is not an object", n=n))
         person = made.get("person") is True
         seat = match.table.to_move()
         if seat is not None and match.table.seats[seat].bot == person:
-            raise TableError(f"action {n} is made by the wrong seat")
+            raise TableError(_("action {n} is made by the wrong seat", n=n))
         if checked and not person and match.table.bot_action() != made["action"]:
-            raise TableError(f"action {n} is not the bot's move")
+            raise TableError(_("action {n} is not the bot's move", n=n))
         try:
             match.make(made["action"], person)
         except TableError as e:
-            raise TableError(f"action {n} is refused: {e}") from None
+            raise TableError(_("action {n} is refused: {why}", n=n, why=said_of(e))) from None
     if not match.over:
         raise TableError("the match is not finished")
     return match
@@ -183,7 +183,7 @@ async def upload(body: UploadIn, state: State, guest: Guest) -> OfflineMatchOut:
     try:
         match = replayed(body.save)
     except TableError as e:
-        raise ApiError("bad", f"this offline match was refused: {e}") from None
+        raise ApiError("bad", _("this offline match was refused: {why}", why=said_of(e))) from None
     key = hashlib.sha256(f"{guest}\n{body.save}".encode()).hexdigest()
     summary = summary_of(match)
     with Session(state.store.engine) as session, session.begin():
