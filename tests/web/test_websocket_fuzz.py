@@ -49,7 +49,8 @@ def answer(sock: Socket) -> dict[str, Any]:
 
 
 def test_no_frame_breaks_a_table_or_changes_it_unacknowledged(tmp_path: Path) -> None:
-    with running_server(tmp_path) as server:
+    # No turn timer: on a loaded machine the examples outlast a turn's 30 s, and the seat to move was played for.
+    with running_server(tmp_path, extra=("--turn-seconds", "0")) as server:
         a, b = Person(server, "Anil"), Person(server, "Bela")
         tid = a.post("/api/tables", {"players": 2, "baazis": 0}).json()["id"]  # Anil sits in seat 0
         assert b.post(f"/api/tables/{tid}/sit", {"seat": 1}).status_code == 200
