@@ -3,6 +3,7 @@ for, and let go when nobody needs them there."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Mapping
@@ -43,6 +44,8 @@ class Registry:
         self.max_tables_per_guest = max_tables_per_guest
         self.live: dict[str, Live] = {}
         self.codes: dict[str, str] = {}
+        #: Finished tables waiting for their end to be written before they leave memory (kept until then).
+        self.forgetting: set[asyncio.Task[None]] = set()
 
     def add(self, table: Table, stored: StoredTable | None = None, spent: Mapping[int, float] | None = None,
             epoch: int | None = None) -> Live:
@@ -132,9 +135,23 @@ class Registry:
         return None if table_id is None else self.get(table_id)
 
     def forget_if_idle(self, live: Live) -> None:
-        """Drop a finished table nobody watches from memory (it is read again from the database if asked for)."""
-        if live.table.status == "finished" and not live.connections and self.live.get(live.table.id) is live:
-            self.drop(live)
+        """Drop a finished table nobody watches from memory (it is read again from the database if asked for).
+        Not while its last action holds its lock: the match's end and settlement are written under it, and until
+        they are, the table keeps its lease (a server dying meanwhile leaves it to lapse, and the taker writes them);
+        it is dropped once they are."""
+        if live.table.status != "finished" or live.connections or self.live.get(live.table.id) is not live:
+            return
+        if live.lock.locked():
+            task = asyncio.get_running_loop().create_task(self._forget_once_written(live))
+            self.forgetting.add(task)
+            task.add_done_callback(self.forgetting.discard)
+            return
+        self.drop(live)
+
+    async def _forget_once_written(self, live: Live) -> None:
+        async with live.lock:
+            pass
+        self.forget_if_idle(live)
 
     def forget_abandoned(self, idle_seconds: float = ABANDONED_AFTER) -> int:
         """Drop from memory the tables still waiting for players that nobody has touched or looked at for
