@@ -68,6 +68,13 @@ class Registry:
         self.mark_accounts(live)
         return live
 
+    def keep(self, live: Live) -> Live:
+        """Keep ``live``, a table read from the database whose lease this server holds (if it has one), in memory;
+        returns the one kept (one kept meanwhile stays)."""
+        kept = self.live.setdefault(live.table.id, live)
+        self.codes[kept.table.code] = kept.table.id
+        return kept
+
     def drop(self, live: Live) -> None:
         """Let ``live`` go from memory (it stays in the database), and its lease with it."""
         self.live.pop(live.table.id, None)
@@ -95,7 +102,8 @@ class Registry:
 
     def get(self, table_id: str) -> Live | None:
         """A table in memory, or read from the database; a finished one read again stays out of memory (it can
-        no longer change, so its watchers need not share one)."""
+        no longer change, so its watchers need not share one), and is a view of it when another server still holds
+        it (its rematch offer is there)."""
         live = self.live.get(table_id)
         if live is None:
             stored = self.store.table(table_id)
@@ -104,11 +112,19 @@ class Registry:
             if stored is None or table is None:
                 return None
             if table.status == "finished" or stored.row.status == "abandoned":
-                gone = Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
+                abandoned = stored.row.status == "abandoned"
+                gone = Live(table, stake=stored.row.stake, gone=abandoned,
+                            owner=None if abandoned else self.holder_elsewhere(table_id))
                 self.mark_accounts(gone)
                 return gone
             return self._owned_or_view(table_id, table, stored, spent)
         return live
+
+    def holder_elsewhere(self, table_id: str) -> str | None:
+        """The other server that holds a finished table's lease (it keeps the table in memory: its rematch offer is
+        there), to which its connections go; None: nobody (the table can no longer change, any server serves it)."""
+        holder = self.lease.owner(table_id)
+        return None if holder is None or holder == self.lease.server else holder
 
     def _owned_or_view(self, table_id: str, table: Table, stored: StoredTable, spent: dict[int, float]) -> Live | None:
         """An unfinished table read from the database: taken into memory when its lease is free, else a view of it
