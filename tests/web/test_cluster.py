@@ -123,13 +123,18 @@ def owner_of(run: Cluster, table_id: str) -> str | None:
 
 
 def table_state(run: Cluster, table_id: str) -> list[Any]:
-    """The table's stored status and its lease (owner, epoch, seconds left), to say why a test failed."""
+    """The table's stored status, its lease (owner, epoch, seconds left), its escrow (state, balance) and its
+    match's transfers (kind, seat, amount), to say why a test failed."""
     engine = create_engine(run.database_url)
     try:
         with engine.connect() as c:
             return [*c.execute(text("SELECT status FROM tables WHERE id = :t"), {"t": table_id}).all(),
                     *c.execute(text("SELECT server, epoch, until - extract(epoch from now()) FROM table_leases "
-                                    "WHERE table_id = :t"), {"t": table_id}).all()]
+                                    "WHERE table_id = :t"), {"t": table_id}).all(),
+                    *c.execute(text("SELECT state, balance FROM chips_accounts WHERE table_id = :t"),
+                               {"t": table_id}).all(),
+                    *c.execute(text("SELECT kind, seat, amount FROM chips_transfers WHERE match_id = :m ORDER BY id"),
+                               {"m": f"{table_id}:1"}).all()]
     finally:
         engine.dispose()
 
@@ -457,8 +462,6 @@ def test_redis_stopped_mid_match_gives_clear_refusals_and_the_match_goes_on_once
         assert "Traceback" not in log_since(cluster, i, logged[i]), f"server {i + 1} logged a traceback"
 
 
-@pytest.mark.xfail(strict=False, reason="issue 33: under load (2 cores busy) the table ends 'finished' with its lease "
-                   "let go but the stakes not settled (until a restart's close_held_matches); passes when quiet")
 def test_a_staked_match_across_a_failover_settles_exactly_once(cluster: Cluster) -> None:
     rng = random.Random(5)
     default = next(p for p in plugins() if p.loadtest)
@@ -495,19 +498,41 @@ def test_a_staked_match_across_a_failover_settles_exactly_once(cluster: Cluster)
     check_books(cluster, table_id, acked, rita, sock)
     sock.close()
     deadline = time.monotonic() + 20
-    wallet = rita.http.get("/api/chips").json()
-    while not any(t["kind"] == "settle" for t in wallet["recent"]):
-        assert time.monotonic() < deadline, f"the match was not settled: {wallet} {table_state(cluster, table_id)}"
+    while escrow_of(cluster, table_id) != [("posted", 0)]:
+        assert time.monotonic() < deadline, f"the match was not settled: {table_state(cluster, table_id)}"
         time.sleep(0.2)
-        wallet = rita.http.get("/api/chips").json()
-    kinds = [t["kind"] for t in wallet["recent"]]
-    assert kinds.count("settle") == 1, kinds  # settled once, by the new owner
+    paid = settled(cluster, table_id)
+    assert sum(paid.values()) == 2 * (before - held)  # the pool paid out whole (no rake on this server)
+    wallet = rita.http.get("/api/chips").json()
+    mine = [t for t in wallet["recent"] if t["match_id"] == f"{table_id}:1"]
+    # Settled once, by the new owner. A seat that lost its whole hold is paid nothing back: no transfer of 0 chips
+    # (the ledger's amounts are positive), so its wallet shows the hold alone (this test's seat loses it all about
+    # two matches in five against the bot: its cards and the bot's are dealt at random).
+    assert sorted(t["kind"] for t in mine) == (["hold", "settle"] if paid.get(0) else ["hold"]), mine
+    assert wallet["balance"] == held + paid.get(0, 0)
     assert sum(t["amount"] for t in wallet["recent"]) == wallet["balance"]  # every chip of the wallet accounted for
+
+
+def escrow_of(cluster: Cluster, table_id: str) -> list[tuple[str, int]]:
+    """The (state, balance) of the table's escrow account."""
     engine = create_engine(cluster.database_url)
     try:
         with engine.connect() as c:
-            escrow = c.execute(text("SELECT state, balance FROM chips_accounts WHERE table_id = :t"),
-                               {"t": table_id}).all()
+            return [(str(state), int(balance)) for state, balance in c.execute(
+                text("SELECT state, balance FROM chips_accounts WHERE table_id = :t"), {"t": table_id})]
     finally:
         engine.dispose()
-    assert [(state, balance) for state, balance in escrow] == [("posted", 0)]
+
+
+def settled(cluster: Cluster, table_id: str) -> dict[int, int]:
+    """Seat -> the chips its match's settlement paid it (a seat paid nothing back has no transfer)."""
+    engine = create_engine(cluster.database_url)
+    try:
+        with engine.connect() as c:
+            rows = c.execute(text("SELECT seat, amount FROM chips_transfers WHERE match_id = :m AND kind = 'settle'"),
+                             {"m": f"{table_id}:1"}).all()
+    finally:
+        engine.dispose()
+    paid = {int(seat): int(amount) for seat, amount in rows}
+    assert len(paid) == len(rows)  # once a seat (the ledger's unique key says so too)
+    return paid

@@ -228,6 +228,21 @@ def test_an_invitation_made_on_one_server_is_seen_and_accepted_on_others(cluster
     assert eventually(lambda: lata.http.get("/api/friends").json()["invites"] == [])  # used up everywhere
 
 
+def test_my_table_made_without_a_seat_on_one_server_is_my_table_on_the_others(cluster: Cluster) -> None:
+    """The creator of a table who does not sit at it (yet) invites friends to it from the lobby of any server
+    (before: only the owner's own lobby knew it, as the other servers heard only of seated people)."""
+    mohan, nita = befriended(cluster, "Mohan", "Nita")
+    made = mohan.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0, "seat": None, "public": False})
+    assert made.status_code == 200, made.text
+    table_id = made.json()["id"]
+    assert mohan.http.get("/api/friends").json()["my_table"] == table_id  # s1, its owner
+    assert eventually(lambda: on(mohan, cluster, 1).http.get("/api/friends").json()["my_table"] == table_id)
+    assert eventually(lambda: on(mohan, cluster, 2).http.get("/api/friends").json()["my_table"] == table_id)
+    invited = on(mohan, cluster, 2).post("/api/friends/invite", {"name": nita.name, "table": table_id})
+    assert invited.status_code == 204, invited.text
+    assert [i["table"] for i in eventually(lambda: nita.http.get("/api/friends").json()["invites"])] == [table_id]
+
+
 def pressed_again(server: Any) -> bool:
     """Press Play now on a new connection: whether it is queued (not refused while no server keeps the queue)."""
     queue = Queue(Person(server, "Mina"))

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from taash.chips.ledger import Ledger
 from taash.tables.adapter import Settings, TableError
 from taash.web.db import ActionRow, make_engine, migrate
 from taash.web.hub import FakeClock, Hub, Live
@@ -269,6 +270,91 @@ def test_a_staked_match_that_ended_on_a_server_that_died_before_writing_its_end_
             b.ownership.take_lapsed([live.table.id])  # asked again: settled once, nothing moves
             await asyncio.gather(*b.ownership.finishing)
             assert sum(ledger.balance(wallet_of(g)) for g in ("g0", "g1")) == total
+
+    asyncio.run(scenario())
+
+
+async def staked_and_started(a: Hub, b: Hub) -> tuple[Live, Ledger]:
+    """A two-person match for 1 chip a point on server ``a``, started (the stakes held), both servers keeping the
+    books."""
+    ledger = Ledger(a.store.engine)
+    a.ledger = b.ledger = ledger
+    for guest in ("g0", "g1"):
+        ledger.open_wallet(guest)
+    live = await a.create(Settings(players=2, length=0), "g0", stake=1)
+    await a.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
+    await a.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
+    await a.act(live, {"type": "start"}, "g0")
+    return live, ledger
+
+
+async def play_out(a: Hub, live: Live) -> asyncio.Task[None]:
+    """Play ``live`` on ``a`` in a task until its match is over in memory (its last action committed and told);
+    returns the task, whose last action may still be writing the end."""
+
+    async def play() -> None:
+        while live.table.status != "finished":
+            seat = live.table.to_move()
+            await a.act(live, live.table.bot_action(), f"g{seat}")
+
+    task = asyncio.create_task(play())
+    while live.table.status != "finished":
+        await asyncio.sleep(0.001)
+    return task
+
+
+def test_the_last_watcher_leaving_while_the_end_is_written_keeps_the_lease_so_a_death_there_is_settled_by_the_taker(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match's last action is committed and told; its end (status, settlement) is being written when the last
+    connection leaves. Before, leaving dropped the table and let its lease go at once: the owner dying before the end
+    was written left the table "playing" under nobody's lease, which no scan takes (a lease let go is not lapsed), its
+    stakes held for ever in a cluster. Now the lease is kept until the end is written, so it lapses and the server
+    that takes the table writes the end and settles it."""
+    from taash.web.stakes import match_id
+
+    async def scenario() -> None:
+        async with two_servers(database) as (clock, (a, lease_a), (b, lease_b)):
+            live, ledger = await staked_and_started(a, b)
+            conn = a.join(live, "g0", None)
+            stuck = asyncio.Event()
+
+            async def hung(*_: object, **__: object) -> None:
+                await stuck.wait()  # a dies while writing the end: it never comes
+
+            monkeypatch.setattr(a.store, "set_status", hung)
+            await play_out(a, live)
+            a.leave(live, conn)  # the last connection goes while the end is being written
+            assert lease_a.owner(live.table.id) == "a" and live.table.id in a.live  # kept, with its lease
+            clock.advance(10)  # a died there: its lease lapses
+            assert lease_b.lapsed() == [live.table.id]
+            b.ownership.take_lapsed(lease_b.lapsed())
+            await asyncio.gather(*b.ownership.finishing)
+            held = ledger.match(match_id(live.table.id))
+            assert held is not None and held.state == "posted"
+
+    asyncio.run(scenario())
+
+
+def test_an_owner_dying_between_writing_the_end_and_settling_leaves_the_settlement_to_the_taker(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end is written ("finished") but the owner dies before paying out: a finished table is not taken over,
+    save one whose stakes are still held, which the taker settles (before, only a lone server's restart did)."""
+    from taash.web.stakes import match_id
+
+    async def scenario() -> None:
+        async with two_servers(database) as (clock, (a, _), (b, lease_b)):
+            live, ledger = await staked_and_started(a, b)
+            monkeypatch.setattr(a.pipeline, "settle", lambda _: None)  # the end written, then a dies: never paid
+            await (await play_out(a, live))
+            pending = ledger.match(match_id(live.table.id))
+            assert pending is not None and pending.state == "pending"
+            clock.advance(10)
+            assert lease_b.lapsed() == [live.table.id]
+            b.ownership.take_lapsed(lease_b.lapsed())
+            await asyncio.gather(*b.ownership.finishing)
+            held = ledger.match(match_id(live.table.id))
+            assert held is not None and held.state == "posted"
+            assert lease_b.lapsed() == []  # settled: nothing is taken again
 
     asyncio.run(scenario())
 

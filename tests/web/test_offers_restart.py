@@ -17,6 +17,7 @@ from taash.tables.adapter import adapter
 from taash.web.db import make_engine, migrate
 from taash.web.friend_store import INVITE_SECONDS, Friends, FriendStore
 from taash.web.hub import Connection, FakeClock, Hub, Live
+from taash.web.lease import LEASE_SECONDS, DatabaseLease
 from taash.web.rematch import REMATCH_SECONDS, Rematches
 from taash.web.store import Store
 from tests.web.test_stakes import played_out, staked_table
@@ -35,10 +36,12 @@ def told(conn: Connection) -> list[dict[str, Any]]:
 class Life:
     """One run of a server over the database: its store, hub, rematches and friends."""
 
-    def __init__(self, engine: Engine, clock: FakeClock):
+    def __init__(self, engine: Engine, clock: FakeClock, server: str | None = None):
+        """``server``: one server among several sharing the database (its tables under leases), named so."""
         self.store = Store(engine)
         self.clock = clock
-        self.hub = Hub(self.store, bot_delay=0, away_seconds=0, turn_seconds=0, clock=clock)
+        lease = None if server is None else DatabaseLease(engine, server, seconds=LEASE_SECONDS, clock=clock.time)
+        self.hub = Hub(self.store, bot_delay=0, away_seconds=0, turn_seconds=0, clock=clock, lease=lease)
         self.hub.restore()
         self.rematches = Rematches(self.hub)
         self.friends = Friends(FriendStore(self.store), self.hub)
@@ -48,6 +51,10 @@ class Life:
         self.friends.restore()
 
     async def stop(self) -> None:
+        """The server stops (or dies): its offers' timers end with it."""
+        for offer in self.rematches.offers.values():
+            if offer.timer is not None:
+                offer.timer.cancel()
         await self.hub.close()
         self.store.close()
 
@@ -135,6 +142,46 @@ def test_an_offer_keeps_its_expiry_across_a_restart(tmp_path: Path) -> None:
 
     asyncio.run(run())
     engine.dispose()
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_among_several_servers_only_the_tables_owner_takes_up_its_restored_offer(tmp_path: Path, kind: str) -> None:
+    """Servers sharing a database: one starting while another holds a finished table with an open offer leaves the
+    offer to it (before, every server took up every offer, and each started its own rematch when it ran out);
+    once that owner is gone, the next server to start takes the offer up alone, and starts the rematch once."""
+    with database(kind, tmp_path) as engine:
+        async def run() -> None:
+            clock = FakeClock()
+            a = Life(engine, clock, "a")
+            await a.start()
+            live = await finished(a.hub)
+            a.hub.join(live, "g1", None)
+            await a.rematches.answer(live, 0, "propose")
+            b = Life(engine, clock, "b")
+            await b.start()
+            assert live.table.id not in b.rematches.offers and live.table.id not in b.hub.live
+            view = b.hub.get(live.table.id)
+            assert view is not None and view.owner == "a"  # its connections go to a, which has the offer
+            await a.stop()
+            clock.advance(LEASE_SECONDS + 1)  # a died: its lease lapses
+            c = Life(engine, clock, "c")
+            await c.start()
+            assert live.table.id in c.rematches.offers and c.hub.live[live.table.id].epoch == 2
+            clock.advance(REMATCH_SECONDS)  # the silent seat declines: c starts the rematch, b does nothing
+            for _ in range(300):
+                if live.table.id in c.rematches.started and not c.rematches.starting:
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the offer never ran out")
+            assert not b.rematches.offers and not b.rematches.started
+            assert len(b.store.tables(unfinished_only=True)) == 1  # one rematch table, made by c
+            assert live.table.id not in c.hub.live  # kept for its offer alone: let go, with its lease
+            assert c.hub.lease.owner(live.table.id) is None
+            await b.stop()
+            await c.stop()
+
+        asyncio.run(run())
 
 
 @pytest.mark.parametrize("kind", DATABASES)

@@ -205,6 +205,14 @@ class Invite:
     at: float
 
 
+def waiting_people(live: Live) -> set[str]:
+    """Whose "my table" ``live`` may be: its creator and its seated people while it still waits for players."""
+    table = live.table
+    if live.gone or table.status != "waiting":
+        return set()
+    return {g for g in (table.owner, *(s.guest for s in table.seats)) if g is not None}
+
+
 @dataclass
 class Friends:
     """The server's friends: the database's (:class:`FriendStore`), who was seen lately, and the invitations."""
@@ -249,14 +257,12 @@ class Friends:
     def waiting_table_of(self, guest: str) -> Live | None:
         """The newest table ``guest`` made or sits at that still waits for players (where he would invite a
         friend from the lobby)."""
-        waiting = [lv for lv in self.hub.live.values() if not lv.gone and lv.table.status == "waiting"
-                   and (lv.table.owner == guest or lv.table.seat_of(guest) is not None)]
+        waiting = [lv for lv in self.hub.live.values() if guest in waiting_people(lv)]
         return waiting[-1] if waiting else None
 
     def waiting_elsewhere(self, guest: str) -> str | None:
-        """A table another server owns where ``guest`` sits, still waiting for players (None: none)."""
-        found = [s.seated[guest] for s in self.elsewhere().values() if guest in s.seated]
-        return next((s.table for s in found if s.waiting), None)
+        """A table another server owns that ``guest`` made or sits at, still waiting for players (None: none)."""
+        return next((s.waiting[guest] for s in self.elsewhere().values() if guest in s.waiting), None)
 
     async def invite(self, live: Live, by: str, by_name: str, friend: str) -> None:
         """Invite ``friend`` to ``live`` (kept, so that a restart keeps it, and told to the other servers)."""

@@ -23,11 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Table, and_, bindparam, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 
+from taash.chips.books import ESCROW, PENDING, AccountRow
 from taash.web.db import LeaseRow, TableRow
 
 #: Seconds a lease lasts unless renewed (another server takes the table within this and one scan); ``taash serve
@@ -197,12 +198,16 @@ class DatabaseLease:
         return lost
 
     def lapsed(self, limit: int = 50) -> list[str]:
-        """Unfinished tables whose owner stopped renewing (a server that died): the ones to take over."""
-        leases, tables = _leases(), TableRow.__table__
+        """Tables whose owner stopped renewing (a server that died): the ones to take over. Unfinished ones, and
+        finished ones whose stakes are still held (the owner died between writing the match's end and settling
+        it: the taker settles it)."""
+        leases, tables, accounts = _leases(), TableRow.__table__, AccountRow.__table__
+        held = select(accounts.c.table_id).where(accounts.c.kind == ESCROW, accounts.c.state == PENDING)
         with self.engine.connect() as c:
             rows = c.execute(select(leases.c.table_id).join(tables, tables.c.id == leases.c.table_id)
                              .where(leases.c.server.is_not(None), leases.c.until < self.clock(),
-                                    tables.c.status.in_(("waiting", "playing")))
+                                    or_(tables.c.status.in_(("waiting", "playing")),
+                                        and_(tables.c.status == "finished", tables.c.id.in_(held))))
                              .order_by(leases.c.until).limit(limit))
             return [row.table_id for row in rows]
 

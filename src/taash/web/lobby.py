@@ -4,7 +4,7 @@ others' from their snapshots. A lone server lists its own tables, as it always d
 
 from __future__ import annotations
 
-from taash.web.friend_store import ONLINE_SECONDS, Friends
+from taash.web.friend_store import ONLINE_SECONDS, Friends, waiting_people
 from taash.web.hub import Hub
 from taash.web.shared import Seated, Snapshot, Snapshots
 from taash.web.table_models import TableOut, table_out
@@ -17,21 +17,23 @@ def own_tables(hub: Hub) -> list[TableOut]:
 
 def snapshot(server: str, hub: Hub, friends: Friends) -> Snapshot:
     """What this server holds now: its public tables, the people connected here or whose lobby asked for their
-    friends lately, and the unfinished table of each person seated at a table it owns."""
+    friends lately, the unfinished table of each person seated at a table it owns, and each person's table still
+    waiting for players that he made or sits at (his "my table" on the other servers)."""
     now = hub.clock.monotonic()
     online = {g for g, n in hub.admissions.by_guest.items() if n > 0}
     online |= {g for g, at in friends.seen.items() if now - at < ONLINE_SECONDS}
     seated: dict[str, Seated] = {}
+    waiting: dict[str, str] = {}
     for live in hub.live.values():
         table = live.table
+        waiting.update(dict.fromkeys(waiting_people(live), table.id))  # the newest last, as the registry keeps them
         if live.gone or table.status == "finished":
             continue
         for seat in table.seats:
             if seat.guest is not None and (seat.guest not in seated or table.settings.public):
-                seated[seat.guest] = Seated(table.id, table.settings.public, table.settings.game,
-                                            table.status == "waiting")
+                seated[seat.guest] = Seated(table.id, table.settings.public, table.settings.game)
     tables = [t.model_dump(mode="json") for t in own_tables(hub)]
-    return Snapshot(server, tables, online, seated)
+    return Snapshot(server, tables, online, seated, waiting)
 
 
 def cluster_tables(hub: Hub, others: dict[str, Snapshot]) -> list[TableOut]:

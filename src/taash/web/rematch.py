@@ -141,6 +141,7 @@ class Rematches:
             await self._forget(live.table.id)
             self.tell(live, {"type": "rematch_over", "version": live.table.version,
                              "reason": _("{name} took back the rematch", name=live.table.seats[offer.by].name)})
+            self.hub.forget_if_idle(live)  # a table kept for its offer alone (restored) leaves memory, and its lease
             return
         await self._keep(offer)
         self.tell(live, self.offer_message(offer))
@@ -151,6 +152,7 @@ class Rematches:
                 await self._start(offer)
             finally:
                 self.starting.discard(live.table.id)
+                self.hub.forget_if_idle(live)
 
     def _close(self, offer: Offer) -> None:
         self.offers.pop(offer.live.table.id, None)
@@ -233,10 +235,10 @@ class Rematches:
             if row.started is not None:
                 self.started[row.table_id] = row.started
                 continue
-            live = await asyncio.to_thread(self.hub.get, row.table_id)
-            if live is None or live.gone or live.table.status != "finished":
+            read = await asyncio.to_thread(self._claimed_finished, row.table_id)
+            if read is None:
                 continue
-            live = self.hub.live.setdefault(row.table_id, live)
+            live = self.hub.registry.keep(read)
             until = seconds_of(row.until)
             offer = Offer(live, row.by, json.loads(row.answers), until, clock.monotonic() + until - clock.time())
             self.offers[row.table_id] = offer
@@ -245,6 +247,23 @@ class Rematches:
         while len(self.started) > STARTED_KEPT:
             self.started.popitem(last=False)
         return len(self.offers)
+
+    def _claimed_finished(self, table_id: str) -> Live | None:
+        """The finished table of an open offer, its lease claimed by this server (so that one server among several
+        takes the offer up, and the others send its connections there); None when it is not finished, or another
+        server holds it (that server has the offer). A worker thread's call: it reads the database."""
+        hub = self.hub
+        live = hub.live.get(table_id)
+        if live is not None:
+            return live if live.table.status == "finished" and not live.gone else None
+        read = hub.get(table_id)
+        if read is None or read.gone or read.owner is not None or read.table.status != "finished":
+            return None
+        claim = hub.lease.claim(table_id)
+        if not claim.owned:
+            return None
+        read.epoch = claim.epoch
+        return read
 
     # -- messages ---------------------------------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ server holds, and the leases of the jobs only one server may do at a time.
 - **Each server's snapshot** (:class:`Snapshots`): every second a server writes what it holds under
   ``taash:server-state:ID`` (kept :data:`SNAPSHOT_SECONDS`, so a dead server's disappears by itself): the public
   tables it owns as the lobby lists them, the people connected to it (or whose lobby asked for their friends
-  lately), and the unfinished table each of its seated people sits at. The lobby lists every server's tables, and
+  lately), the unfinished table each of its seated people sits at, and each person's table still waiting for
+  players that he made or sits at. The lobby lists every server's tables, and
   friends' presence reads every server's people, as lila-ws keeps its connected users in Redis.
 - **Leases in Redis** (:class:`RedisLease`): a key whose value is its holder, taken when free (``SET NX PX``) and
   renewed by its holder only (a check and a ``PEXPIRE`` in one script), lapsing when the holder stops renewing.
@@ -96,34 +97,36 @@ class RedisLease:
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """Where a person sits: an unfinished table, whether it is public, its game, and whether it still waits for
-    players."""
+    """Where a person sits: an unfinished table, whether it is public, and its game."""
 
     table: str
     public: bool
     game: str
-    waiting: bool = False
 
 
 @dataclass
 class Snapshot:
     """What one server holds: its public unfinished tables as the lobby lists them (JSON objects), the people
-    online there, and where its seated people sit."""
+    online there, where its seated people sit, and each person's table still waiting for players that he made or
+    sits at (his "my table", where the lobby invites his friends)."""
 
     server: str
     tables: list[dict[str, JSON]] = field(default_factory=list)
     online: set[str] = field(default_factory=set)
     seated: dict[str, Seated] = field(default_factory=dict)
+    waiting: dict[str, str] = field(default_factory=dict)
 
     def dumps(self) -> bytes:
         return orjson.dumps({"server": self.server, "tables": self.tables, "online": sorted(self.online),
-                             "seated": {g: [s.table, s.public, s.game, s.waiting] for g, s in self.seated.items()}})
+                             "seated": {g: [s.table, s.public, s.game] for g, s in self.seated.items()},
+                             "waiting": self.waiting})
 
     @classmethod
     def loads(cls, raw: bytes) -> Snapshot:
         data = orjson.loads(raw)
         return cls(str(data["server"]), list(data["tables"]), set(data["online"]),
-                   {g: Seated(str(t), bool(p), str(game), bool(w)) for g, (t, p, game, w) in data["seated"].items()})
+                   {g: Seated(str(t), bool(p), str(game)) for g, (t, p, game, *_) in data["seated"].items()},
+                   {str(g): str(t) for g, t in data.get("waiting", {}).items()})
 
 
 class Snapshots:

@@ -3,6 +3,7 @@ for, and let go when nobody needs them there."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Mapping
@@ -43,6 +44,8 @@ class Registry:
         self.max_tables_per_guest = max_tables_per_guest
         self.live: dict[str, Live] = {}
         self.codes: dict[str, str] = {}
+        #: Finished tables waiting for their end to be written before they leave memory (kept until then).
+        self.forgetting: set[asyncio.Task[None]] = set()
 
     def add(self, table: Table, stored: StoredTable | None = None, spent: Mapping[int, float] | None = None,
             epoch: int | None = None) -> Live:
@@ -64,6 +67,13 @@ class Registry:
         self.turns.reseat(live)
         self.mark_accounts(live)
         return live
+
+    def keep(self, live: Live) -> Live:
+        """Keep ``live``, a table read from the database whose lease this server holds (if it has one), in memory;
+        returns the one kept (one kept meanwhile stays)."""
+        kept = self.live.setdefault(live.table.id, live)
+        self.codes[kept.table.code] = kept.table.id
+        return kept
 
     def drop(self, live: Live) -> None:
         """Let ``live`` go from memory (it stays in the database), and its lease with it."""
@@ -92,7 +102,8 @@ class Registry:
 
     def get(self, table_id: str) -> Live | None:
         """A table in memory, or read from the database; a finished one read again stays out of memory (it can
-        no longer change, so its watchers need not share one)."""
+        no longer change, so its watchers need not share one), and is a view of it when another server still holds
+        it (its rematch offer is there)."""
         live = self.live.get(table_id)
         if live is None:
             stored = self.store.table(table_id)
@@ -101,11 +112,19 @@ class Registry:
             if stored is None or table is None:
                 return None
             if table.status == "finished" or stored.row.status == "abandoned":
-                gone = Live(table, stake=stored.row.stake, gone=stored.row.status == "abandoned")
+                abandoned = stored.row.status == "abandoned"
+                gone = Live(table, stake=stored.row.stake, gone=abandoned,
+                            owner=None if abandoned else self.holder_elsewhere(table_id))
                 self.mark_accounts(gone)
                 return gone
             return self._owned_or_view(table_id, table, stored, spent)
         return live
+
+    def holder_elsewhere(self, table_id: str) -> str | None:
+        """The other server that holds a finished table's lease (it keeps the table in memory: its rematch offer is
+        there), to which its connections go; None: nobody (the table can no longer change, any server serves it)."""
+        holder = self.lease.owner(table_id)
+        return None if holder is None or holder == self.lease.server else holder
 
     def _owned_or_view(self, table_id: str, table: Table, stored: StoredTable, spent: dict[int, float]) -> Live | None:
         """An unfinished table read from the database: taken into memory when its lease is free, else a view of it
@@ -132,9 +151,23 @@ class Registry:
         return None if table_id is None else self.get(table_id)
 
     def forget_if_idle(self, live: Live) -> None:
-        """Drop a finished table nobody watches from memory (it is read again from the database if asked for)."""
-        if live.table.status == "finished" and not live.connections and self.live.get(live.table.id) is live:
-            self.drop(live)
+        """Drop a finished table nobody watches from memory (it is read again from the database if asked for).
+        Not while its last action holds its lock: the match's end and settlement are written under it, and until
+        they are, the table keeps its lease (a server dying meanwhile leaves it to lapse, and the taker writes them);
+        it is dropped once they are."""
+        if live.table.status != "finished" or live.connections or self.live.get(live.table.id) is not live:
+            return
+        if live.lock.locked():
+            task = asyncio.get_running_loop().create_task(self._forget_once_written(live))
+            self.forgetting.add(task)
+            task.add_done_callback(self.forgetting.discard)
+            return
+        self.drop(live)
+
+    async def _forget_once_written(self, live: Live) -> None:
+        async with live.lock:
+            pass
+        self.forget_if_idle(live)
 
     def forget_abandoned(self, idle_seconds: float = ABANDONED_AFTER) -> int:
         """Drop from memory the tables still waiting for players that nobody has touched or looked at for
