@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The load test against HAProxy in front of N servers sharing PostgreSQL and Redis (docs/results/cluster.md):
-#   benchmarks/cluster_load.sh SERVERS PLAYERS [GAME] [SECONDS]
+#   benchmarks/cluster_load.sh SERVERS PLAYERS [GAME] [SECONDS] [INTERVAL]
+# (INTERVAL: seconds between one person's plays, 2 by default; a long one holds many players connected at a rate
+# the servers can answer.)
 # Starts a private Redis and a fresh PostgreSQL database, `taash cluster`, waits for the proxy, runs
 # `taash web loadtest --json` and stops everything. Needs scripts/ensure-postgres, ensure-redis, ensure-haproxy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-servers="${1:?servers}" players="${2:?players}" game="${3:-seep}" seconds="${4:-30}"
+servers="${1:?servers}" players="${2:?players}" game="${3:-seep}" seconds="${4:-30}" interval="${5:-2}"
 pg="$(scripts/ensure-postgres)"                       # postgresql+psycopg://USER:PASSWORD@HOST/DB
 [ -n "$pg" ] || { echo "cluster_load.sh: no PostgreSQL to use (see scripts/ensure-postgres)" >&2; exit 1; }
 admin="${pg/postgresql+psycopg/postgresql}"
@@ -32,5 +34,5 @@ for _ in $(seq 180); do  # every server answers, then the proxy: `taash cluster`
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 .venv/bin/taash web loadtest --url "http://127.0.0.1:$proxy_port" --game "$game" --players "$players" \
-    --duration "$seconds" --json
+    --duration "$seconds" --interval "$interval" --json
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
