@@ -43,14 +43,13 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # Every test, then the Seep engine's tests and the Rummy solver's again on their pure cores (the fallback where the
-# compiled ones are not built; a tenth of the hypothesis examples there, tests/examples.py says why). The workers
-# take whole modules, the longest first (tests/conftest.py orders them), so the run ends on short ones.
+# compiled ones are not built).
 test: lint docs
 	@scripts/ensure-chromium
 	@scripts/ensure-axe
 	@scripts/ensure-redis
 	@scripts/ensure-haproxy
-	$(BIN)/python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder --durations=25
+	$(BIN)/python -m pytest -q -n auto --durations=25
 	TAASH_PURE=1 $(BIN)/python -m pytest -q -n auto tests/seep tests/rummy/test_solver.py tests/rummy/test_solver_core.py \
 		tests/env/test_seep_batch.py
 

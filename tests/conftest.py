@@ -37,24 +37,3 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         server = sys.modules.get("tests.web.server")
         if server is not None:
             server.close_chromium()
-
-
-#: Modules that take the longest (``make test --durations``) besides the browser modules: run first as well.
-LONG_MODULES = ("test_hidden_information.py", "test_rummy_hidden_information.py", "test_cluster.py",
-                "test_cluster_shared.py", "test_schema_fuzz.py", "test_websocket_fuzz.py", "test_stakes_kill.py",
-                "test_tournaments_kill.py", "test_tournament_arena_kill.py", "test_tournaments.py")
-
-
-def start_rank(item: pytest.Item) -> int:
-    """0: a long web module (a browser's, or one of :data:`LONG_MODULES`); 1: the other web tests; 2: the rest."""
-    path = item.path
-    if path.parent.name != "web":
-        return 2
-    return 0 if path.name.endswith("_browser.py") or path.name in LONG_MODULES else 1
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest modules first, the many short tests last: with two workers (``-n``) the run then ends with
-    both busy on short tests, not one idle while the other finishes a minute-long match. A module's tests stay
-    together and in their order (a stable sort by module)."""
-    items.sort(key=start_rank)
