@@ -90,8 +90,9 @@ def quick_table(page: Page, server: str, game: str) -> str:
 
 
 def wait_my_turn(page: Page) -> None:
+    """Wait for the seat's turn (60 s: a loaded machine's first deal took over 20)."""
     page.wait_for_function("() => document.body.dataset.pending !== '1' && document.querySelector("
-                           "\"[data-testid='turn-banner']\").textContent.startsWith('Your turn')", timeout=20000)
+                           "\"[data-testid='turn-banner']\").textContent.startsWith('Your turn')", timeout=60000)
 
 
 def test_at_a_rummy_table_the_coach_answers_and_the_card_just_taken_says_why(server: str, browser: Browser) -> None:
