@@ -50,6 +50,17 @@ def listed(person: Person) -> set[str]:
     return {t["id"] for t in r.json()}
 
 
+def two_at_a_started_table(cluster: Cluster) -> tuple[Person, Person, str]:
+    """Asha on s1 and Bela on s2 at a public Seep table of two that s1 owns, started."""
+    asha = Person(at(cluster, 0), "Asha")
+    table_id = asha.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0, "seat": 0,
+                                          "public": True}).json()["id"]
+    bela = Person(at(cluster, 1), "Bela")
+    assert bela.post(f"/api/tables/{table_id}/sit", {"seat": 1}).status_code == 200
+    assert asha.post(f"/api/tables/{table_id}/start").status_code == 200
+    return asha, bela, table_id
+
+
 def test_a_table_made_on_one_server_is_listed_and_joinable_on_every_other(cluster: Cluster) -> None:
     asha = Person(at(cluster, 0), "Asha")
     made = asha.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0, "seat": 0, "public": True})
@@ -108,12 +119,7 @@ def test_play_now_pairs_people_who_arrive_on_different_servers(cluster: Cluster)
 
 
 def test_a_chat_line_reaches_players_and_watchers_on_every_server_once(cluster: Cluster) -> None:
-    asha = Person(at(cluster, 0), "Asha")
-    table_id = asha.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0, "seat": 0,
-                                          "public": True}).json()["id"]
-    bela = Person(at(cluster, 1), "Bela")
-    assert bela.post(f"/api/tables/{table_id}/sit", {"seat": 1}).status_code == 200
-    assert asha.post(f"/api/tables/{table_id}/start").status_code == 200
+    asha, bela, table_id = two_at_a_started_table(cluster)
     a, b = asha.socket(table_id), bela.socket(table_id)  # the owner's own, and one bridged from s2
     w1, w3 = Person(at(cluster, 0), "Wu").socket(table_id), Person(at(cluster, 2), "Xi").socket(table_id)
     for sock in (a, b, w1, w3):
@@ -135,12 +141,7 @@ def test_a_chat_line_reaches_players_and_watchers_on_every_server_once(cluster: 
 def test_a_socket_bridged_from_another_server_is_welcomed_as_the_owners_own(cluster: Cluster) -> None:
     """The recent chat lines are sent to a connection bridged from another server, as to a websocket of the
     owner's own (they were sent to the owner's alone)."""
-    asha = Person(at(cluster, 0), "Asha")
-    table_id = asha.post("/api/tables", {"game": "seep", "players": 2, "baazis": 0, "seat": 0,
-                                          "public": True}).json()["id"]
-    bela = Person(at(cluster, 1), "Bela")
-    assert bela.post(f"/api/tables/{table_id}/sit", {"seat": 1}).status_code == 200
-    assert asha.post(f"/api/tables/{table_id}/start").status_code == 200
+    asha, bela, table_id = two_at_a_started_table(cluster)
     a = asha.socket(table_id)
     a.drain()
     assert say(a, text="hello everyone")["type"] == "ack"

@@ -5,25 +5,16 @@ lost failed to start)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy.orm import Session
 
 from taash.web.db import make_engine, migrate, server_key
-from tests.web.server import POSTGRES, postgres_database
+from tests.web import test_lease
 
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 't.db'}"
-    else:
-        with postgres_database() as url:
-            yield url
+#: SQLite, and PostgreSQL when the CI provides one (test_lease's fixture).
+database = test_lease.database
 
 
 def test_a_key_is_made_once_and_read_back(database: str) -> None:

@@ -229,19 +229,12 @@ def test_a_staked_match_that_ended_on_a_server_that_died_before_writing_its_end_
     still says "playing", so its lease lapses and another server takes it; that one finds the match over and
     writes its end and settlement (once: the ledger's match id), rather than holding it in memory for ever."""
     from taash.chips.audit import audit
-    from taash.chips.ledger import Ledger, wallet_of
+    from taash.chips.ledger import wallet_of
     from taash.web.stakes import match_id
 
     async def scenario() -> None:
         async with two_servers(database) as (clock, (a, _), (b, lease_b)):
-            ledger = Ledger(a.store.engine)
-            a.ledger = b.ledger = ledger
-            for guest in ("g0", "g1"):
-                ledger.open_wallet(guest)
-            live = await a.create(Settings(players=2, length=0), "g0", stake=1)
-            await a.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
-            await a.act(live, {"type": "sit", "seat": 1, "name": "Bela"}, "g1")
-            await a.act(live, {"type": "start"}, "g0")
+            live, ledger = await staked_and_started(a, b)
 
             async def died(*_: object, **__: object) -> None:
                 raise ConnectionError("the server died")
