@@ -12,7 +12,8 @@
 #               person's plays (default 2)
 #     LIMIT     seconds the whole script may take, setup included (default 420): a run that would not end in time is
 #               skipped and said so
-#     N...      the numbers of servers, one run each (default 1 2 4 8)
+#     N...      the numbers of servers, one run each, in this order (default 1 2 4 8); a run is stopped after
+#               SECONDS + 150 s
 # From the run's repository root. Writes $OUT/cluster_device.txt (the machine, the setup, each run's JSON figures,
 # load averages and a CPU snapshot, a summary; the logs' tails when something fails) and $OUT/cluster_device.jsonl
 # (one line of figures per run); $OUT is /tmp/device_cluster_out unless set. DEVICE_WORK (/tmp unless set) holds
@@ -156,6 +157,7 @@ cpu_snapshot() {  # after DELAY seconds: which processes use the CPU (two sample
     command -v top >/dev/null || return 0
     top -b -c -n 2 -d 3 -w 180 2>/dev/null | awk '/^top -/ {n++} n == 2' | sed -n '1,5p;7,32p'
 }
+failures=0
 for n in "${sizes[@]}"; do
     left=$((deadline - $(date +%s)))
     if [ "$left" -lt $((seconds + 45)) ]; then
@@ -171,7 +173,8 @@ for n in "${sizes[@]}"; do
     cpu_snapshot $((seconds / 2 + 10)) >"$logs/cpu_$n.txt" &
     snapshot=$!
     begun=$(date +%s)
-    CLUSTER_LOG="$logs/cluster_$n.log" timeout -k 10 $((left - 5)) benchmarks/cluster_load.sh "$n" "$people_n" "$game" \
+    cap=$((seconds + 150 < left - 5 ? seconds + 150 : left - 5))  # a stuck run leaves time for the others
+    CLUSTER_LOG="$logs/cluster_$n.log" timeout -k 10 "$cap" benchmarks/cluster_load.sh "$n" "$people_n" "$game" \
         "$seconds" "$interval" >"$logs/run_$n.json" 2>"$logs/run_$n.err"
     code=$?
     kill "$snapshot" 2>/dev/null; wait "$snapshot" 2>/dev/null
@@ -181,7 +184,8 @@ for n in "${sizes[@]}"; do
         "$py" -c 'import json, sys; f = json.loads(sys.argv[1]); print(json.dumps({"servers": int(sys.argv[2]), **f}))' \
             "$(cat "$logs/run_$n.json")" "$n" >>"$out/cluster_device.jsonl"
     else
-        say "N=$n FAILED (exit $code$([ "$code" = 124 ] && echo ': out of time'))"
+        failures=$((failures + 1))
+        say "N=$n FAILED (exit $code$([ "$code" = 124 ] && echo ": stopped after $cap s"))"
         tail_of "$logs/run_$n.err" 40
         tail_of "$logs/cluster_$n.log" 40
         tail_of "$pgdata/postgresql.log" 15
@@ -193,9 +197,9 @@ done
 say "== summary ($(elapsed) s in all): servers, people, plays a second, p50 ms, p99 ms, errors, disconnects"
 "$py" - "$out/cluster_device.jsonl" <<'EOF' | tee -a "$report"
 import json, sys
-for line in open(sys.argv[1]):
-    f = json.loads(line)
+for f in sorted((json.loads(line) for line in open(sys.argv[1])), key=lambda f: f["servers"]):
     print(f"N={f['servers']}: {f['players']} people, {f['plays_per_sec']} plays/s (summed over the load tests: "
           f"{f.get('plays_per_sec_summed', f['plays_per_sec'])}), p50 {f['p50_ms']} ms, p99 {f['p99_ms']} ms, "
           f"errors {f['errors'] or 'none'}, disconnects {f['disconnects']}")
 EOF
+[ "$failures" = 0 ] || { say "$failures of ${#sizes[@]} runs failed"; exit 1; }
