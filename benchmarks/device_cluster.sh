@@ -45,7 +45,7 @@ root="$work/root" site="$work/site" pgdata="$work/pgdata" logs="$work/device_log
 py="${PYTHON:-python3}"
 pgport="${PGPORT_BENCH:-55432}"
 report="$out/cluster_device.txt"
-mkdir -p "$out" "$logs"
+rm -rf "$logs" && mkdir -p "$out" "$logs"
 : >"$report"
 : >"$out/cluster_device.jsonl"
 
@@ -131,16 +131,21 @@ rm -rf "$site"
 "$py" -m pip install -q --no-index --no-deps --no-compile --target "$site" .devbundle/wheels/*.whl \
     >"$logs/pip.log" 2>&1 || { tail_of "$logs/pip.log" 30; give_up "the wheels did not install (not CPython 3.12?)"; }
 "$py" -m compileall -q -j 0 "$site" "$repo/src" >>"$logs/pip.log" 2>&1  # on every core, not in each server
-export PYTHONPATH="$site:$repo/src${PYTHONPATH:+:$PYTHONPATH}"
+outer_path="${PYTHONPATH:-}"
+export PYTHONPATH="$site:$repo/src${outer_path:+:$outer_path}"
 "$py" -c 'import taash.cli.main, taash.web.app, fastapi, uvicorn, sqlalchemy, psycopg, redis, httptools, uvloop, orjson
 print("imports: fastapi", fastapi.__version__, "uvicorn", uvicorn.__version__, "sqlalchemy", sqlalchemy.__version__,
       "psycopg", psycopg.__version__, psycopg.pq.__impl__, "redis", redis.__version__, "uvloop", uvloop.__version__)' \
     >"$logs/imports.log" 2>&1 || { tail_of "$logs/imports.log" 30; give_up "taash does not import"; }
 say "$(cat "$logs/imports.log") ($(elapsed) s in)"
-if "$py" setup.py -q build_ext --inplace -j 2 >"$logs/build.log" 2>&1 \
+compiled() {  # build the cores in place with the setuptools on PYTHONPATH $1; both cores load
+    PYTHONPATH="$1" "$py" setup.py -q build_ext --inplace -j 2 >>"$logs/build.log" 2>&1 \
         && "$py" -c 'from taash.seep.core import CORE as s; from taash.rummy.core import CORE as r
-assert s == r == "compiled", (s, r)' >>"$logs/build.log" 2>&1; then
-    say "compiled cores: $(grep 'taash: built' "$logs/build.log") ($(elapsed) s in)"
+assert s == r == "compiled", (s, r)' >>"$logs/build.log" 2>&1
+}
+# the machine's own setuptools first; the bundle's where that one is too old for pyproject.toml
+if compiled "$repo/src${outer_path:+:$outer_path}" || compiled "$PYTHONPATH"; then
+    say "compiled cores: $(grep 'taash: built' "$logs/build.log" | tail -1) ($(elapsed) s in)"
 else
     export TAASH_PURE=1
     tail_of "$logs/build.log" 15
