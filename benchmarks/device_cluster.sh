@@ -99,6 +99,8 @@ for binary in "$pgbin/postgres" "$pgbin/psql" "$root/usr/bin/redis-check-rdb" "$
     missing=$(LD_LIBRARY_PATH="$libs" ldd "$binary" | grep "not found")
     [ -z "$missing" ] || say "$(basename "$binary") is missing libraries: $missing"
 done
+postgres -V >/dev/null 2>&1 || give_up "cannot run $pgbin/postgres: $(postgres -V 2>&1 | head -1) (a folder mounted \
+noexec? DEVICE_WORK=another folder)"
 say "unpacked: $(postgres -V), $(redis-server --version | cut -d' ' -f1-3), $(haproxy -v | head -1)"
 # PostgreSQL reads time zones from /usr/share/zoneinfo, a path built into it: give a machine without them the
 # bundle's tzdata there (the one thing this script writes outside $work and $out)
