@@ -5,25 +5,35 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests.cli.test_seep_cli import one_line_error
 
 TAASH = [sys.executable, "-m", "taash.cli.main"]
 
 
-def test_a_small_load_test_reports_plays_and_latencies() -> None:
-    proc = subprocess.run([*TAASH, "web", "loadtest", "--players", "16", "--duration", "4", "--json"],
+def test_a_small_load_test_reports_plays_and_latencies(tmp_path: Path) -> None:
+    proc = subprocess.run([*TAASH, "web", "loadtest", "--players", "16", "--duration", "4", "--json",
+                           "--latencies", str(tmp_path / "latencies.json")],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     figures = json.loads(proc.stdout)
     assert figures["players"] == 16 and figures["tables"] == 4
     assert figures["plays"] > 10 and figures["errors"] == {} and figures["disconnects"] == 0
     assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"] < 5000
+    # --latencies: the same figures, every play's latency, and the measured window (for merging side-by-side tests)
+    written = json.loads((tmp_path / "latencies.json").read_text())
+    assert written["figures"] == figures and len(written["latencies"]) == figures["plays"]
+    assert max(written["latencies"]) * 1000 == pytest.approx(figures["max_ms"], abs=0.1)
+    assert written["end"] - written["start"] == pytest.approx(figures["seconds"], abs=0.1)
 
 
 def test_the_load_test_refuses_other_hosts_and_bad_numbers() -> None:
     for args, message in [(["--url", "http://example.com:8000"], "loopback"),
-                          (["--players", "100000"], "--players"), (["--duration", "0"], "--duration")]:
+                          (["--players", "100000"], "--players"), (["--duration", "0"], "--duration"),
+                          (["--latencies", "/no/such/folder/l.json"], "--latencies")]:
         proc = subprocess.run([*TAASH, "web", "loadtest", *args], capture_output=True, text=True, timeout=60)
         assert message in one_line_error(proc, 2)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -231,9 +232,14 @@ def loadtest(
     url: Annotated[str | None, typer.Option(help="A server already running on loopback (default: start one "
                                                  "with a fresh SQLite file).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    latencies: Annotated[Path | None, typer.Option(
+        help="Also write the figures, every play's time to its ack and the measured window's clock times to this "
+             "JSON file, to merge with load tests run beside this one (benchmarks/merge_loadtests.py).",
+        dir_okay=False, show_default=False)] = None,
 ) -> None:
     """Simulated people playing over websockets; reports plays per second and p50/p99 from play to ack."""
     import json
+    import time
 
     from rich.table import Table
 
@@ -248,6 +254,8 @@ def loadtest(
         fail(f"--duration must be from 1 to 1800 seconds, not {duration}")
     if not 0.05 <= interval <= 60:
         fail(f"--interval must be from 0.05 to 60 seconds, not {interval}")
+    if latencies is not None and not latencies.parent.is_dir():
+        fail(f"--latencies: no folder {str(latencies.parent)!r} to write {latencies.name!r} in")
     lt.raise_open_files_limit(4 * players + 256)
     with progress_bar("load test", counts=False) as bar:
         task = bar.add_task("run", total=duration)
@@ -256,6 +264,13 @@ def loadtest(
         except (ValueError, RuntimeError, OSError) as e:
             fail(str(e))
     figures = results.to_json()
+    if latencies is not None:
+        from taash.web.loadtest_merge import latencies_record
+
+        try:
+            latencies.write_text(json.dumps(latencies_record(results, time.time())))
+        except OSError as e:
+            fail(f"cannot write --latencies {latencies}: {e.strerror or e}")
     if json_out:
         print(json.dumps(figures))
         return
