@@ -21,7 +21,7 @@ from taash.tables.adapter import Settings, TableError
 from taash.web.db import ActionRow, make_engine, migrate
 from taash.web.hub import FakeClock, Hub, Live
 from taash.web.hub.ownership import Renewer
-from taash.web.lease import DatabaseLease, LeaseLost, SoleLease, renew_period
+from taash.web.lease import DatabaseLease, LeaseLost, SoleLease, fence, renew_period
 from taash.web.store import Store
 from tests.web.server import POSTGRES, postgres_database
 
@@ -405,3 +405,46 @@ def test_the_leases_migration_goes_down_and_up_again_and_tables_made_before_it_a
         assert live is not None and live.owner is None and live.epoch == 1 and live.table.version == version
     finally:
         store_b.close()
+
+
+@pytest.mark.skipif(not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (row locks are PostgreSQL's)")
+def test_a_renewal_and_a_batch_of_writes_lock_the_leases_in_one_order_and_never_deadlock() -> None:
+    """The writer commits many tables' actions in one transaction (fencing each lease) while the renewer's thread
+    renews them all: both lock the rows in the tables' order, so PostgreSQL never finds a deadlock (it did, and the
+    renewal failed: "could not renew the leases: deadlock detected")."""
+    async def tables(hub: Hub) -> list[Live]:
+        return [await hub.create(Settings(players=2, length=0), f"g{i}") for i in range(30)]
+
+    with postgres_database() as url:
+        clock = FakeClock()
+        hub, store, lease = server(url, "a", clock)
+        try:
+            made = asyncio.run(tables(hub))
+            fenced = [(live.table.id, lease.held[live.table.id]) for live in made]
+            failures: list[BaseException] = []
+
+            def write_batches(order: list[tuple[str, int]]) -> None:
+                try:
+                    for _ in range(150):
+                        with store.engine.begin() as c:
+                            fence(c, order)
+                except BaseException as e:
+                    failures.append(e)
+
+            def renew() -> None:
+                try:
+                    for _ in range(150):
+                        assert lease.renew() == set()
+                except BaseException as e:
+                    failures.append(e)
+
+            threads = [threading.Thread(target=write_batches, args=(list(reversed(fenced)),)),
+                       threading.Thread(target=write_batches, args=(fenced[10:] + fenced[:10],)),
+                       threading.Thread(target=renew)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+            assert failures == []
+        finally:
+            store.close()

@@ -48,3 +48,38 @@ def test_a_small_rummy_load_test_plays_six_seat_tables() -> None:
     assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"] < 5000
     proc = subprocess.run([*TAASH, "web", "loadtest", "--game", "chess"], capture_output=True, text=True, timeout=60)
     assert "seep or rummy" in one_line_error(proc, 2)
+
+
+def test_the_measured_window_opens_once_the_tables_have_started() -> None:
+    """Setting the tables up (slow on PostgreSQL or through a proxy) is never counted as time without plays: every
+    person's session lasts the window's seconds from its opening, however long the set-up took."""
+    import asyncio
+    import contextlib
+
+    from taash.web.loadtest import Window
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        window, ended = Window(2), []
+
+        async def session(person: str) -> None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(None) as timeout:
+                    window.join(timeout)
+                    window.arrived(person)
+                    await asyncio.sleep(3600)
+            ended.append(loop.time())
+
+        sessions = [asyncio.create_task(session(p)) for p in ("a", "b")]
+        await asyncio.wait_for(window.everyone.wait(), 5)
+        await asyncio.sleep(0.3)  # a slow set-up
+        assert not ended and not window.counting
+        opened = loop.time()
+        window.open(0.2)
+        assert window.counting
+        await asyncio.wait_for(asyncio.gather(*sessions), 5)
+        assert all(0.15 <= t - opened < 2 for t in ended)
+        late = asyncio.create_task(session("c"))  # joining after the opening: ends with the window too
+        await asyncio.wait_for(late, 5)
+
+    asyncio.run(main())

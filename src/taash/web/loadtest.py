@@ -33,6 +33,8 @@ import websockets
 from taash.games.registry import default_game, plugins
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+#: Seconds the load test waits for every person's socket to read its first state before starting the tables.
+CONNECT_SECONDS = 120.0
 
 
 def load_games() -> dict[str, tuple[int, dict[str, Any]]]:
@@ -77,6 +79,49 @@ class Results:
         }
 
 
+class Window:
+    """The measured window: it opens once every table has started (so that setting the tables up, however long it
+    takes on a slow database or through a proxy, is never counted as time without plays), and lasts ``duration``
+    seconds from then. Each person's session ends when it closes; plays acknowledged before it opened are not
+    counted."""
+
+    def __init__(self, people: int = 0) -> None:
+        self.opened: float | None = None
+        self.timeouts: list[asyncio.Timeout] = []
+        self._close_at = 0.0
+        #: Set once every person has read his table's first state (or given up): the tables may start.
+        self.everyone = asyncio.Event()
+        self._waiting = people
+        self._in: set[int] = set()
+        if people == 0:
+            self.everyone.set()
+
+    def arrived(self, person: object) -> None:
+        """``person`` has read his first state (or his socket failed): counted once."""
+        if id(person) not in self._in:
+            self._in.add(id(person))
+            if len(self._in) >= self._waiting:
+                self.everyone.set()
+
+    def join(self, timeout: asyncio.Timeout) -> None:
+        """A person's session, ended when the window closes (rescheduled once it opens)."""
+        self.timeouts.append(timeout)
+        if self.opened is not None:
+            timeout.reschedule(self._close_at)
+
+    def open(self, duration: float) -> None:
+        loop = asyncio.get_running_loop()
+        self.opened = time.monotonic()
+        self._close_at = loop.time() + duration
+        for timeout in self.timeouts:
+            if not timeout.expired():
+                timeout.reschedule(self._close_at)
+
+    @property
+    def counting(self) -> bool:
+        return self.opened is not None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -105,8 +150,10 @@ def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 class Person:
-    def __init__(self, url: str, name: str, rng: random.Random, think: float, results: Results):
+    def __init__(self, url: str, name: str, rng: random.Random, think: float, results: Results,
+                 window: Window | None = None):
         self.url = url
+        self.window = window or Window()
         self.name = name
         self.rng = rng
         self.think = think
@@ -118,7 +165,7 @@ class Person:
         r.raise_for_status()
         self.cookie = r.cookies["taash_guest"]
 
-    async def play(self, table_id: str, stop: float) -> None:
+    async def play(self, table_id: str) -> None:
         ws_url = self.url.replace("http://", "ws://") + f"/ws/{table_id}"
         async with websockets.connect(ws_url, additional_headers={"Cookie": f"taash_guest={self.cookie}"},
                                       max_size=2**20, open_timeout=60) as ws:
@@ -145,21 +192,23 @@ class Person:
                     await ws.send(orjson.dumps({**message, "version": seen, "id": mid}).decode())
 
             # One deadline for the whole session (not a timer per message: the load test's own cost must stay
-            # small beside the server's, on the same machine), and orjson to read the states.
+            # small beside the server's, on the same machine), set when the window opens; orjson reads the states.
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(max(0.1, stop - time.monotonic())):
+                async with asyncio.timeout(None) as session:
+                    self.window.join(session)
                     while True:
                         m = orjson.loads(await ws.recv(decode=False))
                         kind = m["type"]
                         if kind == "ack":
                             sent = pending.pop(m["id"], None)
-                            if sent is not None:
+                            if sent is not None and self.window.counting:
                                 self.results.latencies.append(time.perf_counter() - sent)
                             continue
                         if kind == "error":
                             self.results.errors[m["code"]] = self.results.errors.get(m["code"], 0) + 1
                             pending.pop(m.get("id") or "", None)
                         if "state" in m:
+                            self.window.arrived(self)
                             state, version = m["state"], m["version"]
                             deal = state.get("deal")
                             if deal and (deal.get("bids") or deal["legal"]) and (turn_task is None or turn_task.done()):
@@ -177,7 +226,9 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
     think = interval / seats
     results = Results(tables * seats, tables)
     rng = random.Random(seed)
-    people = [Person(url, f"p{i}", random.Random(rng.random()), think, results) for i in range(tables * seats)]
+    window = Window(tables * seats)
+    people = [Person(url, f"p{i}", random.Random(rng.random()), think, results, window)
+              for i in range(tables * seats)]
     # Idle connections are let go after 2 s, before the server's keep-alive of 5 s ends them: a request must never
     # be sent on a connection the server is closing at that moment (httpx.ReadError, seen once in some 25 runs).
     limits = httpx.Limits(max_connections=50, keepalive_expiry=2.0)
@@ -195,31 +246,34 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
                 (await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
                                  cookies={"taash_guest": p.cookie})).raise_for_status()
             table_ids.append(tid)
-    start = time.monotonic()
-    stop = start + duration
-
     async def ticker() -> None:
-        while time.monotonic() < stop:
+        while True:
             await asyncio.sleep(0.5)
-            if on_tick:
-                on_tick(min(duration, time.monotonic() - start))
+            if on_tick and window.opened is not None:
+                on_tick(min(duration, time.monotonic() - window.opened))
 
     async def person_task(p: Person, tid: str) -> None:
         try:
-            await p.play(tid, stop)
+            await p.play(tid)
         except (OSError, websockets.ConnectionClosed):
             results.disconnects += 1
+        finally:
+            window.arrived(p)  # a person whose socket failed is not waited for
 
     tasks = [asyncio.create_task(person_task(p, table_ids[i // seats])) for i, p in enumerate(people)]
-    await asyncio.sleep(1.0)  # everyone connected before the tables start
+    with contextlib.suppress(TimeoutError):  # everyone connected (his first state read) before the tables start
+        async with asyncio.timeout(CONNECT_SECONDS):
+            await window.everyone.wait()
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         for t, tid in enumerate(table_ids):
             (await http.post(f"{url}/api/tables/{tid}/start",
                              cookies={"taash_guest": people[seats * t].cookie})).raise_for_status()
+    window.open(duration)
     tick = asyncio.create_task(ticker())
     await asyncio.gather(*tasks)
     tick.cancel()
-    results.duration = time.monotonic() - start
+    assert window.opened is not None
+    results.duration = time.monotonic() - window.opened
     return results
 
 
