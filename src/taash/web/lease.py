@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import Select, Table, and_, bindparam, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -79,7 +79,7 @@ class Lease(Protocol):
 
     def lapsed(self, limit: int = 50) -> list[str]: ...
 
-    def unheld_among(self, ids: Select[tuple[str]], limit: int = 50) -> list[str]: ...
+    def unheld_among(self, ids: Select[Any], limit: int = 50) -> list[str]: ...
 
     def owner(self, table_id: str) -> str | None: ...
 
@@ -105,7 +105,7 @@ class SoleLease:
     def lapsed(self, limit: int = 50) -> list[str]:
         return []
 
-    def unheld_among(self, ids: Select[tuple[str]], limit: int = 50) -> list[str]:
+    def unheld_among(self, ids: Select[Any], limit: int = 50) -> list[str]:
         return []
 
     def owner(self, table_id: str) -> str | None:
@@ -216,7 +216,7 @@ class DatabaseLease:
                              .order_by(leases.c.until).limit(limit))
             return [row.table_id for row in rows]
 
-    def unheld_among(self, ids: Select[tuple[str]], limit: int = 50) -> list[str]:
+    def unheld_among(self, ids: Select[Any], limit: int = 50) -> list[str]:
         """Finished tables among ``ids`` (a select of table ids: those with an open rematch offer) that no server
         holds now (their owner died, stopped, or let them go) and whose stakes are settled (a match's end is
         written first, by :meth:`lapsed`'s taker): the ones whose offer a live server takes up."""
