@@ -244,6 +244,44 @@ def test_a_live_server_takes_up_the_offer_of_a_holder_that_died_with_its_answers
 
 
 @pytest.mark.parametrize("kind", DATABASES)
+def test_a_connection_to_the_finished_table_of_a_dead_holder_takes_its_offer_up_at_once(
+        tmp_path: Path, kind: str) -> None:
+    """A person reconnecting after the holder died, before any scan took the offer up, reaches a server that reads
+    the finished table with nobody holding it: that server takes the offer up there and then, with his connection
+    in it (before, he saw the finished table without the offer until he connected again), and one server alone."""
+    with database(kind, tmp_path) as engine:
+        async def run() -> None:
+            clock = FakeClock()
+            a, b, c = Life(engine, clock, "a"), Life(engine, clock, "b"), Life(engine, clock, "c")
+            for life in (a, b, c):
+                await life.start()
+            live = await finished(a.hub)
+            a.hub.join(live, "g1", None)
+            await a.rematches.answer(live, 0, "propose")
+            died(a)
+            clock.advance(LEASE_SECONDS + 1)
+            view = b.hub.get(live.table.id)
+            assert view is not None and view.owner is None and live.table.id not in b.hub.live
+            conn = b.hub.join(view, "g1", None)
+            await b.rematches.take_up_here(view)
+            b.rematches.greet(view, conn)
+            assert b.hub.live[live.table.id] is view and view.epoch == 2
+            assert told(conn)[-1]["seats"] == ["accepted", "waiting"]
+            await c.hub.ownership.scan()
+            other = c.hub.get(live.table.id)
+            assert not c.rematches.offers and other is not None and other.owner == "b"
+            await c.rematches.take_up_here(other)
+            assert not c.rematches.offers
+            await b.rematches.answer(view, 1, "accept")
+            assert [m["type"] for m in told(conn)][-1] == "rematch_started"
+            await b.stop()
+            await c.stop()
+            a.store.close()
+
+        asyncio.run(run())
+
+
+@pytest.mark.parametrize("kind", DATABASES)
 def test_an_invitation_survives_a_restart_until_it_runs_out(tmp_path: Path, kind: str) -> None:
     with database(kind, tmp_path) as engine:
         async def run() -> None:

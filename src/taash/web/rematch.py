@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from taash.i18n import N_, _, in_language, said_of
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live
+from taash.web.lease import SoleLease
 from taash.web.offer_rows import RematchOfferRow, seconds_of, wall
 from taash.web.table_models import sit_action
 
@@ -267,6 +268,30 @@ class Rematches:
             self._take_up(row, read)
             taken += 1
         return taken
+
+    async def take_up_here(self, live: Live) -> None:
+        """A connection has just joined ``live``, a finished table that no server holds (its holder died, and no
+        scan has taken its offer up yet): take the open offer up on this server now, with ``live`` (so that the
+        connection shares it and is told of the offer), rather than leave it out of the offer until it
+        reconnects. Nothing for a lone server (its restart took every offer up), nor for a table held anywhere."""
+        table_id = live.table.id
+        if (isinstance(self.hub.lease, SoleLease) or live.owner is not None or live.gone
+                or live.table.status != "finished" or table_id in self.offers or table_id in self.started
+                or table_id in self.hub.live):
+            return
+        row = await asyncio.to_thread(self._row, table_id)
+        if row is None or row.started is not None:
+            return
+        claim = await asyncio.to_thread(self.hub.lease.claim, table_id)
+        if not claim.owned:
+            return
+        row = await asyncio.to_thread(self._row, table_id)  # as the holder last wrote it, now that it is ours
+        if row is None or row.started is not None or table_id in self.offers or table_id in self.hub.live:
+            await asyncio.to_thread(self.hub.lease.release, table_id)
+            return
+        live.epoch = claim.epoch
+        log.info("table %s: its rematch offer is taken up here (its server stopped holding it)", table_id)
+        self._take_up(row, live)
 
     def _take_up(self, row: RematchOfferRow, read: Live) -> None:
         """Hold the finished table ``read`` in memory with the open offer ``row``, its expiry running on."""
