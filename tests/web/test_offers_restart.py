@@ -184,6 +184,103 @@ def test_among_several_servers_only_the_tables_owner_takes_up_its_restored_offer
         asyncio.run(run())
 
 
+def died(life: Life) -> None:
+    """A server killed (``kill -9``): its offers' timers end, nothing is handed over, its leases lapse in time."""
+    for offer in life.rematches.offers.values():
+        if offer.timer is not None:
+            offer.timer.cancel()
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_a_live_server_takes_up_the_offer_of_a_holder_that_died_with_its_answers(tmp_path: Path, kind: str) -> None:
+    """Regression (issue 30): an open offer whose holder died while other servers ran waited for a server to
+    start. Now the servers' scan for lapsed leases takes it up once the finished table's lease lapses: one server
+    alone (the lease claimed first), the seats' answers kept, and the rematch started once when the last accepts."""
+    with database(kind, tmp_path) as engine:
+        async def run() -> None:
+            clock = FakeClock()
+            a, b, c = Life(engine, clock, "a"), Life(engine, clock, "b"), Life(engine, clock, "c")
+            for life in (a, b, c):
+                await life.start()
+            live = await staked_table(a.hub, "seep", 4, 0, 0, people=4)
+            await a.hub.act(live, {"type": "start"}, "g0")
+            await played_out(a.hub, live)
+            for guest in ("g1", "g2", "g3"):
+                a.hub.join(live, guest, None)
+            await a.rematches.answer(live, 0, "propose")
+            await a.rematches.answer(live, 1, "accept")
+            died(a)
+            await asyncio.gather(b.hub.ownership.scan(), c.hub.ownership.scan())
+            assert not b.rematches.offers and not c.rematches.offers  # its lease has not lapsed yet
+            clock.advance(LEASE_SECONDS + 1)
+            await asyncio.gather(b.hub.ownership.scan(), c.hub.ownership.scan())  # both look, one takes it
+            takers = [life for life in (b, c) if live.table.id in life.rematches.offers]
+            assert len(takers) == 1, "no server (or both) took the offer up"
+            (taker,) = takers
+            other = c if taker is b else b
+            old = taker.hub.live[live.table.id]
+            assert old.epoch == 2 and taker.rematches.offers[live.table.id].answers == [
+                "accepted", "accepted", "waiting", "waiting"]
+            await other.hub.ownership.scan()
+            assert not other.rematches.offers  # the taker holds it now
+            conn = taker.hub.join(old, "g2", None)
+            taker.rematches.greet(old, conn)
+            assert told(conn)[-1]["seats"] == ["accepted", "accepted", "waiting", "waiting"]
+            await taker.rematches.answer(old, 2, "accept")
+            await taker.rematches.answer(old, 3, "accept")
+            started = [m for m in told(conn) if m["type"] == "rematch_started"]
+            assert len(started) == 1
+            new = taker.hub.live[started[0]["table"]]
+            assert [(s.guest, s.bot) for s in new.table.seats] == [(f"g{i}", False) for i in range(4)]
+            assert new.table.status == "playing"
+            await asyncio.gather(b.hub.ownership.scan(), c.hub.ownership.scan())
+            assert not other.rematches.offers and not other.rematches.started
+            assert [t.row.id for t in taker.store.tables(unfinished_only=True)] == [new.table.id]  # one rematch
+            await b.stop()
+            await c.stop()
+            a.store.close()
+
+        asyncio.run(run())
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_a_connection_to_the_finished_table_of_a_dead_holder_takes_its_offer_up_at_once(
+        tmp_path: Path, kind: str) -> None:
+    """A person reconnecting after the holder died, before any scan took the offer up, reaches a server that reads
+    the finished table with nobody holding it: that server takes the offer up there and then, with his connection
+    in it (before, he saw the finished table without the offer until he connected again), and one server alone."""
+    with database(kind, tmp_path) as engine:
+        async def run() -> None:
+            clock = FakeClock()
+            a, b, c = Life(engine, clock, "a"), Life(engine, clock, "b"), Life(engine, clock, "c")
+            for life in (a, b, c):
+                await life.start()
+            live = await finished(a.hub)
+            a.hub.join(live, "g1", None)
+            await a.rematches.answer(live, 0, "propose")
+            died(a)
+            clock.advance(LEASE_SECONDS + 1)
+            view = b.hub.get(live.table.id)
+            assert view is not None and view.owner is None and live.table.id not in b.hub.live
+            conn = b.hub.join(view, "g1", None)
+            await b.rematches.take_up_here(view)
+            b.rematches.greet(view, conn)
+            assert b.hub.live[live.table.id] is view and view.epoch == 2
+            assert told(conn)[-1]["seats"] == ["accepted", "waiting"]
+            await c.hub.ownership.scan()
+            other = c.hub.get(live.table.id)
+            assert not c.rematches.offers and other is not None and other.owner == "b"
+            await c.rematches.take_up_here(other)
+            assert not c.rematches.offers
+            await b.rematches.answer(view, 1, "accept")
+            assert [m["type"] for m in told(conn)][-1] == "rematch_started"
+            await b.stop()
+            await c.stop()
+            a.store.close()
+
+        asyncio.run(run())
+
+
 @pytest.mark.parametrize("kind", DATABASES)
 def test_an_invitation_survives_a_restart_until_it_runs_out(tmp_path: Path, kind: str) -> None:
     with database(kind, tmp_path) as engine:

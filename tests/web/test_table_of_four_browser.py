@@ -4,7 +4,7 @@ markup), a mute by one of them (the muted man's next line reaches the two others
 out by the turn timer (each turn runs out in a fraction of a second and a bot plays it: four browsers clicking 48
 plays took over six minutes on a loaded machine; the pages ask for reduced motion, so no card flights queue up),
 and a rematch proposed by one and accepted by the three others, which the server starts with all four in their
-seats.
+seats: every page moves to the new table by itself, and each of the four plays a turn there by clicks.
 
 The same needs as tests/web/test_browser.py (Debian's chromium, the playwright package); skipped without them.
 """
@@ -13,14 +13,24 @@ The same needs as tests/web/test_browser.py (Debian's chromium, the playwright p
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, text
 
-from tests.web.server import Person, Server, served
-from tests.web.test_browser import browser, pytestmark, shoot, tid, watch_errors  # noqa: F401 - the fixtures
+from tests.web.server import Server, served
+from tests.web.test_browser import (  # noqa: F401 - the fixtures
+    browser,
+    my_turn,
+    pytestmark,
+    shoot,
+    take_turn,
+    tid,
+    watch_errors,
+)
 from tests.web.test_chat_browser import XSS
 from tests.web.test_chips_browser import named
 from tests.web.test_social_browser import close_sheet, table_id
@@ -32,14 +42,18 @@ except ImportError:  # pragma: no cover - skipped by pytestmark
     pass
 
 NAMES = ("Anil", "Bina", "Chand", "Dev")
+#: A seat's extra seconds for a match, besides each turn's 0.5 s.
+EXTRA = 6
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     # Four accounts from one address (friends need accounts; the server allows three a day by default); a turn
-    # runs out in 0.5 s (the least the server takes), and a bot plays it.
-    with served(tmp_path, "four.db", "--accounts-per-address", "4", "--turn-seconds", "0.5", "--extra-seconds", "0",
-                bot_delay=0.05) as s:
+    # runs out in 0.5 s (the least the server takes) and the seat's extra time for the match in EXTRA more, and a
+    # bot plays it (after three in a row, a bot keeps the seat until its person acts): the first match is played
+    # out in well under a minute, and each person has his EXTRA seconds again for a turn at the rematch.
+    with served(tmp_path, "four.db", "--accounts-per-address", "4", "--turn-seconds", "0.5", "--extra-seconds",
+                str(EXTRA), bot_delay=0.05) as s:
         yield s
 
 
@@ -74,6 +88,18 @@ def match_over(server: str, table: str, pages: list[Page]) -> None:
                 shoot(page, f"four-stuck-{i}")
             raise AssertionError(f"the match did not end: {summary}")
         time.sleep(0.2)
+
+
+def moved_by_people(server: Server, table: str) -> int:
+    """How many people (guests, not bots or the turn timer) made a bid or a play at ``table``."""
+    engine = create_engine(server.database_url)
+    try:
+        with engine.connect() as c:
+            rows = c.execute(text("SELECT guest, body FROM actions WHERE table_id = :t AND guest IS NOT NULL"),
+                             {"t": table}).all()
+    finally:
+        engine.dispose()
+    return len({guest for guest, body in rows if json.loads(body)["type"] in ("bid", "play")})
 
 
 def test_four_people_invite_chat_mute_play_and_all_accept_a_rematch(server: Server, browser: Browser) -> None:
@@ -145,20 +171,29 @@ def test_four_people_invite_chat_mute_play_and_all_accept_a_rematch(server: Serv
         _expect(tid(page, "rematch-seat")).to_have_count(4)
     for page in (bina, chand, dev):
         tid(page, "rematch-accept").click()
-    # The server starts the rematch with the four in their seats: it tells Anil's connection to the old table where
-    # the new one is (the pages' own move there is left to tests/web/test_social_browser.py: here, four pages on a
-    # loaded machine did not commit the navigation within 90 s).
-    cookie = next(c["value"] for c in contexts[0].cookies() if c["name"] == "taash_guest")
-    anil_again = Person(Server(server.url, server.database_url, []))
-    anil_again.http.cookies.set("taash_guest", cookie)
-    sock = anil_again.socket(old)
-    try:
-        new = sock.recv_until("rematch_started", timeout=60)["table"]
-    finally:
-        sock.close()
-    assert new != old
+    # The server starts the rematch with the four in their seats, and every page moves to the new table.
+    for page in pages:
+        page.wait_for_function("old => !location.pathname.endsWith(old)", arg=old, timeout=60000)
+        page.wait_for_url("**/t/*")
+    new = table_id(anil)
+    assert new != old and all(table_id(page) == new for page in pages)
     summary = anil.request.get(f"{server.url}/api/tables/{new}").json()
     assert [(seat["name"], seat["bot"]) for seat in summary["seats"]] == [(name, False) for name in NAMES], summary
+
+    # There each plays a turn of his own by clicks, as it comes (a bid or a card), within his extra time.
+    played: set[int] = set()
+    deadline = time.monotonic() + 120
+    while len(played) < len(pages):
+        if time.monotonic() > deadline:
+            for i, page in enumerate(pages):
+                shoot(page, f"four-rematch-{i}")
+            raise AssertionError(f"only seats {sorted(played)} played at the new table")
+        for seat, page in enumerate(pages):
+            if seat not in played and my_turn(page):
+                take_turn(page)
+                played.add(seat)
+        time.sleep(0.05)
+    assert moved_by_people(server, new) == 4
     for c in contexts:
         c.close()
     assert not errors, errors

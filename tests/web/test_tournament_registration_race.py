@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,8 @@ from taash.chips.audit import audit
 from taash.chips.ledger import Ledger, Transfer, wallet_of
 from taash.tournaments.pairing import TournamentError
 from taash.web.tournament_book import create_tournament, read
-from taash.web.tournament_rows import WITHDRAWN, pool_person
-from taash.web.tournaments import Tournaments
+from taash.web.tournament_rows import ENTERING, REGISTERED, WITHDRAWN, pool_person
+from taash.web.tournaments import ENTERING_SECONDS, Tournaments
 from tests.web.test_tournaments import DATABASES, GRANT, Server, database, people, spec
 
 FEE = 100
@@ -71,6 +72,10 @@ def registering(engine: Engine, made: str, who: list[str], ledger: Callable[[], 
 
 async def never(tournament_id: str) -> bool:
     return False
+
+
+async def always(tournament_id: str) -> bool:
+    return True
 
 
 def at_once(*work: Callable[[], tuple[list[str], list[str]]]) -> list[tuple[list[str], list[str]]]:
@@ -165,13 +170,15 @@ class LateLedger(Ledger):
 def test_an_entry_the_director_settled_as_unpaid_while_its_fee_was_being_taken_gets_the_fee_back(
         tmp_path: Path) -> None:
     """Another server's director settles the entries a crash would have left: it finds this one's fee not taken
-    yet and withdraws it; the fee then taken is returned, and the person is asked to try again."""
+    yet, ENTERING_SECONDS after the entry was made (its server stalled), and withdraws it; the fee then taken is
+    returned, and the person is asked to try again."""
     with database("sqlite", tmp_path) as engine:
         async def run() -> None:
             server = Server(engine)
             (person,) = people(server.ledger, 1)
             made = create_tournament(engine, server.ledger, spec(fee=FEE), None)
-            director = Tournaments(engine, server.hub, server.ledger)  # another server's
+            later = lambda: datetime.now(UTC) + timedelta(seconds=ENTERING_SECONDS + 1)  # noqa: E731
+            director = Tournaments(engine, server.hub, server.ledger, now=later, directs=always)  # another server's
 
             def settle() -> None:
                 record = read(engine, made)
@@ -190,5 +197,38 @@ def test_an_entry_the_director_settled_as_unpaid_while_its_fee_was_being_taken_g
             await server.director.register(made, person, "P")  # again: in
             assert server.ledger.balance(wallet_of(person)) == GRANT - FEE
             await server.close()
+
+        asyncio.run(run())
+
+
+@pytest.mark.parametrize("kind", DATABASES)
+def test_an_entry_being_paid_for_on_one_server_is_left_alone_by_the_director_of_another(
+        tmp_path: Path, kind: str) -> None:
+    """Regression (issue 30, found through a real cluster): the director of one server stepped the tournament while
+    another server was taking a person's fee, took the entry for one a crash had left half made, and withdrew it:
+    the person was refused ("please try again") and his fee returned. An entry being paid for now is his
+    registration's to finish."""
+    with database(kind, tmp_path) as engine:
+        async def run() -> None:
+            director, other = Server(engine), Server(engine)  # two servers of a cluster: the first directs
+            director.director.directs, other.director.directs = always, never
+            (person,) = people(other.ledger, 1)
+            made = create_tournament(engine, other.ledger, spec(fee=FEE), None)
+            stepped: list[bool] = []
+
+            def meanwhile() -> None:  # the director's step, while the other server takes the fee
+                record = read(engine, made)
+                assert record is not None and record.entrants[0].state == ENTERING
+                stepped.append(director.director._settle_entries(record))
+
+            other.director.ledger = LateLedger(engine, wallet_of(pool_person(made)), meanwhile)
+            await other.director.register(made, person, "P")
+            assert stepped == [False]
+            record = read(engine, made)
+            assert record is not None and record.people == [person] and record.entrants[0].state == REGISTERED
+            assert other.ledger.balance(wallet_of(person)) == GRANT - FEE
+            assert audit(engine).clean
+            await director.close()
+            await other.close()
 
         asyncio.run(run())

@@ -21,9 +21,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
-from sqlalchemy import Table, and_, bindparam, or_, select, update
+from sqlalchemy import Select, Table, and_, bindparam, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
@@ -79,6 +79,8 @@ class Lease(Protocol):
 
     def lapsed(self, limit: int = 50) -> list[str]: ...
 
+    def unheld_among(self, ids: Select[Any], limit: int = 50) -> list[str]: ...
+
     def owner(self, table_id: str) -> str | None: ...
 
     def hand_over(self) -> None: ...
@@ -101,6 +103,9 @@ class SoleLease:
         return set()
 
     def lapsed(self, limit: int = 50) -> list[str]:
+        return []
+
+    def unheld_among(self, ids: Select[Any], limit: int = 50) -> list[str]:
         return []
 
     def owner(self, table_id: str) -> str | None:
@@ -213,6 +218,20 @@ class DatabaseLease:
                              .where(leases.c.server.is_not(None), leases.c.until < self.clock(),
                                     or_(tables.c.status.in_(("waiting", "playing")),
                                         and_(tables.c.status == "finished", tables.c.id.in_(held))))
+                             .order_by(leases.c.until).limit(limit))
+            return [row.table_id for row in rows]
+
+    def unheld_among(self, ids: Select[Any], limit: int = 50) -> list[str]:
+        """Finished tables among ``ids`` (a select of table ids: those with an open rematch offer) that no server
+        holds now (their owner died, stopped, or let them go) and whose stakes are settled (a match's end is
+        written first, by :meth:`lapsed`'s taker): the ones whose offer a live server takes up."""
+        leases, tables, accounts = _leases(), TableRow.__table__, AccountRow.__table__
+        held = select(accounts.c.table_id).where(accounts.c.kind == ESCROW, accounts.c.state == PENDING)
+        with self.engine.connect() as c:
+            rows = c.execute(select(leases.c.table_id).join(tables, tables.c.id == leases.c.table_id)
+                             .where(or_(leases.c.server.is_(None), leases.c.until < self.clock()),
+                                    tables.c.status == "finished", leases.c.table_id.in_(ids),
+                                    tables.c.id.not_in(held))
                              .order_by(leases.c.until).limit(limit))
             return [row.table_id for row in rows]
 

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from taash.i18n import N_, _, in_language, said_of
 from taash.tables.adapter import TableError
 from taash.web.hub import Connection, Hub, Live
+from taash.web.lease import SoleLease
 from taash.web.offer_rows import RematchOfferRow, seconds_of, wall
 from taash.web.table_models import sit_action
 
@@ -45,6 +46,8 @@ STARTED_KEPT = 2000
 #: Days an offer's row is kept in the database (a started rematch's, to send late connections on).
 KEPT_DAYS = 2
 ANSWERS = ("propose", "accept", "decline")
+#: The tables with an open offer (not started yet).
+OPEN_OFFERS = select(RematchOfferRow.table_id).where(RematchOfferRow.started.is_(None))
 
 #: What each seat said, as the ``rematch`` message lists them.
 WAITING, ACCEPTED, DECLINED, LEFT, BOT = "waiting", "accepted", "declined", "left", "bot"
@@ -76,6 +79,7 @@ class Rematches:
         self.started: OrderedDict[str, str] = OrderedDict()
         #: Finished tables whose rematch is being made (no new offer meanwhile).
         self.starting: set[str] = set()
+        hub.ownership.also.append(self.take_up_lapsed)
 
     # -- a seat's answer ------------------------------------------------------------------------------------------
 
@@ -230,23 +234,82 @@ class Rematches:
         """Take up the offers kept (at the server's start): the rematches started, and each open offer at its
         finished table (held in memory, so that its connections share it), its expiry running on; how many open
         offers."""
-        clock = self.hub.clock
         for row in await asyncio.to_thread(self._rows):
             if row.started is not None:
                 self.started[row.table_id] = row.started
                 continue
             read = await asyncio.to_thread(self._claimed_finished, row.table_id)
-            if read is None:
-                continue
-            live = self.hub.registry.keep(read)
-            until = seconds_of(row.until)
-            offer = Offer(live, row.by, json.loads(row.answers), until, clock.monotonic() + until - clock.time())
-            self.offers[row.table_id] = offer
-            if offer.waiting():
-                offer.timer = asyncio.create_task(self._expire(offer))
+            if read is not None:
+                self._take_up(row, read)
         while len(self.started) > STARTED_KEPT:
             self.started.popitem(last=False)
         return len(self.offers)
+
+    async def take_up_lapsed(self) -> int:
+        """Take up the open offers of finished tables that no server holds any more (their holder died while this
+        server runs: the scan for lapsed leases calls this), each as :meth:`restore` does, its table's lease claimed
+        first so that one server alone does, and its row read again once claimed (the answers as the holder last
+        wrote them); how many offers were taken up."""
+        taken = 0
+        for table_id in await asyncio.to_thread(self.hub.lease.unheld_among, OPEN_OFFERS):
+            if table_id in self.offers or table_id in self.starting:
+                continue
+            read = await asyncio.to_thread(self._claimed_finished, table_id)
+            if read is None:
+                continue
+            row = await asyncio.to_thread(self._row, table_id)
+            if row is None or row.started is not None:  # ended or started meanwhile: nothing to take up
+                if row is not None and row.started is not None:
+                    self.started[table_id] = row.started
+                if self.hub.live.get(table_id) is not read:  # claimed for the offer alone: let it go again
+                    await asyncio.to_thread(self.hub.lease.release, table_id)
+                continue
+            log.info("table %s: its rematch offer is taken up here (its server stopped holding it)", table_id)
+            self._take_up(row, read)
+            taken += 1
+        return taken
+
+    async def take_up_here(self, live: Live) -> None:
+        """A connection has just joined ``live``, a finished table that no server holds (its holder died, and no
+        scan has taken its offer up yet): take the open offer up on this server now, with ``live`` (so that the
+        connection shares it and is told of the offer), rather than leave it out of the offer until it
+        reconnects. Nothing for a lone server (its restart took every offer up), nor for a table held anywhere."""
+        table_id = live.table.id
+        if (isinstance(self.hub.lease, SoleLease) or live.owner is not None or live.gone
+                or live.table.status != "finished" or table_id in self.offers or table_id in self.started
+                or table_id in self.hub.live):
+            return
+        row = await asyncio.to_thread(self._row, table_id)
+        if row is None or row.started is not None:
+            return
+        claim = await asyncio.to_thread(self.hub.lease.claim, table_id)
+        if not claim.owned:
+            return
+        row = await asyncio.to_thread(self._row, table_id)  # as the holder last wrote it, now that it is ours
+        if row is None or row.started is not None or table_id in self.offers or table_id in self.hub.live:
+            await asyncio.to_thread(self.hub.lease.release, table_id)
+            return
+        live.epoch = claim.epoch
+        log.info("table %s: its rematch offer is taken up here (its server stopped holding it)", table_id)
+        self._take_up(row, live)
+
+    def _take_up(self, row: RematchOfferRow, read: Live) -> None:
+        """Hold the finished table ``read`` in memory with the open offer ``row``, its expiry running on."""
+        clock = self.hub.clock
+        live = self.hub.registry.keep(read)
+        until = seconds_of(row.until)
+        offer = Offer(live, row.by, json.loads(row.answers), until, clock.monotonic() + until - clock.time())
+        self.offers[row.table_id] = offer
+        if offer.waiting():
+            offer.timer = asyncio.create_task(self._expire(offer))
+
+    def _row(self, table_id: str) -> RematchOfferRow | None:
+        """The offer kept for ``table_id`` as the database has it now (a worker thread's call)."""
+        with Session(self.hub.store.engine, expire_on_commit=False) as s:
+            row = s.get(RematchOfferRow, table_id)
+            if row is not None:
+                s.expunge(row)
+            return row
 
     def _claimed_finished(self, table_id: str) -> Live | None:
         """The finished table of an open offer, its lease claimed by this server (so that one server among several

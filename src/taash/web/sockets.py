@@ -171,7 +171,10 @@ async def table_connection(state: AppState, ws: WebSocket, live: Live, guest: st
 
 async def welcome(state: AppState, live: Live, conn: Connection) -> None:
     """What a connection just joined is told after the table's state, on a websocket of this server or bridged
-    from another: a rematch on offer, and the chat's recent lines."""
+    from another: a rematch on offer (taken up here first when its holder died and nobody has yet), and the chat's
+    recent lines."""
+    with contextlib.suppress(SQLAlchemyError):  # not taken up here: the next scan does
+        await state.rematches.take_up_here(live)
     state.rematches.greet(live, conn)
     with contextlib.suppress(SQLAlchemyError):  # the recent lines unread: the table is played as ever
         await send_history(state.chat, live, conn)

@@ -85,6 +85,10 @@ from taash.web.tournament_rows import (
 from taash.web.tournament_watch import Watchers
 
 log = logging.getLogger("taash.web")
+#: Seconds an entry may take to pay its fee before the director settles it as one a crash left half made (a fee is
+#: paid in milliseconds; before, the director of one server settled an entry another server was paying for at that
+#: moment as unpaid, and its person was asked to try again).
+ENTERING_SECONDS = 30.0
 
 
 class Tournaments:
@@ -163,9 +167,15 @@ class Tournaments:
 
     def _settle_entries(self, record: Record) -> bool:
         """Entries a crash left half made: a fee taken is an entry, one not taken is none; a return begun is
-        made. Whether any was."""
+        made. Whether any was. Among several servers, an entry still within :data:`ENTERING_SECONDS` may be being
+        paid for now on another one, and is left to its registration (a lone server's own registrations never
+        meet its steps: they take turns under :attr:`lock`)."""
         changed = False
+        oldest = self.now() - timedelta(seconds=ENTERING_SECONDS)
         for e in record.entrants:
+            entered = aware(e.registered_at)
+            if e.state == ENTERING and self.directs is not None and entered is not None and entered > oldest:
+                continue
             if e.state == ENTERING:
                 paid = not record.row.fee or (self.ledger is not None and self.ledger.transfer_by_id(
                     fee_id(record.row.id, e.entrant, e.entries)) is not None)

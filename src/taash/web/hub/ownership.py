@@ -98,6 +98,9 @@ class Ownership:
         self.finish = finish
         #: Such endings being written, kept until they end.
         self.finishing: set[asyncio.Task[None]] = set()
+        #: What else each scan takes up from servers that died (a rematch offer at a finished table: registered by
+        #: :class:`taash.web.rematch.Rematches`).
+        self.also: list[Callable[[], Coroutine[Any, Any, object]]] = []
 
     def lost(self, table_ids: set[str]) -> int:
         """Let go of tables another server has taken: their bots stop and their connections are closed (1012),
@@ -144,10 +147,13 @@ class Ownership:
         await self.scan()
 
     async def scan(self) -> None:
-        """Take the tables whose owner stopped renewing."""
+        """Take the tables whose owner stopped renewing, and what else they held (:attr:`also`)."""
         lapsed = await asyncio.to_thread(self.lease.lapsed)
         if lapsed and not self.closing():
             self.take_lapsed(lapsed)
+        for take_up in self.also:
+            if not self.closing():
+                await take_up()
 
     async def keep_forever(self, every: float = RENEW_SECONDS) -> None:
         """Renew (on a thread of its own: :class:`Renewer`) and take over every ``every`` seconds until cancelled
