@@ -64,8 +64,7 @@ def test_the_measured_window_opens_once_the_tables_have_started() -> None:
 
         async def session(person: str) -> None:
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(None) as timeout:
-                    window.join(timeout)
+                async with asyncio.timeout(None) as timeout, window.joined(timeout):
                     window.arrived(person)
                     await asyncio.sleep(3600)
             ended.append(loop.time())
@@ -81,5 +80,14 @@ def test_the_measured_window_opens_once_the_tables_have_started() -> None:
         assert all(0.15 <= t - opened < 2 for t in ended)
         late = asyncio.create_task(session("c"))  # joining after the opening: ends with the window too
         await asyncio.wait_for(late, 5)
+        assert not window.timeouts  # every session that ended left
+
+    async def a_session_ending_before_the_opening() -> None:
+        window = Window(1)
+        async with asyncio.timeout(None) as timeout, window.joined(timeout):
+            window.arrived("a")  # his socket closes at once
+        window.open(0.1)  # nothing to reschedule: no "Cannot change state of finished Timeout"
+        assert not window.timeouts
 
     asyncio.run(main())
+    asyncio.run(a_session_ending_before_the_opening())

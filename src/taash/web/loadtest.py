@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,7 +87,7 @@ class Window:
 
     def __init__(self, people: int = 0) -> None:
         self.opened: float | None = None
-        self.timeouts: list[asyncio.Timeout] = []
+        self.timeouts: set[asyncio.Timeout] = set()
         self._close_at = 0.0
         #: Set once every person has read his table's first state (or given up): the tables may start.
         self.everyone = asyncio.Event()
@@ -105,7 +105,7 @@ class Window:
 
     def join(self, timeout: asyncio.Timeout) -> None:
         """A person's session, ended when the window closes (rescheduled once it opens)."""
-        self.timeouts.append(timeout)
+        self.timeouts.add(timeout)
         if self.opened is not None:
             timeout.reschedule(self._close_at)
 
@@ -114,12 +114,36 @@ class Window:
         self.opened = time.monotonic()
         self._close_at = loop.time() + duration
         for timeout in self.timeouts:
-            if not timeout.expired():
-                timeout.reschedule(self._close_at)
+            timeout.reschedule(self._close_at)
+
+    @contextlib.asynccontextmanager
+    async def joined(self, timeout: asyncio.Timeout) -> AsyncIterator[None]:
+        """:meth:`join` for the session's length, then :meth:`leave`."""
+        self.join(timeout)
+        try:
+            yield
+        finally:
+            self.leave(timeout)
+
+    def leave(self, timeout: asyncio.Timeout) -> None:
+        """A person's session ended (his socket closed before the window closed): nothing left to reschedule."""
+        self.timeouts.discard(timeout)
 
     @property
     def counting(self) -> bool:
         return self.opened is not None
+
+
+def answered(r: httpx.Response) -> httpx.Response:
+    """``r`` if it succeeded, else RuntimeError saying in one line what the server refused and why."""
+    if r.is_success:
+        return r
+    try:
+        said = r.json().get("message") or r.text
+    except ValueError:
+        said = r.text
+    raise RuntimeError(f"the server refused {r.request.method} {r.request.url.path}: {r.status_code} "
+                       f"{' '.join(str(said).split())[:200]}")
 
 
 def free_port() -> int:
@@ -161,8 +185,7 @@ class Person:
         self.cookie = ""
 
     async def sign_in(self, http: httpx.AsyncClient) -> None:
-        r = await http.post(f"{self.url}/api/guest", json={"name": self.name})
-        r.raise_for_status()
+        r = answered(await http.post(f"{self.url}/api/guest", json={"name": self.name}))
         self.cookie = r.cookies["taash_guest"]
 
     async def play(self, table_id: str) -> None:
@@ -194,8 +217,7 @@ class Person:
             # One deadline for the whole session (not a timer per message: the load test's own cost must stay
             # small beside the server's, on the same machine), set when the window opens; orjson reads the states.
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(None) as session:
-                    self.window.join(session)
+                async with asyncio.timeout(None) as session, self.window.joined(session):
                     while True:
                         m = orjson.loads(await ws.recv(decode=False))
                         kind = m["type"]
@@ -238,13 +260,12 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
         for t in range(tables):
             owner = people[seats * t]
             cookies = {"taash_guest": owner.cookie}
-            r = await http.post(f"{url}/api/tables", json={**settings, "public": False}, cookies=cookies)
-            r.raise_for_status()
+            r = answered(await http.post(f"{url}/api/tables", json={**settings, "public": False}, cookies=cookies))
             tid, code = r.json()["id"], r.json()["code"]  # its owner sits in seat 0
             for seat in range(1, seats):
                 p = people[seats * t + seat]
-                (await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
-                                 cookies={"taash_guest": p.cookie})).raise_for_status()
+                answered(await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
+                                         cookies={"taash_guest": p.cookie}))
             table_ids.append(tid)
     async def ticker() -> None:
         while True:
@@ -266,8 +287,8 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
             await window.everyone.wait()
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         for t, tid in enumerate(table_ids):
-            (await http.post(f"{url}/api/tables/{tid}/start",
-                             cookies={"taash_guest": people[seats * t].cookie})).raise_for_status()
+            answered(await http.post(f"{url}/api/tables/{tid}/start",
+                                     cookies={"taash_guest": people[seats * t].cookie}))
     window.open(duration)
     tick = asyncio.create_task(ticker())
     await asyncio.gather(*tasks)
@@ -293,7 +314,10 @@ def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url
         if url is None:
             proc, url = start_server(Path(tmp))
         try:
-            return run_loop(run_async(url, players, duration, interval, seed, on_tick, game))
+            try:
+                return run_loop(run_async(url, players, duration, interval, seed, on_tick, game))
+            except httpx.HTTPError as e:
+                raise RuntimeError(f"the load test could not reach the server: {type(e).__name__} {e}") from e
         finally:
             if proc is not None:
                 proc.terminate()
