@@ -157,6 +157,11 @@ def migrated_database(tmp: Path, kind: str = "sqlite", name: str = "taash.db") -
 COLD = os.environ.get("TAASH_TEST_COLD_SERVERS", "") not in ("", "0")
 
 
+#: ``TAASH_TEST_REAL_PASSWORDS=1``: every server hashes passwords with Argon2's defaults, as ``taash serve`` does
+#: (see :class:`Server`'s ``real_passwords``).
+REAL_PASSWORDS = os.environ.get("TAASH_TEST_REAL_PASSWORDS", "") not in ("", "0")
+
+
 @dataclass
 class Forked:
     """A server forked by the zygote: as much of :class:`subprocess.Popen` as :class:`Server` uses (it is not this
@@ -219,8 +224,9 @@ class Zygote:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    def serve(self, args: list[str], log: Path) -> Forked:
-        pid = int(self.answer({"serve": args, "log": str(log), "env": dict(os.environ), "cwd": os.getcwd()})["pid"])
+    def serve(self, args: list[str], log: Path, fast_passwords: bool = True) -> Forked:
+        pid = int(self.answer({"serve": args, "log": str(log), "env": dict(os.environ), "cwd": os.getcwd(),
+                               "fast_passwords": fast_passwords})["pid"])
         return Forked(pid, self, os.pidfd_open(pid))  # a child that ended stays a zombie until reaped: no race
 
     def reap(self, pid: int) -> int:
@@ -254,6 +260,9 @@ class Server:
     log: Path | None = None
     #: How Python runs taash (a test may give ``("-c", code)`` that changes something first and then runs it).
     launcher: tuple[str, ...] = ("-m", "taash.cli.main")
+    #: Whether passwords are hashed as ``taash serve`` hashes them; otherwise (a forked server) with Argon2 at its
+    #: cheapest, a second less an account on a loaded machine (tests/web/zygote.py's ``fast_passwords``).
+    real_passwords: bool = False
 
     @property
     def ws_url(self) -> str:
@@ -263,7 +272,7 @@ class Server:
         assert self.log is not None
         forks = zygote() if self.launcher == ("-m", "taash.cli.main") else None
         if forks is not None:
-            self.proc = forks.serve(self.args, self.log)
+            self.proc = forks.serve(self.args, self.log, fast_passwords=not (self.real_passwords or REAL_PASSWORDS))
         else:
             with self.log.open("ab") as out:
                 self.proc = subprocess.Popen([sys.executable, *self.launcher, "serve", *self.args],
@@ -367,11 +376,11 @@ def close_chromium() -> None:
 def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
                    away_seconds: float = 30.0, rate: float = 1000.0, extra: tuple[str, ...] = (),
                    creations: float = 1e6, accounts_per_address: int = 1000,
-                   related_stakes: bool = False) -> Iterator[Server]:
+                   related_stakes: bool = False, real_passwords: bool = False) -> Iterator[Server]:
     """A server on a free loopback port; bots move at once, and a test client may send fast (``rate``) and make
     many guests, tables (``creations`` a minute) and accounts (``accounts_per_address`` a day); everyone comes
     from one address, so people play each other for chips only where ``related_stakes`` lets related people;
-    ``extra`` are more options of ``taash serve``."""
+    ``extra`` are more options of ``taash serve``; ``real_passwords``: see :class:`Server`."""
     port = free_port()
 
     def run(url: str) -> Iterator[Server]:
@@ -380,7 +389,7 @@ def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
             "--away-seconds", str(away_seconds), "--rate", str(rate), "--creations", str(creations),
             "--accounts-per-address", str(accounts_per_address),
             *(("--allow-related-stakes",) if related_stakes else ()), "--log-level", "warning", *extra],
-            log=tmp / "server.log")
+            log=tmp / "server.log", real_passwords=real_passwords)
         server.start()
         try:
             yield server

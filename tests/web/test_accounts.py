@@ -45,7 +45,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(scope="module", params=DATABASES)
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("accounts"), request.param) as s:
+    with running_server(tmp_path_factory.mktemp("accounts"), request.param, real_passwords=True) as s:
         yield s
 
 
@@ -388,7 +388,7 @@ def test_wrong_logins_sent_at_once_from_one_address_are_counted_before_they_are_
         tmp_path: Path, database: str) -> None:
     """Issue 26, item 2: 60 wrong logins sent at once from one address all got 401 (the address's failures were
     counted only after their Argon2 checks)."""
-    with running_server(tmp_path, database) as server:
+    with running_server(tmp_path, database, real_passwords=True) as server:
         claimed(server, "Vani")
 
         async def at_once(names: list[str]) -> list[int]:
@@ -408,7 +408,7 @@ def test_wrong_logins_sent_at_once_from_one_address_are_counted_before_they_are_
 
 
 def test_an_address_is_refused_after_too_many_wrong_passwords_whatever_it_forwards(tmp_path: Path) -> None:
-    with running_server(tmp_path) as server:
+    with running_server(tmp_path, real_passwords=True) as server:
         names = [f"Jaya {letter}" for letter in "abcd"]
         for name in names:
             claimed(server, name)
@@ -429,7 +429,7 @@ def test_an_address_is_refused_after_too_many_wrong_passwords_whatever_it_forwar
 
 
 def test_a_trusted_proxy_names_the_client_whose_attempts_are_counted(tmp_path: Path) -> None:
-    with running_server(tmp_path, extra=("--trusted-proxy", "127.0.0.1")) as server:
+    with running_server(tmp_path, extra=("--trusted-proxy", "127.0.0.1"), real_passwords=True) as server:
         def attempt(forwarded: str | None, name: str = "Nobody") -> httpx.Response:
             headers = {"X-Forwarded-For": forwarded} if forwarded else {}
             return Person(server).http.post("/api/login", json={"name": name, "password": "a wrong one"},
@@ -563,7 +563,7 @@ def test_a_database_of_0003_upgrades_and_its_guests_claim_their_names(tmp_path: 
     cookie = URLSafeSerializer(server_key(engine), salt="guest").dumps("0ld9uest")
     engine.dispose()
 
-    with running_server(tmp_path) as server:  # the server upgrades the database as it starts
+    with running_server(tmp_path, real_passwords=True) as server:  # the server upgrades the database as it starts
         old = httpx.Client(base_url=server.url, cookies={"taash_guest": cookie})
         assert old.get("/api/me").json() == {"id": "0ld9uest", "name": "Kiran", "account": False}
         assert old.post("/api/account", json={"password": PASSWORD}).status_code == 200
