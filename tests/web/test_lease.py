@@ -23,6 +23,7 @@ from taash.web.hub import FakeClock, Hub, Live
 from taash.web.hub.ownership import Renewer
 from taash.web.lease import DatabaseLease, LeaseLost, SoleLease, fence, renew_period
 from taash.web.store import Store
+from tests.web.server import POSTGRES, postgres_database
 
 
 def server(url: str, name: str, clock: FakeClock) -> tuple[Hub, Store, DatabaseLease]:
