@@ -104,3 +104,8 @@ def test_openspiel_arena_plays_openspiels_ismcts_against_a_taash_bot_in_duplicat
     pytest.importorskip("pyspiel", reason="the openspiel extra is not installed (pip install 'taash[openspiel]')")
     out = run_script("openspiel_arena.py", "--deals", "1", "--simulations", "2", "--expert", "random")
     assert "deal 1 (seed" in out and "against taash random, 2 players, 2 deals: mean margin" in out
+
+
+def test_migrated_databases_times_a_migration_against_a_copy() -> None:
+    out = run_script("migrated_databases.py", "--rounds", "1")
+    assert "migrated_sqlite_file " in out and "copied_sqlite_file " in out and "(1 rounds)" in out

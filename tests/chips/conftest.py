@@ -59,8 +59,5 @@ def database_url(request: pytest.FixtureRequest, sqlite_url: str) -> Iterator[st
     if request.param == "sqlite":
         yield sqlite_url
         return
-    with postgres_database() as url:
-        engine = make_engine(url)
-        migrate(engine)
-        engine.dispose()
+    with postgres_database(migrated=True) as url:
         yield url

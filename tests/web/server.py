@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
+import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -36,36 +37,129 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _admin() -> str:
+    assert POSTGRES is not None
+    return POSTGRES.replace("postgresql+psycopg://", "postgresql://")
+
+
+def _postgres_url(name: str) -> str:
+    assert POSTGRES is not None
+    return f"{POSTGRES.rpartition('/')[0]}/{name}"
+
+
 @contextmanager
-def postgres_database() -> Iterator[str]:
-    """A new empty PostgreSQL database, dropped afterwards."""
+def postgres_database(migrated: bool = False) -> Iterator[str]:
+    """A new PostgreSQL database, empty or (``migrated``) with the newest schema as :func:`migrated_database`
+    makes it; dropped afterwards."""
     import psycopg
 
-    assert POSTGRES is not None
-    admin = POSTGRES.replace("postgresql+psycopg://", "postgresql://")
     name = f"taash_test_{secrets.token_hex(4)}"
-    with psycopg.connect(admin, autocommit=True) as c:
-        c.execute(f"CREATE DATABASE {name}")
-    base, _, _ = POSTGRES.rpartition("/")
+    template = f" TEMPLATE {_postgres_template()}" if migrated else ""
+    with psycopg.connect(_admin(), autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}{template}")
     try:
-        yield f"{base}/{name}"
+        yield _postgres_url(name)
     finally:
-        # A server killed with ``kill -9`` can leave a backend of the test database still starting up (no role yet),
-        # which a non-superuser may not terminate: wait for it to finish or go, then drop.
-        for attempt in range(40):
-            try:
-                with psycopg.connect(admin, autocommit=True) as c:
-                    c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-                break
-            except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
-                if attempt == 39:
-                    raise
-                time.sleep(0.25)
+        drop_postgres_database(name)
+
+
+def drop_postgres_database(name: str) -> None:
+    import psycopg
+
+    # A server killed with ``kill -9`` can leave a backend of the test database still starting up (no role yet),
+    # which a non-superuser may not terminate: wait for it to finish or go, then drop.
+    for attempt in range(40):
+        try:
+            with psycopg.connect(_admin(), autocommit=True) as c:
+                c.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            break
+        except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
+            if attempt == 39:
+                raise
+            time.sleep(0.25)
+
+
+#: The databases this test process migrated once, which :func:`migrated_database` copies: an SQLite file, and the
+#: name of a PostgreSQL database (made on first use; gone when the process ends).
+_templates: dict[str, str] = {}
+
+
+def _migrated_once(url: str) -> None:
+    from taash.web.db import make_engine, migrate
+
+    engine = make_engine(url)
+    try:
+        migrate(engine)
+    finally:
+        engine.dispose()  # no connection left: SQLite's log is folded into the file, PostgreSQL's template is free
+
+
+def _sqlite_template() -> Path:
+    if "sqlite" not in _templates:
+        import atexit
+        import shutil
+        import tempfile
+
+        directory = Path(tempfile.mkdtemp(prefix="taash-template-"))
+        atexit.register(shutil.rmtree, directory, True)
+        _migrated_once(f"sqlite:///{directory / 'template.db'}")
+        _templates["sqlite"] = str(directory / "template.db")
+    return Path(_templates["sqlite"])
+
+
+def _postgres_template() -> str:
+    if "postgres" not in _templates:
+        import atexit
+
+        import psycopg
+
+        name = f"taash_template_{secrets.token_hex(4)}"
+        with psycopg.connect(_admin(), autocommit=True) as c:
+            c.execute(f"CREATE DATABASE {name}")
+        atexit.register(drop_postgres_database, name)
+        _migrated_once(_postgres_url(name))
+        _templates["postgres"] = name
+    return _templates["postgres"]
+
+
+def migrated_sqlite(tmp: Path, name: str = "taash.db") -> str:
+    """The URL of the SQLite file ``name`` in ``tmp``: a copy of the migrated one (:func:`migrated_database`),
+    unless an earlier server's database is there already (kept, as a restart keeps it)."""
+    import shutil
+
+    path = tmp / name
+    if not path.exists():
+        shutil.copyfile(_sqlite_template(), path)
+    return f"sqlite:///{path}"
+
+
+#: The kinds of database the tests run on, as the ``database`` fixture's parameters name them.
+DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))]
+
+
+@contextmanager
+def migrated_database(tmp: Path, kind: str = "sqlite", name: str = "taash.db") -> Iterator[str]:
+    """The URL of a new database of ``kind`` (``sqlite``: the file ``name`` in ``tmp``; ``postgres``) with the
+    newest schema, as a server's first start leaves it before it writes anything: a copy of one this process
+    migrated once (migrating costs a fifth of a second on SQLite and half a second on PostgreSQL; copying a file,
+    or ``CREATE DATABASE ... TEMPLATE``, far less). A PostgreSQL database is dropped afterwards."""
+    if kind == "sqlite":
+        yield migrated_sqlite(tmp, name)
+    else:
+        assert kind in ("postgres", "postgresql"), kind
+        with postgres_database(migrated=True) as url:
+            yield url
 
 
 #: ``TAASH_TEST_COLD_SERVERS=1``: every server a new interpreter of its own (``python -m taash.cli.main serve``)
 #: instead of a fork of tests/web/zygote.py, which imported the server once.
 COLD = os.environ.get("TAASH_TEST_COLD_SERVERS", "") not in ("", "0")
+
+
+#: ``TAASH_TEST_REAL_PASSWORDS=1``: every server hashes passwords with Argon2's defaults, as ``taash serve`` does
+#: (see :class:`Server`'s ``real_passwords``).
+REAL_PASSWORDS = os.environ.get("TAASH_TEST_REAL_PASSWORDS", "") not in ("", "0")
 
 
 @dataclass
@@ -130,8 +224,9 @@ class Zygote:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    def serve(self, args: list[str], log: Path) -> Forked:
-        pid = int(self.answer({"serve": args, "log": str(log), "env": dict(os.environ), "cwd": os.getcwd()})["pid"])
+    def serve(self, args: list[str], log: Path, fast_passwords: bool = True) -> Forked:
+        pid = int(self.answer({"serve": args, "log": str(log), "env": dict(os.environ), "cwd": os.getcwd(),
+                               "fast_passwords": fast_passwords})["pid"])
         return Forked(pid, self, os.pidfd_open(pid))  # a child that ended stays a zombie until reaped: no race
 
     def reap(self, pid: int) -> int:
@@ -165,6 +260,9 @@ class Server:
     log: Path | None = None
     #: How Python runs taash (a test may give ``("-c", code)`` that changes something first and then runs it).
     launcher: tuple[str, ...] = ("-m", "taash.cli.main")
+    #: Whether passwords are hashed as ``taash serve`` hashes them; otherwise (a forked server) with Argon2 at its
+    #: cheapest, a second less an account on a loaded machine (tests/web/zygote.py's ``fast_passwords``).
+    real_passwords: bool = False
 
     @property
     def ws_url(self) -> str:
@@ -174,7 +272,7 @@ class Server:
         assert self.log is not None
         forks = zygote() if self.launcher == ("-m", "taash.cli.main") else None
         if forks is not None:
-            self.proc = forks.serve(self.args, self.log)
+            self.proc = forks.serve(self.args, self.log, fast_passwords=not (self.real_passwords or REAL_PASSWORDS))
         else:
             with self.log.open("ab") as out:
                 self.proc = subprocess.Popen([sys.executable, *self.launcher, "serve", *self.args],
@@ -210,10 +308,11 @@ class Server:
 @contextmanager
 def served(tmp: Path, database: str, *options: str, bot_delay: float | None = None,
            launcher: tuple[str, ...] = ("-m", "taash.cli.main")) -> Iterator[Server]:
-    """``taash serve`` on a free loopback port over the SQLite file ``database`` in ``tmp``, with ``options`` (and
-    ``--bot-delay`` when given), as the browser tests start it; stopped afterwards."""
+    """``taash serve`` on a free loopback port over the SQLite file ``database`` in ``tmp`` (a migrated copy where
+    there is none yet), with ``options`` (and ``--bot-delay`` when given), as the browser tests start it; stopped
+    afterwards."""
     port = free_port()
-    url = f"sqlite:///{tmp / database}"
+    url = migrated_sqlite(tmp, database)
     delay = ("--bot-delay", str(bot_delay)) if bot_delay is not None else ()
     server = Server(f"http://127.0.0.1:{port}", url, ["--port", str(port), "--database-url", url, *delay, *options,
                                                       "--log-level", "warning"], log=tmp / "server.log",
@@ -277,11 +376,11 @@ def close_chromium() -> None:
 def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
                    away_seconds: float = 30.0, rate: float = 1000.0, extra: tuple[str, ...] = (),
                    creations: float = 1e6, accounts_per_address: int = 1000,
-                   related_stakes: bool = False) -> Iterator[Server]:
+                   related_stakes: bool = False, real_passwords: bool = False) -> Iterator[Server]:
     """A server on a free loopback port; bots move at once, and a test client may send fast (``rate``) and make
     many guests, tables (``creations`` a minute) and accounts (``accounts_per_address`` a day); everyone comes
     from one address, so people play each other for chips only where ``related_stakes`` lets related people;
-    ``extra`` are more options of ``taash serve``."""
+    ``extra`` are more options of ``taash serve``; ``real_passwords``: see :class:`Server`."""
     port = free_port()
 
     def run(url: str) -> Iterator[Server]:
@@ -290,18 +389,15 @@ def running_server(tmp: Path, database: str = "sqlite", bot_delay: float = 0.0,
             "--away-seconds", str(away_seconds), "--rate", str(rate), "--creations", str(creations),
             "--accounts-per-address", str(accounts_per_address),
             *(("--allow-related-stakes",) if related_stakes else ()), "--log-level", "warning", *extra],
-            log=tmp / "server.log")
+            log=tmp / "server.log", real_passwords=real_passwords)
         server.start()
         try:
             yield server
         finally:
             server.stop()
 
-    if database == "sqlite":
-        yield from run(f"sqlite:///{tmp / 'taash.db'}")
-    else:
-        with postgres_database() as url:
-            yield from run(url)
+    with migrated_database(tmp, database) as url:
+        yield from run(url)
 
 
 @dataclass

@@ -35,7 +35,7 @@ from taash.web.login_limits import (
 )
 from taash.web.names import name_keys
 from taash.web.store import Store
-from tests.web.server import POSTGRES, Person, Server, postgres_database, running_server
+from tests.web.server import POSTGRES, Person, Server, running_server
 from tests.web.test_migrations import downgrade
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -45,7 +45,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture(scope="module", params=DATABASES)
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running_server(tmp_path_factory.mktemp("accounts"), request.param) as s:
+    with running_server(tmp_path_factory.mktemp("accounts"), request.param, real_passwords=True) as s:
         yield s
 
 
@@ -356,12 +356,12 @@ async def log_in(browser: httpx.AsyncClient, name: str, password: str = PASSWORD
     return await browser.post("/api/login", json={"name": name, "password": password})
 
 
-def test_wrong_passwords_from_one_address_never_lock_the_owner_out_from_his(database_url: str) -> None:
+def test_wrong_passwords_from_one_address_never_lock_the_owner_out_from_his(database: str) -> None:
     """Issue 26, item 3: five wrong passwords from anywhere locked the account for everyone for 15 minutes."""
     home, attacker = "198.51.100.7", "203.0.113.66"
 
     async def scenario() -> None:
-        async with in_process(database_url) as browser:
+        async with in_process(database) as browser:
             owner = browser(home)
             assert (await owner.post("/api/guest", json={"name": "Uma"})).status_code == 200
             assert (await owner.post("/api/account", json={"password": PASSWORD})).status_code == 200
@@ -388,7 +388,7 @@ def test_wrong_logins_sent_at_once_from_one_address_are_counted_before_they_are_
         tmp_path: Path, database: str) -> None:
     """Issue 26, item 2: 60 wrong logins sent at once from one address all got 401 (the address's failures were
     counted only after their Argon2 checks)."""
-    with running_server(tmp_path, database) as server:
+    with running_server(tmp_path, database, real_passwords=True) as server:
         claimed(server, "Vani")
 
         async def at_once(names: list[str]) -> list[int]:
@@ -408,7 +408,7 @@ def test_wrong_logins_sent_at_once_from_one_address_are_counted_before_they_are_
 
 
 def test_an_address_is_refused_after_too_many_wrong_passwords_whatever_it_forwards(tmp_path: Path) -> None:
-    with running_server(tmp_path) as server:
+    with running_server(tmp_path, real_passwords=True) as server:
         names = [f"Jaya {letter}" for letter in "abcd"]
         for name in names:
             claimed(server, name)
@@ -429,7 +429,7 @@ def test_an_address_is_refused_after_too_many_wrong_passwords_whatever_it_forwar
 
 
 def test_a_trusted_proxy_names_the_client_whose_attempts_are_counted(tmp_path: Path) -> None:
-    with running_server(tmp_path, extra=("--trusted-proxy", "127.0.0.1")) as server:
+    with running_server(tmp_path, extra=("--trusted-proxy", "127.0.0.1"), real_passwords=True) as server:
         def attempt(forwarded: str | None, name: str = "Nobody") -> httpx.Response:
             headers = {"X-Forwarded-For": forwarded} if forwarded else {}
             return Person(server).http.post("/api/login", json={"name": name, "password": "a wrong one"},
@@ -463,7 +463,7 @@ def counting(database_url: str, steps: Callable[[LoginLimits, list[float]], Awai
     asyncio.run(run())
 
 
-def test_each_count_runs_for_its_window_from_its_first_attempt(database_url: str) -> None:
+def test_each_count_runs_for_its_window_from_its_first_attempt(database: str) -> None:
     async def steps(limits: LoginLimits, clock: list[float]) -> None:
         for _ in range(PAIR_LIMIT):
             assert isinstance(await limits.attempt("g1", "10.0.0.1"), Attempt)
@@ -477,10 +477,10 @@ def test_each_count_runs_for_its_window_from_its_first_attempt(database_url: str
             assert isinstance(await limits.attempt("g1", "10.0.0.1"), Attempt)
         assert isinstance(await limits.attempt("g1", "10.0.0.1"), str)
 
-    counting(database_url, steps)
+    counting(database, steps)
 
 
-def test_an_address_and_a_name_have_limits_of_their_own(database_url: str) -> None:
+def test_an_address_and_a_name_have_limits_of_their_own(database: str) -> None:
     async def steps(limits: LoginLimits, clock: list[float]) -> None:
         for i in range(ADDRESS_LIMIT):  # one address, many names
             assert isinstance(await limits.attempt(f"g{i}", "10.0.0.1"), Attempt)
@@ -496,10 +496,10 @@ def test_an_address_and_a_name_have_limits_of_their_own(database_url: str) -> No
         assert isinstance(await limits.attempt("many", "10.2.0.1"), Attempt)
         assert isinstance(await limits.attempt("other", "10.0.0.1"), Attempt)
 
-    counting(database_url, steps)
+    counting(database, steps)
 
 
-def test_the_right_password_takes_its_attempt_back_and_clears_its_pair(database_url: str) -> None:
+def test_the_right_password_takes_its_attempt_back_and_clears_its_pair(database: str) -> None:
     async def steps(limits: LoginLimits, clock: list[float]) -> None:
         for _ in range(PAIR_LIMIT - 1):
             assert isinstance(await limits.attempt("g1", "10.0.0.1"), Attempt)
@@ -510,7 +510,7 @@ def test_the_right_password_takes_its_attempt_back_and_clears_its_pair(database_
             assert isinstance(await limits.attempt(f"name{i}" if i else "g1", "10.0.0.1"), Attempt), i
         assert isinstance(await limits.attempt("g2", "10.0.0.1"), str)
 
-    counting(database_url, steps)
+    counting(database, steps)
 
 
 def test_an_ipv6_client_is_counted_by_its_network() -> None:
@@ -523,17 +523,8 @@ def test_an_ipv6_client_is_counted_by_its_network() -> None:
 # -- the database -------------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'a.db'}"
-    else:
-        with postgres_database() as url:
-            yield url
-
-
-def test_the_database_refuses_two_accounts_of_one_name_key_whatever_python_does(database_url: str) -> None:
-    engine = make_engine(database_url)
+def test_the_database_refuses_two_accounts_of_one_name_key_whatever_python_does(database: str) -> None:
+    engine = make_engine(database)
     migrate(engine)
     insert = text("INSERT INTO accounts (guest_id, name, name_key, look_key, sound_key, password_hash, created_at) "
                   "VALUES (:g, :n, :k, :l, :s, 'h', '2026-01-01')")
@@ -572,7 +563,7 @@ def test_a_database_of_0003_upgrades_and_its_guests_claim_their_names(tmp_path: 
     cookie = URLSafeSerializer(server_key(engine), salt="guest").dumps("0ld9uest")
     engine.dispose()
 
-    with running_server(tmp_path) as server:  # the server upgrades the database as it starts
+    with running_server(tmp_path, real_passwords=True) as server:  # the server upgrades the database as it starts
         old = httpx.Client(base_url=server.url, cookies={"taash_guest": cookie})
         assert old.get("/api/me").json() == {"id": "0ld9uest", "name": "Kiran", "account": False}
         assert old.post("/api/account", json={"password": PASSWORD}).status_code == 200

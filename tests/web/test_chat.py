@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -23,20 +22,11 @@ from taash.web.chat.words import DEVANAGARI_LIST, censor, compile_words, devanag
 from taash.web.db import make_engine, migrate
 from taash.web.hub import Connection, FakeClock, Hub, Live
 from taash.web.store import Store
-from tests.web.server import POSTGRES, postgres_database
+from tests.web.server import POSTGRES
 from tests.web.test_hub import drain
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
     not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))]
-
-
-@pytest.fixture(params=DATABASES)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'chat.db'}"
-    else:
-        with postgres_database() as url:
-            yield url
 
 
 # -- what a message may say --------------------------------------------------------------------------------------
@@ -161,9 +151,9 @@ def chats(conn: Connection) -> list[dict[str, Any]]:
     return [m for m in drain(conn) if m["type"] in ("chat", "chat_history", "chat_filter")]
 
 
-def test_players_and_watchers_talk_apart_and_nothing_else_changes(database_url: str) -> None:
+def test_players_and_watchers_talk_apart_and_nothing_else_changes(database: str) -> None:
     async def run() -> None:
-        engine = make_engine(database_url)
+        engine = make_engine(database)
         migrate(engine)
         store = Store(engine)
         scene = Scene(store)
@@ -280,8 +270,8 @@ def test_the_bots_answers_are_the_same_for_the_same_table() -> None:
 # -- kept in the database ----------------------------------------------------------------------------------------
 
 
-def test_lines_settings_and_reports_are_kept_and_read_back_after_a_restart(database_url: str) -> None:
-    engine = make_engine(database_url)
+def test_lines_settings_and_reports_are_kept_and_read_back_after_a_restart(database: str) -> None:
+    engine = make_engine(database)
     migrate(engine)
 
     async def before() -> tuple[str, str]:
@@ -318,18 +308,18 @@ def test_lines_settings_and_reports_are_kept_and_read_back_after_a_restart(datab
     store.close()
 
 
-def test_the_chat_migration_goes_up_and_down(database_url: str) -> None:
+def test_the_chat_migration_goes_up_and_down(database: str) -> None:
     from sqlalchemy import inspect
 
     from tests.web.test_migrations import downgrade
 
     chat_tables = {"chat_lines", "chat_rooms", "chat_reports"}
-    engine = make_engine(database_url)
+    engine = make_engine(database)
     migrate(engine)
     assert chat_tables <= set(inspect(engine).get_table_names())
     engine.dispose()
-    downgrade(database_url, "0015_social")
-    engine = make_engine(database_url)
+    downgrade(database, "0015_social")
+    engine = make_engine(database)
     assert not chat_tables & set(inspect(engine).get_table_names())
     migrate(engine)
     assert chat_tables <= set(inspect(engine).get_table_names())

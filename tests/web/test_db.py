@@ -11,10 +11,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from taash.web.db import make_engine, migrate, server_key
-from tests.web import test_lease
 
-#: SQLite, and PostgreSQL when the CI provides one (test_lease's fixture).
-database = test_lease.database
+# ``database``: SQLite, and PostgreSQL when the CI provides one (tests/web/conftest.py).
 
 
 def test_a_key_is_made_once_and_read_back(database: str) -> None:

@@ -22,6 +22,13 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
         yield s
 
 
+@pytest.fixture(scope="module", params=DATABASES)
+def unplayed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server where nothing is ever played, shared by the module's tests that only read from it."""
+    with running_server(tmp_path_factory.mktemp("unplayed"), request.param) as s:
+        yield s
+
+
 def play_to_the_end(sock: Socket, pick: int = 0) -> dict[str, Any]:
     """Make the first offered move at each turn (at Rummy, a drop) until the match is over."""
     sock.recv()
@@ -89,11 +96,11 @@ def test_finished_matches_make_a_history_statistics_and_leaderboards(server: Ser
     assert len(again["matches"]) == 2
 
 
-def test_unknown_people_and_games_are_one_line_404s(server: Server) -> None:
+def test_unknown_people_and_games_are_one_line_404s(unplayed: Server) -> None:
     for path in ("/api/people/ffff", "/api/people/not-an-id!", "/api/leaderboard/chess"):
-        r = httpx.get(f"{server.url}{path}")
+        r = httpx.get(f"{unplayed.url}{path}")
         assert r.status_code == 404 and r.json()["code"] == "not_found" and "\n" not in r.json()["detail"]
-    assert httpx.get(f"{server.url}/api/leaderboard/seep").json() == {"game": "seep", "players": []}
+    assert httpx.get(f"{unplayed.url}/api/leaderboard/seep").json() == {"game": "seep", "players": []}
 
 
 def test_the_lobby_links_a_person_to_his_matches_and_the_leaderboards(tmp_path: Path) -> None:
@@ -208,7 +215,7 @@ def test_a_persons_page_shows_what_each_match_moved_and_his_balance(raked: Serve
 
 @pytest.mark.parametrize("query", ["limit=0", "limit=101", "offset=-1", "limit=ten", "offset=1e3",
                                    "offset=99999999999"])
-def test_a_bad_page_of_the_board_of_chips_is_a_one_line_422(server: Server, query: str) -> None:
-    r = httpx.get(f"{server.url}/api/leaderboard/chips?{query}")
+def test_a_bad_page_of_the_board_of_chips_is_a_one_line_422(unplayed: Server, query: str) -> None:
+    r = httpx.get(f"{unplayed.url}/api/leaderboard/chips?{query}")
     assert r.status_code == 422 and r.json()["code"] == "invalid", r.text
     assert "\n" not in r.json()["detail"] and ("limit" in r.json()["detail"] or "offset" in r.json()["detail"])

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from taash.i18n import LANGUAGES, best_language, client_catalogue, say_in
 from taash.web.app import ServerConfig, create_app
+from tests.web.server import migrated_sqlite
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "taash" / "web" / "static"
@@ -23,7 +24,7 @@ TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'taash.db'}", bot_delay=0))
+    app = create_app(ServerConfig(database_url=migrated_sqlite(tmp_path), bot_delay=0))
     with TestClient(app) as c:
         yield c
 

@@ -28,12 +28,13 @@ from taash.tables.match import TableMatch
 from taash.web import learn as learn_routes
 from taash.web.app import ServerConfig, create_app
 from taash.web.learn import coach_refusal
+from tests.web.server import migrated_sqlite
 from tests.web.test_stakes import books, staked_table
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    config = ServerConfig(database_url=f"sqlite:///{tmp_path / 'taash.db'}", bot_delay=0.0)
+    config = ServerConfig(database_url=migrated_sqlite(tmp_path), bot_delay=0.0)
     with TestClient(create_app(config)) as c:
         yield c
 

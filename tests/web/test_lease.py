@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -24,16 +24,6 @@ from taash.web.hub.ownership import Renewer
 from taash.web.lease import DatabaseLease, LeaseLost, SoleLease, fence, renew_period
 from taash.web.store import Store
 from tests.web.server import POSTGRES, postgres_database
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 't.db'}"
-    else:
-        with postgres_database() as url:
-            yield url
 
 
 def server(url: str, name: str, clock: FakeClock) -> tuple[Hub, Store, DatabaseLease]:

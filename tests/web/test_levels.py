@@ -12,11 +12,12 @@ from fastapi.testclient import TestClient
 
 from taash.games.registry import levels
 from taash.web.app import ServerConfig, create_app
+from tests.web.server import migrated_sqlite
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'a.db'}"))) as c:
+    with TestClient(create_app(ServerConfig(database_url=migrated_sqlite(tmp_path, "a.db")))) as c:
         assert c.post("/api/guest", json={"name": "Asha"}).status_code == 200
         yield c
 

@@ -29,6 +29,7 @@ from taash.web.hub.turns import Turns
 from taash.web.offline.bundle import build, bundled_files
 from taash.web.offline.engine import OTHER_REFUSAL, OfflineMatch, Setup, opened
 from taash.web.offline.routes import PYODIDE, cached_paths
+from tests.web.server import migrated_sqlite
 
 
 def setup(game: str = "seep", level: str = "hard", seed: int = 7) -> Setup:
@@ -205,7 +206,7 @@ def test_the_bundle_ships_only_python_and_the_same_bytes_each_time() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    with TestClient(create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}"))) as c:
+    with TestClient(create_app(ServerConfig(database_url=migrated_sqlite(tmp_path, "db.sqlite")))) as c:
         yield c
 
 

@@ -21,6 +21,7 @@ from taash.web.app import ServerConfig, create_app
 from taash.web.matchmaking import Matchmaker, Wanted
 from taash.web.play_now import PlayNowIn, wanted_of
 from taash.web.tournament_book import TournamentSpec, _checked
+from tests.web.server import migrated_sqlite
 
 DEVANAGARI = re.compile(r"[\u0900-\u097f]")
 GURMUKHI = re.compile(r"[\u0a00-\u0a7f]")
@@ -76,7 +77,7 @@ def test_a_refusal_inside_a_refusal_is_said_in_the_same_language() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'taash.db'}", bot_delay=0))
+    app = create_app(ServerConfig(database_url=migrated_sqlite(tmp_path), bot_delay=0))
     with TestClient(app) as c:
         yield c
 

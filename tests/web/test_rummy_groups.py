@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from taash.web.app import ServerConfig, create_app
+from tests.web.server import migrated_sqlite
 
 # Wild rank 7 (eights are jokers): a pure run of four, an impure run, a set, and one loose king.
 PURE = ["4s", "5s", "6s", "7s"]
@@ -18,7 +19,7 @@ SET = ["Qc", "Qd", "Qh"]
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(database_url=f"sqlite:///{tmp_path / 'g.db'}"))) as c:
+    with TestClient(create_app(ServerConfig(database_url=migrated_sqlite(tmp_path, "g.db")))) as c:
         yield c
 
 

@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,10 +25,38 @@ DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
     not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))]
 
 
+@pytest.fixture(scope="module", params=DATABASES)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server of each database for the module's tests that need none of their own (a start costs seconds on a
+    loaded machine): each makes its own guests and tables and looks only at those; a test that counts everything
+    on a server or kills it takes ``fresh_server``, as do the two that time 21 requests against a bucket that
+    refills a token a second (a busy shared server answered them too slowly once)."""
+    with running_server(tmp_path_factory.mktemp("server"), request.param) as s:
+        yield s
+
+
 @pytest.fixture(params=DATABASES)
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+def fresh_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own."""
     with running_server(tmp_path, request.param) as s:
         yield s
+
+
+@pytest.fixture(autouse=True)
+def sockets_closed_after(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The websockets a test opened are closed when it ends, as its own server's stop closed them: the module's
+    server holds no connection of an earlier test (it counts them per address) nor sends it the bots' plays."""
+    opened: list[Socket] = []
+    open_socket = Person.socket
+
+    def socket(person: Person, *args: Any, **options: Any) -> Socket:
+        opened.append(open_socket(person, *args, **options))
+        return opened[-1]
+
+    monkeypatch.setattr(Person, "socket", socket)
+    yield
+    for sock in opened:
+        sock.close()
 
 
 def table_with(server: Server, people: dict[int, Person], players: int = 4, baazis: int = 0,
@@ -56,12 +85,12 @@ def wait_for_turn(sock: Socket, timeout: float = 20) -> None:
 # -- lobby -----------------------------------------------------------------------------------------------------
 
 
-def test_guests_tables_codes_and_seats(server: Server) -> None:
-    anon = Person(server)
+def test_guests_tables_codes_and_seats(fresh_server: Server) -> None:
+    anon = Person(fresh_server)
     assert anon.http.get("/api/me").status_code == 401
     assert anon.post("/api/tables", {}).json()["code"] == "no_guest"
     assert anon.post("/api/guest", {"name": "<script>"}).status_code == 422
-    priya, ravi = Person(server, "Priya"), Person(server, "Ravi")
+    priya, ravi = Person(fresh_server, "Priya"), Person(fresh_server, "Ravi")
     assert priya.http.get("/api/me").json()["name"] == "Priya"
     table = priya.post("/api/tables", {"players": 4, "rules": "karan", "baazis": 2, "public": True}).json()
     assert table["status"] == "waiting" and table["invite"] == f"/join/{table['code']}"
@@ -72,13 +101,13 @@ def test_guests_tables_codes_and_seats(server: Server) -> None:
     assert priya.post(f"/api/tables/{tid}/sit", {"seat": 0}).status_code == 200
     taken = ravi.post(f"/api/tables/{tid}/sit", {"seat": 0})
     assert taken.status_code == 409 and taken.json()["code"] == "taken"
-    other_priya = Person(server, "priya")
+    other_priya = Person(fresh_server, "priya")
     same_name = other_priya.post(f"/api/tables/{tid}/sit", {"seat": 1})
     assert same_name.status_code == 409 and same_name.json()["code"] == "name_taken"
     assert ravi.post(f"/api/tables/{tid}/sit", {"seat": 2}).status_code == 200
     early = priya.post(f"/api/tables/{tid}/start")
     assert early.status_code == 409 and early.json()["code"] == "seats_empty"
-    stranger = Person(server, "Stranger")
+    stranger = Person(fresh_server, "Stranger")
     assert stranger.post(f"/api/tables/{tid}/bots").json()["code"] == "forbidden"
     assert priya.post(f"/api/tables/{tid}/bots").status_code == 200
     started = priya.post(f"/api/tables/{tid}/start").json()
@@ -273,9 +302,9 @@ def test_a_bot_plays_for_an_away_person_until_he_returns(tmp_path: Path) -> None
                                                                                "idle": False}
 
 
-def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Path) -> None:
-    a, b = Person(server, "Anil"), Person(server, "Bela")
-    tid = table_with(server, {0: a, 1: b}, players=2, bots=False)
+def test_a_killed_server_loses_no_acknowledged_play(fresh_server: Server, tmp_path: Path) -> None:
+    a, b = Person(fresh_server, "Anil"), Person(fresh_server, "Bela")
+    tid = table_with(fresh_server, {0: a, 1: b}, players=2, bots=False)
     socks = [a.socket(tid), b.socket(tid)]
     for s in socks:
         s.recv_until("snapshot")
@@ -288,8 +317,8 @@ def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Pa
             while s.version < acked:
                 s.recv()
     before = socks[0].state
-    server.kill()
-    server.start()
+    fresh_server.kill()
+    fresh_server.start()
     a2 = a.socket(tid)
     snap = a2.recv()
     assert snap["type"] == "snapshot" and snap["version"] == acked
@@ -308,7 +337,7 @@ def test_a_killed_server_loses_no_acknowledged_play(server: Server, tmp_path: Pa
         for s in socks:
             while s.version < made:
                 s.recv()
-    record = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
+    record = httpx.get(f"{fresh_server.url}/api/tables/{tid}/record").json()
     assert record["format"] == "seep-record/1" and len(record["deals"]) == 1
 
 
@@ -510,13 +539,13 @@ def outsiders_see_nothing(server: Server, table: dict[str, object], stranger: Pe
             assert str(table["code"]) not in r.text
 
 
-def test_a_finished_match_has_a_replay_and_its_table_leaves_memory(server: Server) -> None:
-    me = Person(server, "Solo")
+def test_a_finished_match_has_a_replay_and_its_table_leaves_memory(fresh_server: Server) -> None:
+    me = Person(fresh_server, "Solo")
     table = me.post("/api/quick", {"players": 2, "baazis": 0, "level": "easy"}).json()
     tid = table["id"]
     assert me.http.get(f"/api/tables/{tid}/replay").status_code == 409
-    stranger = Person(server, "Stranger")
-    outsiders_see_nothing(server, table, stranger)  # while it is played
+    stranger = Person(fresh_server, "Stranger")
+    outsiders_see_nothing(fresh_server, table, stranger)  # while it is played
     sock = me.socket(tid)
     sock.recv()
     deadline = time.monotonic() + 60
@@ -541,13 +570,13 @@ def test_a_finished_match_has_a_replay_and_its_table_leaves_memory(server: Serve
     assert deal["result"]["score"] == record["scores"]["deals"][0]["score"]
     # Finished and unwatched: out of memory, and still found by id and by invite code.
     deadline = time.monotonic() + 5
-    while httpx.get(f"{server.url}/api/health").json()["tables"] != 0:
+    while httpx.get(f"{fresh_server.url}/api/health").json()["tables"] != 0:
         assert time.monotonic() < deadline, "a finished table stays in memory"
         time.sleep(0.1)
     assert me.http.get(f"/api/join/{table['code']}").json()["status"] == "finished"
     assert me.http.get(f"/api/tables/{tid}/replay").status_code == 200
     assert me.http.get(f"/api/tables/{tid}").json()["code"] == table["code"]
-    outsiders_see_nothing(server, table, stranger)  # and once it is over (read again from the database)
+    outsiders_see_nothing(fresh_server, table, stranger)  # and once it is over (read again from the database)
     assert stranger.refusal(tid, code=table["code"])[0] == 1008
 
 
@@ -584,8 +613,8 @@ def test_a_private_table_is_seen_and_sat_at_only_with_its_code(server: Server) -
     assert again.status_code == 400 and again.json() == {"detail": "you are not seated here", "code": "bad"}
 
 
-def test_the_creator_of_a_table_is_seated_at_once(server: Server) -> None:
-    priya = Person(server, "Priya")
+def test_the_creator_of_a_table_is_seated_at_once(fresh_server: Server) -> None:
+    priya = Person(fresh_server, "Priya")
     table = priya.post("/api/tables", {"players": 4}).json()
     assert [s["name"] for s in table["seats"]] == ["Priya", None, None, None]
     assert priya.socket(table["id"]).recv()["state"]["you"] == 0
@@ -595,7 +624,7 @@ def test_the_creator_of_a_table_is_seated_at_once(server: Server) -> None:
     assert all(s["empty"] for s in watching["seats"]) and watching["version"] == 0
     wrong = priya.post("/api/tables", {"players": 2, "seat": 3})
     assert wrong.status_code == 422 and wrong.json()["detail"] == "seat must be from 0 to 1 at a table of 2"
-    assert len(httpx.get(f"{server.url}/api/tables").json()) == 3  # the refused one was not made
+    assert len(httpx.get(f"{fresh_server.url}/api/tables").json()) == 3  # the refused one was not made
 
 
 def test_the_turn_timer_plays_a_lapsed_turn_and_after_three_in_a_row_a_bot_takes_the_seat(tmp_path: Path) -> None:
@@ -864,10 +893,10 @@ def test_the_guest_cookie_is_http_only_and_secure_when_asked(tmp_path: Path) -> 
             assert ("; secure" in cookie) is secure
 
 
-def test_guessing_invite_codes_is_made_slow(server: Server) -> None:
-    owner = Person(server, "Owner")
+def test_guessing_invite_codes_is_made_slow(fresh_server: Server) -> None:
+    owner = Person(fresh_server, "Owner")
     code = owner.post("/api/tables", {"players": 2, "public": False}).json()["code"]
-    guesser = httpx.Client(base_url=server.url)
+    guesser = httpx.Client(base_url=fresh_server.url)
     statuses = [guesser.get(f"/api/join/ZZ{i:04d}").status_code for i in range(25)]
     assert statuses[:20] == [404] * 20 and statuses[-1] == 429
     blocked = guesser.get(f"/api/join/{code}")  # even the right code, while the guesser must wait
@@ -876,8 +905,8 @@ def test_guessing_invite_codes_is_made_slow(server: Server) -> None:
     assert guesser.get(f"/api/join/{code}").status_code == 200
 
 
-def test_guessing_a_private_tables_code_by_sitting_or_connecting_is_made_slow(server: Server) -> None:
-    owner, guesser = Person(server, "Owner"), Person(server, "Guesser")
+def test_guessing_a_private_tables_code_by_sitting_or_connecting_is_made_slow(fresh_server: Server) -> None:
+    owner, guesser = Person(fresh_server, "Owner"), Person(fresh_server, "Guesser")
     table = owner.post("/api/tables", {"players": 2, "public": False}).json()
     tid = table["id"]
     statuses = [guesser.post(f"/api/tables/{tid}/sit", {"seat": 1, "code": f"ZZ{i:04d}"}).status_code

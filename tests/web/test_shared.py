@@ -27,14 +27,14 @@ from taash.web.tournament_book import create_tournament, read
 from taash.web.tournament_rows import OPEN, RUNNING, TournamentRow
 from taash.web.tournaments import Tournaments
 from tests.web.server import free_port
-from tests.web.test_lease import database, server  # noqa: F401  (the databases' fixture)
+from tests.web.test_lease import server
 from tests.web.test_tournaments import Server, people, spec
 from tests.web.test_tournaments import database as tournament_database
 
 REDIS = shutil.which("redis-server", path=f"{os.environ.get('PATH', '')}:/usr/sbin:/sbin")
 
 
-def test_the_idle_sweep_abandons_a_table_on_its_owner_only(database: str) -> None:  # noqa: F811
+def test_the_idle_sweep_abandons_a_table_on_its_owner_only(database: str) -> None:
     clock = FakeClock()
 
     async def scenario() -> None:

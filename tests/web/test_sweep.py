@@ -9,7 +9,6 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,33 +16,21 @@ import pytest
 from taash.chips.audit import audit
 from taash.chips.ledger import Ledger, wallet_of
 from taash.tables.adapter import Settings, TableError
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
 from taash.web.hub import Hub, Live
 from taash.web.stakes import match_id
 from taash.web.store import Store
-from tests.web.server import POSTGRES, postgres_database
 from tests.web.test_stakes import GRANT, staked_table
 
 HALF_HOUR = 1800.0
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set"))])
-def books(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Store, Ledger]]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'taash.db'}"
-        engine = make_engine(url)
-        migrate(engine)
-        store = Store(engine)
-        yield store, Ledger(engine, starting_grant=GRANT)
-        store.close()
-        return
-    with postgres_database() as url:
-        engine = make_engine(url)
-        migrate(engine)
-        store = Store(engine)
-        yield store, Ledger(engine, starting_grant=GRANT)
-        store.close()
+@pytest.fixture
+def books(database: str) -> Iterator[tuple[Store, Ledger]]:
+    engine = make_engine(database)
+    store = Store(engine)
+    yield store, Ledger(engine, starting_grant=GRANT)
+    store.close()
 
 
 def hub_of(store: Store, ledger: Ledger) -> Hub:

@@ -24,7 +24,7 @@ from taash.web.store import Store
 from taash.web.tournament_book import TournamentSpec, create_tournament, read
 from taash.web.tournament_rows import FINISHED, PAYING, TournamentRow, pool_person, prize_id
 from taash.web.tournaments import Tournaments
-from tests.web.server import POSTGRES, postgres_database
+from tests.web.server import POSTGRES, migrated_database
 
 GRANT = 10_000
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -33,15 +33,9 @@ DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
 
 @contextmanager
 def database(kind: str, tmp_path: Path) -> Iterator[Engine]:
-    if kind == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'taash.db'}")
-        migrate(engine)
-        yield engine
-        engine.dispose()
-        return
-    with postgres_database() as url:
+    """An engine over a new database with the newest schema (tests/web/server.py's ``migrated_database``)."""
+    with migrated_database(tmp_path, kind) as url:
         engine = make_engine(url)
-        migrate(engine)
         yield engine
         engine.dispose()
 

@@ -6,9 +6,9 @@ after the imports: it runs what ``python -m taash.cli.main serve ARGS`` runs (``
 database, port and process of its own), in the test's environment and directory, writing to the test's log.
 
 tests/web/server.py drives it over stdin/stdout, one JSON line each way:
-``{"serve": [ARGS], "log": PATH, "env": {...}, "cwd": DIR}`` answers ``{"pid": N}``; ``{"reap": N}`` (once that
-process has ended) answers ``{"code": EXIT_STATUS}``. The zygote ends when its stdin closes (the test process
-ended); children it never reaped are the system's then.
+``{"serve": [ARGS], "log": PATH, "env": {...}, "cwd": DIR, "fast_passwords": BOOL}`` answers ``{"pid": N}``;
+``{"reap": N}`` (once that process has ended) answers ``{"code": EXIT_STATUS}``. The zygote ends when its stdin
+closes (the test process ended); children it never reaped are the system's then.
 """
 
 from __future__ import annotations
@@ -35,6 +35,21 @@ for name in STARTUP_IMPORTS:
         importlib.import_module(name)
 
 
+def fast_passwords() -> None:
+    """Argon2 at its cheapest (one pass over 1 MiB in one lane) instead of its defaults (three passes over 64 MiB in
+    four lanes: about a second a hash on a loaded 2-core machine): the tests' servers hash a password for each of
+    hundreds of accounts, and what makes the hash strong is checked by tests/web/test_accounts.py, whose servers
+    keep the defaults (``real_passwords``)."""
+    import functools
+
+    from argon2 import PasswordHasher
+
+    import taash.web.passwords
+
+    taash.web.passwords.PasswordHasher = functools.partial(  # type: ignore[misc]
+        PasswordHasher, time_cost=1, memory_cost=1024, parallelism=1)
+
+
 def serve(request: dict[str, Any]) -> NoReturn:
     """In the child: become ``python -m taash.cli.main serve ARGS`` with the test's environment and log."""
     code = 1
@@ -50,6 +65,8 @@ def serve(request: dict[str, Any]) -> NoReturn:
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
         sys.argv = ["taash", "serve", *request["serve"]]
+        if request.get("fast_passwords"):
+            fast_passwords()
         run()  # what ``python -m taash.cli.main`` runs
         code = 0
     except SystemExit as e:
