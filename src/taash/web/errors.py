@@ -98,8 +98,9 @@ def error_in(lang: str, error: Mapping[str, Any], field: str) -> str:
     kind, ctx = str(error.get("type", "")), dict(error.get("ctx") or {})
     if kind == "value_error" and isinstance(ctx.get("error"), BaseException):
         return say_in(lang, said_of(ctx["error"]))
+    limit = ctx.get("min_length", ctx.get("max_length"))
     with speaking(lang):
-        said = counted(kind, int(ctx.get("min_length", ctx.get("max_length", 0))), field)
+        said = counted(kind, limit if isinstance(limit, int) else 0, field)
     if said is not None:
         return str(said)
     values = {k: str(v).replace(" or ", ", ") if k == "expected" else v for k, v in ctx.items()}

@@ -171,7 +171,7 @@ class RummyApp(MatchShell):
         rules = s.game.rules_json(s.settings)
         rules_text = rules if isinstance(rules, str) else _("custom")
         return " " + _("13-card Rummy · {rules} rules · {format} · {level} bots · deal {number}", rules=rules_text,
-                       format=m.format.name, level=_(s.settings.level), number=len(m.past) + (0 if m.over else 1))
+                       format=_(m.format.name), level=_(s.settings.level), number=len(m.past) + (0 if m.over else 1))
 
     def redraw(self) -> None:
         view = self.view()
