@@ -122,9 +122,21 @@ def test_a_rummy_deal_in_hindi_shows_no_english_word(tmp_path: Path) -> None:
         seen["leaving"] = str(app.return_value)
         return seen
 
-    for where, screen in asyncio.run(run()).items():
+    async def a_pool() -> str:
+        game = adapter("rummy")
+        session = TableMatch(game, game.settings(3, "octro", "pool101", "medium", False), 5,
+                             [_("You"), "Asha (bot)", "Dev (bot)"])
+        app = RummyApp(session, tmp_path / "p.json", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await rummy_settle(pilot, app)
+            return "\n".join(screen_text(app))
+
+    seen = asyncio.run(run())
+    seen["pool"] = asyncio.run(a_pool())
+    for where, screen in seen.items():
         assert SCRIPTS["hi"].search(screen), (where, screen)
-        assert not english_in(screen), (where, english_in(screen), screen)
+        assert not english_in(screen) and not re.search(r"\dpts?\b", screen), (where, english_in(screen), screen)
+    assert "▶आप 13 0 अंक" in seen["pool"]
 
 
 @pytest.mark.parametrize("lang", ["hi", "pa"])

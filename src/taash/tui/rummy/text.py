@@ -160,7 +160,7 @@ def seat_markup(view: PlayerView, match: Match, names: Sequence[str], human: int
         else:
             what = status_word(status)
         dealer = "(d)" if seat == view.dealer else ""
-        total = f" {match.totals[seat]}pt" if totals else ""
+        total = " " + _("{points}pt", points=match.totals[seat]) if totals else ""
         parts.append(f"{name}{dealer} {what}{total}")
     return " | ".join(parts)
 
