@@ -178,3 +178,35 @@ def test_a_broken_save_is_refused_in_the_language_of_the_terminal(tmp_path: Path
     assert english.exit_code == hindi.exit_code != 0
     assert changed in english.output
     assert say_in("hi", changed) in hindi.output and changed not in hindi.output
+
+
+def test_no_such_page_and_a_method_not_allowed_in_the_language(client: TestClient) -> None:
+    assert client.get("/api/nothing-here").json() == {"detail": "no such page", "code": "not_found"}
+    assert client.delete("/api/tables").json() == {"detail": "that method is not allowed here",
+                                                   "code": "method_not_allowed"}
+    for lang in SCRIPTS:
+        headers = {"Accept-Language": lang}
+        assert client.get("/api/nothing-here", headers=headers).json() == {
+            "detail": say_in(lang, "no such page"), "code": "not_found"}
+        refused = client.delete("/api/tables", headers=headers)
+        assert refused.status_code == 405
+        assert refused.json()["detail"] == say_in(lang, "that method is not allowed here")
+        assert SCRIPTS[lang].search(refused.json()["detail"])
+
+
+def test_a_record_whose_settings_do_not_fit_is_refused_in_the_language_of_the_terminal(tmp_path: Path) -> None:
+    """``taash play --resume`` of a Seep record (an older save) whose ``taash`` block names a level there is not."""
+    from typer.testing import CliRunner
+
+    from taash.cli.main import app
+    from tests.tui.test_replay import a_record
+
+    record = a_record().to_json()
+    save = tmp_path / "old.json"
+    save.write_text(json.dumps({**record, "taash": {"level": "genius"}}))
+    english = CliRunner().invoke(app, ["play", "--lang", "en", "--resume", str(save)])
+    punjabi = CliRunner().invoke(app, ["play", "--lang", "pa", "--resume", str(save)])
+    assert english.exit_code == punjabi.exit_code != 0
+    assert "taash.level must be one of easy, medium, hard, learned, expert, not 'genius'" in english.output
+    assert say_in("pa", "taash.level must be one of {levels}, not {level}", levels="easy, medium, hard, learned, "
+                  "expert", level="'genius'") in punjabi.output

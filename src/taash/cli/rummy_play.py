@@ -99,7 +99,7 @@ def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None,
         assert isinstance(session.state, RummyState)
         out.print(sheet_table(session.state.match, session.names, ascii_only))
         out.print(format_caption(session.state.match, session.names))
-        out.print(f"This match is over; taash replay {resume} steps through it.")
+        out.print(_("This match is over; taash replay {path} steps through it.", path=resume))
         return
     path = save or resume or DEFAULT_SAVE
     if not path.parent.is_dir():

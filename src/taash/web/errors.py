@@ -21,7 +21,7 @@ log = logging.getLogger("taash.web")
 
 HTTP_CODES = {400: "bad", 401: "no_guest", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
               413: "too_big", 415: "unsupported", 422: "invalid"}
-HTTP_SENTENCES = {404: "no such page", 405: "that method is not allowed here"}
+HTTP_SENTENCES = {404: N_("no such page"), 405: N_("that method is not allowed here")}
 
 
 def validation_sentence(e: RequestValidationError, lang: str = DEFAULT) -> str:
@@ -143,11 +143,13 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
-        detail = HTTP_SENTENCES.get(e.status_code) or (e.detail if isinstance(e.detail, str) else "")
+        lang = language_of(request)
+        sentence = HTTP_SENTENCES.get(e.status_code)
+        detail = say_in(lang, sentence) if sentence else (e.detail if isinstance(e.detail, str) else "")
         headers = dict(getattr(e, "headers", None) or {})
         if e.status_code == 405:
             headers["Allow"] = allowed_methods(app, request.url.path)
-        return JSONResponse({"detail": detail or "the request was refused",
+        return JSONResponse({"detail": detail or say_in(lang, N_("the request was refused")),
                              "code": HTTP_CODES.get(e.status_code, "http")},
                             status_code=e.status_code, headers=headers or None)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from taash.cards import SUIT_SYMBOLS, SUITS, card_name
 from taash.games.registry import levels
-from taash.i18n import _, ngettext
+from taash.i18n import _, ngettext, said_of
 from taash.seep.deal import Deal, Phase
 from taash.seep.describe import cards_text, describe_play, house_word, redeal_reason
 from taash.seep.errors import IllegalPlayError, RecordError
@@ -402,18 +402,20 @@ class PersonsMatch:
         record = record_from_json(data)
         replay(record)  # refuses an illegal record with the deal and play
         if not record.deals:
-            raise RecordError("the record has no deal to resume")
+            raise RecordError(_("the record has no deal to resume"))
         extra = data.get("taash") if isinstance(data.get("taash"), dict) else {}
         seed, level, baazis, human = (extra.get("seed"), extra.get("level", "medium"), extra.get("baazis", 1),
                                       extra.get("human", 0))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError(f"taash.seed must be a whole number, not {seed!r}")
+            raise RecordError(_("taash.seed must be a whole number, not {seed}", seed=repr(seed)))
         if level not in levels("seep"):
-            raise RecordError(f"taash.level must be one of {', '.join(levels('seep'))}, not {level!r}")
+            raise RecordError(_("taash.level must be one of {levels}, not {level}", levels=", ".join(levels("seep")),
+                                  level=repr(level)))
         if isinstance(baazis, bool) or not isinstance(baazis, int) or baazis < 0:
-            raise RecordError(f"taash.baazis must be a whole number from 0, not {baazis!r}")
+            raise RecordError(_("taash.baazis must be a whole number from 0, not {baazis}", baazis=repr(baazis)))
         if isinstance(human, bool) or human not in range(record.players):
-            raise RecordError(f"taash.human must be a seat from 0 to {record.players - 1}, not {human!r}")
+            raise RecordError(_("taash.human must be a seat from 0 to {last}, not {human}", last=record.players - 1,
+                                  human=repr(human)))
         dealt: list[Dealt] = []
         while True:  # the deals as the seed deals them, but where the record's pack differs: then as the record's
             person = cls(record.rules, record.players, level, baazis, seed, "You", human, ascii_only, dealt,
@@ -422,13 +424,13 @@ class PersonsMatch:
             try:
                 differs = person.make_record(record.deals)
             except (IllegalPlayError, TableError) as e:
-                raise RecordError(f"the record does not fit its own settings: {e}") from None
+                raise RecordError(_("the record does not fit its own settings: {why}", why=said_of(e))) from None
             if differs is None:
                 break
             dealt = [*person.table.dealt()[:differs], Dealt(record.deals[differs].dealer,
                                                             "".join(card_name(c) for c in record.deals[differs].deck))]
         if person.seen + 1 != len(record.deals):
-            raise RecordError("the record does not fit a match of its own settings")
+            raise RecordError(_("the record does not fit a match of its own settings"))
         return person
 
     def make_record(self, deals: Sequence[DealRecord]) -> int | None:
