@@ -210,3 +210,4 @@ def test_a_record_whose_settings_do_not_fit_is_refused_in_the_language_of_the_te
     assert "taash.level must be one of easy, medium, hard, learned, expert, not 'genius'" in english.output
     assert say_in("pa", "taash.level must be one of {levels}, not {level}", levels="easy, medium, hard, learned, "
                   "expert", level="'genius'") in punjabi.output
+    assert GURMUKHI.search(punjabi.output) and "must be one of" not in punjabi.output
