@@ -13,7 +13,7 @@ from taash.cli.common import fail, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.terminal import unicode_ok
 from taash.games.registry import default_game, plugin, plugins
-from taash.i18n import LANGUAGES, language_from, use
+from taash.i18n import LANGUAGES, _, language_from, use
 
 #: The parameters of ``taash play`` a game may refuse, or take from a save, when they are given.
 PARAMETERS = ("players", "rules", "fmt", "level", "baazis", "seed", "name")
@@ -139,6 +139,8 @@ def play(
     speak(lang)
     given = frozenset(p for p in PARAMETERS
                       if (source := ctx.get_parameter_source(p)) is not None and source.name != "DEFAULT")
+    if "name" not in given:  # "You" in the language spoken: the log and the seats name the person so
+        name = _("You")
     options = PlayOptions(players, rules, fmt, level, baazis, seed, name, resume, save, ascii_only, delay, given,
                           plain)
     if plain:

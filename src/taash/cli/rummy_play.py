@@ -12,6 +12,7 @@ from taash.cli.common import fail, out, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.terminal import need_terminal, unicode_ok
 from taash.games.registry import levels
+from taash.i18n import _, ngettext
 from taash.rummy.match import FORMATS
 from taash.rummy.rules import PLAYER_COUNTS, load_rules
 
@@ -78,9 +79,11 @@ def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None,
             except TableError as e:
                 fail(f"{resume}: {e}")
         if session.game.name != "rummy":
-            fail(f"{resume}: a saved match of {session.game.title}, not of 13-card Rummy")
+            fail(_("{path}: a saved match of {game}, not of 13-card Rummy", path=resume, game=session.game.title))
         if len(people) != 1:
-            fail(f"{resume}: a match of {len(people)} people, not one against bots")
+            fail(_("{path}: {why}", path=resume, why=ngettext("a match of {n} person, not one against bots",
+                                                            "a match of {n} people, not one against bots",
+                                                            len(people))))
         human = people[0]
     else:
         game = adapter("rummy")
@@ -96,7 +99,7 @@ def play_rummy(players: int, rules: str, fmt: str, level: str, seed: int | None,
         assert isinstance(session.state, RummyState)
         out.print(sheet_table(session.state.match, session.names, ascii_only))
         out.print(format_caption(session.state.match, session.names))
-        out.print(f"This match is over; taash replay {resume} steps through it.")
+        out.print(_("This match is over; taash replay {path} steps through it.", path=resume))
         return
     path = save or resume or DEFAULT_SAVE
     if not path.parent.is_dir():

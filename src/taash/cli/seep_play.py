@@ -10,6 +10,7 @@ from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.seep import check_players, get_rules
 from taash.cli.terminal import need_terminal, unicode_ok
 from taash.games.registry import levels
+from taash.i18n import _
 
 DEFAULT_SAVE = Path("taash-seep-match.json")
 #: What a saved match keeps of its own: options that cannot go with ``--resume`` (parameter name, option).
@@ -49,7 +50,7 @@ def play_seep(options: PlayOptions) -> None:
         session = PersonsMatch(get_rules(o.rules), o.players, o.level, o.baazis, o.seed, o.name.strip(), 0, ascii_only)
     if session.over:  # a finished match: its summary, nothing to play
         out.print(match_summary(session, ascii_only))
-        out.print(f"This match is over; taash replay {o.resume} steps through it.")
+        out.print(_("This match is over; taash replay {path} steps through it.", path=o.resume))
         return
     path = o.save or o.resume or DEFAULT_SAVE
     if not path.parent.is_dir():

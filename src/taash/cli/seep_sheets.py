@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from rich import box
 from rich.table import Table
 
+from taash.i18n import _, ngettext, pgettext
 from taash.seep.match import DealResult, Match
 
 SEATS = {4: ("North", "West", "South", "East"), 2: ("P1", "P2")}
@@ -16,7 +17,7 @@ TEAM_NAMES = {4: ("North-South", "East-West"), 2: ("Player 1", "Player 2")}
 
 def _lead(difference: int, teams: tuple[str, str]) -> str:
     if difference == 0:
-        return "level"
+        return pgettext("lead", "level")
     return f"{teams[0 if difference > 0 else 1]} +{abs(difference)}"
 
 
@@ -36,17 +37,17 @@ def score_sheet(match: Match, teams: tuple[str, str] | None = None, seats: list[
     table = Table(box=box.SIMPLE_HEAD, caption=caption or _outcome(match, named),
                   caption_justify="left")
     table.add_column("#", justify="right")
-    table.add_column("dealer")
-    table.add_column(f"card pts\n{pair}", justify="center")  # points, not a count of cards
-    table.add_column(f"sweeps\n{pair}", justify="center")
-    table.add_column(f"score\n{pair}", justify="center", style="bold")
-    table.add_column("lead\nafter", justify="right")
-    table.add_column("baazi")
+    table.add_column(_("dealer"))
+    table.add_column(_("card pts") + f"\n{pair}", justify="center")  # points, not a count of cards
+    table.add_column(_("sweeps") + f"\n{pair}", justify="center")
+    table.add_column(_("score") + f"\n{pair}", justify="center", style="bold")
+    table.add_column(_("lead\nafter"), justify="right")
+    table.add_column(_("baazi"))
     for i, r in enumerate(match.results, 1):
         card, sweep, score = r.score.card_points, r.score.sweep_points, r.score.score
         baazi = ""
         if r.baazi is not None:
-            baazi = f"[green]{teams[r.baazi]}[/]" + (" (minimum rule)" if r.minimum_rule else "")
+            baazi = f"[green]{teams[r.baazi]}[/]" + (" " + _("(minimum rule)") if r.minimum_rule else "")
         lead = _lead(r.difference, teams)
         table.add_row(str(i), seat_names[r.dealer], f"{card[0]}:{card[1]}", f"{sweep[0]}:{sweep[1]}",
                       f"{score[0]}:{score[1]}", lead, baazi)
@@ -55,16 +56,19 @@ def score_sheet(match: Match, teams: tuple[str, str] | None = None, seats: list[
 
 def _outcome(match: Match, teams: tuple[str, str] | None = None) -> str:
     names = teams or TEAM_NAMES[match.players]
-    deals = f"{len(match.results)} deal{'s' * (len(match.results) != 1)}"
+    deals = ngettext("{n} deal", "{n} deals", len(match.results))
     if not match.over:
-        return f"Cut short after {deals} (baazis {match.baazis[0]}:{match.baazis[1]})."
+        return _("Cut short after {deals} (baazis {a}:{b}).", deals=deals, a=match.baazis[0], b=match.baazis[1])
     winner = match.winner()
     if winner is None:
-        return f"A draw, in {deals}."
-    wins = f"[bold]{names[winner]}[/] {'win' if match.players == 4 or teams else 'wins'}"
+        return _("A draw, in {deals}.", deals=deals)
+    name = f"[bold]{names[winner]}[/]"
+    several = match.players == 4 or teams
     if match.baazis_to_win == 0:
-        return f"{wins} the deal."
-    return f"{wins} {match.baazis[winner]}:{match.baazis[1 - winner]} in {deals}."
+        return _("{names} win the deal.", names=name) if several else _("{name} wins the deal.", name=name)
+    a, b = match.baazis[winner], match.baazis[1 - winner]
+    return (_("{names} win {a}:{b} in {deals}.", names=name, a=a, b=b, deals=deals) if several else
+            _("{name} wins {a}:{b} in {deals}.", name=name, a=a, b=b, deals=deals))
 
 
 @dataclass(slots=True)

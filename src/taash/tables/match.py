@@ -211,57 +211,58 @@ class TableMatch:
         in one sentence for anything else: another kind of file, a file changed since it was saved, settings
         the game refuses, a move that does not apply)."""
         if not isinstance(data, dict) or data.get("kind") != SAVE_KIND:
-            raise SaveError("not a taash save file (a game record? taash replay FILE shows one)")
+            raise SaveError(_("not a taash save file (a game record? taash replay FILE shows one)"))
         if data.get("version") != SAVE_VERSION:
-            raise SaveError(f"a save file of another version ({_short(data.get('version'))}; this taash reads "
-                            f"version {SAVE_VERSION})")
+            raise SaveError(_("a save file of another version ({version}; this taash reads version {ours})",
+                              version=_short(data.get("version")), ours=SAVE_VERSION))
         if data.get("check") != _check(data):
-            raise SaveError("the save file was changed after it was saved (its check does not match)")
+            raise SaveError(_("the save file was changed after it was saved (its check does not match)"))
         try:
             game = adapter(str(data.get("game")))
         except TableError as e:
-            raise SaveError(str(e)) from None
+            raise SaveError(said_of(e)) from None
         raw = data.get("settings")
         if not isinstance(raw, dict):
-            raise SaveError("settings must be an object")
+            raise SaveError(_("settings must be an object"))
         level = raw.get("level")
         offered = levels(game.name)
         if level not in offered:
-            raise SaveError(f"the level must be one of {', '.join(offered)}, not {_short(level)}")
+            raise SaveError(_("the level must be one of {levels}, not {level}", levels=", ".join(offered),
+                              level=_short(level)))
         try:
             make_bot(level, 0, game=game.name)
         except ValueError:
-            raise SaveError(f"{game.title} has no bot of the level {level} yet") from None
+            raise SaveError(_("{game} has no bot of the level {level} yet", game=game.title, level=level)) from None
         players = raw.get("players")
         if isinstance(players, bool) or not isinstance(players, int):
-            raise SaveError(f"players must be a whole number, not {_short(players)}")
+            raise SaveError(_("players must be a whole number, not {players}", players=_short(players)))
         try:
             settings = game.settings(players, raw.get("rules"), raw.get("length"), level, False)
         except TableError as e:
-            raise SaveError(f"settings: {e}") from None
+            raise SaveError(_("settings: {why}", why=said_of(e))) from None
         seed, names, people = data.get("seed"), data.get("names"), data.get("people")
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise SaveError(f"seed must be a whole number, not {_short(seed)}")
+            raise SaveError(_("seed must be a whole number, not {seed}", seed=_short(seed)))
         if not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names):
-            raise SaveError(f"names must be a list of {players} names")
+            raise SaveError(_("names must be a list of {n} names", n=players))
         if (not isinstance(people, list) or not all(isinstance(p, int) and not isinstance(p, bool)
                                                     and 0 <= p < players for p in people)):
-            raise SaveError(f"people must be a list of seats from 0 to {players - 1}")
+            raise SaveError(_("people must be a list of seats from 0 to {last}", last=players - 1))
         dealt = data.get("dealt")
         if not isinstance(dealt, list) or not all(
                 isinstance(d, dict) and isinstance(d.get("dealer"), int) and isinstance(d.get("pack"), str)
                 and isinstance(d.get("notes"), str) for d in dealt):
-            raise SaveError("dealt must be a list of {dealer, pack, notes}")
+            raise SaveError(_("dealt must be a list of {fields}", fields="{dealer, pack, notes}"))
         moves = data.get("moves")
         if not isinstance(moves, list):
-            raise SaveError("moves must be a list of messages")
+            raise SaveError(_("moves must be a list of messages"))
         try:
             session = cls(game, settings, seed, names, [Dealt(d["dealer"], d["pack"], d["notes"]) for d in dealt])
             session.replay_moves(moves)
         except TableError as e:
-            raise SaveError(f"the saved match does not play again: {e}") from None
+            raise SaveError(_("the saved match does not play again: {why}", why=said_of(e))) from None
         except (ValueError, KeyError, IndexError) as e:  # a pack the game cannot deal
-            raise SaveError(f"the saved match does not play again: {_short(e, 80)}") from None
+            raise SaveError(_("the saved match does not play again: {why}", why=_short(e, 80))) from None
         return session, list(people)
 
     @classmethod
@@ -269,15 +270,16 @@ class TableMatch:
         """:meth:`from_json` of a file (``SaveError`` for one that is not JSON, too large, or not UTF-8)."""
         try:
             if path.stat().st_size > SAVE_MOST:
-                raise SaveError(f"{path}: too large for a save file")
+                raise SaveError(_("{path}: too large for a save file", path=path))
             text = path.read_bytes().decode("utf-8-sig")
             data = json.loads(text)
         except UnicodeDecodeError:
-            raise SaveError("not a taash save file (not UTF-8 text)") from None
+            raise SaveError(_("not a taash save file (not UTF-8 text)")) from None
         except json.JSONDecodeError as e:
-            raise SaveError(f"not a taash save file (not valid JSON: {e.msg}, line {e.lineno})") from None
+            raise SaveError(_("not a taash save file (not valid JSON: {why}, line {line})", why=e.msg,
+                              line=e.lineno)) from None
         except RecursionError:
-            raise SaveError("not a taash save file (nested too deeply)") from None
+            raise SaveError(_("not a taash save file (nested too deeply)")) from None
         return cls.from_json(data)
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from taash.i18n import _
+
 KNOCKOUT = "knockout"
 SWISS = "swiss"
 #: Paired again as they finish, for a time window (:mod:`taash.tournaments.arena`).
@@ -55,7 +57,8 @@ def table_sizes(entrants: int, size: int) -> list[int]:
     ([4, 4], [3, 2, 2], [2])
     """
     if size < 2 or entrants < 1:
-        raise TournamentError(f"tables of {size} for {entrants} entrants: a table seats 2 or more")
+        raise TournamentError(_("tables of {size} for {entrants} entrants: a table seats 2 or more", size=size,
+                                 entrants=entrants))
     tables = -(-entrants // size)
     base, extra = divmod(entrants, tables)
     return [base + 1 if i < extra else base for i in range(tables)]
@@ -268,7 +271,7 @@ def prizes(pool: int, shares: Sequence[int], standings: Sequence[Standing],
     {'a': 70, 'b': 30}
     """
     if pool < 0 or not shares or any(s < 0 for s in shares) or sum(shares) != 100:
-        raise TournamentError(f"prize shares are percents adding up to 100, not {list(shares)}")
+        raise TournamentError(_("prize shares are percents adding up to 100, not {shares}", shares=list(shares)))
     taking = [s for s in standings if paid is None or s.entrant in paid]
     if not taking or pool == 0:
         return {}

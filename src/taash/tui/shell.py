@@ -19,8 +19,17 @@ from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 
-from taash.i18n import LANGUAGES, _, current
-from taash.tui.widgets import ASCII_KEYS, FULL_SIZE, HelpScreen, SheetScreen, TooSmallScreen, fit_terminal, plain
+from taash.i18n import LANGUAGES, N_, _, current
+from taash.tui.widgets import (
+    ASCII_KEYS,
+    FULL_SIZE,
+    HelpScreen,
+    SheetScreen,
+    TooSmallScreen,
+    fit_terminal,
+    plain,
+    said_bindings,
+)
 
 W = TypeVar("W", bound=Widget)
 R = TypeVar("R")
@@ -63,11 +72,12 @@ class GameApp(App[R]):
 
     ENABLE_COMMAND_PALETTE = False
     #: What q does, said on the screen that asks for a larger terminal.
-    LEAVING: ClassVar[str] = "q saves and quits"
+    LEAVING: ClassVar[str] = N_("q saves and quits")
 
     def __init__(self, ascii_only: bool = False) -> None:
         super().__init__()
         self.ascii_only = ascii_only
+        said_bindings(self)
 
     def part(self, selector: str, kind: type[W]) -> W:
         """A widget of the game's screen (the bottom of the stack), whatever screen is shown over it."""
@@ -86,7 +96,7 @@ class GameApp(App[R]):
 
     def fit(self, width: int, height: int) -> None:
         """Ask for a larger terminal while this one is too small, and give the game back after."""
-        fit_terminal(self, width, height, self.LEAVING)
+        fit_terminal(self, width, height, _(self.LEAVING))
 
     def redraw(self) -> None:
         """Draw every part of the screen again from the game."""
@@ -126,7 +136,7 @@ class ReplayShell(GameApp[None], Generic[TL]):
     replay names its screen's parts (:attr:`PARTS`) and draws them (:meth:`redraw`) for the step it is at."""
 
     TITLE = "taash: replay"
-    LEAVING = "q leaves"
+    LEAVING = N_("q leaves")
     #: The ids of the screen's lines, top to bottom (each a :class:`Static`); every game's has ``where`` (the
     #: record, the deal and the turn) and ``said`` (the turn in words).
     PARTS: ClassVar[tuple[str, ...]] = ()
@@ -147,16 +157,18 @@ class ReplayShell(GameApp[None], Generic[TL]):
 
     @classmethod
     def bindings(cls, step: str) -> list[BindingType]:
+        """The replay's keys, ``step`` (a message of the catalogue) naming what ←/→ steps through; their names are
+        said in the language spoken when the app is made (:func:`said_bindings`)."""
         return [
             Binding("right", "step(1)", step, key_display="←→"),
-            Binding("left", "step(-1)", "back", show=False),
-            Binding("down", "deal(1)", "deal", key_display="↑↓"),
-            Binding("up", "deal(-1)", "previous deal", show=False),
+            Binding("left", "step(-1)", N_("back"), show=False),
+            Binding("down", "deal(1)", N_("deal"), key_display="↑↓"),
+            Binding("up", "deal(-1)", N_("previous deal"), show=False),
             Binding("pagedown", "deal(1)", show=False),
             Binding("pageup", "deal(-1)", show=False),
-            Binding("home", "end(0)", "start"),
-            Binding("end", "end(1)", "end"),
-            Binding("q", "quit", "quit"),
+            Binding("home", "end(0)", N_("start")),
+            Binding("end", "end(1)", N_("end")),
+            Binding("q", "quit", N_("quit")),
         ]
 
     def compose(self) -> ComposeResult:
@@ -219,7 +231,7 @@ class MatchShell(GameApp[str]):
 
     #: The command that resumes a saved match, for the messages.
     RESUME: ClassVar[str] = "taash play --resume"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "help", "help", key_display="?")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("question_mark", "help", N_("help"), key_display="?")]
     #: The ids of the game's own lines above the log (each a :class:`Static`); below it every game's screen has
     #: the person's hand, a message and the options of the person's turn.
     TOP_PARTS: ClassVar[tuple[str, ...]] = ()
@@ -236,16 +248,16 @@ class MatchShell(GameApp[str]):
 
     @staticmethod
     def keys(choose: str, picks: int, cards: str) -> list[BindingType]:
-        """A match's keys: ←/→ a card (shown as ``cards``), Enter (``choose``) or a number up to ``picks`` a
-        choice, h a hint, u undo, s save, q save and quit."""
+        """A match's keys: ←/→ a card (shown as ``cards``), Enter (``choose``, a message of the catalogue) or a
+        number up to ``picks`` a choice, h a hint, u undo, s save, q save and quit."""
         return [
-            Binding("left", "card(-1)", "card", priority=True, key_display=cards),
-            Binding("right", "card(1)", "card", show=False, priority=True),
+            Binding("left", "card(-1)", N_("card"), priority=True, key_display=cards),
+            Binding("right", "card(1)", N_("card"), show=False, priority=True),
             Binding("enter", "choose", choose, key_display=f"⏎ 1-{picks}"),
-            Binding("h", "hint", "hint"),
-            Binding("u", "undo", "undo"),
-            Binding("s", "save", "save"),
-            Binding("q", "quit_match", "save & quit"),
+            Binding("h", "hint", N_("hint")),
+            Binding("u", "undo", N_("undo")),
+            Binding("s", "save", N_("save")),
+            Binding("q", "quit_match", N_("save & quit")),
             *(Binding(str(i), f"pick({i})", show=False) for i in range(1, picks + 1)),
         ]
 
@@ -316,7 +328,7 @@ class MatchShell(GameApp[str]):
 
     def over_words(self) -> str:
         """What leaving a finished match says."""
-        return f"Match over. The record is in {self.save_path} (taash replay {self.save_path} shows it)"
+        return _("Match over. The record is in {path} (taash replay {path} shows it)", path=self.save_path)
 
     # -- the flow of the game --------------------------------------------------------------------------------
 
@@ -405,7 +417,7 @@ class MatchShell(GameApp[str]):
 
     def action_hint(self) -> None:
         if not self.humans_turn():
-            self.message = "Wait for your turn for a hint"
+            self.message = _("Wait for your turn for a hint")
             self.redraw()
             return
         self.hint()
@@ -418,8 +430,8 @@ class MatchShell(GameApp[str]):
         self._generation += 1
         self.thinking = None
         undone = self.undone()
-        self.message = "Undone: back to your last move (u again goes further back)" if undone else \
-            "Nothing to undo yet"
+        self.message = (_("Undone: back to your last move (u again goes further back)") if undone else
+                        _("Nothing to undo yet"))
         self.cursor = 0
         self.redraw()
         self.after_move()
@@ -428,21 +440,21 @@ class MatchShell(GameApp[str]):
         try:
             self.save_quietly()
         except OSError as e:
-            self.message = f"Could not save to {self.save_path}: {e.strerror or e}"
+            self.message = _("Could not save to {path}: {why}", path=self.save_path, why=e.strerror or e)
         else:
-            self.message = f"Saved to {self.save_path} (resume: {self.RESUME} {self.save_path})"
+            self.message = _("Saved to {path} (resume: {command} {path})", path=self.save_path, command=self.RESUME)
         self.redraw()
 
     def action_quit_match(self) -> None:
         try:
             self.save_quietly()
         except OSError as e:
-            self.exit(f"Could not save to {self.save_path}: {e.strerror or e}")
+            self.exit(_("Could not save to {path}: {why}", path=self.save_path, why=e.strerror or e))
             return
         if self.match_over():
             self.exit(self.over_words())
         else:
-            self.exit(f"Saved to {self.save_path}. Resume with: {self.RESUME} {self.save_path}")
+            self.exit(_("Saved to {path}. Resume with: {command} {path}", path=self.save_path, command=self.RESUME))
 
     async def action_quit(self) -> None:
         """Ctrl+Q saves too: a match is never lost by leaving."""

@@ -6,14 +6,18 @@ under its own name (:mod:`taash.tui.seep`, :mod:`taash.tui.rummy`), found by the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
+
+from taash.i18n import N_, _
 
 #: The terminal the screen is made for (columns, lines).
 FULL_SIZE = (80, 24)
@@ -30,6 +34,14 @@ def plain(text: str, ascii_only: bool) -> str:
     return text.replace("·", "|").replace("…", "...").replace("▶", ">")
 
 
+def said_bindings(node: DOMNode) -> None:
+    """The names of ``node``'s keys (an app's, a screen's: what its footer shows) said in the language spoken: each
+    binding's description is an English message of the catalogue (marked ``N_``), said when the node is made."""
+    for key, bindings in node._bindings.key_to_bindings.items():
+        node._bindings.key_to_bindings[key] = [replace(b, description=_(b.description)) if b.description else b
+                                               for b in bindings]
+
+
 def too_small(width: int, height: int) -> bool:
     return width < MIN_SIZE[0] or height < MIN_SIZE[1]
 
@@ -38,15 +50,16 @@ class TooSmallScreen(ModalScreen[None]):
     """Said instead of the game while the terminal is smaller than :data:`MIN_SIZE`; gone once it is large enough
     (q still leaves: the app's ``quit_match``, which saves a match first)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_match", "save & quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_match", N_("save & quit"))]
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; background: $background; }
     TooSmallScreen > Static { width: 100%; height: auto; content-align: center middle; text-align: center; }
     """
 
-    def __init__(self, leaving: str = "q saves and quits") -> None:
+    def __init__(self, leaving: str = "") -> None:
         super().__init__()
-        self.leaving = leaving
+        said_bindings(self)
+        self.leaving = leaving or _("q saves and quits")
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
@@ -55,12 +68,13 @@ class TooSmallScreen(ModalScreen[None]):
         self.show(*self.app.size)
 
     def show(self, width: int, height: int) -> None:
-        self.query_one("#too-small", Static).update(
-            f"This terminal is {width}x{height}: enlarge it to at least {MIN_SIZE[0]}x{MIN_SIZE[1]} "
-            f"({FULL_SIZE[0]}x{FULL_SIZE[1]} shows it all at once). {self.leaving}.")
+        self.query_one("#too-small", Static).update(_(
+            "This terminal is {width}x{height}: enlarge it to at least {least_width}x{least_height} ({full_width}x"
+            "{full_height} shows it all at once). {leaving}.", width=width, height=height, least_width=MIN_SIZE[0],
+            least_height=MIN_SIZE[1], full_width=FULL_SIZE[0], full_height=FULL_SIZE[1], leaving=self.leaving))
 
 
-def fit_terminal(app: App[Any], width: int, height: int, leaving: str = "q saves and quits") -> None:
+def fit_terminal(app: App[Any], width: int, height: int, leaving: str = "") -> None:
     """Show :class:`TooSmallScreen` over ``app`` while its terminal is smaller than :data:`MIN_SIZE`, with the size
     now; take it away once the terminal is large enough."""
     shown = app.screen if isinstance(app.screen, TooSmallScreen) else None
@@ -77,11 +91,11 @@ class SheetScreen(ModalScreen[None]):
     """The score sheet after a deal (how it ended, then every deal so far), or the match summary at the end."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close", "continue", key_display="⏎"),
-        Binding("escape", "close", "Continue", show=False),
-        Binding("space", "close", "Continue", show=False),
-        Binding("q", "app.quit_match", "save & quit"),
-        Binding("up", "scroll(-1)", "scroll the deals", key_display="↑↓"),
+        Binding("enter", "close", N_("continue"), key_display="⏎"),
+        Binding("escape", "close", N_("continue"), show=False),
+        Binding("space", "close", N_("continue"), show=False),
+        Binding("q", "app.quit_match", N_("save & quit")),
+        Binding("up", "scroll(-1)", N_("scroll the deals"), key_display="↑↓"),
         Binding("down", "scroll(1)", show=False),
     ]
     DEFAULT_CSS = """
@@ -95,6 +109,7 @@ class SheetScreen(ModalScreen[None]):
 
     def __init__(self, head: RenderableType, table: RenderableType, foot: RenderableType, ascii_only: bool) -> None:
         super().__init__(classes="ascii" if ascii_only else "")
+        said_bindings(self)
         self.head, self.table, self.foot = head, table, foot
 
     def compose(self) -> ComposeResult:
@@ -123,10 +138,10 @@ class HelpScreen(ModalScreen[None]):
     parameter of the rules in play. Escape, ``?`` or ``q`` goes back to the match where it was."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "back to the game", key_display="Esc ?"),
+        Binding("escape", "close", N_("back to the game"), key_display="Esc ?"),
         Binding("question_mark", "close", show=False),
         Binding("q", "close", show=False),
-        Binding("up", "scroll(-1)", "scroll", key_display="↑↓"),
+        Binding("up", "scroll(-1)", N_("scroll"), key_display="↑↓"),
         Binding("down", "scroll(1)", show=False),
     ]
     DEFAULT_CSS = """
@@ -137,6 +152,7 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, text: RenderableType, ascii_only: bool) -> None:
         super().__init__(classes="ascii" if ascii_only else "")
+        said_bindings(self)
         self.text = text
 
     def compose(self) -> ComposeResult:
@@ -157,10 +173,10 @@ def rules_lines(rules: object) -> list[str]:
     for name in rules.__dataclass_fields__:  # type: ignore[attr-defined]
         value = getattr(rules, name)
         if isinstance(value, dict | Mapping):
-            value = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
+            value = ", ".join(f"{k} {v}" for k, v in value.items()) or _("none")
         elif isinstance(value, tuple | list):
-            value = ", ".join(str(v) for v in value) or "none"
+            value = ", ".join(str(v) for v in value) or _("none")
         elif isinstance(value, bool):
-            value = "yes" if value else "no"
+            value = _("yes") if value else _("no")
         out.append(f"  {name}: {value}")
     return out

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.orm import Session
 
-from taash.i18n import LANGUAGES, N_, said_of
+from taash.i18n import LANGUAGES, N_, _, said_of
 from taash.web.account_store import Account, AccountError, Accounts
 from taash.web.chips_routes import give_daily_bonus
 from taash.web.fair_play import AT_CLAIM, AT_LOGIN, add_address
@@ -49,7 +49,7 @@ class Refusal(ApiError):
 
 def password(v: str) -> str:
     if not v.strip():
-        raise ValueError(f"a password is {PASSWORD_RULE}")
+        raise ValueError(_("a password is 8 to 128 characters, not only spaces"))
     return v
 
 

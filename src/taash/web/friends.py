@@ -16,7 +16,7 @@ from collections.abc import Awaitable
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from taash.i18n import N_, said_of
+from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TableError
 from taash.web.account_store import Accounts
 from taash.web.friend_store import FriendError, Friends, Invite
@@ -46,7 +46,7 @@ class PersonIn(StrictIn):
     @model_validator(mode="after")
     def _one(self) -> PersonIn:
         if (self.name is None) == (self.id is None):
-            raise ValueError("give the person's name or his id (one of the two)")
+            raise ValueError(_("give the person's name or his id (one of the two)"))
         return self
 
 

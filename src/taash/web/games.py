@@ -16,7 +16,7 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from taash.games.plugin import GamePlugin
 from taash.games.registry import check_level, default_game, level_words, levels, plugin, plugins
-from taash.i18n import DEFAULT, N_, best_language, say_in
+from taash.i18n import DEFAULT, N_, _, best_language, say_in
 from taash.tables.adapter import adapter, game_names
 from taash.web.http import ERRORS, ApiError
 
@@ -29,7 +29,7 @@ MODULE_FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,60}\.js")
 def known_game(name: str) -> str:
     """``name`` if a registered game seats tables, else ``ValueError`` naming those that do."""
     if name not in game_names():
-        raise ValueError(f"unknown game {name[:40]!r} (games: {', '.join(game_names())})")
+        raise ValueError(_("unknown game {game} (games: {games})", game=repr(name[:40]), games=", ".join(game_names())))
     return name
 
 
@@ -41,8 +41,8 @@ def level_of(game: str, level: str | None) -> str:
     try:
         return check_level(game, level)
     except ValueError:
-        raise ValueError(f"level must be one of {', '.join(levels(game))} at {plugin(game).title}, not "
-                         f"{level[:40]!r}") from None
+        raise ValueError(_("level must be one of {levels} at {game}, not {level}", levels=", ".join(levels(game)),
+                           game=plugin(game).title, level=repr(level[:40]))) from None
 
 
 def all_levels() -> list[str]:
@@ -120,7 +120,7 @@ def module_file(game: str, file: str) -> Path:
             path = found.file(which)
             if path is not None and (path.parent / file).is_file():
                 return path.parent / file
-    raise ApiError("not_found", f"{found.title} has no module {file[:60]!r}")
+    raise ApiError("not_found", N_("{game} has no module {file}"), game=found.title, file=repr(file[:60]))
 
 
 def games_router() -> APIRouter:

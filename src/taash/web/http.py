@@ -12,6 +12,8 @@ from urllib.parse import urlsplit
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict
 
+from taash.i18n import _
+
 COOKIE = "taash_guest"
 NAME_PUNCTUATION = frozenset(" .'-")
 
@@ -106,10 +108,10 @@ def display_name(v: str) -> str:
     digits, spaces or . ' -; spaces are squeezed; at most ``MAX_MARKS`` marks in a row, after a letter or digit."""
     v = " ".join(unicodedata.normalize("NFC", v).split())
     if not 1 <= len(v) <= 24 or not all(c in NAME_PUNCTUATION or unicodedata.category(c)[0] in "LMN" for c in v):
-        raise ValueError("a name is 1 to 24 letters, digits, spaces or . ' -")
+        raise ValueError(_("a name is 1 to 24 letters, digits, spaces or . ' -"))
     if not marks_carried(v):
-        raise ValueError(f"a name's marks (accents, vowel signs) come after a letter or digit, {MAX_MARKS} at most "
-                         "in a row")
+        raise ValueError(_("a name's marks (accents, vowel signs) come after a letter or digit, {most} at most in a "
+                           "row", most=MAX_MARKS))
     return v
 
 

@@ -85,10 +85,10 @@ def error(code: str, message: str, lang: str = DEFAULT) -> str:
 async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: Callable[[str], str | None],
                           may_create: Callable[[str], str | None],
                           send_loop: Callable[[WebSocket, Connection], Coroutine[Any, Any, None]],
-                          sentence: Callable[[RequestValidationError], str]) -> None:
+                          sentence: Callable[[RequestValidationError, str], str]) -> None:
     """Serve one accepted Play now connection of ``guest`` (None: refused, he has no name yet). ``name`` reads a
     guest's display name (None: unknown); ``may_create`` spends one of the address's table creations (a refusal's
-    sentence, or None); ``sentence`` says what is wrong with a message in one line."""
+    sentence, or None); ``sentence`` says what is wrong with a message in one line, in a language."""
     if guest is None or name(guest) is None:
         await ws.close(code=1008, reason="choose a name first")
         return
@@ -141,7 +141,7 @@ async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: 
 
 
 async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
-                may_create: Callable[[str], str | None], sentence: Callable[[RequestValidationError], str],
+                may_create: Callable[[str], str | None], sentence: Callable[[RequestValidationError, str], str],
                 tell: Callable[[dict[str, JSON] | None], None], previous: Entry | None,
                 lang: str = DEFAULT) -> Entry | str:
     """Check a press of Play now and queue it in place of this connection's ``previous`` entry (gone then, even
@@ -150,7 +150,7 @@ async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callab
     try:
         body = PlayNowIn.model_validate(message)
     except ValidationError as e:
-        return error("invalid", sentence(RequestValidationError(e.errors())))
+        return error("invalid", sentence(RequestValidationError(e.errors()), lang), lang)
     try:
         wanted = wanted_of(body)
         hold = queue.check(wanted, level_of(body.game, body.level), body.wait)

@@ -49,7 +49,8 @@ class TableIn(StrictIn):
     @model_validator(mode="after")
     def _seat(self) -> TableIn:
         if self.seat is not None and self.seat >= self.players:
-            raise ValueError(f"seat must be from 0 to {self.players - 1} at a table of {self.players}")
+            raise ValueError(_("seat must be from 0 to {last} at a table of {players}", last=self.players - 1,
+                               players=self.players))
         self.level = level_of(self.game, self.level)
         return self
 

@@ -26,6 +26,7 @@ import random
 from collections.abc import Hashable, Sequence
 
 from taash.bots.base import check_number
+from taash.i18n import _
 from taash.packs import JOKER, face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
 from taash.rummy.melds import card_points, is_joker
@@ -199,25 +200,30 @@ class HeuristicBot:
     def explain(self, view: PlayerView, action: Hashable) -> str:
         rules, wild = view.rules, view.wild
         if isinstance(action, Drop):
-            return (f"Drop (first drop, {view.first_drop} points): no joker, no pure run and hardly a start of one, "
-                    f"and the hand measures {self.measure(view.hand, rules, wild):.0f}")
+            return _("Drop (first drop, {points} points): no joker, no pure run and hardly a start of one, and the "
+                     "hand measures {measure}", points=view.first_drop,
+                     measure=f"{self.measure(view.hand, rules, wild):.0f}")
         if isinstance(action, Take):
             if action.source == "discard" and view.pile:
                 top = view.pile[-1][0]
                 if is_joker(top, wild):
-                    return f"Take {face_name(top)} from the discard pile: a joker"
+                    return _("Take {card} from the discard pile: a joker", card=face_name(top))
                 now, after = self._take_gain(view)
-                change = f"the hand goes from {now:.0f} to {after:.0f}"
+                change = _("the hand goes from {now} to {after}", now=f"{now:.0f}", after=f"{after:.0f}")
                 if not self._has_pure_run(view) and completes_pure_run(view.hand, top, wild, rules):
-                    return f"Take {face_name(top)} from the discard pile: it makes a pure run ({change})"
-                return f"Take {face_name(top)} from the discard pile: {change}"
-            return f"Take from the stock: the open card would not make the hand better by {self.take_gain:g}"
+                    return _("Take {card} from the discard pile: it makes a pure run ({change})", card=face_name(top),
+                             change=change)
+                return _("Take {card} from the discard pile: {change}", card=face_name(top), change=change)
+            return _("Take from the stock: the open card would not make the hand better by {gain}",
+                     gain=f"{self.take_gain:g}")
         if isinstance(action, Declare):
-            return f"Declare, laying down {face_name(action.finish)}: a valid declaration scores 0"
+            return _("Declare, laying down {card}: a valid declaration scores 0", card=face_name(action.finish))
         if isinstance(action, Discard):
             keep = view.taken_from_pile if rules.keep_taken_discard else None
             left = self._after_discards(view.hand, rules, wild, keep, self.lateness(view)).get(action.card, 0.0)
             danger = self.danger(view, action.card)
-            risk = f", {danger:.0f} for what the next player may want" if danger else ""
-            return f"Discard {face_name(action.card)}: the hand left measures {left:.0f}{risk}"
+            if danger:
+                return _("Discard {card}: the hand left measures {left}, {danger} for what the next player may want",
+                         card=face_name(action.card), left=f"{left:.0f}", danger=f"{danger:.0f}")
+            return _("Discard {card}: the hand left measures {left}", card=face_name(action.card), left=f"{left:.0f}")
         return "no reason"

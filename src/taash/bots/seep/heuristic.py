@@ -20,8 +20,9 @@ import random
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.inference import hand_requirements
 from taash.cards import cards_of
+from taash.i18n import _, ngettext
 from taash.seep.deal import card_points
-from taash.seep.describe import describe_play, points
+from taash.seep.describe import describe_play
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, THROW, House, Play, apply_play, team_mask
 from taash.seep.rules import LAST_PLAY
@@ -173,9 +174,14 @@ class HeuristicBot(SeepBot):
         return ties[self.rng.randrange(len(ties))]
 
     def explain_play(self, view: PlayerView, play: Play) -> str:
-        _, gained, sweep, danger = self.evaluate(view, play)
+        _score, gained, sweep, danger = self.evaluate(view, play)
         words = describe_play(play, view.houses)
+        worth = ngettext("{n} point", "{n} points", gained)
         if sweep:
-            return f"{words}: a sweep, {points(gained)}"
-        risk = "leaves no sweep" if danger < 1 else f"risks about {points(round(danger))} to the next player"
-        return f"{words}: {points(gained)}, {risk}" if gained else f"{words}: {risk}"
+            return _("{play}: a sweep, {points}", play=words, points=worth)
+        if danger < 1:
+            return (_("{play}: {points}, leaves no sweep", play=words, points=worth) if gained else
+                    _("{play}: leaves no sweep", play=words))
+        risk = ngettext("{n} point", "{n} points", round(danger))
+        return (_("{play}: {points}, risks about {risk} to the next player", play=words, points=worth, risk=risk)
+                if gained else _("{play}: risks about {risk} to the next player", play=words, risk=risk))

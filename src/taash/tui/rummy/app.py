@@ -25,6 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from taash.i18n import N_, _, ngettext, said_of
 from taash.packs import face_name, face_symbol
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
 from taash.rummy.game import RummyState
@@ -37,17 +38,18 @@ from taash.tables.rummy import arrangement
 from taash.tui.rummy.help import help_lines
 from taash.tui.rummy.text import (
     CARD_LETTERS,
-    KIND_WORDS,
     Group,
     card_markup,
     format_caption,
     groups_of,
     hand_markup,
+    kind_word,
     result_line,
     seat_markup,
     second_person,
     sheet_table,
     short_name,
+    status_word,
     top_markup,
     verdict,
     wild_words,
@@ -55,7 +57,7 @@ from taash.tui.rummy.text import (
     words,
 )
 from taash.tui.shell import LogLines, MatchShell
-from taash.tui.widgets import HelpScreen, SheetScreen, TooSmallScreen, plain
+from taash.tui.widgets import HelpScreen, SheetScreen, TooSmallScreen, plain, said_bindings
 
 #: The bot that gives hints, whatever the opponents' level.
 HINT_LEVEL = "hard"
@@ -69,9 +71,9 @@ class DeclareScreen(ModalScreen[bool]):
     one costs what the rules say). y or Enter declares, n or Escape goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "declare"),
+        Binding("y", "answer(True)", N_("declare")),
         Binding("enter", "answer(True)", show=False),
-        Binding("n", "answer(False)", "back"),
+        Binding("n", "answer(False)", N_("back")),
         Binding("escape", "answer(False)", show=False),
     ]
     DEFAULT_CSS = """
@@ -81,6 +83,7 @@ class DeclareScreen(ModalScreen[bool]):
 
     def __init__(self, text: Text) -> None:
         super().__init__()
+        said_bindings(self)
         self.text = text
 
     def compose(self) -> ComposeResult:
@@ -103,7 +106,7 @@ class RummyApp(MatchShell):
     #table { height: auto; background: $surface; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        *MatchShell.keys("do", 3, "←→ a-p"),
+        *MatchShell.keys(N_("do"), 3, "←→ a-p"),
         *(Binding(letter, f"letter({i})", show=False) for i, letter in enumerate(CARD_LETTERS)),
     ]
 
@@ -166,9 +169,9 @@ class RummyApp(MatchShell):
     def status_text(self) -> str:
         s, m = self.session, self.match
         rules = s.game.rules_json(s.settings)
-        rules_text = rules if isinstance(rules, str) else "custom"
-        return (f" 13-card Rummy · {rules_text} rules · {m.format.name} · {s.settings.level} bots · "
-                f"deal {len(m.past) + (0 if m.over else 1)}")
+        rules_text = rules if isinstance(rules, str) else _("custom")
+        return " " + _("13-card Rummy · {rules} rules · {format} · {level} bots · deal {number}", rules=rules_text,
+                       format=_(m.format.name), level=_(s.settings.level), number=len(m.past) + (0 if m.over else 1))
 
     def redraw(self) -> None:
         view = self.view()
@@ -176,8 +179,8 @@ class RummyApp(MatchShell):
         self.part("#seats", Static).update(self.line(
             " " + seat_markup(view, self.match, self.session.names, self.human, self.ascii_only)))
         self.part("#table", Static).update(self.line(
-            f" [b]Discard[/] {top_markup(view, self.session.names, self.ascii_only)} · [b]Stock[/] "
-            f"{view.stock_size} · [b]Wild joker[/] {wild_words(view, self.ascii_only)}"))
+            " [b]" + _("Discard") + f"[/] {top_markup(view, self.session.names, self.ascii_only)} · [b]" + _("Stock")
+            + f"[/] {view.stock_size} · [b]" + _("Wild joker") + f"[/] {wild_words(view, self.ascii_only)}"))
         self.part("#log", LogLines).show([(self.words(second_person(line)), "") for line in self.session.log])
         self.draw_hand()
         self.part("#message", Static).update(Text(" " + self.words(self.message or self.guide())))
@@ -190,12 +193,12 @@ class RummyApp(MatchShell):
         self.cursor = max(0, min(self.cursor, n - 1))
         choosing = self.humans_turn() and view.phase is Phase.DISCARD
         if not view.hand:
-            self.part("#hand", Static).update(self.line(f" [b]Your hand[/]: you are out of this deal "
-                                                        f"({view.status[self.human]})"))
+            self.part("#hand", Static).update(self.line(" [b]" + _("Your hand") + "[/]: " + _(
+                "you are out of this deal ({status})", status=status_word(view.status[self.human]))))
             return
         points = solve(view.hand, view.rules, view.wild).points if len(view.hand) == 13 else \
             arrangement(list(view.hand), view.rules, view.wild)["points"]
-        head = f" [b]Your hand[/] ({points} points now): "
+        head = " [b]" + _("Your hand") + "[/] " + ngettext("({n} point now)", "({n} points now)", points) + ": "
         self.part("#hand", Static).update(self.line(
             head + hand_markup(groups, view.wild, self.cursor if choosing else None, self.ascii_only, choosing)))
 
@@ -203,9 +206,9 @@ class RummyApp(MatchShell):
         if not self.humans_turn():
             return ""
         if self.view().phase is Phase.TAKE:
-            return "Your turn: 1 take from the stock, 2 from the discard pile, 3 drop"
+            return _("Your turn: 1 take from the stock, 2 from the discard pile, 3 drop")
         arrows = "Left/Right" if self.ascii_only else "←→"
-        return f"{arrows} or a card's letter picks a card: 1 discards it, 2 declares with it"
+        return _("{keys} or a card's letter picks a card: 1 discards it, 2 declares with it", keys=arrows)
 
     def fill_options(self) -> None:
         view = self.view()
@@ -214,34 +217,39 @@ class RummyApp(MatchShell):
         self.choices = []
         to_move = self.session.to_move()
         if to_move is None or self.sheet_due():
-            options.add_option(Option("The deal is over", disabled=True))
+            options.add_option(Option(_("The deal is over"), disabled=True))
             return
         if to_move != self.human:
             name = short_name(self.seat_name(to_move))
-            waiting = f"{name} is thinking…" if self.thinking == to_move else f"Waiting for {name}…"
+            waiting = (_("{name} is thinking…", name=name) if self.thinking == to_move else
+                       _("Waiting for {name}…", name=name))
             options.add_option(Option(self.words(waiting), disabled=True))
             return
         if view.phase is Phase.TAKE:
-            self.offer("1. Take the top card of the stock", {"type": "take", "from": "stock"},
+            self.offer("1. " + _("Take the top card of the stock"), {"type": "take", "from": "stock"},
                        Take("stock") in view.legal_actions())
             if view.pile:
                 top = face_symbol(view.pile[-1][0], self.ascii_only)
-                self.offer(f"2. Take {top} from the discard pile", {"type": "take", "from": "discard"})
+                self.offer("2. " + _("Take {card} from the discard pile", card=top),
+                           {"type": "take", "from": "discard"})
             else:
-                self.offer("2. The discard pile is empty", None)
-            cost, which = (view.middle_drop, "middle") if view.has_taken[self.human] else (view.first_drop, "first")
-            self.offer(f"3. Drop ({which} drop: {cost} points)", {"type": "drop"})
+                self.offer("2. " + _("The discard pile is empty"), None)
+            drop = (_("Drop (middle drop: {points} points)", points=view.middle_drop) if view.has_taken[self.human]
+                    else _("Drop (first drop: {points} points)", points=view.first_drop))
+            self.offer("3. " + drop, {"type": "drop"})
         else:
             cards = self.shown_cards()
             card = cards[self.cursor]
             name = face_symbol(card, self.ascii_only)
             if Discard(card) in view.legal_actions():
-                self.offer(f"1. Discard {name}", {"type": "discard", "card": face_name(card)})
+                self.offer("1. " + _("Discard {card}", card=name), {"type": "discard", "card": face_name(card)})
             else:
-                self.offer(f"1. You may not discard {name}: you just took it from the discard pile", None)
+                self.offer("1. " + _("You may not discard {card}: you just took it from the discard pile", card=name),
+                           None)
             declare = self.declaration(card)
-            valid = "valid" if declare[1] else f"NOT valid: it would cost {view.rules.wrong_declaration} points"
-            self.offer(f"2. Declare, laying {name} face down ({valid})", {"declare": card})
+            self.offer("2. " + (_("Declare, laying {card} face down (valid)", card=name) if declare[1] else
+                                _("Declare, laying {card} face down (NOT valid: it would cost {points} points)",
+                                  card=name, points=view.rules.wrong_declaration)), {"declare": card})
         first = next((i for i, c in enumerate(self.choices) if c is not None), None)
         options.highlighted = first
 
@@ -295,7 +303,7 @@ class RummyApp(MatchShell):
         try:
             self.session.move(self.human, message)
         except TableError as e:
-            self.message = str(e)
+            self.message = said_of(e)
             self.redraw()
             return
         self.message = ""
@@ -317,16 +325,17 @@ class RummyApp(MatchShell):
     def confirm_declaration(self, finish: int) -> None:
         view = self.view()
         groups, valid = self.declaration(finish)
-        lines = [f"[b]Declare[/], laying {card_markup(finish, view.wild, self.ascii_only)} face down and showing:"]
+        lines = [_("[b]Declare[/], laying {card} face down and showing:",
+                   card=card_markup(finish, view.wild, self.ascii_only))]
         for g in groups:
             cards = " ".join(card_markup(c, view.wild, self.ascii_only) for c in g.cards)
-            lines.append(f"  {KIND_WORDS.get(g.kind, 'unmatched')}: {cards}")
+            lines.append(f"  {kind_word(g.kind)}: {cards}")
         if valid:
-            lines.append("[green]A valid declaration: you win the deal.[/]")
+            lines.append("[green]" + _("A valid declaration: you win the deal.") + "[/]")
         else:
-            lines.append(f"[red]NOT a valid declaration[/]: it costs {view.rules.wrong_declaration} points and "
-                         "puts you out of the deal")
-        lines.append("y or Enter: declare · n or Escape: back")
+            lines.append(_("[red]NOT a valid declaration[/]: it costs {points} points and puts you out of the deal",
+                           points=view.rules.wrong_declaration))
+        lines.append(_("y or Enter: declare · n or Escape: back"))
         message = {"type": "declare", "discard": face_name(finish),
                    "melds": [[face_name(c) for c in g.cards] for g in groups]}
 
@@ -347,20 +356,20 @@ class RummyApp(MatchShell):
         deal = m.past[-1]
         for seat, groups in deal.shown.items():
             shown = "  ".join(" ".join(card_markup(c, deal.wild, self.ascii_only) for c in g) for g in groups)
-            lines.append(f"  {escape(short_name(names[seat]))} showed: {shown}")
+            lines.append("  " + _("{name} showed: {cards}", name=escape(short_name(names[seat])), cards=shown))
         parts: list[RenderableType] = [sheet_table(m, names, self.ascii_only),
                                        Text(self.words(format_caption(m, names)))]
         if m.over:
             parts.append(Text(verdict(m, names, self.human), style="bold"))
-        done = "Enter: leave (the record is saved)" if m.over else "Enter: the next deal · q: save and quit"
+        done = _("Enter: leave (the record is saved)") if m.over else _("Enter: the next deal · q: save and quit")
         return self.line("\n".join(lines)), RichGroup(*parts), Text(self.words(done), style="bold")
 
     def next_deal(self) -> None:
         self.seen = self.session.finished_deals()
 
     def over_words(self) -> str:
-        return (f"Match over. The match is saved in {self.save_path} (its record inside: taash replay "
-                f"{self.save_path} shows it)")
+        return _("Match over. The match is saved in {path} (its record inside: taash replay {path} shows it)",
+                 path=self.save_path)
 
     # -- key actions -------------------------------------------------------------------------------------------
 
@@ -386,7 +395,7 @@ class RummyApp(MatchShell):
             card = action.card if isinstance(action, Discard) else action.finish
             self.cursor = self.shown_cards().index(card)
             index = 0 if isinstance(action, Discard) else 1
-        self.message = f"Hint: {with_symbols(reason)}"
+        self.message = _("Hint: {reason}", reason=with_symbols(reason))
         self.redraw()
         self.part("#options", OptionList).highlighted = index
 

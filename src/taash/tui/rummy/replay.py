@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.binding import BindingType
 from textual.widgets import Static
 
-from taash.i18n import _
+from taash.i18n import N_, _
 from taash.packs import JOKER, face_symbol, rank_name
 from taash.rummy.deal import Deal, Status
 from taash.rummy.match import DealResult
@@ -93,7 +93,7 @@ class RummyReplayApp(ReplayShell[Timeline]):
     CSS = ReplayShell.REPLAY_CSS + """
     #table { background: $surface; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings("turn")
+    BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings(N_("turn"))
 
     def redraw(self) -> None:
         t = self.timeline

@@ -12,14 +12,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from taash.cards import RANKS, SUIT_SYMBOLS, SUITS
+from taash.i18n import N_, _
 from taash.packs import JOKER, face_symbol, parse_face, rank_name
 from taash.rummy.match import Match
 from taash.rummy.melds import is_joker
 from taash.rummy.view import PlayerView
 
 RED_SUITS = (1, 2)  # hearts, diamonds
-#: Each group's kind as the screen says it.
-KIND_WORDS = {"pure": "pure run", "impure": "impure run", "set": "set", "free": "joker", None: "unmatched"}
+#: Each group's kind as the screen says it (messages of the catalogue: :func:`kind_word`).
+KIND_WORDS = {"pure": N_("pure run"), "impure": N_("impure run"), "set": N_("set"), "free": N_("joker"),
+              "spare": N_("spare"), None: N_("unmatched")}
+#: How a seat left the deal, by the engine's word for it, as the seats' line says it.
+STATUS_WORDS = {"dropped": N_("dropped"), "wrong": N_("wrong"), "declared": N_("declared")}
 #: Letters that pick a card of the hand (h is the hint; q, s and u come after them).
 CARD_LETTERS = "abcdefgijklmnop"
 #: Longest seat name shown.
@@ -30,6 +34,16 @@ _YOU = re.compile(r"\bYou (takes|discards|drops|declares|deals|wins|is out)\b")
 _TO_ASCII = str.maketrans(SUIT_SYMBOLS, SUITS)
 #: A card's protocol name inside a sentence (a bot's reason says ``Ts``, ``Kd``).
 _CARD_NAME = re.compile(rf"\b([{RANKS}])([{SUITS}])\b")
+
+
+def kind_word(kind: str | None) -> str:
+    """A group's kind in the language spoken ("pure run"; "unmatched" for the cards left over)."""
+    return _(KIND_WORDS.get(kind, KIND_WORDS[None]))
+
+
+def status_word(status: str | None) -> str:
+    """How a seat left the deal ("dropped", "wrong", "declared") in the language spoken."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else str(status)
 
 
 def words(text: str, ascii_only: bool) -> str:
@@ -94,7 +108,7 @@ def hand_markup(groups: Sequence[Group], wild: int, cursor: int | None, ascii_on
     parts = []
     i = 0
     for g in groups:
-        kind = "spare" if g.kind == "spare" else KIND_WORDS.get(g.kind, "unmatched")
+        kind = kind_word(g.kind)
         style = "green" if g.kind in ("pure", "impure", "set", "free") else "yellow"
         cards = []
         for face in g.cards:
@@ -112,16 +126,16 @@ def hand_markup(groups: Sequence[Group], wild: int, cursor: int | None, ascii_on
 def wild_words(view: PlayerView, ascii_only: bool = False) -> str:
     """``7♦: every 7 is a joker`` (``JK: every ace is a joker`` when a printed joker was turned)."""
     if view.wild_card == JOKER:
-        return "JK: every ace is a joker"
-    return f"{face_symbol(view.wild_card, ascii_only)}: every {rank_name(view.wild)} is a joker"
+        return _("JK: every ace is a joker")
+    return _("{card}: every {rank} is a joker", card=face_symbol(view.wild_card, ascii_only), rank=rank_name(view.wild))
 
 
 def top_markup(view: PlayerView, names: Sequence[str], ascii_only: bool = False) -> str:
     if not view.pile:
-        return "[dim]empty[/]"
+        return "[dim]" + _("empty") + "[/]"
     face, by = view.pile[-1]
-    who = "the open card" if by is None else f"from {escape(short_name(names[by]))}"
-    joker = " [magenta](a joker!)[/]" if is_joker(face, view.wild) else ""
+    who = _("the open card") if by is None else _("from {name}", name=escape(short_name(names[by])))
+    joker = " [magenta]" + _("(a joker!)") + "[/]" if is_joker(face, view.wild) else ""
     return f"{card_markup(face, view.wild, ascii_only)} ({who}){joker}"
 
 
@@ -134,19 +148,19 @@ def seat_markup(view: PlayerView, match: Match, names: Sequence[str], human: int
     for seat in range(view.players):
         name = escape("You" if seat == human and names[seat] == "You" else short_name(names[seat]))
         if seat in match.tally.eliminated:
-            parts.append(f"[dim]{name} out[/]")
+            parts.append("[dim]" + _("{name} out", name=name) + "[/]")
             continue
         status = view.status[seat]
         if view.to_move == seat and status == "in":
             name = f"[reverse]{mark}{name}[/]"
         if status is None:
-            what = "sits out"
+            what = _("sits out")
         elif status == "in":
             what = str(view.hand_sizes[seat])
         else:
-            what = {"dropped": "dropped", "wrong": "wrong", "declared": "declared"}[status]
+            what = status_word(status)
         dealer = "(d)" if seat == view.dealer else ""
-        total = f" {match.totals[seat]}pt" if totals else ""
+        total = " " + _("{points}pt", points=match.totals[seat]) if totals else ""
         parts.append(f"{name}{dealer} {what}{total}")
     return " | ".join(parts)
 
@@ -155,7 +169,7 @@ def sheet_table(match: Match, names: Sequence[str], ascii_only: bool) -> Table:
     """Every deal so far: each seat's points (the winner's marked), then the totals (:func:`format_caption` says
     what they make)."""
     table = Table(box=box.ASCII2 if ascii_only else box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("deal", justify="right")
+    table.add_column(_("deal"), justify="right")
     for name in names:
         table.add_column(escape(short_name(name)), justify="right")
     for i, r in enumerate(match.results, 1):
@@ -165,13 +179,13 @@ def sheet_table(match: Match, names: Sequence[str], ascii_only: bool) -> Table:
             if points is None:
                 cells.append("[dim]-[/]")
             elif s == r.points.winner:
-                cells.append(f"[green]{points} won[/]")
+                cells.append("[green]" + _("{points} won", points=points) + "[/]")
             else:
                 mark = " d" if s in r.points.dropped else " w" if s in r.points.wrong else ""
                 cells.append(f"{points}{mark}")
         table.add_row(str(i), *cells)
     table.add_section()
-    table.add_row("total", *[f"[b]{t}[/]" for t in match.totals])
+    table.add_row(_("total"), *[f"[b]{t}[/]" for t in match.totals])
     return table
 
 
@@ -179,15 +193,18 @@ def format_caption(match: Match, names: Sequence[str]) -> str:
     """What the match's format makes of the totals (d: a drop, w: a wrong declaration)."""
     f = match.format
     if f.kind == "points":
-        text = "Points: one deal; the losers' points are paid to the winner"
+        text = _("Points: one deal; the losers' points are paid to the winner")
     elif f.kind == "pool":
-        out = ", ".join(f"{short_name(names[s])} (deal {d})" for s, d in sorted(match.tally.eliminated.items()))
-        text = f"Pool {f.limit}: a total of {f.limit} puts a player out" + (f"; out: {out}" if out else "")
+        out = ", ".join(_("{name} (deal {number})", name=short_name(names[s]), number=d)
+                        for s, d in sorted(match.tally.eliminated.items()))
+        text = (_("Pool {limit}: a total of {limit} puts a player out; out: {names}", limit=f.limit, names=out) if out
+                else _("Pool {limit}: a total of {limit} puts a player out", limit=f.limit))
     else:
-        text = f"Deals {f.deals}: deal {min(len(match.results), f.deals)} of {f.deals}; the lowest total wins"
-        if len(match.results) > f.deals:
-            text += " (tie-break deals)"
-    return text + " · d: dropped, w: wrong declaration"
+        number = min(len(match.results), f.deals)
+        text = (_("Deals {deals}: deal {number} of {deals}; the lowest total wins (tie-break deals)", deals=f.deals,
+                  number=number) if len(match.results) > f.deals else
+                _("Deals {deals}: deal {number} of {deals}; the lowest total wins", deals=f.deals, number=number))
+    return text + " · " + _("d: dropped, w: wrong declaration")
 
 
 def result_line(match: Match, names: Sequence[str]) -> str:
@@ -195,8 +212,11 @@ def result_line(match: Match, names: Sequence[str]) -> str:
     r = match.results[-1]
     p = r.points
     winner = escape(short_name(names[p.winner]))
-    how_won = "with a valid declaration" if p.declared else "as the last player left"
-    return second_person(f"[b]Deal {len(match.results)} is over[/]: {winner} wins {how_won}")
+    over = "[b]" + _("Deal {number} is over", number=len(match.results)) + "[/]: "
+    if winner == "You":
+        return over + (_("You win with a valid declaration") if p.declared else _("You win as the last player left"))
+    return over + (_("{name} wins with a valid declaration", name=winner) if p.declared else
+                   _("{name} wins as the last player left", name=winner))
 
 
 def verdict(match: Match, names: Sequence[str], human: int) -> str:
@@ -204,5 +224,5 @@ def verdict(match: Match, names: Sequence[str], human: int) -> str:
     if winner is None:
         return ""
     if winner == human:
-        return "You win the match!"
-    return f"{short_name(names[winner])} wins the match."
+        return _("You win the match!")
+    return _("{name} wins the match.", name=short_name(names[winner]))

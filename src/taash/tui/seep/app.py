@@ -24,8 +24,9 @@ from textual.widgets.option_list import Option
 
 from taash.cards import card_symbol, cards_of
 from taash.cli.seep_sheets import score_sheet
+from taash.i18n import N_, _, ngettext, pgettext
 from taash.seep.deal import Phase
-from taash.seep.describe import HOUSE_NAMES, card_points_notes, describe_outcome, no_play_reason
+from taash.seep.describe import card_points_notes, describe_outcome, house_word, no_play_reason
 from taash.seep.plays import Play
 from taash.tui.seep.help import help_lines
 from taash.tui.seep.persons_match import PersonsMatch
@@ -41,19 +42,23 @@ def match_summary(session: PersonsMatch, ascii_only: bool = False) -> Group:
     """The score sheet of the match so far (every deal, the running lead and the baazis), and how it stands."""
     s = session
     us = s.human % 2
-    teams = ("Us", "Them") if us == 0 else ("Them", "Us")
+    teams = (_("Us"), _("Them")) if us == 0 else (_("Them"), _("Us"))
     seats = [s.who(seat) for seat in range(s.players)]
     b = s.match.baazis
-    caption = (f"Baazis: Us {b[us]}, Them {b[1 - us]} (first to {s.baazis} wins)" if s.baazis
-               else "A single deal: the higher deal score wins")
+    caption = (_("Baazis: Us {us}, Them {them} (first to {n} wins)", us=b[us], them=b[1 - us], n=s.baazis)
+               if s.baazis else _("A single deal: the higher deal score wins"))
     table = score_sheet(s.match, teams, seats, caption)
     if ascii_only:
         table.box = box.ASCII2
     parts: list[RenderableType] = [table]
     if s.over:
         winner = s.match.winner()
-        what = "match" if s.baazis else "deal"
-        verdict = "A draw." if winner is None else (f"You win the {what}!" if winner == us else f"They win the {what}.")
+        if winner is None:
+            verdict = _("A draw.")
+        elif s.baazis:
+            verdict = _("You win the match!") if winner == us else _("They win the match.")
+        else:
+            verdict = _("You win the deal!") if winner == us else _("They win the deal.")
         parts.append(Text(verdict, style="bold"))
     return Group(*parts)
 
@@ -69,7 +74,7 @@ class SeepApp(MatchShell):
     #floor { height: auto; background: $surface; }
     #piles { height: auto; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = MatchShell.keys("play", 9, "←→")
+    BINDINGS: ClassVar[list[BindingType]] = MatchShell.keys(N_("play"), 9, "←→")
 
     def __init__(self, session: PersonsMatch, save_path: Path, delay: float = 0.5) -> None:
         super().__init__(save_path, delay, session.ascii_only)
@@ -95,27 +100,31 @@ class SeepApp(MatchShell):
     def status_text(self) -> str:
         s = self.session
         rules = s.rules.to_json()
-        rules_text = f"{rules} rules" if isinstance(rules, str) else f"custom {rules['preset']} rules"
-        target = f"first to {s.baazis} baazi{'s' * (s.baazis != 1)}" if s.baazis else "a single deal"
+        preset = rules if isinstance(rules, str) else _("custom {preset}", preset=rules["preset"])
+        target = (ngettext("first to {n} baazi", "first to {n} baazis", s.baazis) if s.baazis else
+                  _("a single deal"))
         if self.narrow:
-            return f" Deal {s.deal_number} · {rules_text.removesuffix(' rules')} · {s.level} bots · {target}"
-        return f" Seep · {rules_text} · {s.level} bots · {target} · deal {s.deal_number}"
+            return " " + _("Deal {number} · {rules} · {level} bots · {target}", number=s.deal_number, rules=preset,
+                           level=_(s.level), target=target)
+        return " " + _("Seep · {rules} rules · {level} bots · {target} · deal {number}", rules=preset, level=_(s.level),
+                       target=target, number=s.deal_number)
 
     def score_text(self) -> str:
         s, view = self.session, self.session.view()
         us = s.human % 2
         if s.baazis:
             lead = s.match.difference if us == 0 else -s.match.difference
-            lead_text = "level" if lead == 0 else (f"Us +{lead}" if lead > 0 else f"Them +{-lead}")
-            text = (f" Baazis Us {s.match.baazis[us]} : {s.match.baazis[1 - us]} Them · lead {lead_text} "
-                    f"(a baazi at {s.rules.baazi_lead})")
-            if self.narrow:
-                text = (f" Baazis Us {s.match.baazis[us]}:{s.match.baazis[1 - us]} Them · lead {lead_text}"
-                        f"/{s.rules.baazi_lead}")
+            lead_text = (pgettext("lead", "level") if lead == 0 else
+                         _("Us +{lead}", lead=lead) if lead > 0 else _("Them +{lead}", lead=-lead))
+            ours, theirs = s.match.baazis[us], s.match.baazis[1 - us]
+            text = " " + (_("Baazis Us {us}:{them} Them · lead {lead}/{at}", us=ours, them=theirs, lead=lead_text,
+                            at=s.rules.baazi_lead) if self.narrow else
+                          _("Baazis Us {us} : {them} Them · lead {lead} (a baazi at {at})", us=ours, them=theirs,
+                            lead=lead_text, at=s.rules.baazi_lead))
         else:
-            text = " Single deal: the higher deal score wins"
+            text = " " + _("Single deal: the higher deal score wins")
         if view.bid:
-            text += f" · bid {view.bid} by {self.who(s.deal.bidder)}"
+            text += " · " + _("bid {bid} by {name}", bid=view.bid, name=self.who(s.deal.bidder))
         return text
 
     def seats_text(self) -> str:
@@ -125,13 +134,16 @@ class SeepApp(MatchShell):
         for seat in range(s.players):
             name = escape(s.name(seat))
             turn = f"[reverse]{mark}{name}[/]" if view.to_move == seat and view.phase is not Phase.OVER else name
-            marks = [m for m, here in (("partner", seat == s.partner()), ("dealer", seat == view.dealer)) if here]
+            marks = [m for m, here in ((_("partner"), seat == s.partner()), (_("dealer"), seat == view.dealer))
+                     if here]
             shown = f" ({', '.join(marks)})" if marks else ""
             seats.append(f"{turn}{shown} {view.hand_sizes[seat]}")
-        text = (" Hands: " if self.narrow else " In hand: ") + " | ".join(seats)
+        listed = " | ".join(seats)
+        text = " " + (_("Hands: {seats}", seats=listed) if self.narrow else _("In hand: {seats}", seats=listed))
         to_come = DEALT_CARDS - view.plays_made - sum(view.hand_sizes)
         if view.phase is Phase.PLAY and to_come > 0:
-            text += f" · {to_come} to come" if self.narrow else f" · {to_come} cards to come"
+            text += " · " + (_("{n} to come", n=to_come) if self.narrow else
+                             ngettext("{n} card to come", "{n} cards to come", to_come))
         return text
 
     def redraw(self) -> None:
@@ -141,8 +153,9 @@ class SeepApp(MatchShell):
         self.part("#seats", Static).update(self.line(self.seats_text()))
 
         if view.phase is Phase.BID:
-            bidder = "you bid" if s.deal.bidder == s.human else f"{self.who(s.deal.bidder)} bids"
-            floor = [f"[b]Floor[/]  4 cards face down until {bidder}"]
+            waiting = (_("4 cards face down until you bid") if s.deal.bidder == s.human else
+                       _("4 cards face down until {name} bids", name=self.who(s.deal.bidder)))
+            floor = ["[b]" + _("Floor") + "[/]  " + waiting]
         else:
             floor = floor_lines(view.loose, view.houses, self.who, s.players, self.ascii_only)
         self.part("#floor", Static).update(self.line("\n".join(floor)))
@@ -150,11 +163,11 @@ class SeepApp(MatchShell):
         us = s.human % 2
         piles = view.captured()
         sweep_points, sweeps = [0, 0], [0, 0]
-        for seat, _, points in view.sweeps:
+        for seat, _card, points in view.sweeps:
             sweep_points[seat % 2] += points
             sweeps[seat % 2] += 1
-        self.part("#piles", Static).update(self.line(" Captured: " + " | ".join(
-            pile_line(s.team_name(t), s.rules, piles[t], sweep_points[t], sweeps[t]) for t in (us, 1 - us))))
+        self.part("#piles", Static).update(self.line(" " + _("Captured: {piles}", piles=" | ".join(
+            pile_line(s.team_name(t), s.rules, piles[t], sweep_points[t], sweeps[t]) for t in (us, 1 - us)))))
 
         self.part("#log", LogLines).show([(plain(e.text, self.ascii_only), "bold yellow" if e.sweep else "")
                                           for e in self.session.log])
@@ -166,21 +179,22 @@ class SeepApp(MatchShell):
         for i, c in enumerate(cards):
             text = card_markup(c, self.ascii_only)
             shown.append(f"[reverse]{text}[/]" if i == self.cursor and choosing else text)
-        self.part("#hand", Static).update(self.line(" [b]Your hand[/]  " + " ".join(shown)))
+        self.part("#hand", Static).update(self.line(" [b]" + _("Your hand") + "[/]  " + " ".join(shown)))
         self.part("#message", Static).update(Text(" " + plain(self.message or self.guide(), self.ascii_only)))
         self.fill_options()
 
     def guide(self) -> str:
         """What to do now, when there is no other message."""
         s = self.session
-        arrows = ("Left/Right", "Up/Down") if self.ascii_only else ("←→", "↑↓")
+        cards, plays = ("Left/Right", "Up/Down") if self.ascii_only else ("←→", "↑↓")
         if not s.humans_turn():
             return ""
         if s.view().phase is Phase.BID:
-            return f"Your bid on your first four cards: {arrows[1]} and Enter, or its number"
+            return _("Your bid on your first four cards: {keys} and Enter, or its number", keys=plays)
         if self.narrow:
-            return f"{arrows[0]} a card, {arrows[1]} a play, Enter or its number"
-        return f"{arrows[0]} choose a card, {arrows[1]} what to do with it, Enter or number plays it"
+            return _("{cards} a card, {plays} a play, Enter or its number", cards=cards, plays=plays)
+        return _("{cards} choose a card, {plays} what to do with it, Enter or number plays it", cards=cards,
+                 plays=plays)
 
     def fill_options(self) -> None:
         s, view = self.session, self.session.view()
@@ -188,17 +202,18 @@ class SeepApp(MatchShell):
         options.clear_options()
         self.choices = []
         if view.phase is Phase.OVER:
-            options.add_option(Option("The deal is over", disabled=True))
+            options.add_option(Option(_("The deal is over"), disabled=True))
             return
         if not s.humans_turn():
-            waiting = f"{s.who(view.to_move)} is thinking…" if self.thinking == view.to_move else \
-                f"Waiting for {s.who(view.to_move)}…"
+            waiting = (_("{name} is thinking…", name=s.who(view.to_move)) if self.thinking == view.to_move else
+                       _("Waiting for {name}…", name=s.who(view.to_move)))
             options.add_option(Option(plain(waiting, self.ascii_only), disabled=True))
             return
         if view.phase is Phase.BID:
             for n, v in enumerate(view.legal_bids(), 1):
                 held = " ".join(card_symbol(c, self.ascii_only) for c in cards_of(view.hand) if c % 13 + 1 == v)
-                options.add_option(Option(f"{n}. Bid {v} ({HOUSE_NAMES[v]}): you hold {held}"))
+                options.add_option(Option(f"{n}. " + _("Bid {bid} ({house}): you hold {cards}", bid=v,
+                                                          house=house_word(v), cards=held)))
                 self.choices.append(v)
             options.highlighted = 0
             return
@@ -206,8 +221,9 @@ class SeepApp(MatchShell):
         card = cards[self.cursor]
         plays = [p for p in view.legal_plays() if p[1] == card]
         if not plays:
-            reason = no_play_reason(view, card, self.ascii_only) or "no legal play"
-            options.add_option(Option(f"No play with {card_symbol(card, self.ascii_only)}: {reason}", disabled=True))
+            reason = no_play_reason(view, card, self.ascii_only) or _("no legal play")
+            options.add_option(Option(_("No play with {card}: {why}", card=card_symbol(card, self.ascii_only),
+                                        why=reason), disabled=True))
             return
         for n, p in enumerate(plays, 1):
             options.add_option(Option(f"{n}. {describe_outcome(view, p, self.ascii_only)}"))
@@ -252,13 +268,15 @@ class SeepApp(MatchShell):
         us = s.human % 2
         r = s.results()[-1]
         card, sweep, score = r.score.card_points, r.score.sweep_points, r.score.score
-        lines = [f"[b]Deal {s.deal_number} is over[/]: Us {score[us]}, Them {score[1 - us]} (card points "
-                 f"{card[us]}:{card[1 - us]}, sweeps {sweep[us]}:{sweep[1 - us]})"]
+        lines = ["[b]" + _("Deal {number} is over", number=s.deal_number) + "[/]: " + _(
+            "Us {us}, Them {them} (card points {us_cards}:{them_cards}, sweeps {us_sweeps}:{them_sweeps})",
+            us=score[us], them=score[1 - us], us_cards=card[us], them_cards=card[1 - us], us_sweeps=sweep[us],
+            them_sweeps=sweep[1 - us])]
         lines.extend("  " + note for note in card_points_notes(s.rules, r.score, (s.team_name(0), s.team_name(1))))
-        last = [e.text for e in s.log if not e.text.startswith("Deal over")][-4:]
+        last = [e.text for e in s.log if not e.deal_over][-4:]
         lines.extend(escape(plain("  " + text, self.ascii_only)) for text in last)
         head = Text.from_markup("\n".join(lines))
-        done = "Enter: leave (the record is saved)" if s.over else "Enter: the next deal · q: save and quit"
+        done = _("Enter: leave (the record is saved)") if s.over else _("Enter: the next deal · q: save and quit")
         return head, match_summary(s, self.ascii_only), Text(plain(done, self.ascii_only), style="bold")
 
     def next_deal(self) -> None:
@@ -301,7 +319,7 @@ class SeepApp(MatchShell):
         choice, reason = s.hint()
         if isinstance(choice, tuple):
             self.cursor = self.hand_cards().index(choice[1])
-        self.message = f"Hint: {reason}"
+        self.message = _("Hint: {reason}", reason=reason)
         self.redraw()
         if choice in self.choices:
             self.part("#options", OptionList).highlighted = self.choices.index(choice)

@@ -19,8 +19,9 @@ from typing import Any
 
 from taash.cards import SUIT_SYMBOLS, SUITS, card_name
 from taash.games.registry import levels
+from taash.i18n import _, ngettext, said_of
 from taash.seep.deal import Deal, Phase
-from taash.seep.describe import HOUSE_NAMES, cards_text, describe_play, redeal_reason
+from taash.seep.describe import cards_text, describe_play, house_word, redeal_reason
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.game import SeepState
 from taash.seep.match import DealResult, Match
@@ -49,6 +50,8 @@ class Event:
     text: str
     seat: int | None = None
     sweep: bool = False
+    #: The line that says the deal is over and its score.
+    deal_over: bool = False
 
 
 def seat_names(players: int, human: int, name: str) -> list[str]:
@@ -81,7 +84,7 @@ class PersonsMatch:
     def at(cls, table: TableMatch, human: int = 0, ascii_only: bool = False) -> PersonsMatch:
         """The person in seat ``human`` of a Seep match in play (a resumed save's): its moves told again."""
         if table.game.name != "seep":
-            raise SaveError(f"a save of {table.game.title}, not of Seep")
+            raise SaveError(_("a save of {game}, not of Seep", game=table.game.title))
         person = cls.__new__(cls)
         person._start(table, human, ascii_only)
         person.replay_moves(table.moves)
@@ -137,12 +140,12 @@ class PersonsMatch:
     def who(self, seat: int) -> str:
         """A seat as the person sees it in sentences: You, or the name the record gives the seat (the partner's
         too, as in the record), without its "(bot)"."""
-        return "You" if seat == self.human else self.name(seat)
+        return _("You") if seat == self.human else self.name(seat)
 
     def name(self, seat: int) -> str:
         """A seat's name as the record gives it, without "(bot)", cut to :data:`NAME_WIDTH`; the person's own is
         his ``--name`` (You by default)."""
-        name = " ".join(self.names[seat].removesuffix(" (bot)").split()) or f"Seat {seat}"
+        name = " ".join(self.names[seat].removesuffix(" (bot)").split()) or _("Seat {seat}", seat=seat)
         return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1].rstrip() + "."
 
     def partner(self) -> int | None:
@@ -150,7 +153,7 @@ class PersonsMatch:
         return (self.human + 2) % 4 if self.players == 4 else None
 
     def team_name(self, team: int) -> str:
-        return "Us" if team == self.human % 2 else "Them"
+        return _("Us") if team == self.human % 2 else _("Them")
 
     # -- the state the interface shows ------------------------------------------------------------------------
 
@@ -247,12 +250,14 @@ class PersonsMatch:
     def bid_reason(self, value: int) -> str:
         """Why the hint bids ``value``: the value of the first four cards held most (the highest on a tie)."""
         view = self.view()
-        name = HOUSE_NAMES[value]
+        name = house_word(value)
         if len(view.legal_bids()) == 1:
-            return f"Bid {value} ({name}): the only value you can bid"
+            return _("Bid {bid} ({house}): the only value you can bid", bid=value, house=name)
         held = (view.hand & VALUE_MASK[value]).bit_count()
-        return (f"Bid {value} ({name}): you hold {held} {name}{'s' * (held != 1)}, the value you hold most (the "
-                f"highest on a tie): the best chance to take your {name} house back")
+        return ngettext("Bid {bid} ({house}): you hold {n} {house}, the value you hold most (the highest on a tie): "
+                        "the best chance to take your {house} house back",
+                        "Bid {bid} ({house}): you hold {n} {house}s, the value you hold most (the highest on a tie): "
+                        "the best chance to take your {house} house back", held, bid=value, house=name)
 
     def text(self, words: str) -> str:
         """Words for the screen: suit symbols turned into letters when the terminal cannot show them."""
@@ -266,7 +271,9 @@ class PersonsMatch:
 
     def _bid(self, seat: int, value: int) -> Event:
         self._make(value)
-        event = Event(f"{self.who(seat)} bid{'s' * (seat != self.human)} {value} ({HOUSE_NAMES[value]})", seat)
+        said = (_("You bid {bid} ({house})", bid=value, house=house_word(value)) if seat == self.human else
+                _("{name} bids {bid} ({house})", name=self.who(seat), bid=value, house=house_word(value)))
+        event = Event(said, seat)
         self.log.append(event)
         return event
 
@@ -276,15 +283,17 @@ class PersonsMatch:
         index = len(self.deal.plays)
         left = apply_play(play, seat, self.players, self.deal.loose, dict(houses))[0] if index == 47 else 0
         self._make(play)
-        text = f"{self.who(seat)}: {describe_play(play, houses, self.ascii_only)}"
+        name, words = self.who(seat), describe_play(play, houses, self.ascii_only)
+        text = _("{name}: {play}", name=name, play=words)
         sweep = len(self.deal.sweeps) > sweeps
         if sweep:
             points = self.deal.sweeps[-1][2]
-            text += f": a sweep! (+{points})" if points else ": a sweep (no points on the last play)"
+            text = (_("{name}: {play}: a sweep! (+{points})", name=name, play=words, points=points) if points else
+                    _("{name}: {play}: a sweep (no points on the last play)", name=name, play=words))
         event = Event(text, seat, sweep)
         self.log.append(event)
         if self.players == 2 and index == 23:
-            self.log.append(Event("Second half: 12 new cards each"))
+            self.log.append(Event(_("Second half: 12 new cards each")))
         if self.deal.over:
             self._note_deal_end(left)
         return event
@@ -303,10 +312,16 @@ class PersonsMatch:
 
     def _note_deal_start(self) -> None:
         for problem in self.match.redeals:
-            self.log.append(Event(f"Dealt again: {redeal_reason(problem, self.ascii_only)}"))
+            self.log.append(Event(_("Dealt again: {why}", why=redeal_reason(problem, self.ascii_only))))
         d = self.deal
-        self.log.append(Event(f"Deal {self.deal_number}: {self.who(d.dealer)} deal{'s' * (d.dealer != self.human)}, "
-                              f"{self.who(d.bidder)} bid{'s' * (d.bidder != self.human)}"))
+        number, dealer, bidder = self.deal_number, self.who(d.dealer), self.who(d.bidder)
+        if d.dealer == self.human:
+            said = _("Deal {number}: You deal, {bidder} bids", number=number, bidder=bidder)
+        elif d.bidder == self.human:
+            said = _("Deal {number}: {dealer} deals, You bid", number=number, dealer=dealer)
+        else:
+            said = _("Deal {number}: {dealer} deals, {bidder} bids", number=number, dealer=dealer, bidder=bidder)
+        self.log.append(Event(said))
 
     def _note_deal_end(self, left: int) -> None:
         d = self.deal
@@ -314,11 +329,13 @@ class PersonsMatch:
         if left:
             cards = cards_text(left, self.ascii_only)
             if d.last_capturer < 0:
-                self.log.append(Event(f"Nobody captured: {cards} on the floor go to no one"))
+                self.log.append(Event(_("Nobody captured: {cards} on the floor go to no one", cards=cards)))
             else:
-                self.log.append(Event(f"{cards} on the floor go to {self.team_name(d.last_capturer)} (last capture)"))
+                self.log.append(Event(_("{cards} on the floor go to {team} (last capture)", cards=cards,
+                                        team=self.team_name(d.last_capturer))))
         a, b = r.score.score
-        self.log.append(Event(f"Deal over: {self.team_name(0)} {a}, {self.team_name(1)} {b}"))
+        self.log.append(Event(_("Deal over: {team} {score}, {other} {other_score}", team=self.team_name(0), score=a,
+                                other=self.team_name(1), other_score=b), deal_over=True))
 
     # -- undo, save, resume -----------------------------------------------------------------------------------
 
@@ -339,7 +356,7 @@ class PersonsMatch:
             return False
         last = len(movers) - 1 - movers[::-1].index(self.human)
         self.replay_moves(self.table.moves[:last])
-        self.log.append(Event("Undone: your last move and the bots' replies"))
+        self.log.append(Event(_("Undone: your last move and the bots' replies")))
         return True
 
     def replay_moves(self, moves: Sequence[Mapping[str, Any]]) -> None:
@@ -374,7 +391,8 @@ class PersonsMatch:
         if isinstance(data, dict) and data.get("kind") == SAVE_KIND:
             table, people = TableMatch.from_json(data)
             if len(people) != 1:
-                raise SaveError(f"a match of {len(people)} people, not one against bots")
+                raise SaveError(ngettext("a match of {n} person, not one against bots",
+                                          "a match of {n} people, not one against bots", len(people)))
             return cls.at(table, people[0], ascii_only)
         return cls.from_record(data, ascii_only)
 
@@ -384,18 +402,20 @@ class PersonsMatch:
         record = record_from_json(data)
         replay(record)  # refuses an illegal record with the deal and play
         if not record.deals:
-            raise RecordError("the record has no deal to resume")
+            raise RecordError(_("the record has no deal to resume"))
         extra = data.get("taash") if isinstance(data.get("taash"), dict) else {}
         seed, level, baazis, human = (extra.get("seed"), extra.get("level", "medium"), extra.get("baazis", 1),
                                       extra.get("human", 0))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise RecordError(f"taash.seed must be a whole number, not {seed!r}")
+            raise RecordError(_("taash.seed must be a whole number, not {seed}", seed=repr(seed)))
         if level not in levels("seep"):
-            raise RecordError(f"taash.level must be one of {', '.join(levels('seep'))}, not {level!r}")
+            raise RecordError(_("taash.level must be one of {levels}, not {level}", levels=", ".join(levels("seep")),
+                                  level=repr(level)))
         if isinstance(baazis, bool) or not isinstance(baazis, int) or baazis < 0:
-            raise RecordError(f"taash.baazis must be a whole number from 0, not {baazis!r}")
+            raise RecordError(_("taash.baazis must be a whole number from 0, not {baazis}", baazis=repr(baazis)))
         if isinstance(human, bool) or human not in range(record.players):
-            raise RecordError(f"taash.human must be a seat from 0 to {record.players - 1}, not {human!r}")
+            raise RecordError(_("taash.human must be a seat from 0 to {last}, not {human}", last=record.players - 1,
+                                  human=repr(human)))
         dealt: list[Dealt] = []
         while True:  # the deals as the seed deals them, but where the record's pack differs: then as the record's
             person = cls(record.rules, record.players, level, baazis, seed, "You", human, ascii_only, dealt,
@@ -404,13 +424,13 @@ class PersonsMatch:
             try:
                 differs = person.make_record(record.deals)
             except (IllegalPlayError, TableError) as e:
-                raise RecordError(f"the record does not fit its own settings: {e}") from None
+                raise RecordError(_("the record does not fit its own settings: {why}", why=said_of(e))) from None
             if differs is None:
                 break
             dealt = [*person.table.dealt()[:differs], Dealt(record.deals[differs].dealer,
                                                             "".join(card_name(c) for c in record.deals[differs].deck))]
         if person.seen + 1 != len(record.deals):
-            raise RecordError("the record does not fit a match of its own settings")
+            raise RecordError(_("the record does not fit a match of its own settings"))
         return person
 
     def make_record(self, deals: Sequence[DealRecord]) -> int | None:
@@ -432,11 +452,12 @@ class PersonsMatch:
     def load(cls, path: Path, ascii_only: bool = False) -> PersonsMatch:
         """:meth:`from_json` of a file (:class:`SaveError` for one too large, not UTF-8 or not JSON)."""
         if path.stat().st_size > SAVE_MOST:
-            raise SaveError(f"{path}: too large for a save file")
+            raise SaveError(_("{path}: too large for a save file", path=path))
         try:
             data = json.loads(path.read_bytes().decode("utf-8-sig"))
         except UnicodeDecodeError:
-            raise SaveError("not a taash save file (not UTF-8 text)") from None
+            raise SaveError(_("not a taash save file (not UTF-8 text)")) from None
         except json.JSONDecodeError as e:
-            raise SaveError(f"not a taash save file (not valid JSON: {e.msg}, line {e.lineno})") from None
+            raise SaveError(_("not a taash save file (not valid JSON: {why}, line {line})", why=e.msg,
+                              line=e.lineno)) from None
         return cls.from_json(data, ascii_only)

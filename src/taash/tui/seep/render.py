@@ -8,7 +8,7 @@ from collections.abc import Callable
 from taash.cards import card_symbol, cards_of
 from taash.i18n import _, ngettext
 from taash.seep.deal import card_points
-from taash.seep.describe import house_word, plural, points
+from taash.seep.describe import house_word
 from taash.seep.plays import House
 from taash.seep.rules import Rules
 from taash.seep.values import VALUE_MASK
@@ -45,10 +45,12 @@ def floor_lines(loose: int, houses: dict[int, House], who: Callable[[int], str],
 
 def pile_line(name: str, rules: Rules, pile: int, sweep_points: int, sweeps: int) -> str:
     """``Us 14 cards 23 pts, 1 sweep +50``."""
-    text = f"[b]{name}[/] {plural(pile.bit_count(), 'card')} {points(card_points(rules, pile), short=True)}"
+    cards = ngettext("{n} card", "{n} cards", pile.bit_count())
+    worth = ngettext("{n} pt", "{n} pts", card_points(rules, pile))
     if sweeps:
-        text += f", {plural(sweeps, 'sweep')} +{sweep_points}"
-    return text
+        return f"[b]{name}[/] " + _("{cards} {points}, {sweeps} +{sweep_points}", cards=cards, points=worth,
+                                    sweeps=ngettext("{n} sweep", "{n} sweeps", sweeps), sweep_points=sweep_points)
+    return f"[b]{name}[/] " + _("{cards} {points}", cards=cards, points=worth)
 
 
 def held_values(hand: int) -> dict[int, int]:

@@ -15,7 +15,7 @@ from textual.binding import BindingType
 from textual.widgets import Static
 
 from taash.cli.seep_sheets import SEATS
-from taash.i18n import _, ngettext, pgettext
+from taash.i18n import N_, _, ngettext, pgettext
 from taash.seep.deal import Deal, card_points
 from taash.seep.describe import (
     card_points_notes,
@@ -128,7 +128,7 @@ class ReplayApp(ReplayShell[Timeline]):
     CSS = ReplayShell.REPLAY_CSS + """
     #floor { background: $surface; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings("play")
+    BINDINGS: ClassVar[list[BindingType]] = ReplayShell.bindings(N_("play"))
 
     def redraw(self) -> None:
         t = self.timeline
