@@ -160,3 +160,17 @@ def test_keys_in_a_real_terminal_take_discard_and_hint(tmp_path: Path) -> None:
     session, _ = TableMatch.load(tmp_path / "m.json")
     mine = [m for m, seat in zip(session.moves, session.movers, strict=True) if seat == 0]
     assert mine[0] == {"type": "take", "from": "stock"} and mine[1]["type"] == "discard"
+
+
+def test_rummy_play_speaks_lang_and_names_the_person_in_it(tmp_path: Path) -> None:
+    """`taash rummy play --lang hi` speaks Hindi as `taash play --game rummy --lang hi` does (its screens, and "You"
+    in Hindi when no --name is given); a language we do not have is one line, exit status 2."""
+    from taash.i18n import say_in
+
+    hand = say_in("hi", "Your hand")
+    shown = in_a_terminal(["rummy", "play", "--lang", "hi", "--seed", "7", "--delay", "0", "--save", "m.json"],
+                          [(hand, b"q")], tmp_path, env={"LANG": "C.UTF-8", "LANGUAGE": ""})
+    words = screen_words(shown)
+    assert hand in words and "Your hand" not in words
+    assert json.loads((tmp_path / "m.json").read_text())["names"][0] == say_in("hi", "You")
+    assert "--lang must be one of en, hi, pa" in one_line_error(run("rummy", "play", "--lang", "fr"), 2)

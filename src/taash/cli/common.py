@@ -54,6 +54,21 @@ def one_line(message: object) -> str:
     return line
 
 
+#: ``--lang``'s help, the same in every command that takes it.
+LANG_HELP = ("The language: en (English), hi (Hindi) or pa (Punjabi in Gurmukhi); default: from LANGUAGE or LANG, "
+             "else English.")
+
+
+def speak(lang: str | None) -> None:
+    """Speak ``--lang``, or the environment's language (one of ours, else English)."""
+    from taash.i18n import LANGUAGES, language_from, use
+
+    chosen = language_from() if lang is None else lang
+    if chosen not in LANGUAGES:
+        fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {chosen[:20]!r}")
+    use(chosen)
+
+
 def fail(message: object, code: int = BAD_INPUT) -> NoReturn:
     """One line on standard error, then exit with ``code``."""
     print(f"taash: {one_line(message)}", file=sys.stderr)

@@ -9,11 +9,11 @@ from typing import Annotated
 import typer
 
 from taash.bots.base import EXPERT_SECONDS
-from taash.cli.common import fail, user_errors
+from taash.cli.common import LANG_HELP, fail, speak, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.terminal import unicode_ok
 from taash.games.registry import default_game, plugin, plugins
-from taash.i18n import LANGUAGES, _, language_from, use
+from taash.i18n import _
 
 #: The parameters of ``taash play`` a game may refuse, or take from a save, when they are given.
 PARAMETERS = ("players", "rules", "fmt", "level", "baazis", "seed", "name")
@@ -62,14 +62,6 @@ REPLAY_HELP = "\n\n".join([
     "Keys: Left/Right a play back or forward; Up/Down (or PageUp/PageDown) a deal; Home/End the start or the end of "
     "the deal; q leave.",
 ])
-
-
-def speak(lang: str | None) -> None:
-    """Speak ``--lang``, or the environment's language (one of ours, else English)."""
-    chosen = language_from() if lang is None else lang
-    if chosen not in LANGUAGES:
-        fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {chosen[:20]!r}")
-    use(chosen)
 
 
 def saved_game(path: Path) -> str | None:
@@ -121,8 +113,7 @@ def play(
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards (Ks, Th) instead of suit symbols.")]
     = False,
     delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
-    lang: Annotated[str | None, typer.Option("--lang", help="The language: en (English), hi (Hindi) or pa (Punjabi "
-                                             "in Gurmukhi); default: from LANGUAGE or LANG, else English.")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
     plain: Annotated[bool, typer.Option("--plain", help="The plain game: one line per event, no box drawing or "
                                         "colour, a numbered choice typed at a prompt (for screen readers).")]
     = False,
@@ -154,8 +145,7 @@ def play(
 def replay_record(
     file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. a saved match.")],
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards instead of suit symbols.")] = False,
-    lang: Annotated[str | None, typer.Option("--lang", help="The language: en (English), hi (Hindi) or pa (Punjabi "
-                                             "in Gurmukhi); default: from LANGUAGE or LANG, else English.")] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Step through a game record (the help's text is REPLAY_HELP)."""
     speak(lang)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from taash.cli.common import fail, out, user_errors
+from taash.cli.common import LANG_HELP, fail, out, speak, user_errors
 from taash.cli.play_options import PlayOptions, Screens
 from taash.cli.terminal import need_terminal, unicode_ok
 from taash.games.registry import levels
@@ -141,8 +141,13 @@ def play(
     ascii_only: Annotated[bool, typer.Option("--ascii", help="Plain ASCII cards (Ks, Th) instead of suit symbols.")]
     = False,
     delay: Annotated[float, typer.Option(help="Seconds between the bots' moves.")] = 0.6,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Play 13-card Rummy against the computer (the help's text is PLAY_HELP)."""
+    speak(lang)
+    source = ctx.get_parameter_source("name")
+    if source is None or source.name == "DEFAULT":  # "You" in the language spoken, as taash play says it
+        name = _("You")
     play_rummy(players, rules, fmt, level, seed, name, resume, save, ascii_only, delay,
                given_with_resume(ctx) if resume is not None else [])
 
