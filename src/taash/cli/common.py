@@ -24,6 +24,7 @@ from rich.progress import (
 
 from taash.cards import CardError
 from taash.games.registry import game_errors
+from taash.i18n import LANGUAGES, language_from, use
 
 #: Exit status for bad input: not JSON, an unknown or repeated card, an impossible position, an unknown preset.
 BAD_INPUT = 2
@@ -61,8 +62,6 @@ LANG_HELP = ("The language: en (English), hi (Hindi) or pa (Punjabi in Gurmukhi)
 
 def speak(lang: str | None) -> None:
     """Speak ``--lang``, or the environment's language (one of ours, else English)."""
-    from taash.i18n import LANGUAGES, language_from, use
-
     chosen = language_from() if lang is None else lang
     if chosen not in LANGUAGES:
         fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {chosen[:20]!r}")

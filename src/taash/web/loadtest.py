@@ -85,7 +85,7 @@ class Window:
     seconds from then. Each person's session ends when it closes; plays acknowledged before it opened are not
     counted."""
 
-    def __init__(self, people: int = 0) -> None:
+    def __init__(self, people: int) -> None:
         self.opened: float | None = None
         self.timeouts: set[asyncio.Timeout] = set()
         self._close_at = 0.0
@@ -103,12 +103,6 @@ class Window:
             if len(self._in) >= self._waiting:
                 self.everyone.set()
 
-    def join(self, timeout: asyncio.Timeout) -> None:
-        """A person's session, ended when the window closes (rescheduled once it opens)."""
-        self.timeouts.add(timeout)
-        if self.opened is not None:
-            timeout.reschedule(self._close_at)
-
     def open(self, duration: float) -> None:
         loop = asyncio.get_running_loop()
         self.opened = time.monotonic()
@@ -118,16 +112,15 @@ class Window:
 
     @contextlib.asynccontextmanager
     async def joined(self, timeout: asyncio.Timeout) -> AsyncIterator[None]:
-        """:meth:`join` for the session's length, then :meth:`leave`."""
-        self.join(timeout)
+        """A person's session, ``timeout`` ending it when the window closes (rescheduled once it opens); a session
+        that ends first (his socket closed) is forgotten, so that opening never reschedules a finished timeout."""
+        self.timeouts.add(timeout)
+        if self.opened is not None:
+            timeout.reschedule(self._close_at)
         try:
             yield
         finally:
-            self.leave(timeout)
-
-    def leave(self, timeout: asyncio.Timeout) -> None:
-        """A person's session ended (his socket closed before the window closed): nothing left to reschedule."""
-        self.timeouts.discard(timeout)
+            self.timeouts.discard(timeout)
 
     @property
     def counting(self) -> bool:
@@ -175,9 +168,9 @@ def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 class Person:
     def __init__(self, url: str, name: str, rng: random.Random, think: float, results: Results,
-                 window: Window | None = None):
+                 window: Window):
         self.url = url
-        self.window = window or Window()
+        self.window = window
         self.name = name
         self.rng = rng
         self.think = think
