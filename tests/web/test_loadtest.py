@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from taash.web.loadtest import SETUP_STEPS
 from tests.cli.test_seep_cli import one_line_error
 
 TAASH = [sys.executable, "-m", "taash.cli.main"]
@@ -23,6 +24,9 @@ def test_a_small_load_test_reports_plays_and_latencies(tmp_path: Path) -> None:
     assert figures["players"] == 16 and figures["tables"] == 4
     assert figures["plays"] > 10 and figures["errors"] == {} and figures["disconnects"] == 0
     assert 0 < figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"] < 5000
+    # How long each step of setting it up took, in order, before the window opened
+    assert list(figures["setup_seconds"]) == list(SETUP_STEPS)
+    assert all(0 <= seconds < 60 for seconds in figures["setup_seconds"].values())
     # --latencies: the same figures, every play's latency, and the measured window (for merging side-by-side tests)
     written = json.loads((tmp_path / "latencies.json").read_text())
     assert written["figures"] == figures and len(written["latencies"]) == figures["plays"]

@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def record(latencies: list[float], start: float, seconds: float, errors: dict[str, int] | None = None,
-           disconnects: int = 0, players: int = 8) -> dict[str, Any]:
-    results = Results(players, players // 4, seconds, latencies, dict(errors or {}), disconnects)
+           disconnects: int = 0, players: int = 8, setup: dict[str, float] | None = None) -> dict[str, Any]:
+    results = Results(players, players // 4, seconds, latencies, dict(errors or {}), disconnects, dict(setup or {}))
     return latencies_record(results, start + seconds)
 
 
@@ -47,6 +47,13 @@ def test_counts_add_up_and_the_rate_is_over_the_whole_span() -> None:
     assert both["errors"] == {"stale": 3, "not_your_turn": 4} and both["disconnects"] == 1
     assert both["seconds"] == 12.0 and both["plays_per_sec"] == round(200 / 12, 1)
     assert both["plays_per_sec_summed"] == 20.0 and both["overlap_seconds"] == 8.0 and both["processes"] == 2
+
+
+def test_each_set_up_step_took_as_long_as_the_slowest_test_took_it() -> None:
+    a = record([0.01], start=0.0, seconds=10.0, setup={"guests": 2.0, "tables": 5.0, "connected": 1.0})
+    b = record([0.01], start=0.0, seconds=10.0, setup={"guests": 3.0, "tables": 4.0, "connected": 1.5})
+    assert merged([a, b])["setup_seconds"] == {"guests": 3.0, "tables": 5.0, "connected": 1.5}
+    assert merged([record([0.01], start=0.0, seconds=10.0)])["setup_seconds"] == {}
 
 
 @pytest.mark.parametrize("records", [[], [{"start": 0}], [{"figures": {}, "start": 0, "end": 1, "latencies": []}],

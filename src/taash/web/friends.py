@@ -207,7 +207,7 @@ async def invite(body: InviteIn, guest: Guest, state: State) -> None:
     you), 409 ``started`` for a table no longer waiting."""
     account_needed(state, guest)
     other = person(state, guest, body)
-    live = state.live_table(body.table)
+    live = await state.live_table(body.table)
     if not is_member(live, guest):
         raise ApiError("forbidden", N_("you may invite people only to a table you made or sit at"))
     friends = state.friends
@@ -217,7 +217,7 @@ async def invite(body: InviteIn, guest: Guest, state: State) -> None:
         raise error
     if live.table.status != "waiting":
         raise ApiError("started", N_("the match at that table has started: invite him to a table still waiting"))
-    await friends.invite(live, guest, state.guest_name(guest), other.id)
+    await friends.invite(live, guest, await state.guest_name(guest), other.id)
 
 
 def invitation(state: AppState, guest: str, table_id: str) -> Invite:
@@ -232,13 +232,13 @@ async def accept_invite(table_id: str, guest: Guest, state: State) -> TableOut:
     """Take the first free seat at the table you were invited to, under your name (409 ``taken`` when none is
     free); the invitation is then used up."""
     inv = invitation(state, guest, table_id)
-    live = state.live_table(table_id)
+    live = await state.live_table(table_id)
     free = [i for i, s in enumerate(live.table.seats) if s.empty]
     if live.table.seat_of(guest) is None:
         if not free:
             raise ApiError("taken", N_("every seat at that table is taken"))
         try:
-            await state.hub.act(live, sit_action(free[0], state.guest_name(guest), None), guest)
+            await state.hub.act(live, sit_action(free[0], await state.guest_name(guest), None), guest)
         except TableError as e:
             raise ApiError(e.code, said_of(e)) from None
     await state.friends.forget(guest, inv.table_id)

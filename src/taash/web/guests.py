@@ -36,7 +36,7 @@ async def new_guest(body: GuestIn, response: Response, request: Request, state: 
     """Become a guest with a display name (409 ``name_taken`` for an account's name, or one that looks or
     reads like it); the answer sets the signed guest cookie. A guest's wallet opens empty: free chips come
     with an account."""
-    refused = state.fair.name_refusal(body.name, None)
+    refused = await asyncio.to_thread(state.fair.name_refusal, body.name, None)
     if refused is not None:
         raise ApiError("name_taken", refused)
     state.creating(request)

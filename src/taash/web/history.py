@@ -250,7 +250,7 @@ async def person(guest_id: str, state: State, taash_guest: Annotated[str | None,
     row = state.store.guest(guest_id)
     if row is None:
         raise not_found("no such person")
-    own = state.guest_of(taash_guest) == guest_id
+    own = await state.guest_of(taash_guest) == guest_id
     found = state.store.results_of(guest_id, include_private=own)
     stats = stats_of(found)
     out = [match_out(mine, seats) for mine, seats in found]

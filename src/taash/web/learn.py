@@ -65,7 +65,7 @@ def coach_refusal(live: Live, guest: str) -> tuple[str, str] | None:
 async def coached(h: Hub, thinking: set[tuple[str, int]], table_id: str, guest: str) -> CoachOut:
     """What the expert bot would do in the asking player's seat, and why (his turn; never at a table played
     for chips); ``thinking``: the seats whose question is being answered now."""
-    live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
+    live = await h.find(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
     if live is None:
         raise ApiError("not_found", N_("no such table"))
     refused = coach_refusal(live, guest)

@@ -124,7 +124,7 @@ class DatabaseLease:
     ``clock`` reads wall-clock seconds (tests give a fake one); servers on several machines need their clocks set
     (NTP): a skewed clock only takes a table early or late, never lets two servers write (the epoch fences).
     :meth:`renew` runs on a thread of its own (:class:`taash.web.hub.ownership.Renewer`), the rest on the event
-    loop: what this server holds is kept under a lock."""
+    loop or worker threads: what this server holds is kept under a lock."""
 
     def __init__(self, engine: Engine, server: str, seconds: float = LEASE_SECONDS,
                  clock: Callable[[], float] = time.time):
@@ -151,6 +151,11 @@ class DatabaseLease:
                 row = c.execute(select(leases.c.server, leases.c.until).where(leases.c.table_id == table_id)).first()
                 if row is None:  # inserted and taken by another server meanwhile, and gone: ask again later
                     return Claim(False, owner=None)
+                if row.server == self.server:  # claimed by another thread of this server meanwhile
+                    with self._lock:
+                        epoch = self.held.get(table_id)
+                    if epoch is not None:
+                        return Claim(True, epoch)
                 return Claim(False, owner=row.server)
         with self._lock:
             self.held[table_id] = epoch

@@ -57,6 +57,8 @@ class Results:
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     disconnects: int = 0
+    #: Seconds each step of setting the test up took, before the window opened (see :data:`SETUP_STEPS`).
+    setup: dict[str, float] = field(default_factory=dict)
 
     @property
     def plays(self) -> int:
@@ -76,7 +78,26 @@ class Results:
             "max_ms": round(max(self.latencies) * 1000, 1) if self.latencies else None,
             "mean_ms": round(statistics.fmean(self.latencies) * 1000, 1) if self.latencies else None,
             "errors": self.errors, "disconnects": self.disconnects,
+            "setup_seconds": {step: round(seconds, 1) for step, seconds in self.setup.items()},
         }
+
+
+#: The steps of setting a load test up, in order: every person a guest; every table made and sat at; every person
+#: connected (his table's first state read); every table started.
+SETUP_STEPS = ("guests", "tables", "connected", "started")
+
+
+class Steps:
+    """Times the steps of setting a load test up into its :attr:`Results.setup`."""
+
+    def __init__(self, results: Results) -> None:
+        self.results = results
+        self.since = time.monotonic()
+
+    def done(self, step: str) -> None:
+        now = time.monotonic()
+        self.results.setup[step] = now - self.since
+        self.since = now
 
 
 class Window:
@@ -247,19 +268,24 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
     # Idle connections are let go after 2 s, before the server's keep-alive of 5 s ends them: a request must never
     # be sent on a connection the server is closing at that moment (httpx.ReadError, seen once in some 25 runs).
     limits = httpx.Limits(max_connections=50, keepalive_expiry=2.0)
+    step = Steps(results)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         await asyncio.gather(*(p.sign_in(http) for p in people))
-        table_ids = []
-        for t in range(tables):
-            owner = people[seats * t]
-            cookies = {"taash_guest": owner.cookie}
+        step.done("guests")
+
+        async def set_up(t: int) -> str:
+            """Table ``t``, made by its first person and sat at by the others (the tables side by side)."""
+            cookies = {"taash_guest": people[seats * t].cookie}
             r = answered(await http.post(f"{url}/api/tables", json={**settings, "public": False}, cookies=cookies))
-            tid, code = r.json()["id"], r.json()["code"]  # its owner sits in seat 0
+            tid, code = str(r.json()["id"]), r.json()["code"]  # its owner sits in seat 0
             for seat in range(1, seats):
                 p = people[seats * t + seat]
                 answered(await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
                                          cookies={"taash_guest": p.cookie}))
-            table_ids.append(tid)
+            return tid
+
+        table_ids = list(await asyncio.gather(*(set_up(t) for t in range(tables))))
+        step.done("tables")
     async def ticker() -> None:
         while True:
             await asyncio.sleep(0.5)
@@ -278,10 +304,15 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
     with contextlib.suppress(TimeoutError):  # everyone connected (his first state read) before the tables start
         async with asyncio.timeout(CONNECT_SECONDS):
             await window.everyone.wait()
+    step.done("connected")
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
-        for t, tid in enumerate(table_ids):
-            answered(await http.post(f"{url}/api/tables/{tid}/start",
-                                     cookies={"taash_guest": people[seats * t].cookie}))
+
+        async def start(t: int, tid: str) -> None:
+            cookies = {"taash_guest": people[seats * t].cookie}
+            answered(await http.post(f"{url}/api/tables/{tid}/start", cookies=cookies))
+
+        await asyncio.gather(*(start(t, tid) for t, tid in enumerate(table_ids)))
+    step.done("started")
     window.open(duration)
     tick = asyncio.create_task(ticker())
     await asyncio.gather(*tasks)

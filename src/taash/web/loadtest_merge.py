@@ -23,7 +23,8 @@ def latencies_record(results: Results, ended: float) -> dict[str, Any]:
 
 def merged(records: list[dict[str, Any]]) -> dict[str, Any]:
     """One set of figures for load tests that ran side by side: people, tables, plays, errors and disconnects
-    added up; p50, p99, max and mean from all their plays' latencies together; plays a second over the whole span
+    added up; p50, p99, max and mean from all their plays' latencies together; each set-up step's seconds, the
+    slowest test's; plays a second over the whole span
     from the first test's start to the last one's end. ``plays_per_sec_summed`` (each test's rate added up) is
     higher when the tests' windows did not quite overlap (``overlap_seconds`` says how long they all ran at once).
     Raises ValueError for anything that is not a list of ``--latencies`` records."""
@@ -41,6 +42,9 @@ def merged(records: list[dict[str, Any]]) -> dict[str, Any]:
                 total.errors[str(code)] = total.errors.get(str(code), 0) + int(count)
             total.disconnects += int(f["disconnects"])
         summed = round(sum(float(f["plays_per_sec"]) for f in figures), 1)
+        for f in figures:  # side by side: each step took as long as the slowest test's
+            for step, seconds in f.get("setup_seconds", {}).items():
+                total.setup[str(step)] = max(total.setup.get(str(step), 0.0), float(seconds))
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise ValueError(f"not a record of taash web loadtest --latencies ({type(e).__name__}: {e})") from None
     if total.duration <= 0:

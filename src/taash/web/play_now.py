@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
@@ -82,14 +82,15 @@ def error(code: str, message: str, lang: str = DEFAULT) -> str:
     return json.dumps({"type": "error", "code": code, "message": " ".join(said.split())[:300]})
 
 
-async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: Callable[[str], str | None],
+async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None,
+                          name: Callable[[str], Awaitable[str | None]],
                           may_create: Callable[[str], str | None],
                           send_loop: Callable[[WebSocket, Connection], Coroutine[Any, Any, None]],
                           sentence: Callable[[RequestValidationError, str], str]) -> None:
     """Serve one accepted Play now connection of ``guest`` (None: refused, he has no name yet). ``name`` reads a
     guest's display name (None: unknown); ``may_create`` spends one of the address's table creations (a refusal's
     sentence, or None); ``sentence`` says what is wrong with a message in one line, in a language."""
-    if guest is None or name(guest) is None:
+    if guest is None or await name(guest) is None:
         await ws.close(code=1008, reason="choose a name first")
         return
     conn = Connection(guest, None)
@@ -140,8 +141,9 @@ async def play_now_socket(ws: WebSocket, queue: Queue, guest: str | None, name: 
                 await ws.close()
 
 
-async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callable[[str], str | None], who: str,
-                may_create: Callable[[str], str | None], sentence: Callable[[RequestValidationError, str], str],
+async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callable[[str], Awaitable[str | None]],
+                who: str, may_create: Callable[[str], str | None],
+                sentence: Callable[[RequestValidationError, str], str],
                 tell: Callable[[dict[str, JSON] | None], None], previous: Entry | None,
                 lang: str = DEFAULT) -> Entry | str:
     """Check a press of Play now and queue it in place of this connection's ``previous`` entry (gone then, even
@@ -160,13 +162,13 @@ async def press(queue: Queue, guest: str, message: dict[str, JSON], name: Callab
     if refused is not None:
         return error("too_many", refused, lang)
     fair = queue.hub.fair
-    if wanted.stake and fair is not None and not fair.accounts([guest]):
+    if wanted.stake and fair is not None and not await asyncio.to_thread(fair.accounts, [guest]):
         return error("account_needed", N_("playing for chips needs an account: claim your name (Account) first, or "
                                           "play without stakes"), lang)
     short = await asyncio.to_thread(queue.short_of, guest, hold)
     if short is not None:
         return error("short", short, lang)
-    person = name(guest)
+    person = await name(guest)
     if person is None:
         return error("no_guest", N_("unknown guest: choose a name again"), lang)
     entry = Entry(guest, person, wanted, level_of(body.game, body.level), body.wait, tell, lang=lang)

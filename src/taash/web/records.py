@@ -25,8 +25,8 @@ async def whole_log(table_id: str, state: State, request: Request,
     """Every line of a table's log so far (the state carries the last few): what everyone at the table was
     told, in words (in the language the request asks for); a private table's only for its creator and its
     players (403)."""
-    live = state.live_table(table_id)
-    private_refused(live, state.guest_of(taash_guest), N_("a private table: only its players may see its log"))
+    live = await state.live_table(table_id)
+    private_refused(live, await state.guest_of(taash_guest), N_("a private table: only its players may see its log"))
     return LogOut(log=in_language(language_of(request), list(live.table.log)))
 
 
@@ -34,8 +34,8 @@ async def whole_log(table_id: str, state: State, request: Request,
 async def record(table_id: str, state: State, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
     """The game record of a finished match (every hand: only once the match is over), with its scores; a
     private table's only for its creator and its players (403)."""
-    live = state.live_table(table_id)
-    private_refused(live, state.guest_of(taash_guest), N_("a private table: only its players may see its record"))
+    live = await state.live_table(table_id)
+    private_refused(live, await state.guest_of(taash_guest), N_("a private table: only its players may see its record"))
     if live.table.status != "finished":
         raise ApiError("not_finished", N_("the record is published when the match is over"))
     data = live.table.record()
@@ -49,8 +49,8 @@ async def replay_steps(table_id: str, state: State, request: Request,
     """Every step of a finished match as the engine plays it again (every hand, the floor, what happened in
     words), for the replay page; 409 before the match is over; a private table's only for its creator and
     its players (403)."""
-    live = state.live_table(table_id)
-    private_refused(live, state.guest_of(taash_guest), N_("a private table: only its players may see its replay"))
+    live = await state.live_table(table_id)
+    private_refused(live, await state.guest_of(taash_guest), N_("a private table: only its players may see its replay"))
     if live.table.status != "finished":
         raise ApiError("not_finished", N_("the replay is published when the match is over"))
     return JSONResponse(in_language(language_of(request), await asyncio.to_thread(live.table.replay)))
@@ -63,8 +63,8 @@ async def verify(table_id: str, state: State, taash_guest: Annotated[str | None,
     [line per deal], ...}`` or ``{"ok": false, "error": line}``; 409 before the match is over (the secret is
     not yet revealed) or for a table made before tables dealt fairly; a private table's only for its creator
     and its players (403)."""
-    live = state.live_table(table_id)
-    private_refused(live, state.guest_of(taash_guest), N_("a private table: only its players may see its record"))
+    live = await state.live_table(table_id)
+    private_refused(live, await state.guest_of(taash_guest), N_("a private table: only its players may see its record"))
     fairness = live.table.fairness_state()
     try:
         deals = await asyncio.to_thread(live.table.verify)

@@ -87,10 +87,10 @@ async def play_now(ws: WebSocket) -> None:
     if not origin_ok(state, ws):
         await refuse(ws, 1008, N_("this page's origin may not connect to this server"))
         return
-    guest = state.guest_of(ws.cookies.get(COOKIE))
+    guest = await state.guest_of(ws.cookies.get(COOKIE))
 
-    def name(guest: str) -> str | None:
-        row = state.store.guest(guest)
+    async def name(guest: str) -> str | None:
+        row = await asyncio.to_thread(state.store.guest, guest)
         return None if row is None else str(row.name)
 
     async def serve() -> None:
@@ -107,14 +107,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     if not origin_ok(state, ws):
         await refuse(ws, 1008, N_("this page's origin may not connect to this server"))
         return
-    live = h.get(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
+    live = await h.find(table_id) if re.fullmatch(r"[0-9a-f]{16}", table_id) else None
     if live is None:
         await refuse(ws, 1008, N_("no such table"))
         return
     if live.gone:
         await refuse(ws, 1008, N_("the table was abandoned"))
         return
-    guest = state.guest_of(ws.cookies.get(COOKIE))
+    guest = await state.guest_of(ws.cookies.get(COOKIE))
     code = ws.query_params.get("code")
     who = ws.client.host if ws.client else "?"
     try:

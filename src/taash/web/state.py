@@ -220,20 +220,24 @@ class AppState:
 
     # -- guests and tables, as routes ask for them -------------------------------------------------------------
 
-    def guest_of(self, token: str | None) -> str | None:
-        return self.sessions.guest(token)
+    # The database is read on a worker thread: on PostgreSQL each read is a round trip (and may wait for a pooled
+    # connection), which would hold up every table of the server on the event loop.
 
-    def guest_name(self, guest: str) -> str:
-        row = self.store.guest(guest)
+    async def guest_of(self, token: str | None) -> str | None:
+        """The guest a cookie signs in, if its session is still good."""
+        return await asyncio.to_thread(self.sessions.guest, token)
+
+    async def guest_name(self, guest: str) -> str:
+        row = await asyncio.to_thread(self.store.guest, guest)
         if row is None:
             raise ApiError("no_guest", N_("unknown guest: choose a name again"))
         name: str = row.name
         return name
 
-    def live_table(self, table_id: str) -> Live:
+    async def live_table(self, table_id: str) -> Live:
         if not re.fullmatch(r"[0-9a-f]{16}", table_id):
             raise ApiError("not_found", N_("no such table"))
-        live = self.hub.get(table_id)
+        live = await self.hub.find(table_id)
         if live is None:
             raise ApiError("not_found", N_("no such table"))
         return live
@@ -249,7 +253,7 @@ class AppState:
             except TableError as e:
                 if e.code != "moved" or not tries_left:
                     raise ApiError(e.code, said_of(e)) from None
-            live = self.live_table(live.table.id)
+            live = await self.live_table(live.table.id)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def may_create(self, who: str) -> str | None:

@@ -59,7 +59,7 @@ async def stake_hold(query: Annotated[TableQuery, Query()]) -> HoldOut:
 
 
 async def new_table(state: AppState, body: TableIn, guest: str) -> Live:
-    name = state.guest_name(guest)
+    name = await state.guest_name(guest)
     if body.stake > 0 and not state.fair.accounts([guest]):
         raise ApiError("account_needed", N_("playing for chips needs an account: claim your name (Account) first, "
                                             "or play without stakes"))
@@ -77,8 +77,8 @@ async def new_table(state: AppState, body: TableIn, guest: str) -> Live:
 @router.get("/api/tables/{table_id}", response_model=TableOut, responses=ERRORS)
 async def get_table(table_id: str, state: State, taash_guest: Annotated[str | None, Cookie()] = None) -> TableOut:
     """A table's seats and status; a private table's only for its creator and its players (403)."""
-    live = state.live_table(table_id)
-    guest = state.guest_of(taash_guest)
+    live = await state.live_table(table_id)
+    guest = await state.guest_of(taash_guest)
     private_refused(live, guest, N_("a private table: only its players may see it"))
     return table_out(live, True)
 
@@ -91,11 +91,11 @@ async def find_table(code: str, request: Request, state: State,
     who = request.client.host if request.client else "?"
     if not state.wrong_codes.allowed(who):
         raise ApiError("too_many", N_("too many wrong codes: wait a little and check the code"))
-    live = state.hub.by_code(code) if re.fullmatch(r"[A-Za-z0-9]{4,12}", code) else None
+    live = await state.hub.find_by_code(code) if re.fullmatch(r"[A-Za-z0-9]{4,12}", code) else None
     if live is None:
         state.wrong_codes.spend(who)
         raise ApiError("not_found", N_("no table has that code"))
-    if not state.hub.may_watch(live, state.guest_of(taash_guest), code):
+    if not state.hub.may_watch(live, await state.guest_of(taash_guest), code):
         raise ApiError("forbidden", N_("the match at that private table has started: only its players may see it"))
     return table_out(live, True)
 
@@ -104,18 +104,18 @@ async def find_table(code: str, request: Request, state: State,
 async def sit(table_id: str, body: SitIn, guest: Guest, request: Request, state: State) -> TableOut:
     """Take a seat (partners sit opposite: seats 0 and 2, 1 and 3), under your name or another one: names are
     unique per table. A private table needs its invite ``code`` (403 without it)."""
-    live = state.live_table(table_id)
+    live = await state.live_table(table_id)
     who = request.client.host if request.client else "?"
     if not code_shown(live, guest) and not state.code_opens(live, body.code, who):
         raise ApiError("forbidden", N_("a private table: sitting at it needs its invite code"))
-    live = await state.act(live, sit_action(body.seat, body.name or state.guest_name(guest), body.seed), guest)
+    live = await state.act(live, sit_action(body.seat, body.name or await state.guest_name(guest), body.seed), guest)
     return table_out(live, True)
 
 
 @router.post("/api/tables/{table_id}/leave", response_model=TableOut, responses=ERRORS)
 async def leave(table_id: str, guest: Guest, state: State) -> TableOut:
     """Leave your seat before the start (400 ``bad`` when you are not seated here, 409 ``started`` after)."""
-    live = state.live_table(table_id)
+    live = await state.live_table(table_id)
     live = await state.act(live, {"type": "leave"}, guest)
     return table_out(live, code_shown(live, guest))
 
@@ -123,7 +123,7 @@ async def leave(table_id: str, guest: Guest, state: State) -> TableOut:
 @router.post("/api/tables/{table_id}/bots", response_model=TableOut, responses=ERRORS)
 async def fill_with_bots(table_id: str, guest: Guest, state: State) -> TableOut:
     """Put bots in every empty seat (the table's creator or a seated player only: 403)."""
-    live = state.live_table(table_id)
+    live = await state.live_table(table_id)
     live = await state.act(live, {"type": "bots"}, guest)
     return table_out(live, True)
 
@@ -131,7 +131,7 @@ async def fill_with_bots(table_id: str, guest: Guest, state: State) -> TableOut:
 @router.post("/api/tables/{table_id}/start", response_model=TableOut, responses=ERRORS)
 async def start(table_id: str, guest: Guest, state: State) -> TableOut:
     """Start the match: every seat must be filled (the table's creator or a seated player only: 403)."""
-    live = state.live_table(table_id)
+    live = await state.live_table(table_id)
     live = await state.act(live, {"type": "start"}, guest)
     return table_out(live, True)
 
@@ -139,7 +139,7 @@ async def start(table_id: str, guest: Guest, state: State) -> TableOut:
 @router.post("/api/tables/{table_id}/abandon", response_model=TableOut, responses=ERRORS)
 async def abandon(table_id: str, guest: Guest, state: State) -> TableOut:
     """Abandon a table that has not finished (its creator only: 403): every stake held is refunded."""
-    live = state.live_table(table_id)
+    live = await state.live_table(table_id)
     minutes = state.config.abandon_minutes
     quiet = minutes * 60
     # At a table another server owns, only the creator is checked here: its owner knows when the last move was.
@@ -156,7 +156,7 @@ async def abandon(table_id: str, guest: Guest, state: State) -> TableOut:
 @router.post("/api/quick", response_model=TableOut, responses=ERRORS)
 async def play_the_computer(body: TableIn, guest: Guest, request: Request, state: State) -> TableOut:
     """One click: a private table with you in seat 0 and bots in the others, started."""
-    state.guest_name(guest)
+    await state.guest_name(guest)
     state.creating(request)
     live = await new_table(state, TableIn(**{**body.model_dump(), "public": False, "seat": 0}), guest)
     live = await state.act(live, {"type": "bots"}, guest)

@@ -214,7 +214,7 @@ async def create(body: TournamentIn, guest: Guest, request: Request, state: Stat
 @router.get("/api/tournaments/{tournament_id}", response_model=TournamentOut, responses=ERRORS)
 async def tournament(tournament_id: str, request: Request, state: State) -> TournamentOut:
     """A tournament: its settings, entrants, live standings (with the prizes once decided) and matches."""
-    guest = state.guest_of(request.cookies.get("taash_guest"))
+    guest = await state.guest_of(request.cookies.get("taash_guest"))
     return tournament_out(await record_of(state, tournament_id), guest)
 
 
@@ -226,7 +226,7 @@ async def register(tournament_id: str, guest: Guest, state: State) -> Tournament
         raise ApiError("account_needed", N_("playing for chips needs an account: claim your name (Account) "
                                             "first, or enter a free tournament"))
     try:
-        await director(state).register(tournament_id, guest, state.guest_name(guest))
+        await director(state).register(tournament_id, guest, await state.guest_name(guest))
     except TournamentError as e:
         raise ApiError("refused", said_of(e)) from None
     return tournament_out(await record_of(state, tournament_id), guest)

@@ -63,7 +63,7 @@ async def tournament_socket(ws: WebSocket, tournament_id: str) -> None:
     if director is None or record is None:
         await refuse(ws, 1008, N_("no such tournament"))
         return
-    guest = state.guest_of(ws.cookies.get(COOKIE))
+    guest = await state.guest_of(ws.cookies.get(COOKIE))
 
     async def serve() -> None:
         await ws.accept()

@@ -95,8 +95,8 @@ class FilterOut(BaseModel):
 async def chat_filter(table_id: str, state: State, taash_guest: Annotated[str | None, Cookie()] = None) -> FilterOut:
     """A table's word filter, and whether the asker may switch it (over the websocket: ``chat_filter``); a private
     table's only for its creator and players (403)."""
-    live = state.live_table(table_id)
-    guest = state.guest_of(taash_guest)
+    live = await state.live_table(table_id)
+    guest = await state.guest_of(taash_guest)
     private_refused(live, guest, N_("a private table: only its players may see its chat"))
     room = await state.chat.room(f"table:{table_id}")
     may = not live.table.settings.public and guest is not None and guest == live.table.owner
@@ -109,8 +109,8 @@ async def match_chat(table_id: str, state: State,
     """The players' chat of a finished match, for its replay: only for those who played it (anyone else, watchers
     included, gets no lines: every replay page asks, and a refusal would be an error in its console); 409 before
     the match is over."""
-    live = state.live_table(table_id)
-    guest = state.guest_of(taash_guest)
+    live = await state.live_table(table_id)
+    guest = await state.guest_of(taash_guest)
     if guest is None or guest not in await asyncio.to_thread(participants, state, live):
         return {"lines": []}
     if live.table.status != "finished":

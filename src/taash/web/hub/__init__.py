@@ -199,8 +199,11 @@ class Hub:
     def get(self, table_id: str) -> Live | None:
         return self.registry.get(table_id)
 
-    def by_code(self, code: str) -> Live | None:
-        return self.registry.by_code(code)
+    async def find(self, table_id: str) -> Live | None:
+        return await self.registry.find(table_id)
+
+    async def find_by_code(self, code: str) -> Live | None:
+        return await self.registry.find_by_code(code)
 
     def forget_if_idle(self, live: Live) -> None:
         self.registry.forget_if_idle(live)
@@ -283,9 +286,9 @@ class Hub:
         self.connections.back(live, seat)
 
     def reseat(self, live: Live) -> None:
-        """After a sit or a leave: each connection's seat follows its guest, the away seats, the accounts."""
+        """After a sit or a leave: each connection's seat follows its guest, and the away seats (the pipeline marks
+        the accounts)."""
         self.turns.reseat(live)
-        self.registry.mark_accounts(live)
 
     # -- bots ---------------------------------------------------------------------------------------------------
 

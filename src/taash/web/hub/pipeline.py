@@ -25,7 +25,7 @@ from taash.chips.ledger import Ledger
 from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TableError
 from taash.tables.table import Step
-from taash.web.fair_play import FairPlay
+from taash.web.fair_play import CHECKED_ACTIONS, FairPlay
 from taash.web.hub.live import MISSED_KEPT, SEEN_KEPT, Live, fingerprint
 from taash.web.hub.messages import Messages
 from taash.web.hub.records import result_rows
@@ -77,7 +77,7 @@ class Pipeline:
             made = self._made_already(live, action, guest, client_id, version)
             if made is not None:
                 return made
-            step = self._checked(live, action, guest)
+            step = await self._checked(live, action, guest)
             status_before = live.table.status
             if action.get("type") == "start" and live.stake > 0 and self.ledger is not None:
                 await self._hold(live, guest)
@@ -88,6 +88,8 @@ class Pipeline:
             said = live.table.commit(step)
             await self.store_deals(live)
             self._keep(live, step, guest, client_id, mover, bank, lapsed, said)
+            if step.action.get("type") in ("sit", "leave"):
+                await self._mark_accounts(live)
             if status_before != live.table.status and live.table.status == "playing" \
                     and not live.table.settings.public:
                 # Its watchers are closed before the start is announced: they see nothing of the match.
@@ -115,11 +117,12 @@ class Pipeline:
                                now=live.table.version), "stale")
         return None
 
-    def _checked(self, live: Live, action: dict[str, JSON], guest: str | None) -> Step:
-        """The table's step for ``action`` (read and checked once), allowed by the server's fair-play rules."""
+    async def _checked(self, live: Live, action: dict[str, JSON], guest: str | None) -> Step:
+        """The table's step for ``action`` (read and checked once), allowed by the server's fair-play rules (which
+        read the database for a sit or a start: on a worker thread, the table's lock held)."""
         step = live.table.prepare(action, guest)
-        if self.fair is not None:
-            self.fair.check(live.table, live.stake, action, guest)
+        if self.fair is not None and action.get("type") in CHECKED_ACTIONS:
+            await asyncio.to_thread(self.fair.check, live.table, live.stake, action, guest)
         return step
 
     async def _write(self, live: Live, step: Step, guest: str | None, client_id: str | None,
@@ -157,6 +160,12 @@ class Pipeline:
         del live.missed[:-MISSED_KEPT]
         if action.get("type") in ("sit", "leave"):
             self.reseat(live)
+
+    async def _mark_accounts(self, live: Live) -> None:
+        """Which of the table's seated people have an account (after a sit or a leave; read on a worker thread)."""
+        if self.fair is not None:
+            seated = [s.guest for s in live.table.seats if s.guest is not None]
+            live.accounts = await asyncio.to_thread(self.fair.accounts, seated)
 
     async def store_status(self, live: Live, guest: str | None) -> None:
         """Write a status that changed (with the results once finished) and settle a finished staked match."""

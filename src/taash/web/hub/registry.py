@@ -7,6 +7,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from taash.chips.ledger import Ledger
@@ -29,6 +30,22 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ABANDONED_AFTER = 600.0
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A table read from the database (:meth:`Registry._read`): this server's (``owned``, its lease's ``epoch``),
+    or another's (``owner``; None: nobody's, a finished table), or ``gone`` (abandoned); ``accounts``: which of its
+    seated people have an account."""
+
+    table: Table
+    stored: StoredTable
+    spent: dict[int, float]
+    accounts: set[str]
+    owned: bool = False
+    epoch: int | None = None
+    owner: str | None = None
+    gone: bool = False
+
+
 class Registry:
     """Every table in memory (:attr:`live`, by id; :attr:`codes`, invite code -> id), within the server's limits."""
 
@@ -44,14 +61,16 @@ class Registry:
         self.max_tables_per_guest = max_tables_per_guest
         self.live: dict[str, Live] = {}
         self.codes: dict[str, str] = {}
+        #: Tables being read from the database for :meth:`find` (on a worker thread), by id.
+        self.reading: dict[str, asyncio.Future[Found | None]] = {}
         #: Finished tables waiting for their end to be written before they leave memory (kept until then).
         self.forgetting: set[asyncio.Task[None]] = set()
 
     def add(self, table: Table, stored: StoredTable | None = None, spent: Mapping[int, float] | None = None,
-            epoch: int | None = None) -> Live:
+            epoch: int | None = None, accounts: set[str] | None = None) -> Live:
         """Keep ``table`` in memory; ``spent``: seat -> the extra seconds it had spent by its last stored action
         (from :func:`rebuild`), the rest of which is its bank (a turn in progress starts again from its beginning,
-        as the server was away meanwhile)."""
+        as the server was away meanwhile); ``accounts``: which of its seated people have one (None: asked now)."""
         live = Live(table, deals_stored=len(stored.deals) if stored else 0, stake=stored.row.stake if stored else 0,
                     epoch=epoch)
         self.turns.start_clock(live)
@@ -65,7 +84,10 @@ class Registry:
         self.live[table.id] = live
         self.codes[table.code] = table.id
         self.turns.reseat(live)
-        self.mark_accounts(live)
+        if accounts is None:
+            self.mark_accounts(live)
+        else:
+            live.accounts = accounts
         return live
 
     def keep(self, live: Live) -> Live:
@@ -103,37 +125,41 @@ class Registry:
     def get(self, table_id: str) -> Live | None:
         """A table in memory, or read from the database; a finished one read again stays out of memory (it can
         no longer change, so its watchers need not share one), and is a view of it when another server still holds
-        it (its rematch offer is there)."""
+        it (its rematch offer is there). Reads the database on the caller's thread: :meth:`find` is the event
+        loop's way."""
         live = self.live.get(table_id)
-        if live is None:
-            stored = self.store.table(table_id)
-            spent: dict[int, float] = {}
-            table = None if stored is None else rebuild_or_log(stored, spent)
-            if stored is None or table is None:
-                return None
-            if table.status == "finished" or stored.row.status == "abandoned":
-                abandoned = stored.row.status == "abandoned"
-                gone = Live(table, stake=stored.row.stake, gone=abandoned,
-                            owner=None if abandoned else self.holder_elsewhere(table_id))
-                self.mark_accounts(gone)
-                return gone
-            return self._owned_or_view(table_id, table, stored, spent)
-        return live
+        return live if live is not None else self._admit(self._read(table_id))
 
-    def holder_elsewhere(self, table_id: str) -> str | None:
-        """The other server that holds a finished table's lease (it keeps the table in memory: its rematch offer is
-        there), to which its connections go; None: nobody (the table can no longer change, any server serves it)."""
-        holder = self.lease.owner(table_id)
-        return None if holder is None or holder == self.lease.server else holder
+    async def find(self, table_id: str) -> Live | None:
+        """:meth:`get` for the event loop: a table not in memory is read from the database on a worker thread, once
+        however many ask for it meanwhile (so that one server never claims a table's lease twice at once)."""
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        reading = self.reading.get(table_id)
+        if reading is None:
+            reading = asyncio.ensure_future(asyncio.to_thread(self._read, table_id))
+            self.reading[table_id] = reading
+            reading.add_done_callback(lambda _: self.reading.pop(table_id, None))
+        found = await asyncio.shield(reading)
+        live = self.live.get(table_id)  # taken into memory meanwhile (by another reader of the same table)
+        return live if live is not None else self._admit(found)
 
-    def _owned_or_view(self, table_id: str, table: Table, stored: StoredTable, spent: dict[int, float]) -> Live | None:
-        """An unfinished table read from the database: taken into memory when its lease is free, else a view of it
-        (another server owns it; its actions and connections are relayed there)."""
+    def _read(self, table_id: str) -> Found | None:
+        """What the database says of a table not in memory (None: no such table, or one that cannot be rebuilt):
+        its lease claimed when it is unfinished and free. Touches nothing in memory: any thread may call it."""
+        stored = self.store.table(table_id)
+        spent: dict[int, float] = {}
+        table = None if stored is None else rebuild_or_log(stored, spent)
+        if stored is None or table is None:
+            return None
+        if table.status == "finished" or stored.row.status == "abandoned":
+            abandoned = stored.row.status == "abandoned"
+            owner = None if abandoned else self.holder_elsewhere(table_id)
+            return Found(table, stored, spent, self._accounts(table), gone=abandoned, owner=owner)
         claim = self.lease.claim(table_id)
         if not claim.owned:
-            view = Live(table, stake=stored.row.stake, owner=claim.owner or "")
-            self.mark_accounts(view)
-            return view
+            return Found(table, stored, spent, self._accounts(table), owner=claim.owner or "")
         if claim.epoch is not None:  # read again now that it is this server's: with every write of its last owner
             again = self.store.table(table_id)
             spent.clear()
@@ -142,13 +168,39 @@ class Registry:
                 self.lease.release(table_id)
                 return None
             table, stored = rebuilt, again
-        return self.add(table, stored, spent, claim.epoch)
+        return Found(table, stored, spent, self._accounts(table), epoch=claim.epoch, owned=True)
 
-    def by_code(self, code: str) -> Live | None:
+    def _admit(self, found: Found | None) -> Live | None:
+        """The table :meth:`_read` found, on the event loop: kept in memory when it is this server's (one kept
+        meanwhile stays), else a view of it."""
+        if found is None:
+            return None
+        if found.owned:
+            kept = self.live.get(found.table.id)
+            return kept if kept is not None else self.add(found.table, found.stored, found.spent, found.epoch,
+                                                           found.accounts)
+        view = Live(found.table, stake=found.stored.row.stake, gone=found.gone, owner=found.owner)
+        view.accounts = found.accounts
+        return view
+
+    def _accounts(self, table: Table) -> set[str]:
+        """Which of the table's seated people have an account."""
+        if self.fair is None:
+            return set()
+        return self.fair.accounts(s.guest for s in table.seats if s.guest is not None)
+
+    def holder_elsewhere(self, table_id: str) -> str | None:
+        """The other server that holds a finished table's lease (it keeps the table in memory: its rematch offer is
+        there), to which its connections go; None: nobody (the table can no longer change, any server serves it)."""
+        holder = self.lease.owner(table_id)
+        return None if holder is None or holder == self.lease.server else holder
+
+    async def find_by_code(self, code: str) -> Live | None:
+        """The table of an invite code (:meth:`find`)."""
         table_id = self.codes.get(code.upper())
         if table_id is None:  # a finished table no longer in memory
-            table_id = self.store.table_id_of_code(code.upper())
-        return None if table_id is None else self.get(table_id)
+            table_id = await asyncio.to_thread(self.store.table_id_of_code, code.upper())
+        return None if table_id is None else await self.find(table_id)
 
     def forget_if_idle(self, live: Live) -> None:
         """Drop a finished table nobody watches from memory (it is read again from the database if asked for).
