@@ -13,6 +13,7 @@
 #                        Python process of simulated people can be the bottleneck before 4 to 8 servers are); their
 #                        figures merged by benchmarks/merge_loadtests.py (plays added up; p50/p99 of all the plays)
 #   CLUSTER_LOG          where `taash cluster`'s output goes (/tmp/cluster_load_PID.log unless told)
+#   CLUSTER_KEEP=DIR     copy the servers' and the proxy's logs into DIR before they are stopped (else they go)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 servers="${1:?servers}" players="${2:?players}" game="${3:-seep}" seconds="${4:-30}" interval="${5:-2}"
@@ -34,6 +35,10 @@ redis=$!
     >"$log" 2>&1 &
 cluster=$!
 cleanup() {  # SIGTERM: a background job of a script ignores SIGINT, so `taash cluster` never heard Ctrl-C's
+    servers_logs=$(grep -o "logs in [^ )]*" "$log" | head -1 | cut -d' ' -f3)
+    if [ -n "${CLUSTER_KEEP:-}" ] && [ -d "$servers_logs" ]; then  # before `taash cluster` deletes them
+        mkdir -p "$CLUSTER_KEEP" && cp -r "$servers_logs"/. "$CLUSTER_KEEP"/
+    fi
     kill -TERM "$cluster" 2>/dev/null; wait "$cluster" 2>/dev/null || true
     kill "$redis" 2>/dev/null; wait "$redis" 2>/dev/null || true
     psql -q "$admin" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null || true

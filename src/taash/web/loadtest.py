@@ -253,6 +253,21 @@ class Person:
                 turn_task.cancel()
 
 
+async def set_up(http: httpx.AsyncClient, url: str, seated: list[Person], settings: dict[str, Any]) -> str:
+    """A table made by the first of ``seated`` (he sits in seat 0) and sat at by the others, in turn; its id."""
+    r = answered(await http.post(f"{url}/api/tables", json={**settings, "public": False},
+                                 cookies={"taash_guest": seated[0].cookie}))
+    tid, code = str(r.json()["id"]), r.json()["code"]
+    for seat, p in enumerate(seated[1:], start=1):
+        answered(await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
+                                 cookies={"taash_guest": p.cookie}))
+    return tid
+
+
+async def start(http: httpx.AsyncClient, url: str, owner: Person, tid: str) -> None:
+    answered(await http.post(f"{url}/api/tables/{tid}/start", cookies={"taash_guest": owner.cookie}))
+
+
 async def run_async(url: str, players: int, duration: float, interval: float, seed: int,
                     on_tick: Callable[[float], None] | None = None, game: str | None = None) -> Results:
     seats, settings = load_games()[game or default_game()]
@@ -272,20 +287,10 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         await asyncio.gather(*(p.sign_in(http) for p in people))
         step.done("guests")
-
-        async def set_up(t: int) -> str:
-            """Table ``t``, made by its first person and sat at by the others (the tables side by side)."""
-            cookies = {"taash_guest": people[seats * t].cookie}
-            r = answered(await http.post(f"{url}/api/tables", json={**settings, "public": False}, cookies=cookies))
-            tid, code = str(r.json()["id"]), r.json()["code"]  # its owner sits in seat 0
-            for seat in range(1, seats):
-                p = people[seats * t + seat]
-                answered(await http.post(f"{url}/api/tables/{tid}/sit", json={"seat": seat, "code": code},
-                                         cookies={"taash_guest": p.cookie}))
-            return tid
-
-        table_ids = list(await asyncio.gather(*(set_up(t) for t in range(tables))))
+        table_ids = list(await asyncio.gather(*(set_up(http, url, people[seats * t:seats * (t + 1)], settings)
+                                                for t in range(tables))))
         step.done("tables")
+
     async def ticker() -> None:
         while True:
             await asyncio.sleep(0.5)
@@ -306,12 +311,7 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
             await window.everyone.wait()
     step.done("connected")
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
-
-        async def start(t: int, tid: str) -> None:
-            cookies = {"taash_guest": people[seats * t].cookie}
-            answered(await http.post(f"{url}/api/tables/{tid}/start", cookies=cookies))
-
-        await asyncio.gather(*(start(t, tid) for t, tid in enumerate(table_ids)))
+        await asyncio.gather(*(start(http, url, people[seats * t], tid) for t, tid in enumerate(table_ids)))
     step.done("started")
     window.open(duration)
     tick = asyncio.create_task(ticker())

@@ -29,7 +29,6 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -38,10 +37,12 @@ from starlette.websockets import WebSocketState
 
 from taash.i18n import N_, best_language, say_in
 from taash.tables.adapter import TableError
+from taash.tables.table import Table
 from taash.web.hub import Connection, Hub, Live, rebuild_or_log
 from taash.web.hub.ending import abandon_refusal
 from taash.web.hub.pipeline import MOVED
 from taash.web.languages import socket_language
+from taash.web.relay_links import Bridge, Outboxes, Remote
 
 log = logging.getLogger("taash.web")
 JSON = Any
@@ -56,6 +57,9 @@ ConnectionHook = Callable[[Live, Connection], Coroutine[Any, Any, None]]
 UNREACHABLE = N_("the servers cannot reach each other just now: try again in a moment")
 #: Seconds an owner has to answer a relayed action or to open a bridged connection.
 ANSWER_SECONDS = 10.0
+#: Connections to Redis a server keeps at most (its channel's subscription is one): a command waits for a free one,
+#: at most half of :data:`ANSWER_SECONDS`.
+REDIS_CONNECTIONS = 50
 #: How many owners a relayed request is sent to at most (the next when one says the table moved meanwhile).
 MOVED_TRIES = 3
 #: Seconds between two tries to reach Redis again: the first, and the most.
@@ -76,29 +80,6 @@ def channel(server: str) -> str:
     return f"taash:server:{server}"
 
 
-@dataclass(eq=False)
-class Remote:
-    """On the owner: a connection opened for a websocket that another server holds."""
-
-    live: Live
-    conn: Connection
-    throttle: Any
-    origin: str
-    #: Frames from the client (text, or the length of a binary one); None: its websocket closed.
-    inbox: asyncio.Queue[tuple[str | None, int] | None] = field(default_factory=asyncio.Queue)
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
-
-
-@dataclass(eq=False)
-class Bridge:
-    """On the server holding a websocket: what the owner sends it (a message, or None: close with ``close``)."""
-
-    table_id: str
-    owner: str
-    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    close: tuple[int, str] = (1000, "")
-
-
 class RedisRelay:
     """This server's end of the relay (see the module's description)."""
 
@@ -110,10 +91,16 @@ class RedisRelay:
         self.url = url
         self.server = server
         self.watch_every = watch_every
-        # A command on a pooled connection that Redis closed (it restarted) is sent again once on a new one.
-        self.redis = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5,
-                                          retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 1),
-                                          retry_on_error=[redis.ConnectionError])
+        # A command on a pooled connection that Redis closed (it restarted) is sent again once on a new one. The pool
+        # makes a command wait for a free connection: redis-py's default pool refuses the 101st at once ("Too many
+        # connections"), which under load failed relayed actions and stopped bridged connections' messages.
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=ANSWER_SECONDS / 2, socket_connect_timeout=2,
+            socket_timeout=5, retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 1),
+            retry_on_error=[redis.ConnectionError])
+        self.redis = redis.Redis(connection_pool=pool)
+        #: Messages to the servers holding this one's bridged connections, sent in order and in batches.
+        self.outboxes = Outboxes(self.redis, channel, self._unsent)
         self.remotes: dict[str, Remote] = {}
         self.bridges: dict[str, Bridge] = {}
         self.replies: dict[str, asyncio.Future[dict[str, JSON]]] = {}
@@ -145,8 +132,9 @@ class RedisRelay:
             task.cancel()
         for bridge in list(self.bridges.values()):
             self._close_bridge(bridge, 1012, "the server is restarting: reconnect")
+        await self.outboxes.close()
         with contextlib.suppress(Exception):
-            await self.redis.aclose()
+            await self.redis.aclose(close_connection_pool=True)
 
     def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         """Run ``work`` on its own, kept until it ends."""
@@ -257,20 +245,26 @@ class RedisRelay:
         remote.tasks = [asyncio.create_task(self._pump(cid, remote)), asyncio.create_task(self._serve(cid, remote))]
 
     async def _pump(self, cid: str, remote: Remote) -> None:
-        """Send the bridged connection's messages to the server that holds its websocket, in order."""
+        """Send the bridged connection's messages to the server that holds its websocket, in order (through that
+        server's outbox)."""
         conn = remote.conn
         try:
             while True:
                 message = await conn.queue.get()
                 if message is None:
-                    await self._publish(remote.origin, {"op": "close", "conn": cid, "code": conn.close_code,
-                                                        "reason": conn.close_reason})
+                    self.outboxes.send(remote.origin, {"op": "close", "conn": cid, "code": conn.close_code,
+                                                       "reason": conn.close_reason}, cid)
                     return
-                await self._publish(remote.origin, {"op": "out", "conn": cid, "message": message})
-        except Exception as e:
-            log.warning("the relay could not send to %s: %s", remote.origin, e)
+                self.outboxes.send(remote.origin, {"op": "out", "conn": cid, "message": message}, cid)
         finally:
             self._forget(cid, remote)
+
+    def _unsent(self, cids: set[str]) -> None:
+        """Messages of these bridged connections could not be sent: they are let go (their clients reconnect)."""
+        for cid in cids:
+            remote = self.remotes.get(cid)
+            if remote is not None:
+                self._forget(cid, remote)
 
     async def _serve(self, cid: str, remote: Remote) -> None:
         """Welcome the bridged connection, then answer its frames in order, as the owner answers its own
@@ -380,15 +374,20 @@ class RedisRelay:
     async def act(self, live: Live, action: dict[str, JSON], guest: str | None, client_id: str | None,
                   version: int | None) -> int:
         """Have the owner of ``live`` play ``action`` (the hub's relay seam); then ``live``, a view, is read
-        again from the database, where the action is by now."""
+        again from the database, where the action is by now (on a worker thread: rebuilding a table replays its
+        match, which on the event loop would hold up the owners' answers to every other request)."""
         assert self.hub is not None
         answer = await self._ask(live, {"op": "act", "action": action, "guest": guest, "client_id": client_id,
                                         "version": version})
-        stored = self.hub.store.table(live.table.id)
-        table = None if stored is None else rebuild_or_log(stored)
+        table = await asyncio.to_thread(self._read_again, live.table.id)
         if table is not None:
             live.table = table
         return int(answer["version"])
+
+    def _read_again(self, table_id: str) -> Table | None:
+        assert self.hub is not None
+        stored = self.hub.store.table(table_id)
+        return None if stored is None else rebuild_or_log(stored)
 
     async def bridge(self, ws: WebSocket, live: Live, guest: str | None, since: int | None,
                      code: str | None) -> None:
