@@ -181,11 +181,15 @@ for n in "${sizes[@]}"; do
     snapshot=$!
     begun=$(date +%s)
     cap=$((seconds + 150 < left - 5 ? seconds + 150 : left - 5))  # a stuck run leaves time for the others
-    CLUSTER_LOG="$logs/cluster_$n.log" timeout -k 10 "$cap" benchmarks/cluster_load.sh "$n" "$people_n" "$game" \
+    CLUSTER_LOG="$logs/cluster_$n.log" CLUSTER_KEEP="$logs/servers_$n" \
+        timeout -k 10 "$cap" benchmarks/cluster_load.sh "$n" "$people_n" "$game" \
         "$seconds" "$interval" >"$logs/run_$n.json" 2>"$logs/run_$n.err"
     code=$?
     kill "$snapshot" 2>/dev/null; wait "$snapshot" 2>/dev/null
     grep "^load average" "$logs/run_$n.err" | tee -a "$report"
+    warned=$(cat "$logs/servers_$n"/server*.log 2>/dev/null | grep -v " INFO \|^INFO\|Seep and Rummy at" \
+        | cut -c1-200 | sort | uniq -c | sort -rn | head -12)
+    say "the servers' warnings and errors (count, line): ${warned:-none}"
     if [ "$code" = 0 ] && [ -s "$logs/run_$n.json" ]; then
         say "$(cat "$logs/run_$n.json")"
         "$py" -c 'import json, sys; f = json.loads(sys.argv[1]); print(json.dumps({"servers": int(sys.argv[2]), **f}))' \
