@@ -438,3 +438,31 @@ def test_a_renewal_and_a_batch_of_writes_lock_the_leases_in_one_order_and_never_
             assert failures == []
         finally:
             store.close()
+
+
+@pytest.mark.skipif(not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the pool is PostgreSQL's)")
+def test_a_renewal_does_not_wait_for_the_pool_that_the_servers_requests_share() -> None:
+    """Regression: under load the server's requests (worker threads reading the database) held every pooled
+    connection, a renewal waited for one longer than a lease lasts, and the server lost tables it was serving (seen
+    on 16 cores: "its lease was taken by another server")."""
+    async def tables(hub: Hub) -> list[Live]:
+        return [await hub.create(Settings(players=2, length=0), f"g{i}") for i in range(3)]
+
+    with postgres_database() as url:
+        clock = FakeClock()
+        hub, store, lease = server(url, "a", clock)
+        try:
+            asyncio.run(tables(hub))
+            busy = [store.engine.connect() for _ in range(store.engine.pool.size() + 5)]  # type: ignore[attr-defined]
+            try:
+                done = threading.Event()
+                renewed: list[set[str]] = []
+                threading.Thread(target=lambda: (renewed.append(lease.renew()), done.set()), daemon=True).start()
+                assert done.wait(5), "the renewal waited for the shared pool"
+                assert renewed == [set()]
+            finally:
+                for c in busy:
+                    c.close()
+        finally:
+            lease.hand_over()
+            store.close()

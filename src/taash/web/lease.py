@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import Select, Table, and_, bindparam, or_, select, update
+from sqlalchemy import Select, Table, and_, bindparam, create_engine, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
@@ -129,6 +129,10 @@ class DatabaseLease:
     def __init__(self, engine: Engine, server: str, seconds: float = LEASE_SECONDS,
                  clock: Callable[[], float] = time.time):
         self.engine = engine
+        #: On PostgreSQL, renewals have a connection of their own: under load the server's requests can hold every
+        #: connection of the shared pool for longer than a lease lasts, and a renewal waiting for one let leases
+        #: lapse (a server then loses tables it is serving). Made at the first renewal.
+        self._renewals: Engine | None = None
         self.server = server
         self.seconds = seconds
         self.clock = clock
@@ -195,7 +199,7 @@ class DatabaseLease:
             return set()
         leases = _leases()
         until = self.clock() + self.seconds
-        with self.engine.begin() as c:
+        with self._renewing().begin() as c:
             # The rows locked in the tables' order, as fence() locks them: a renewal and a batch of writes never
             # wait for each other in a cycle (PostgreSQL found such deadlocks; SQLite locks the whole database).
             c.execute(select(leases.c.table_id).where(leases.c.server == self.server,
@@ -211,6 +215,14 @@ class DatabaseLease:
             for table_id in lost:
                 del self.held[table_id]
         return lost
+
+    def _renewing(self) -> Engine:
+        """The engine renewals use (see ``_renewals``); SQLite's one file is shared by every connection anyway."""
+        if self.engine.dialect.name != "postgresql":
+            return self.engine
+        if self._renewals is None:
+            self._renewals = create_engine(self.engine.url, pool_size=1, max_overflow=0, pool_pre_ping=True)
+        return self._renewals
 
     def lapsed(self, limit: int = 50) -> list[str]:
         """Tables whose owner stopped renewing (a server that died): the ones to take over. Unfinished ones, and
@@ -255,6 +267,8 @@ class DatabaseLease:
     def hand_over(self) -> None:
         """A server stopping: its leases lapse now, so that other servers take its live tables at their next scan
         rather than after the lease's time."""
+        if self._renewals is not None:
+            self._renewals.dispose()
         with self._lock:
             if not self.held:
                 return
