@@ -170,8 +170,12 @@ const LEVEL_NAMES = { easy: _("easy"), medium: _("medium"), hard: _("hard"), lea
 /** A level's name in the page's language ("medium"). */
 export function levelLabel(level) { return LEVEL_NAMES[level] || String(level); }
 
-/** "punjab_30_qasim" -> "punjab 30 qasim". */
-export function ruleLabel(name) { return String(name).replace(/_/g, " "); }
+const RULE_NAMES = { standard: _("standard"), karan: _("karan"), limited_houses: _("limited houses"),
+  break_with_loose: _("break with loose"), punjab_30: _("punjab 30"), punjab_30_qasim: _("punjab 30 qasim"),
+  octro: _("octro"), classic: _("classic") };
+/** A rules preset's name in the page's language ("punjab_30_qasim" -> "punjab 30 qasim"); the code is sent as it is
+ * (one the catalogue does not name is shown as its code, spaced). */
+export function ruleLabel(name) { return RULE_NAMES[name] || String(name).replace(/_/g, " "); }
 
 /** The engine's words for people: a ten is written "10", as on the cards ("Throw T♣" -> "Throw 10♣"). */
 export function words(text) { return String(text).replace(/\bT([\u2660\u2665\u2666\u2663])/g, "10$1"); }
