@@ -56,3 +56,26 @@ def test_presets_and_bots_are_named_in_the_pages_language(server: str, browser: 
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_lobbys_list_of_tables_marks_the_bots_in_the_pages_language(server: str, browser: Browser) -> None:
+    errors: list[str] = []
+    context = context_in(browser, "hi")
+    try:
+        page = named_in_lobby(context, server, "hi", "Lobbywala", errors)
+        for _ in range(100):  # the name is taken once the lobby's form has been answered
+            made = page.request.post(f"{server}/api/tables", data={"game": "seep", "players": 2, "rules": "karan"})
+            if made.status != 401:
+                break
+            page.wait_for_timeout(100)
+        assert made.ok, made.text()
+        table = made.json()["id"]
+        assert page.request.post(f"{server}/api/tables/{table}/bots").ok
+        page.reload()
+        item = page.locator(f"[data-testid='table-item'][data-table='{table}']")
+        _expect(item).to_contain_text(say_in("hi", "{name} (bot)", name="Asha"))
+        _expect(item).to_contain_text(say_in("hi", "karan"))
+        assert "(bot)" not in item.inner_text()
+        assert not errors, errors
+    finally:
+        context.close()

@@ -123,6 +123,13 @@ export function nameEl(name, { cut = false } = {}) {
   return h("bdi", { class: cut ? "name cut" : "name", title: cut ? name : null }, String(name));
 }
 
+/** A seat's name as the page's reader reads it: a bot's, which the server sends as records keep it ("Asha (bot)",
+ * where it was not said in the page's language already), marked in the page's language. */
+export function seatName(seat) {
+  const name = String(seat.name || "");
+  return seat.bot && name.endsWith(" (bot)") ? _("{name} (bot)", { name: name.slice(0, -6) }) : name;
+}
+
 /** Names joined for a sentence: "A, B" (or with `sep`), each isolated by nameEl. */
 export function joinNames(names, sep = ", ") {
   return names.flatMap((n, i) => (i ? [sep, nameEl(n)] : [nameEl(n)]));
