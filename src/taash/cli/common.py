@@ -24,7 +24,7 @@ from rich.progress import (
 
 from taash.cards import CardError
 from taash.games.registry import game_errors
-from taash.i18n import LANGUAGES, N_, _, language_from, use
+from taash.i18n import LANGUAGES, N_, _, language_from, said_of, use
 
 #: Exit status for bad input: not JSON, an unknown or repeated card, an impossible position, an unknown preset.
 BAD_INPUT = 2
@@ -89,23 +89,28 @@ def fail(message: object, code: int = BAD_INPUT) -> NoReturn:
 
 @contextmanager
 def user_errors(where: str = "") -> Iterator[None]:
-    """Turn every error a user can cause into one line and an exit status; ``where`` prefixes the message."""
-    prefix = f"{where}: " if where else ""
+    """Turn every error a user can cause into one line and an exit status (in the language spoken); ``where``
+    prefixes the message."""
+
+    def at(why: str) -> str:
+        return _("{path}: {why}", path=where, why=why) if where else why
+
     try:
         yield
     except json.JSONDecodeError as e:
-        at = f"column {e.colno}" if where else f"line {e.lineno}, column {e.colno}"
-        fail(f"{prefix}not valid JSON: {e.msg} ({at})")
+        place = (_("column {column}", column=e.colno) if where else
+                 _("line {line}, column {column}", line=e.lineno, column=e.colno))
+        fail(at(_("not valid JSON: {why} ({at})", why=e.msg, at=place)))
     except UnicodeDecodeError:
-        fail(f"{prefix}input is not UTF-8 text")
+        fail(at(_("input is not UTF-8 text")))
     except game_errors() as e:  # a game's sentence; a record that breaks the rules (1) or is malformed (2)
-        fail(prefix + str(e), ILLEGAL if getattr(e, "illegal", False) is True else BAD_INPUT)
+        fail(at(said_of(e)), ILLEGAL if getattr(e, "illegal", False) is True else BAD_INPUT)
     except CardError as e:
-        fail(prefix + str(e))
+        fail(at(said_of(e)))
     except ValueError as e:  # what json refuses beyond syntax, e.g. a number of thousands of digits
-        fail(f"{prefix}bad input: {e}")
+        fail(at(_("bad input: {why}", why=str(e))))
     except RecursionError:
-        fail(f"{prefix}input nested too deeply")
+        fail(at(_("input nested too deeply")))
     except BrokenPipeError:
         raise  # the reader went away: run() ends quietly
     except OSError as e:  # named by its file, else by ``where`` (the file being written)
