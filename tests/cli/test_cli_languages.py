@@ -98,3 +98,11 @@ def test_the_help_of_a_players_command_is_in_his_language(args: list[str], lang:
     english = [line for line in lines if re.search(r"\b(the|a|and|of|or|Usage|Options|Arguments|default|required|"
                                                    r"Show|exit)\b", line)]
     assert not english, english
+
+
+def test_a_file_that_is_not_json_is_refused_in_hindi(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text("{bad", encoding="utf-8")
+    line = one_line_error(run(["replay", "bad.json"], "hi", tmp_path), 2)
+    assert line.startswith("taash: bad.json: ") and "सही JSON नहीं" in line and "कॉलम 2" in line, line
+    english = one_line_error(run(["replay", "bad.json"], None, tmp_path), 2)
+    assert english == "taash: bad.json: not valid JSON: Expecting property name enclosed in double quotes (column 2)"
