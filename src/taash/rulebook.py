@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from taash.i18n import _
+
 
 class _Rules(Protocol):
     """A game's rules: a dataclass."""
@@ -36,7 +38,7 @@ def rules_from_data(data: object, rules_type: type[R], presets: Mapping[str, R],
         return data
     if isinstance(data, str):
         if data not in presets:
-            raise error(f"unknown rules preset {data!r} (known: {known})")
+            raise error(_("unknown rules preset {preset} (known: {known})", preset=repr(data), known=known))
         return presets[data]
     if not isinstance(data, Mapping):
         raise error("rules must be a preset name or an object of rule parameters")
@@ -63,7 +65,8 @@ def rules_document(spec: str, presets: Mapping[str, object], error: Callable[[st
         return spec
     path = Path(spec)
     if not path.suffix:
-        raise error(f"unknown rules preset {spec!r} (known: {', '.join(presets)}), and no such file")
+        raise error(_("unknown rules preset {preset} (known: {known}), and no such file", preset=repr(spec),
+                      known=", ".join(presets)))
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

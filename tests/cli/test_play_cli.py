@@ -72,7 +72,7 @@ def test_every_option_reaches_the_game_and_resume_keeps_them(tmp_path: Path) -> 
                            "--name", "Priya", "--seed", "7", "--save", "m.json", "--delay", "0"],
                           [("Your hand", b"q")], tmp_path)
     words = screen_words(shown)
-    assert "Seep · punjab_30 rules · hard bots · first to 3 baazis · deal 1" in words
+    assert "Seep · punjab 30 rules · hard bots · first to 3 baazis · deal 1" in words
     assert "You" in words and "Asha" in words and "Partner" not in words  # two players
     saved = json.loads((tmp_path / "m.json").read_text())
     settings = saved["settings"]
@@ -82,7 +82,7 @@ def test_every_option_reaches_the_game_and_resume_keeps_them(tmp_path: Path) -> 
 
     again = screen_words(in_a_terminal(["play", "--resume", "m.json", "--delay", "0"], [("Your hand", b"q")],
                                        tmp_path))
-    assert "Seep · punjab_30 rules · hard bots · first to 3 baazis · deal 1" in again
+    assert "Seep · punjab 30 rules · hard bots · first to 3 baazis · deal 1" in again
     assert "Saved to m.json" in again
 
 

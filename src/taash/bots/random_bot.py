@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from taash.games.api import Action, View
+from taash.i18n import _
 
 
 class RandomBot:
@@ -18,4 +19,4 @@ class RandomBot:
         return legal[self.rng.randrange(len(legal))]
 
     def explain(self, view: View, action: Action) -> str:
-        return "chosen at random"
+        return _("chosen at random")

@@ -24,7 +24,7 @@ from rich.progress import (
 
 from taash.cards import CardError
 from taash.games.registry import game_errors
-from taash.i18n import LANGUAGES, language_from, use
+from taash.i18n import LANGUAGES, N_, _, language_from, said_of, use
 
 #: Exit status for bad input: not JSON, an unknown or repeated card, an impossible position, an unknown preset.
 BAD_INPUT = 2
@@ -56,16 +56,29 @@ def one_line(message: object) -> str:
 
 
 #: ``--lang``'s help, the same in every command that takes it.
-LANG_HELP = ("The language: en (English), hi (Hindi) or pa (Punjabi in Gurmukhi); default: from LANGUAGE or LANG, "
-             "else English.")
+LANG_HELP = N_("The language: en (English), hi (Hindi) or pa (Punjabi in Gurmukhi); default: from LANGUAGE or "
+               "LANG, else English.")
 
 
 def speak(lang: str | None) -> None:
     """Speak ``--lang``, or the environment's language (one of ours, else English)."""
     chosen = language_from() if lang is None else lang
     if chosen not in LANGUAGES:
-        fail(f"--lang must be one of {', '.join(LANGUAGES)}, not {chosen[:20]!r}")
+        fail(_("--lang must be one of {languages}, not {value}", languages=", ".join(LANGUAGES),
+               value=repr(chosen[:20])))
     use(chosen)
+
+
+#: The system's reasons a file cannot be read or written that a player may meet (``strerror``'s English, as
+#: every C library words them), in the catalogue.
+OS_REASONS = {r: r for r in (N_("No such file or directory"), N_("Is a directory"), N_("Not a directory"),
+                             N_("Permission denied"), N_("File name too long"), N_("No space left on device"))}
+
+
+def os_reason(error: OSError) -> str:
+    """Why ``error``'s file could not be used, in the language spoken where the catalogue has the reason."""
+    reason = error.strerror or str(error)
+    return _(OS_REASONS[reason]) if reason in OS_REASONS else reason
 
 
 def fail(message: object, code: int = BAD_INPUT) -> NoReturn:
@@ -76,27 +89,32 @@ def fail(message: object, code: int = BAD_INPUT) -> NoReturn:
 
 @contextmanager
 def user_errors(where: str = "") -> Iterator[None]:
-    """Turn every error a user can cause into one line and an exit status; ``where`` prefixes the message."""
-    prefix = f"{where}: " if where else ""
+    """Turn every error a user can cause into one line and an exit status (in the language spoken); ``where``
+    prefixes the message."""
+
+    def at(why: str) -> str:
+        return _("{path}: {why}", path=where, why=why) if where else why
+
     try:
         yield
     except json.JSONDecodeError as e:
-        at = f"column {e.colno}" if where else f"line {e.lineno}, column {e.colno}"
-        fail(f"{prefix}not valid JSON: {e.msg} ({at})")
+        place = (_("column {column}", column=e.colno) if where else
+                 _("line {line}, column {column}", line=e.lineno, column=e.colno))
+        fail(at(_("not valid JSON: {why} ({at})", why=e.msg, at=place)))
     except UnicodeDecodeError:
-        fail(f"{prefix}input is not UTF-8 text")
+        fail(at(_("input is not UTF-8 text")))
     except game_errors() as e:  # a game's sentence; a record that breaks the rules (1) or is malformed (2)
-        fail(prefix + str(e), ILLEGAL if getattr(e, "illegal", False) is True else BAD_INPUT)
+        fail(at(said_of(e)), ILLEGAL if getattr(e, "illegal", False) is True else BAD_INPUT)
     except CardError as e:
-        fail(prefix + str(e))
+        fail(at(said_of(e)))
     except ValueError as e:  # what json refuses beyond syntax, e.g. a number of thousands of digits
-        fail(f"{prefix}bad input: {e}")
+        fail(at(_("bad input: {why}", why=str(e))))
     except RecursionError:
-        fail(f"{prefix}input nested too deeply")
+        fail(at(_("input nested too deeply")))
     except BrokenPipeError:
         raise  # the reader went away: run() ends quietly
     except OSError as e:  # named by its file, else by ``where`` (the file being written)
-        fail(f"{e.filename or where or 'input'}: {e.strerror or e}")
+        fail(_("{path}: {why}", path=e.filename or where or "input", why=os_reason(e)))
 
 
 def read_input(file: Path | None, what: str) -> str:

@@ -23,10 +23,12 @@ from taash.cli.chips import app as chips_app
 from taash.cli.cluster import cluster
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
+from taash.cli.spoken import language_asked, player_command, refusal, speak_help
 from taash.cli.tournaments import app as tournaments_app
 from taash.cli.verify import verify
 from taash.cli.web import serve, web_app
 from taash.games.registry import plugins
+from taash.i18n import use
 
 #: Exit status for an error in taash itself (sysexits' EX_SOFTWARE).
 INTERNAL_ERROR = 70
@@ -81,11 +83,16 @@ app.add_typer(tournaments_app, name="tournaments")
 def run() -> None:
     """Entry point of the installed ``taash`` command: usage errors too end in one line and exit status 2."""
     try:
-        code = app(standalone_mode=False)
+        command = typer.main.get_command(app)
+        player = player_command(command, sys.argv[1:])
+        if player is not None:  # a player's command refuses, and helps, in his language
+            use(language_asked(sys.argv[1:]))
+            speak_help(player)
+        code = command(standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(BAD_INPUT)  # the help was printed
     except click.ClickException as e:
-        print(f"taash: {one_line(e.format_message())}", file=sys.stderr)
+        print(f"taash: {one_line(refusal(e))}", file=sys.stderr)
         sys.exit(BAD_INPUT)
     except typer.Exit as e:
         sys.exit(e.exit_code)

@@ -17,6 +17,7 @@ from rich.table import Table
 from taash.cli.common import answer_documents, fail, out, progress_bar, read_input, user_errors
 from taash.cli.seep_bench import run_bench
 from taash.cli.seep_sheets import Summary, score_sheet
+from taash.i18n import _
 from taash.seep.notation import legal_outcomes, position_from_json
 from taash.seep.record import record_from_json, replay, replay_to_json
 from taash.seep.rules import PRESETS, Rules, load_rules
@@ -36,7 +37,7 @@ def get_rules(spec: str) -> Rules:
 
 def check_players(players: int) -> None:
     if players not in (2, 4):
-        fail(f"--players must be 2 or 4, not {players}")
+        fail(_("--players must be 2 or 4, not {value}", value=players))
 
 
 def answer_legal(document: object) -> str:

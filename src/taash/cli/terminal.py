@@ -6,6 +6,7 @@ import os
 import sys
 
 from taash.cli.common import fail
+from taash.i18n import _
 
 
 def unicode_ok() -> bool:
@@ -20,4 +21,4 @@ def unicode_ok() -> bool:
 
 def need_terminal() -> None:
     if not (sys.stdin.isatty() and sys.stdout.isatty()) and not os.environ.get("TAASH_NO_TTY_CHECK"):
-        fail("this command needs an interactive terminal")
+        fail(_("this command needs an interactive terminal"))

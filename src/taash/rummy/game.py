@@ -15,6 +15,7 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
+from taash.i18n import _
 from taash.packs import face_name, parse_face
 from taash.rummy.deal import Action, Declare, Discard, Drop, Status, Take, Timeout
 from taash.rummy.errors import BadHandError, IllegalTurnError
@@ -72,16 +73,16 @@ class RummyCodec:
 
     def describe(self, view: PlayerView, action: Hashable) -> str:
         if isinstance(action, Drop):
-            return "Drop (first drop)" if not view.has_taken[view.seat] else "Drop (middle drop)"
+            return _("Drop (first drop)") if not view.has_taken[view.seat] else _("Drop (middle drop)")
         if isinstance(action, Take):
             if action.source == "discard" and view.pile:
-                return f"Take {face_name(view.pile[-1][0])} from the discard pile"
-            return "Take the top card of the stock"
+                return _("Take {card} from the discard pile", card=face_name(view.pile[-1][0]))
+            return _("Take the top card of the stock")
         if isinstance(action, Discard):
-            return f"Discard {face_name(action.card)}"
+            return _("Discard {card}", card=face_name(action.card))
         if isinstance(action, Declare):
             groups = " | ".join(" ".join(face_name(f) for f in g) for g in action.groups)
-            return f"Declare: {groups} (finish card {face_name(action.finish)})"
+            return _("Declare: {groups} (finish card {card})", groups=groups, card=face_name(action.finish))
         raise BadHandError(f"not a Rummy action: {str(action)[:40]}")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from taash.i18n import N_, _
 from taash.packs import Pack
 from taash.rulebook import rules_document, rules_from_data
 from taash.rummy.errors import BadRulesError
@@ -121,6 +122,15 @@ PRESETS: dict[str, Rules] = {
         preset="classic", packs=_CLASSIC_PACKS, max_jokers_per_meld=0, long_run=False, ace_points=10,
     ),
 }
+#: Each preset's name for people, a catalogue message said where it is shown (the code stays as typed: ``--rules
+#: classic``, and in JSON).
+PRESET_NAMES: dict[str, str] = {"octro": N_("octro"), "classic": N_("classic")}
+
+
+def preset_name(preset: str) -> str:
+    """A preset's name in the language spoken ("classic"); one without a name is shown as its code."""
+    return _(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
+
 
 def _prepare(params: dict[str, Any], base: Rules) -> None:
     """A ``packs`` object changes the player counts it names and keeps the preset's others."""

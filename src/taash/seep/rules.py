@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taash.cards import CardError, card_name, parse_card
+from taash.i18n import N_, _
 from taash.rulebook import rules_document, rules_from_data
 from taash.seep.errors import BadRulesError
 
@@ -191,6 +192,18 @@ PRESETS: dict[str, Rules] = {
         floor_redeal_cards=("Td", "9s"), restricted_cards=("Td", "9s"),
     ),
 }
+#: Each preset's name for people, a catalogue message said where it is shown (the code stays as typed: ``--rules
+#: punjab_30``, and in JSON).
+PRESET_NAMES: dict[str, str] = {
+    "standard": N_("standard"), "karan": N_("karan"), "limited_houses": N_("limited houses"),
+    "break_with_loose": N_("break with loose"), "punjab_30": N_("punjab 30"), "punjab_30_qasim": N_("punjab 30 qasim"),
+}
+
+
+def preset_name(preset: str) -> str:
+    """A preset's name in the language spoken ("punjab 30"); one without a name is shown as its code."""
+    return _(PRESET_NAMES[preset]) if preset in PRESET_NAMES else preset
+
 
 def _prepare(params: dict[str, Any], base: Rules) -> None:
     """JSON values of Seep's parameters as the dataclass holds them."""

@@ -21,6 +21,7 @@ from taash.games.api import Action, State, View
 from taash.games.registry import levels
 from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
+from taash.tables.names import marked
 
 JSON = Any
 #: Lines of the log a session keeps.
@@ -257,7 +258,8 @@ class TableMatch:
         if not isinstance(moves, list):
             raise SaveError(_("moves must be a list of messages"))
         try:
-            session = cls(game, settings, seed, names, [Dealt(d["dealer"], d["pack"], d["notes"]) for d in dealt])
+            session = cls(game, settings, seed, [marked(n) for n in names],
+                          [Dealt(d["dealer"], d["pack"], d["notes"]) for d in dealt])
             session.replay_moves(moves)
         except TableError as e:
             raise SaveError(_("the saved match does not play again: {why}", why=said_of(e))) from None

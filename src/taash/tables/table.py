@@ -22,10 +22,10 @@ from taash.games.registry import levels
 from taash.i18n import N_, _, said_of
 from taash.tables.adapter import TIMEOUT, Dealt, SeatResult, Settings, TableError, TableGame, adapter
 from taash.tables.match import TableMatch
+from taash.tables.names import BOT_NAMES, bot_name
 from taash.tables.split import ANSWERS, SplitOffer, answered_said, bot_accepts, declined_said, split_returns
 
 JSON = Any
-BOT_NAMES = ("Asha", "Dev", "Vikram", "Meera", "Kabir", "Tara")
 #: Lines of the log every state carries (the last moves, in words).
 LOG_LINES = 8
 
@@ -242,7 +242,7 @@ class Table:
             used = {s.name for s in self.seats}
             names = iter(n for n in BOT_NAMES if n not in used)
             for i in empty:
-                self.seats[i] = Seat(None, f"{next(names)} (bot)", bot=True)
+                self.seats[i] = Seat(None, bot_name(next(names)), bot=True)
             return _("Bots take the empty seats")
         return bots
 

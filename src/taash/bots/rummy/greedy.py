@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+from taash.i18n import _
 from taash.packs import face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
 from taash.rummy.solver import best_discard, discard_values, hand_value, take_value
@@ -43,14 +44,15 @@ class GreedyBot:
                 top = view.pile[-1][0]
                 before = hand_value(view.hand, rules, wild)
                 after = take_value(view.hand, top, rules, wild)
-                return f"Take {face_name(top)} from the discard pile: the hand goes from {before} to {after} points"
-            return "Take from the stock: the open card would not lower the hand's points"
+                return _("Take {card} from the discard pile: the hand goes from {now} to {after} points",
+                         card=face_name(top), now=before, after=after)
+            return _("Take from the stock: the open card would not lower the hand's points")
         if isinstance(action, Declare):
-            return f"Declare, laying down {face_name(action.finish)}: a valid declaration scores 0"
+            return _("Declare, laying down {card}: a valid declaration scores 0", card=face_name(action.finish))
         if isinstance(action, Discard):
             keep = view.taken_from_pile if rules.keep_taken_discard else None
             left = discard_values(view.hand, rules, wild, keep).get(action.card)
-            return f"Discard {face_name(action.card)}: leaves {left} points, the fewest"
+            return _("Discard {card}: leaves {left} points, the fewest", card=face_name(action.card), left=left)
         if isinstance(action, Drop):
-            return "Drop: no card to take"
-        return "no reason"
+            return _("Drop: no card to take")
+        return _("no reason")

@@ -226,4 +226,4 @@ class HeuristicBot:
                 return _("Discard {card}: the hand left measures {left}, {danger} for what the next player may want",
                          card=face_name(action.card), left=f"{left:.0f}", danger=f"{danger:.0f}")
             return _("Discard {card}: the hand left measures {left}", card=face_name(action.card), left=f"{left:.0f}")
-        return "no reason"
+        return _("no reason")

@@ -38,6 +38,7 @@ from taash.bots.rummy.heuristic import TAKE_GAIN, HeuristicBot
 from taash.bots.rummy.inference import Knowledge, World, determinise, knowledge
 from taash.bots.rummy.lookahead import LookaheadPolicy
 from taash.bots.rummy.rollout import MOST_TURNS, Playout, Table
+from taash.i18n import _, ngettext
 from taash.packs import face_name
 from taash.rummy.deal import Declare, Discard, Drop, Phase, Take
 from taash.rummy.game import RummyCodec
@@ -299,11 +300,13 @@ class IsmctsBot:
         said of it when it was searched."""
         if isinstance(action, Take) and action.source == "discard" and view.pile \
                 and is_joker(view.pile[-1][0], view.wild):
-            return f"Take {face_name(view.pile[-1][0])} from the discard pile: a joker"
+            return _("Take {card} from the discard pile: a joker", card=face_name(view.pile[-1][0]))
         visits, mean, cost = self.drop_stats
         if isinstance(action, Drop) and visits:
-            return (f"Drop ({cost} points): over {visits} guessed deals played to the end, playing on costs "
-                    f"{-mean:.0f} points on average")
+            return ngettext("Drop ({cost} points): over {n} guessed deal played to the end, playing on costs "
+                            "{loss} points on average",
+                            "Drop ({cost} points): over {n} guessed deals played to the end, playing on costs "
+                            "{loss} points on average", visits, cost=cost, loss=f"{-mean:.0f}")
         if self.lookahead is not None and len(view.seats) < self.play_from:
             said = self.lookahead.explain(view, action)
             if said is not None:
@@ -316,8 +319,17 @@ class IsmctsBot:
         if not visits:
             return reason
         others = [m for a, (v, m) in self.last_stats.items() if a != action and v]
-        words = f"{reason}; over {visits} guessed deals it scores {mean:+.0f} on average"
-        if others:
-            ahead = mean - max(others)
-            words += f", {ahead:.0f} more than the next best" if ahead >= 0.5 else ", as good as the next best"
-        return words
+        score = f"{mean:+.0f}"
+        if not others:
+            return ngettext("{reason}; over {n} guessed deal it scores {score} on average",
+                            "{reason}; over {n} guessed deals it scores {score} on average", visits, reason=reason,
+                            score=score)
+        ahead = mean - max(others)
+        if ahead >= 0.5:
+            return ngettext("{reason}; over {n} guessed deal it scores {score} on average, {ahead} more than the "
+                            "next best",
+                            "{reason}; over {n} guessed deals it scores {score} on average, {ahead} more than the "
+                            "next best", visits, reason=reason, score=score, ahead=f"{ahead:.0f}")
+        return ngettext("{reason}; over {n} guessed deal it scores {score} on average, as good as the next best",
+                        "{reason}; over {n} guessed deals it scores {score} on average, as good as the next best",
+                        visits, reason=reason, score=score)

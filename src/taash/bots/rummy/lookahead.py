@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from taash.bots.rummy.heuristic import HeuristicBot
 from taash.bots.rummy.inference import knowledge
+from taash.i18n import _
 from taash.packs import face_name
 from taash.rummy.deal import Discard, Take
 from taash.rummy.melds import card_points, is_joker
@@ -94,7 +95,7 @@ def drawable(view: PlayerView) -> Counter[int]:
     opponent."""
     known = knowledge(view)
     faces = Counter(known.unseen)
-    for _, _, held in known.opponents:
+    for *_seen, held in known.opponents:
         faces.subtract(held)
     return +faces
 
@@ -139,7 +140,7 @@ class LookaheadPolicy:
 
         first = ranked({c: level + self.heuristic.danger(view, c) for c, level in now.items()})
         worths = {}
-        for card, _ in first[: self.candidates]:
+        for card, _level in first[: self.candidates]:
             if time.perf_counter() >= deadline:
                 break
             rest = list(view.hand)
@@ -152,22 +153,24 @@ class LookaheadPolicy:
         if isinstance(action, Take) and view.pile:
             top = view.pile[-1][0]
             if is_joker(top, view.wild):
-                return f"Take {face_name(top)} from the discard pile: a joker"
+                return _("Take {card} from the discard pile: a joker", card=face_name(top))
             taken, stock = self.take_figures(view)
             if action.source == "discard":
-                return (f"Take {face_name(top)} from the discard pile: the hand after it measures {taken:.1f}, "
-                        f"a card from the stock {stock:.1f} on average")
-            return (f"Take from the stock: {stock:.1f} on average over the cards not seen, where "
-                    f"{face_name(top)} would make {taken:.1f}")
+                return _("Take {card} from the discard pile: the hand after it measures {taken}, a card from the "
+                         "stock {stock} on average", card=face_name(top), taken=f"{taken:.1f}", stock=f"{stock:.1f}")
+            return _("Take from the stock: {stock} on average over the cards not seen, where {card} would make "
+                     "{taken}", card=face_name(top), taken=f"{taken:.1f}", stock=f"{stock:.1f}")
         if isinstance(action, Discard):
             order = self.discard_order(view)
             scores = dict(order)
             if action.card not in scores:
                 return None
-            words = (f"Discard {face_name(action.card)}: the hand left measures {scores[action.card]:.1f} after the "
-                     "next draw, on average")
             others = [s for c, s in order if c != action.card]
-            if others:
-                words += f" ({min(others) - scores[action.card]:.1f} better than the next discard)"
-            return words
+            left = f"{scores[action.card]:.1f}"
+            if not others:
+                return _("Discard {card}: the hand left measures {left} after the next draw, on average",
+                         card=face_name(action.card), left=left)
+            return _("Discard {card}: the hand left measures {left} after the next draw, on average ({better} "
+                     "better than the next discard)", card=face_name(action.card), left=left,
+                     better=f"{min(others) - scores[action.card]:.1f}")
         return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 
+from taash.i18n import N_, _
 from taash.seep.deal import Phase
 from taash.seep.plays import Play
 from taash.seep.view import PlayerView
@@ -14,8 +15,8 @@ from taash.seep.view import PlayerView
 class SeepBot(ABC):
     """Base of Seep's bots: subclasses choose bids and plays and explain plays; this answers the generic calls."""
 
-    #: Why the bid was chosen, in words after "Bid N: ".
-    bid_reason = "the value held most often, then the highest"
+    #: Why the bid was chosen (a catalogue message with the placeholder ``{bid}``, translated where it is said).
+    bid_reason = N_("Bid {bid}: the value held most often, then the highest")
 
     @abstractmethod
     def choose_bid(self, view: PlayerView) -> int:
@@ -36,6 +37,6 @@ class SeepBot(ABC):
     def explain(self, view: PlayerView, action: Hashable) -> str:
         """One line on why this bid or play."""
         if isinstance(action, int):
-            return f"Bid {action}: {self.bid_reason}"
+            return _(self.bid_reason, bid=action)
         assert isinstance(action, tuple)
         return self.explain_play(view, action)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from taash.bots.seep.choice import SeepBot
+from taash.i18n import _, ngettext
 from taash.seep.deal import card_points
-from taash.seep.describe import describe_play, points
+from taash.seep.describe import describe_play
 from taash.seep.groups import maximal_groups
 from taash.seep.plays import CAPTURE, Play, apply_play
 from taash.seep.rules import LAST_PLAY
@@ -52,15 +53,17 @@ class GreedyBot(SeepBot):
     def choose_play(self, view: PlayerView) -> Play:
         legal = view.legal_plays()
         scored = [(self.evaluate(view, p)[0], p) for p in legal]
-        best = max(s for s, _ in scored)
+        best = max(s for s, _play in scored)
         ties = [p for s, p in scored if s >= best - 1e-9]
         return ties[self.rng.randrange(len(ties))]
 
     def explain_play(self, view: PlayerView, play: Play) -> str:
-        _, gained, count, sweep, danger = self.evaluate(view, play)
+        _score, gained, count, sweep, danger = self.evaluate(view, play)
         words = describe_play(play, view.houses)
+        worth = ngettext("{n} point", "{n} points", gained)
         if sweep:
-            return f"{words}: a sweep, {points(gained)}"
+            return _("{play}: a sweep, {points}", play=words, points=worth)
         if count:
-            return f"{words}: {points(gained)}, " + ("leaves a sweep" if danger else "leaves no sweep")
-        return f"{words}: " + ("leaves a sweep" if danger else "leaves no sweep")
+            return (_("{play}: {points}, leaves a sweep", play=words, points=worth) if danger else
+                    _("{play}: {points}, leaves no sweep", play=words, points=worth))
+        return _("{play}: leaves a sweep", play=words) if danger else _("{play}: leaves no sweep", play=words)

@@ -36,6 +36,7 @@ from taash.bots.seep.rollout import (
     play_out,
 )
 from taash.cards import cards_of, mask_of
+from taash.i18n import _, ngettext
 from taash.seep.deal import Deal
 from taash.seep.plays import CAPTURE, Play
 from taash.seep.view import PlayerView, view_of
@@ -120,7 +121,7 @@ def deal_hidden(view: PlayerView, rng: random.Random,
     need = {s: view.hand_sizes[s] for s in range(players) if s != view.seat}
     hands = [0] * players
     hands[view.seat] = view.hand
-    for _ in range(REJECTION_TRIES if requirements else 1):
+    for _try in range(REJECTION_TRIES if requirements else 1):
         rng.shuffle(unseen)
         i = 0
         for s, n in need.items():
@@ -253,7 +254,7 @@ class IsmctsBot(SeepBot):
         deal.play(first, check=False)
         play_out(deal, self.policy, random.Random(seed).random)
         gain = [deal.card_points_of(deal.piles[0] & ~before0), deal.card_points_of(deal.piles[1] & ~before1)]
-        for seat, _, pts in deal.sweeps[sweeps_before:]:
+        for seat, _card, pts in deal.sweeps[sweeps_before:]:
             gain[seat % 2] += pts
         return float(gain[team] - gain[1 - team])
 
@@ -281,13 +282,13 @@ class IsmctsBot(SeepBot):
         of ``likelihood``: of the other seats' past plays under the opponent model) in proportion to
         that likelihood, once :attr:`guesses` new guesses have joined the pool (importance resampling from a
         pool that grows with every iteration)."""
-        for _ in range(self.guesses):
+        for _guess in range(self.guesses):
             hands, rest = deal_hidden(view, self.rng, requirements)
             pool.append((hands, rest, likelihood(hands)))
         top = max(x for _, _, x in pool)
-        weights = [math.exp(x - top) for _, _, x in pool]
+        weights = [math.exp(x - top) for *_hands, x in pool]
         pick = self.rng.random() * sum(weights)
-        for (hands, rest, _), w in zip(pool, weights, strict=True):
+        for (hands, rest, _weight), w in zip(pool, weights, strict=True):
             pick -= w
             if pick < 0:
                 return deal_of(view, hands, rest)
@@ -335,13 +336,20 @@ class IsmctsBot(SeepBot):
         reason = self.bidder.explain(view, play)
         visits, mean = self.last_stats.get(play, (0, 0.0))
         if not visits:
-            return f"{reason}; the only play" if len(view.legal_plays()) == 1 else reason
+            return _("{reason}; the only play", reason=reason) if len(view.legal_plays()) == 1 else reason
         others = [m for p, (v, m) in self.last_stats.items() if p != play and v]
-        words = f"{reason}; over {visits} guessed deals its team nets {mean:+.0f}"
-        if others:
-            ahead = mean - max(others)
-            words += f", {ahead:.0f} more than the next best" if ahead >= 0.5 else ", as good as the next best"
-        return words
+        net = f"{mean:+.0f}"
+        if not others:
+            return ngettext("{reason}; over {n} guessed deal its team nets {net}",
+                            "{reason}; over {n} guessed deals its team nets {net}", visits, reason=reason, net=net)
+        ahead = mean - max(others)
+        if ahead >= 0.5:
+            return ngettext("{reason}; over {n} guessed deal its team nets {net}, {ahead} more than the next best",
+                            "{reason}; over {n} guessed deals its team nets {net}, {ahead} more than the next best",
+                            visits, reason=reason, net=net, ahead=f"{ahead:.0f}")
+        return ngettext("{reason}; over {n} guessed deal its team nets {net}, as good as the next best",
+                        "{reason}; over {n} guessed deals its team nets {net}, as good as the next best", visits,
+                        reason=reason, net=net)
 
 
 def _survivors(outcomes: list[list[float]], alive: list[int], width: float) -> list[int]:

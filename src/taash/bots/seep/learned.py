@@ -19,6 +19,7 @@ from typing import Any
 
 from taash.bots.seep.choice import SeepBot
 from taash.bots.seep.heuristic import HeuristicBot
+from taash.i18n import N_, _
 from taash.seep.deal import card_points
 from taash.seep.describe import describe_play
 from taash.seep.plays import House, Play, apply_play, team_mask
@@ -162,7 +163,7 @@ def scorer_of(path: str) -> PlayScorer:
 
 class LearnedBot(SeepBot):
     name = "learned"
-    bid_reason = "the heuristic's bid: the value held most often, then the highest"
+    bid_reason = N_("Bid {bid}: the heuristic's bid, the value held most often, then the highest")
 
     def __init__(self, seed: int = 0, weights: str = ""):
         self.judge = HeuristicBot(seed)
@@ -182,4 +183,4 @@ class LearnedBot(SeepBot):
 
     def explain_play(self, view: PlayerView, play: Play) -> str:
         words = describe_play(play, view.houses)
-        return f"{words}: the network's choice among the heuristic's best {CANDIDATES} plays"
+        return _("{play}: the network's choice among the heuristic's best {n} plays", play=words, n=CANDIDATES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from taash.bots.random_bot import RandomBot as AnyGameRandomBot
+from taash.i18n import _
 from taash.seep.describe import describe_play
 from taash.seep.plays import Play
 from taash.seep.view import PlayerView
@@ -23,6 +24,6 @@ class RandomBot(AnyGameRandomBot):
 
     def explain(self, view: PlayerView, action: Hashable) -> str:  # type: ignore[override]
         if isinstance(action, int):
-            return f"Bid {action}: chosen at random"
+            return _("Bid {bid}: chosen at random", bid=action)
         assert isinstance(action, tuple)
-        return f"{describe_play(action, view.houses)}: chosen at random"
+        return _("{play}: chosen at random", play=describe_play(action, view.houses))

@@ -8,7 +8,7 @@ from taash.bots.rummy import LEVEL_WORDS
 from taash.games.registry import levels
 from taash.i18n import _
 from taash.rummy.match import Format
-from taash.rummy.rules import Rules
+from taash.rummy.rules import Rules, preset_name
 from taash.tui.shell import guide_lines, shared_key_lines
 from taash.tui.widgets import rules_lines
 
@@ -62,5 +62,5 @@ def about_lines(rules: Rules, fmt: Format) -> list[str]:
     return ["[b]" + _("Scoring") + "[/]", *scoring_lines(rules),
             "  " + _("This match: {format}.", format=format_words(fmt)), "",
             "[b]" + _("The bots' levels") + "[/]", *offered, "",
-            "[b]" + _("The rules in play: {preset}, every parameter:", preset=rules.preset) + "[/]",
+            "[b]" + _("The rules in play: {preset}, every parameter:", preset=preset_name(rules.preset)) + "[/]",
             *rules_lines(rules), "", *guide_lines()]

@@ -28,6 +28,7 @@ from taash.i18n import N_, _, ngettext, pgettext
 from taash.seep.deal import Phase
 from taash.seep.describe import card_points_notes, describe_outcome, house_word, no_play_reason
 from taash.seep.plays import Play
+from taash.seep.rules import preset_name
 from taash.tui.seep.help import help_lines
 from taash.tui.seep.persons_match import PersonsMatch
 from taash.tui.seep.render import card_markup, floor_lines, pile_line
@@ -100,7 +101,8 @@ class SeepApp(MatchShell):
     def status_text(self) -> str:
         s = self.session
         rules = s.rules.to_json()
-        preset = rules if isinstance(rules, str) else _("custom {preset}", preset=rules["preset"])
+        preset = (preset_name(rules) if isinstance(rules, str) else
+                  _("custom {preset}", preset=preset_name(rules["preset"])))
         target = (ngettext("first to {n} baazi", "first to {n} baazis", s.baazis) if s.baazis else
                   _("a single deal"))
         if self.narrow:

@@ -7,7 +7,7 @@ from taash.bots.seep import LEVEL_WORDS
 from taash.cards import card_symbol, parse_card
 from taash.games.registry import levels
 from taash.i18n import _
-from taash.seep.rules import Rules
+from taash.seep.rules import Rules, preset_name
 from taash.tui.shell import guide_lines, shared_key_lines
 from taash.tui.widgets import rules_lines
 
@@ -52,5 +52,5 @@ def about_lines(rules: Rules, ascii_only: bool = False) -> list[str]:
     offered = [f"  {level}: {_(LEVEL_WORDS[level])}" for level in levels("seep")]
     return ["[b]" + _("Scoring") + "[/]", *scoring_lines(rules, ascii_only), "",
             "[b]" + _("The bots' levels") + "[/]", *offered, "",
-            "[b]" + _("The rules in play: {preset}, every parameter:", preset=rules.preset) + "[/]",
+            "[b]" + _("The rules in play: {preset}, every parameter:", preset=preset_name(rules.preset)) + "[/]",
             *rules_lines(rules), "", *guide_lines()]

@@ -33,6 +33,7 @@ from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView, view_of
 from taash.tables.adapter import Dealt, Settings, TableError, adapter
 from taash.tables.match import SAVE_KIND, SAVE_MOST, SaveError, TableMatch
+from taash.tables.names import bot_name
 
 #: The bot that gives hints, whatever the opponents' level.
 HINT_BOT = "hard"
@@ -56,7 +57,7 @@ class Event:
 
 def seat_names(players: int, human: int, name: str) -> list[str]:
     """The names of a new match's seats: the person's, and the bots' marked "(bot)"."""
-    names = [f"{n} (bot)" if n else "" for n in BOT_NAMES[players]]
+    names = [bot_name(n) if n else "" for n in BOT_NAMES[players]]
     names[human] = name
     return names
 

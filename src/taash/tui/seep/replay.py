@@ -29,6 +29,7 @@ from taash.seep.match import DealResult
 from taash.seep.notation import play_from_json
 from taash.seep.plays import House, Play, apply_play
 from taash.seep.record import GameRecord, replay
+from taash.tables.names import bare_name, shown_name
 from taash.tui.seep.render import cards_markup, floor_lines
 from taash.tui.shell import ReplayShell, Step
 from taash.tui.widgets import plain
@@ -76,8 +77,8 @@ class Timeline:
         #: Why each deal's pack was dealt again (in the words of the screen), where known.
         self.redeals = [[redeal_reason(p, ascii_only) for p in r] for r in redeals or []]
         names = list(record.names) if record.names else list(SEATS[players])
-        self.names = [short(n) or _("Seat {seat}", seat=i) for i, n in enumerate(names)]
-        bare = [n.removesuffix(" (bot)") for n in self.names]
+        self.names = [short(shown_name(n)) or _("Seat {seat}", seat=i) for i, n in enumerate(names)]
+        bare = [short(bare_name(n)) or _("Seat {seat}", seat=i) for i, n in enumerate(names)]
         if players == 4:
             self.teams = (_("{a} & {b}", a=bare[0], b=bare[2]), _("{a} & {b}", a=bare[1], b=bare[3]))
         else:

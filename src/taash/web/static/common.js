@@ -123,6 +123,13 @@ export function nameEl(name, { cut = false } = {}) {
   return h("bdi", { class: cut ? "name cut" : "name", title: cut ? name : null }, String(name));
 }
 
+/** A seat's name as the page's reader reads it: a bot's, which the server sends as records keep it ("Asha (bot)",
+ * where it was not said in the page's language already), marked in the page's language. */
+export function seatName(seat) {
+  const name = String(seat.name || "");
+  return seat.bot && name.endsWith(" (bot)") ? _("{name} (bot)", { name: name.slice(0, -6) }) : name;
+}
+
 /** Names joined for a sentence: "A, B" (or with `sep`), each isolated by nameEl. */
 export function joinNames(names, sep = ", ") {
   return names.flatMap((n, i) => (i ? [sep, nameEl(n)] : [nameEl(n)]));
@@ -170,8 +177,12 @@ const LEVEL_NAMES = { easy: _("easy"), medium: _("medium"), hard: _("hard"), lea
 /** A level's name in the page's language ("medium"). */
 export function levelLabel(level) { return LEVEL_NAMES[level] || String(level); }
 
-/** "punjab_30_qasim" -> "punjab 30 qasim". */
-export function ruleLabel(name) { return String(name).replace(/_/g, " "); }
+const RULE_NAMES = { standard: _("standard"), karan: _("karan"), limited_houses: _("limited houses"),
+  break_with_loose: _("break with loose"), punjab_30: _("punjab 30"), punjab_30_qasim: _("punjab 30 qasim"),
+  octro: _("octro"), classic: _("classic") };
+/** A rules preset's name in the page's language ("punjab_30_qasim" -> "punjab 30 qasim"); the code is sent as it is
+ * (one the catalogue does not name is shown as its code, spaced). */
+export function ruleLabel(name) { return RULE_NAMES[name] || String(name).replace(/_/g, " "); }
 
 /** The engine's words for people: a ten is written "10", as on the cards ("Throw T♣" -> "Throw 10♣"). */
 export function words(text) { return String(text).replace(/\bT([\u2660\u2665\u2666\u2663])/g, "10$1"); }

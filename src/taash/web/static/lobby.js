@@ -1,8 +1,8 @@
 // The lobby (/ and /join/{code}): a name, quick play, a new table, join by code, the public tables.
 
 import { _, ngettext, parts, translated } from "/static/i18n.js";
-import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, formatLabel, levelLabel, ruleLabel }
-  from "/static/common.js";
+import { accountMark, api, h, joinNames, me, nameEl, nameForm, newSeed, games, formatLabel, levelLabel, ruleLabel,
+  seatName } from "/static/common.js";
 import { accountPanel, loginForm } from "/static/account.js";
 import { playNow } from "/static/playnow.js";
 import { friendsPanel } from "/static/friends.js";
@@ -126,7 +126,7 @@ function fillSelects() {
 function describe(t) {
   const seated = t.seats.filter((s) => !s.empty);
   const free = t.seats.length - seated.length;
-  const names = seated.length ? seated.flatMap((s, i) => [i ? ", " : "", nameEl(s.name), accountMark(s.account)])
+  const names = seated.length ? seated.flatMap((s, i) => [i ? ", " : "", nameEl(seatName(s)), accountMark(s.account)])
     : [_("nobody yet")];
   const match = t.format ? formatLabel(t.format)
     : t.baazis === 0 ? _("single deal") : ngettext("{n} baazi", "{n} baazis", t.baazis);
