@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
+from tests.web.server import migrated_sqlite
 
 
 def taash(*args: str) -> subprocess.CompletedProcess[str]:
@@ -16,10 +17,7 @@ def taash(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_schedule_list_and_show(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
-    engine = make_engine(url)
-    migrate(engine)
-    engine.dispose()
+    url = migrated_sqlite(tmp_path, "taash.db")
     made = taash("schedule", "Sunday cup", "--game", "rummy", "--length", "points", "--fee", "200", "--in-minutes",
                  "30", "--database-url", url)
     assert made.returncode == 0, made.stderr
@@ -32,10 +30,7 @@ def test_schedule_list_and_show(tmp_path: Path) -> None:
 
 
 def test_bad_input_is_one_line_and_schedules_nothing(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
-    engine = make_engine(url)
-    migrate(engine)
-    engine.dispose()
+    url = migrated_sqlite(tmp_path, "taash.db")
     for args in (["--game", "chess"], ["--game", "seep", "--prizes", "70,20"], ["--game", "seep", "--at", "soon"],
                  ["--game", "seep", "--kind", "ladder"], ["--game", "seep", "--at", "2001-01-01T00:00"]):
         refused = taash("schedule", "Cup", *args, "--database-url", url)
@@ -52,9 +47,8 @@ def test_cancel_returns_the_fees_once_and_refuses_a_second_time_in_one_line(tmp_
     from taash.chips.ledger import wallet_of
     from tests.web.test_tournaments import GRANT, Server, people
 
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    url = migrated_sqlite(tmp_path, "taash.db")
     engine = make_engine(url)
-    migrate(engine)
     made = taash("schedule", "Cup", "--game", "seep", "--length", "0", "--fee", "300", "--database-url", url)
     tournament = made.stdout.split()[2]
 
@@ -93,9 +87,8 @@ def test_show_of_an_arena_under_way_says_its_window_the_time_left_and_each_entra
     from tests.web.test_tournament_arena import ticks_until
     from tests.web.test_tournaments import Server, people
 
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    url = migrated_sqlite(tmp_path, "taash.db")
     engine = make_engine(url)
-    migrate(engine)
     made = taash("schedule", "Evening arena", "--game", "seep", "--length", "0", "--kind", "arena", "--minutes",
                  "30", "--capacity", "4", "--no-bots", "--database-url", url)
     assert made.returncode == 0, made.stderr
