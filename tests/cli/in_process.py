@@ -9,18 +9,21 @@ import contextlib
 import io
 import subprocess
 import sys
+from pathlib import Path
 from unittest import mock
 
 
-def taash(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess[str]:
-    """``taash ARGS`` in this process (see the module's docstring); standard input empty unless given."""
+def taash(*args: str, stdin: str | bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``taash ARGS`` in this process (see the module's docstring), in the folder ``cwd`` if given; standard input
+    empty (not a terminal) unless given."""
     from taash.cli.main import run
 
     data = stdin.encode() if isinstance(stdin, str) else (stdin or b"")
     out, err = io.StringIO(), io.StringIO()
     with (mock.patch.object(sys, "argv", ["taash", *args]),
           mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")),
-          contextlib.redirect_stdout(out), contextlib.redirect_stderr(err)):
+          contextlib.redirect_stdout(out), contextlib.redirect_stderr(err),
+          contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext()):
         try:
             run()
             code: int = 0

@@ -8,10 +8,17 @@ import sys
 from pathlib import Path
 
 from taash.web.db import make_engine
+from tests.cli import in_process
 from tests.web.server import migrated_sqlite
 
 
 def taash(*args: str) -> subprocess.CompletedProcess[str]:
+    """``taash tournaments ARGS`` in this process (tests/cli/in_process.py)."""
+    return in_process.taash("tournaments", *args)
+
+
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
+    """``taash tournaments ARGS``, the installed command in a process of its own."""
     return subprocess.run([sys.executable, "-m", "taash.cli.main", "tournaments", *args], capture_output=True,
                           text=True)
 
@@ -37,7 +44,7 @@ def test_bad_input_is_one_line_and_schedules_nothing(tmp_path: Path) -> None:
         assert refused.returncode != 0
         assert refused.stderr.startswith("taash: ") and refused.stderr.count("\n") == 1, refused.stderr
     assert taash("list", "--database-url", url).stdout == ""
-    missing = taash("show", "0123456789abcdef", "--database-url", url)
+    missing = installed("show", "0123456789abcdef", "--database-url", url)  # the real command, once
     assert missing.returncode != 0 and "no tournament" in missing.stderr
 
 
