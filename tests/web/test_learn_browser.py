@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -30,9 +29,10 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    with running_server(tmp_path, bot_delay=0.05) as s:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module's tests: each makes its own guests and tables and looks only at those."""
+    with running_server(tmp_path_factory.mktemp("server"), bot_delay=0.05) as s:
         yield s.url
 
 
