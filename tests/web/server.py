@@ -9,6 +9,7 @@ import secrets
 import select
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -32,7 +33,7 @@ POSTGRES = os.environ.get("TAASH_TEST_POSTGRES_URL")
 #: The SSL context every HTTP client of the tests is given (``verify=TLS``). httpx otherwise builds one, loading
 #: certifi's certificates, for each client, transport and ``httpx.get``: 0.2 s of CPU each on the loaded machine,
 #: though the tests speak plain HTTP on loopback.
-TLS = httpx.create_ssl_context()
+TLS = ssl.create_default_context()
 
 
 def free_port() -> int:
