@@ -7,7 +7,8 @@ import json
 import time
 from pathlib import Path
 
-from tests.cli.test_seep_cli import one_line_error, run
+from tests.cli.in_process import taash as run
+from tests.cli.test_seep_cli import one_line_error
 
 
 def test_legal_refuses_a_floor_that_cannot_arise_at_once() -> None:
@@ -90,16 +91,42 @@ COMMANDS = [[], ["play"], ["replay"], ["serve"], ["web"], ["web", "loadtest"], [
             *[["seep", c] for c in ("legal", "replay", "simulate", "bench", "rules", "arena")]]
 
 
-def help_at_80_columns(*command: str, option: str = "--help") -> str:
+#: Runs the installed command's entry point once for each command line given (a JSON list) in a new interpreter,
+#: and prints what each wrote on standard output, with its exit status (a JSON list).
+HELPS = """
+import contextlib, io, json, sys
+from taash.cli.main import run
+said = []
+for argv in json.loads(sys.argv[1]):
+    sys.argv, out, code = ["taash", *argv], io.StringIO(), 0
+    with contextlib.redirect_stdout(out):
+        try:
+            run()
+        except SystemExit as e:
+            code = e.code
+    said.append([code, out.getvalue()])
+print(json.dumps(said))
+"""
+
+
+def helps_at_80_columns(*commands: list[str]) -> list[str]:
+    """The help of each command line in ``commands`` (its option included), as a terminal 80 columns wide shows
+    it: one new interpreter for them all (a start costs seconds on a loaded machine), the width set before the
+    command's modules are imported, as for the command a person types."""
     import os
     import subprocess
+    import sys
 
-    from tests.cli.test_seep_cli import TAASH
-
-    proc = subprocess.run([*TAASH, *command, option], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "COLUMNS": "80", "TERMINAL_WIDTH": "80"})
+    proc = subprocess.run([sys.executable, "-c", HELPS, json.dumps(commands)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "COLUMNS": "80", "TERMINAL_WIDTH": "80"})
     assert proc.returncode == 0, proc.stderr
-    return proc.stdout
+    said = json.loads(proc.stdout)
+    assert [code for code, _ in said] == [0] * len(commands), (commands, proc.stderr)
+    return [text for _, text in said]
+
+
+def help_at_80_columns(*command: str, option: str = "--help") -> str:
+    return helps_at_80_columns([*command, option])[0]
 
 
 def test_version_prints_the_installed_version() -> None:
@@ -110,9 +137,10 @@ def test_version_prints_the_installed_version() -> None:
 
 
 def test_every_command_takes_h_and_shows_no_bool_and_fits_80_columns() -> None:
-    for command in COMMANDS:
-        text = help_at_80_columns(*command, option="-h")
-        assert text == help_at_80_columns(*command) and "Usage:" in text
+    short = helps_at_80_columns(*([*command, "-h"] for command in COMMANDS))
+    long = helps_at_80_columns(*([*command, "--help"] for command in COMMANDS))
+    for command, text, same in zip(COMMANDS, short, long, strict=True):
+        assert text == same and "Usage:" in text, command
         assert "<bool>" not in text, command
         assert all(len(line) <= 80 for line in text.splitlines()), command
 
@@ -134,9 +162,10 @@ def test_serve_help_shows_every_description_whole_at_80_columns() -> None:
 
 
 def test_n_means_deals_everywhere_and_play_says_so() -> None:
-    for command in (["seep", "simulate"], ["seep", "arena"], ["seep", "bench"]):
-        assert "-n, --deals" in help_at_80_columns(*command)
-    assert "-n," not in help_at_80_columns("play")
+    *deals, play = helps_at_80_columns(["seep", "simulate", "--help"], ["seep", "arena", "--help"],
+                                       ["seep", "bench", "--help"], ["play", "--help"])
+    assert all("-n, --deals" in text for text in deals)
+    assert "-n," not in play
     line = one_line_error(run("play", "-n", "Priya"), 2)
     assert "write --name NAME" in line
     proc = run("seep", "simulate", "-n", "3", "-p", "2")

@@ -18,7 +18,8 @@ import pytest
 from taash.cards import card_symbol
 from taash.seep.rules import PRESETS
 from taash.tui.seep.persons_match import PersonsMatch
-from tests.cli.test_seep_cli import one_line_error, run
+from tests.cli.in_process import taash as run
+from tests.cli.test_seep_cli import one_line_error
 
 TAASH = [sys.executable, "-m", "taash.cli.main"]
 
@@ -191,9 +192,7 @@ def test_taash_replay_steps_through_a_record_in_a_terminal(tmp_path: Path) -> No
     (["replay", "--lang", "fr", "missing.json"], "--lang must be one of en, hi, pa, not 'fr'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
-    proc = subprocess.run([*TAASH, *args], capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                          stdin=subprocess.DEVNULL)
-    assert message in one_line_error(proc, 2)
+    assert message in one_line_error(run(*args, cwd=tmp_path), 2)
 
 
 @pytest.mark.parametrize("columns", ["80", "120"])
@@ -226,13 +225,10 @@ def test_resume_refuses_the_settings_it_would_ignore(tmp_path: Path) -> None:
     for args, named in ((["--level", "expert"], "--level"), (["-r", "punjab_30", "-b", "5"], "--rules, --baazis"),
                         (["-p", "2", "--seed", "3", "--name", "Priya"], "--players, --seed, --name"),
                         (["--level", "medium"], "--level")):  # the default, given: still refused
-        proc = subprocess.run([*TAASH, "play", "--resume", "m.json", *args], capture_output=True, text=True,
-                              timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
-        line = one_line_error(proc, 2)
+        line = one_line_error(run("play", "--resume", "m.json", *args, cwd=tmp_path), 2)
         assert "--resume" in line and f"leave out {named}" in line, line
     assert (tmp_path / "m.json").read_text() == before
-    proc = subprocess.run([*TAASH, "play", "--resume", "m.json", "--save", "n.json", "--ascii", "--delay", "0"],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    proc = run("play", "--resume", "m.json", "--save", "n.json", "--ascii", "--delay", "0", cwd=tmp_path)
     assert "needs an interactive terminal" in one_line_error(proc, 2)  # got as far as starting the game
 
 

@@ -4,15 +4,15 @@ reaching the game and the save, resume, and one-line errors with exit status 2."
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from taash.tables.adapter import adapter
 from taash.tables.match import TableMatch
-from tests.cli.test_play_cli import TAASH, in_a_terminal, screen_words
-from tests.cli.test_seep_cli import one_line_error, run
+from tests.cli.in_process import taash as run
+from tests.cli.test_play_cli import in_a_terminal, screen_words
+from tests.cli.test_seep_cli import one_line_error
 
 
 def test_every_option_reaches_the_game_and_resume_keeps_them(tmp_path: Path) -> None:
@@ -80,9 +80,7 @@ def test_a_finished_match_resumes_to_its_score_sheet(tmp_path: Path) -> None:
     (["play", "-g", "rummy", "-n", "Priya"], "-n is not short for --name"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
-    proc = subprocess.run([*TAASH, *args], capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                          stdin=subprocess.DEVNULL)
-    assert message in one_line_error(proc, 2)
+    assert message in one_line_error(run(*args, cwd=tmp_path), 2)
 
 
 def a_save(tmp_path: Path) -> Path:
@@ -98,9 +96,7 @@ def a_save(tmp_path: Path) -> Path:
 def test_resume_refuses_the_settings_it_would_ignore_and_changed_or_broken_saves(tmp_path: Path) -> None:
     path = a_save(tmp_path)
     for command in (["rummy", "play"], ["play"]):
-        proc = subprocess.run([*TAASH, *command, "--resume", "m.json", "--format", "pool101", "-p", "3"],
-                              capture_output=True, text=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
-        line = one_line_error(proc, 2)
+        line = one_line_error(run(*command, "--resume", "m.json", "--format", "pool101", "-p", "3", cwd=tmp_path), 2)
         assert "leave out" in line and "--players" in line and "--format" in line, line
     data = json.loads(path.read_text())
     data["seed"] = 2

@@ -13,15 +13,26 @@ import pytest
 from taash.seep.record import replay_to_json
 from taash.seep.rules import PRESETS
 from taash.seep.simulate import random_matches
+from tests.cli.in_process import taash as run
 
 TAASH = [sys.executable, "-m", "taash.cli.main"]
 
 
-def run(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess[str]:
+def installed(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed command in a process of its own."""
     if isinstance(stdin, bytes):
         proc = subprocess.run([*TAASH, *args], input=stdin, capture_output=True, timeout=120)
         return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
     return subprocess.run([*TAASH, *args], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_the_installed_command_runs_seep_and_refuses_in_one_line() -> None:
+    """The other tests run the command in this process (tests/cli/in_process.py); this one the real process."""
+    proc = installed("seep", "legal", stdin='{"seat": 0, "hand": ["Jc"], "loose": ["2s", "3h", "5d", "6c"]}')
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(o["play"]["capture"] for o in json.loads(proc.stdout)) == [["2s", "3h", "6c"], ["5d", "6c"]]
+    assert "not UTF-8" in one_line_error(installed("seep", "legal", stdin=b'{"seat": 0, "hand": ["\xff"]}'), 2)
+    one_line_error(installed("seep", "nosuch"), 2)
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], code: int) -> str:
@@ -76,7 +87,7 @@ def test_legal_answers_600_positions_in_well_under_10_seconds(conformance_dir: P
     big = tmp_path / "600.jsonl"
     big.write_text("\n".join((lines * 7)[:600]) + "\n")
     start = time.perf_counter()
-    proc = run("seep", "legal", str(big))
+    proc = installed("seep", "legal", str(big))  # the whole command, its start included
     elapsed = time.perf_counter() - start
     assert proc.returncode == 0
     answers = proc.stdout.strip().splitlines()

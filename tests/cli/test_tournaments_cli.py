@@ -7,19 +7,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
+from tests.cli import in_process
+from tests.web.server import migrated_sqlite
 
 
 def taash(*args: str) -> subprocess.CompletedProcess[str]:
+    """``taash tournaments ARGS`` in this process (tests/cli/in_process.py)."""
+    return in_process.taash("tournaments", *args)
+
+
+def installed(*args: str) -> subprocess.CompletedProcess[str]:
+    """``taash tournaments ARGS``, the installed command in a process of its own."""
     return subprocess.run([sys.executable, "-m", "taash.cli.main", "tournaments", *args], capture_output=True,
                           text=True)
 
 
 def test_schedule_list_and_show(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
-    engine = make_engine(url)
-    migrate(engine)
-    engine.dispose()
+    url = migrated_sqlite(tmp_path, "taash.db")
     made = taash("schedule", "Sunday cup", "--game", "rummy", "--length", "points", "--fee", "200", "--in-minutes",
                  "30", "--database-url", url)
     assert made.returncode == 0, made.stderr
@@ -32,17 +37,14 @@ def test_schedule_list_and_show(tmp_path: Path) -> None:
 
 
 def test_bad_input_is_one_line_and_schedules_nothing(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
-    engine = make_engine(url)
-    migrate(engine)
-    engine.dispose()
+    url = migrated_sqlite(tmp_path, "taash.db")
     for args in (["--game", "chess"], ["--game", "seep", "--prizes", "70,20"], ["--game", "seep", "--at", "soon"],
                  ["--game", "seep", "--kind", "ladder"], ["--game", "seep", "--at", "2001-01-01T00:00"]):
         refused = taash("schedule", "Cup", *args, "--database-url", url)
         assert refused.returncode != 0
         assert refused.stderr.startswith("taash: ") and refused.stderr.count("\n") == 1, refused.stderr
     assert taash("list", "--database-url", url).stdout == ""
-    missing = taash("show", "0123456789abcdef", "--database-url", url)
+    missing = installed("show", "0123456789abcdef", "--database-url", url)  # the real command, once
     assert missing.returncode != 0 and "no tournament" in missing.stderr
 
 
@@ -52,9 +54,8 @@ def test_cancel_returns_the_fees_once_and_refuses_a_second_time_in_one_line(tmp_
     from taash.chips.ledger import wallet_of
     from tests.web.test_tournaments import GRANT, Server, people
 
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    url = migrated_sqlite(tmp_path, "taash.db")
     engine = make_engine(url)
-    migrate(engine)
     made = taash("schedule", "Cup", "--game", "seep", "--length", "0", "--fee", "300", "--database-url", url)
     tournament = made.stdout.split()[2]
 
@@ -93,9 +94,8 @@ def test_show_of_an_arena_under_way_says_its_window_the_time_left_and_each_entra
     from tests.web.test_tournament_arena import ticks_until
     from tests.web.test_tournaments import Server, people
 
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    url = migrated_sqlite(tmp_path, "taash.db")
     engine = make_engine(url)
-    migrate(engine)
     made = taash("schedule", "Evening arena", "--game", "seep", "--length", "0", "--kind", "arena", "--minutes",
                  "30", "--capacity", "4", "--no-bots", "--database-url", url)
     assert made.returncode == 0, made.stderr

@@ -11,18 +11,18 @@ from fastapi.testclient import TestClient
 
 from taash.tables.adapter import adapter
 from taash.web.app import ServerConfig, create_app
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
 from taash.web.history import ABANDONED, finished_by_bots, rate
 from taash.web.hub import Hub, Live
 from taash.web.store import Store
+from tests.web.server import migrated_sqlite
 
 PEOPLE = ("a0", "a1")
 
 
 def hub_on(tmp_path: Path) -> tuple[str, Store, Hub]:
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    url = migrated_sqlite(tmp_path, "taash.db")
     engine = make_engine(url)
-    migrate(engine)
     store = Store(engine)
     return url, store, Hub(store, bot_delay=0, away_seconds=0, turn_seconds=0)
 

@@ -32,10 +32,12 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """``taash serve`` on a free loopback port, with quick bots; yields its base URL."""
-    with served(tmp_path, "browser.db", bot_delay=0.05) as running:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``taash serve`` on a free loopback port, with quick bots; yields its base URL. One for the tests of a module
+    (a start costs seconds on a loaded machine): each makes its own guests and tables and looks only at those; a
+    test that needs a server of its own (one it kills, one with other options) starts it itself."""
+    with served(tmp_path_factory.mktemp("server"), "browser.db", bot_delay=0.05) as running:
         yield running.url
 
 
@@ -458,5 +460,5 @@ def test_the_lobby_shows_the_wallet_and_a_tables_stake(server: str, browser: Bro
     tid(page, "create-table").click()
     page.wait_for_url("**/t/*")
     page.goto(f"{server}/")
-    _expect(tid(page, "table-item").first).to_contain_text("stake 7 (holds 700 chips)")
+    _expect(tid(page, "table-item").filter(has_text="Staker")).to_contain_text("stake 7 (holds 700 chips)")
     assert errors == []

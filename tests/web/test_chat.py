@@ -22,7 +22,7 @@ from taash.web.chat.words import DEVANAGARI_LIST, censor, compile_words, devanag
 from taash.web.db import make_engine, migrate
 from taash.web.hub import Connection, FakeClock, Hub, Live
 from taash.web.store import Store
-from tests.web.server import POSTGRES
+from tests.web.server import POSTGRES, migrated_sqlite
 from tests.web.test_hub import drain
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -153,8 +153,7 @@ def chats(conn: Connection) -> list[dict[str, Any]]:
 
 def test_players_and_watchers_talk_apart_and_nothing_else_changes(database: str) -> None:
     async def run() -> None:
-        engine = make_engine(database)
-        migrate(engine)
+        engine = make_engine(database)  # migrated already (the ``database`` fixture)
         store = Store(engine)
         scene = Scene(store)
         live = await scene.table()
@@ -181,8 +180,7 @@ def test_players_and_watchers_talk_apart_and_nothing_else_changes(database: str)
 
 def test_a_private_table_s_watchers_hear_nothing_and_cannot_speak(tmp_path: Path) -> None:
     async def run() -> None:
-        engine = make_engine(f"sqlite:///{tmp_path / 'p.db'}")
-        migrate(engine)
+        engine = make_engine(migrated_sqlite(tmp_path, "p.db"))
         store = Store(engine)
         scene = Scene(store, public=False)
         live = await scene.table()
@@ -201,8 +199,7 @@ def test_a_private_table_s_watchers_hear_nothing_and_cannot_speak(tmp_path: Path
 
 def test_a_line_reaches_nobody_who_blocked_its_speaker(tmp_path: Path) -> None:
     async def run() -> None:
-        engine = make_engine(f"sqlite:///{tmp_path / 'b.db'}")
-        migrate(engine)
+        engine = make_engine(migrated_sqlite(tmp_path, "b.db"))
         store = Store(engine)
         scene = Scene(store)
         scene.chat.blocked = lambda listener, speaker: (listener, speaker) == ("g1", "g0")
@@ -222,8 +219,7 @@ def test_a_line_reaches_nobody_who_blocked_its_speaker(tmp_path: Path) -> None:
 
 def test_bots_answer_emotes_sparingly_and_never_chat_otherwise(tmp_path: Path) -> None:
     async def run() -> list[tuple[float, str]]:
-        engine = make_engine(f"sqlite:///{tmp_path / 'bots.db'}")
-        migrate(engine)
+        engine = make_engine(migrated_sqlite(tmp_path, "bots.db"))
         store = Store(engine)
         scene = Scene(store, bot=True)
         scene.chat.limits.count = 1000
@@ -271,8 +267,7 @@ def test_the_bots_answers_are_the_same_for_the_same_table() -> None:
 
 
 def test_lines_settings_and_reports_are_kept_and_read_back_after_a_restart(database: str) -> None:
-    engine = make_engine(database)
-    migrate(engine)
+    engine = make_engine(database)  # migrated already (the ``database`` fixture)
 
     async def before() -> tuple[str, str]:
         store = Store(engine)
@@ -331,9 +326,8 @@ def test_taash_admin_reports_lists_them_newest_first_and_a_bad_database_is_one_l
 
     from taash.cli.main import app
 
-    url = f"sqlite:///{tmp_path / 'r.db'}"
+    url = migrated_sqlite(tmp_path, "r.db")
     engine = make_engine(url)
-    migrate(engine)
     runner = CliRunner()
     empty = runner.invoke(app, ["admin", "reports", "--database-url", url])
     assert empty.exit_code == 0 and "nobody has reported a chat line" in empty.output
@@ -362,8 +356,7 @@ def test_a_line_the_database_refuses_is_told_to_nobody(tmp_path: Path) -> None:
     from sqlalchemy.exc import OperationalError
 
     async def run() -> None:
-        engine = make_engine(f"sqlite:///{tmp_path / 'f.db'}")
-        migrate(engine)
+        engine = make_engine(migrated_sqlite(tmp_path, "f.db"))
         store = Store(engine)
         scene = Scene(store)
         live = await scene.table()

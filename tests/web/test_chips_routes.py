@@ -20,7 +20,7 @@ from taash.chips.ledger import Ledger, Transfer, wallet_of
 from taash.web import chips_routes
 from taash.web.app import ServerConfig, create_app
 from taash.web.db import make_engine
-from tests.web.server import POSTGRES, Person, Server, running_server
+from tests.web.server import POSTGRES, Person, Server, migrated_sqlite, running_server
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
     not POSTGRES, reason="TAASH_TEST_POSTGRES_URL is not set (the CI script sets it)"))]
@@ -158,11 +158,9 @@ def test_a_bonus_the_books_cannot_pay_now_leaves_the_page_alone(tmp_path: Path,
                                                                  caplog: pytest.LogCaptureFixture) -> None:
     """Books too busy to pay the bonus: ``/api/me`` and the lobby's wallet still answer (logged, not paid); the
     next request pays it."""
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
-    from taash.web.db import migrate
+    url = migrated_sqlite(tmp_path, "taash.db")
 
     engine = make_engine(url)
-    migrate(engine)
 
     class Busy(Ledger):
         busy = True

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from taash.web.db import GuestRow, make_engine, migrate
 from taash.web.friend_store import FriendError, FriendStore
 from taash.web.store import Store
-from tests.web.server import POSTGRES, Person, Server, postgres_database, running_server
+from tests.web.server import POSTGRES, Person, Server, migrated_sqlite, postgres_database, running_server
 from tests.web.test_migrations import downgrade
 
 DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
@@ -184,8 +184,7 @@ def test_a_blocked_person_can_neither_ask_nor_invite(server: Server) -> None:
 
 
 def test_blocks_are_kept_and_read_back_after_a_restart(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'taash.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "taash.db"))
     store = Store(engine)
 
     async def scenario() -> None:

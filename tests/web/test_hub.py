@@ -12,6 +12,7 @@ import pytest
 
 from taash.tables.adapter import Settings, TableError
 from taash.web.hub import Connection, FakeClock, Hub, Live
+from tests.web.server import migrated_sqlite
 
 
 class HeldStore:
@@ -182,11 +183,10 @@ def test_a_restart_puts_right_a_status_the_crash_left_unwritten(tmp_path: Path) 
     works it out from the actions (a finished match is not loaded again as a live table)."""
     from sqlalchemy import update
 
-    from taash.web.db import TableRow, make_engine, migrate
+    from taash.web.db import TableRow, make_engine
     from taash.web.store import Store
 
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
 
     async def play_a_deal() -> str:
         store = Store(engine)
@@ -218,11 +218,10 @@ def test_a_restart_deals_the_stored_packs_even_when_taash_now_shuffles_otherwise
     from sqlalchemy import delete
 
     import taash.seep.match
-    from taash.web.db import DealRow, make_engine, migrate
+    from taash.web.db import DealRow, make_engine
     from taash.web.store import Store
 
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
 
     async def into_the_second_deal() -> Live:
         store = Store(engine)
@@ -283,11 +282,10 @@ def test_a_table_whose_actions_no_longer_replay_does_not_stop_the_others(tmp_pat
     says so in its log), and every other table is restored."""
     from sqlalchemy import update
 
-    from taash.web.db import ActionRow, make_engine, migrate
+    from taash.web.db import ActionRow, make_engine
     from taash.web.store import Store
 
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
 
     async def two_tables() -> tuple[str, str]:
         store = Store(engine)

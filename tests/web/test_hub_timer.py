@@ -18,9 +18,10 @@ import pytest
 
 from taash.packs import face_name
 from taash.tables.adapter import adapter
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
 from taash.web.hub import Connection, FakeClock, Hub, Live, rebuild
 from taash.web.store import Store
+from tests.web.server import migrated_sqlite
 
 TURN = 30.0
 EXTRA = 60.0
@@ -87,8 +88,7 @@ def plain_bot(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_and_three_in_a_row_drop_him(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     plain_bot(monkeypatch)
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
     store = Store(engine)
 
     async def scenario() -> tuple[str, dict[str, Any]]:
@@ -170,8 +170,7 @@ def test_a_connected_rummy_player_out_of_time_has_the_rule_books_timeout_made_an
 def test_a_rummy_player_away_is_played_for_by_a_bot_not_timed_out(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     plain_bot(monkeypatch)  # the bot opposite never drops: his turn comes, whatever the table's seed
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
     store = Store(engine)
 
     async def scenario() -> None:
@@ -196,8 +195,7 @@ def test_a_rummy_player_away_is_played_for_by_a_bot_not_timed_out(tmp_path: Path
 
 
 def test_seep_still_has_a_bot_play_a_lapsed_turn_after_the_extra_time(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
     store = Store(engine)
 
     async def scenario() -> None:
@@ -250,8 +248,7 @@ def test_the_extra_time_a_seat_has_spent_survives_a_restart(tmp_path: Path, monk
     """Each action stores what the seat to move had spent of its extra time: a server restarted on the same
     database gives him back only what he had left, after a turn he ended and after a take in the middle of one."""
     plain_bot(monkeypatch)
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
     store = Store(engine)
     over = 20.0
 
@@ -303,8 +300,7 @@ def test_time_away_while_a_bot_plays_for_him_is_not_taken_from_his_extra_time(
     turn took beyond its own seconds while he was there comes out of his extra time, the time he was away does not
     (and a restart keeps it so)."""
     plain_bot(monkeypatch)
-    engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
     store = Store(engine)
     away, stayed = 20.0, 10.0
 

@@ -30,8 +30,17 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the learn pages' tests (they make no table: the pages ask the engine, nothing is kept)."""
+    with running_server(tmp_path_factory.mktemp("server"), bot_delay=0.05) as s:
+        yield s.url
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+def table_server(tmp_path: Path) -> Iterator[str]:
+    """A server of the test's own for a table against bots (a loaded machine's first deal took over 20 s: no
+    other test's table left to its bots on the same server)."""
     with running_server(tmp_path, bot_delay=0.05) as s:
         yield s.url
 
@@ -95,12 +104,13 @@ def wait_my_turn(page: Page) -> None:
                            "\"[data-testid='turn-banner']\").textContent.startsWith('Your turn')", timeout=60000)
 
 
-def test_at_a_rummy_table_the_coach_answers_and_the_card_just_taken_says_why(server: str, browser: Browser) -> None:
+def test_at_a_rummy_table_the_coach_answers_and_the_card_just_taken_says_why(
+        table_server: str, browser: Browser) -> None:
     page = browser.new_context(viewport=DESKTOP).new_page()
     errors: list[str] = []
     watch_errors(page, errors, "rummy")
-    table_id = quick_table(page, server, "rummy")
-    page.goto(f"{server}/t/{table_id}")
+    table_id = quick_table(page, table_server, "rummy")
+    page.goto(f"{table_server}/t/{table_id}")
     wait_my_turn(page)
     assert tid(page, "learn-link").get_attribute("href") == "/learn/rummy"
     tid(page, "coach").click()
@@ -118,12 +128,12 @@ def test_at_a_rummy_table_the_coach_answers_and_the_card_just_taken_says_why(ser
     assert not errors, errors
 
 
-def test_at_a_seep_table_the_coach_answers_the_bid_or_the_play(server: str, browser: Browser) -> None:
+def test_at_a_seep_table_the_coach_answers_the_bid_or_the_play(table_server: str, browser: Browser) -> None:
     page = browser.new_context(viewport=PHONE).new_page()
     errors: list[str] = []
     watch_errors(page, errors, "seep")
-    table_id = quick_table(page, server, "seep")
-    page.goto(f"{server}/t/{table_id}")
+    table_id = quick_table(page, table_server, "seep")
+    page.goto(f"{table_server}/t/{table_id}")
     wait_my_turn(page)
     assert tid(page, "learn-link").get_attribute("href") == "/learn/seep"
     tid(page, "coach").click()
@@ -133,14 +143,15 @@ def test_at_a_seep_table_the_coach_answers_the_bid_or_the_play(server: str, brow
     assert not errors, errors
 
 
-def test_after_a_rummy_deal_the_score_sheet_says_where_the_points_came_from(server: str, browser: Browser) -> None:
+def test_after_a_rummy_deal_the_score_sheet_says_where_the_points_came_from(
+        table_server: str, browser: Browser) -> None:
     """A two-player deal ended by a drop: the sheet explains each seat's points (the dropper's cost, the winner's
     0)."""
     page = browser.new_context(viewport=PHONE).new_page()
     errors: list[str] = []
     watch_errors(page, errors, "rummy")
-    table_id = quick_table(page, server, "rummy")
-    page.goto(f"{server}/t/{table_id}")
+    table_id = quick_table(page, table_server, "rummy")
+    page.goto(f"{table_server}/t/{table_id}")
     wait_my_turn(page)
     tid(page, "drop").click()
     tid(page, "drop-confirm").click()

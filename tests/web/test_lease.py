@@ -23,7 +23,7 @@ from taash.web.hub import FakeClock, Hub, Live
 from taash.web.hub.ownership import Renewer
 from taash.web.lease import DatabaseLease, LeaseLost, SoleLease, fence, renew_period
 from taash.web.store import Store
-from tests.web.server import POSTGRES, postgres_database
+from tests.web.server import POSTGRES, migrated_sqlite, postgres_database
 
 
 def server(url: str, name: str, clock: FakeClock) -> tuple[Hub, Store, DatabaseLease]:
@@ -348,8 +348,7 @@ def test_a_renewal_comes_every_third_of_the_lease() -> None:
 
 def test_a_lone_server_keeps_no_leases_and_fences_nothing(tmp_path: Path) -> None:
     async def scenario() -> None:
-        engine = make_engine(f"sqlite:///{tmp_path / 't.db'}")
-        migrate(engine)
+        engine = make_engine(migrated_sqlite(tmp_path, "t.db"))
         store = Store(engine)
         try:
             hub = Hub(store, bot_delay=0)

@@ -16,11 +16,12 @@ from taash.chips.audit import audit
 from taash.chips.books import HOUSE_ACCOUNT
 from taash.chips.ledger import Ledger, wallet_of
 from taash.tables.adapter import TableError, adapter
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
 from taash.web.hub import Hub, Live
 from taash.web.matchmaking import Entry, Matchmaker, Wanted, unique_name
 from taash.web.stakes import match_id
 from taash.web.store import Store
+from tests.web.server import migrated_sqlite
 
 GRANT = 10_000
 SEEP_2 = Wanted("seep", 2, "standard", 1, 0)
@@ -28,8 +29,7 @@ SEEP_4 = Wanted("seep", 4, "standard", 1, 0)
 
 
 def books(tmp_path: Path, bots_play: bool = False) -> tuple[Store, Ledger, Matchmaker]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'taash.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "taash.db"))
     store = Store(engine)
     ledger = Ledger(engine, starting_grant=GRANT)
     hub = Hub(store, bot_delay=0, away_seconds=0, turn_seconds=0, ledger=ledger)

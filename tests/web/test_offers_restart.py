@@ -20,6 +20,7 @@ from taash.web.hub import Connection, FakeClock, Hub, Live
 from taash.web.lease import LEASE_SECONDS, DatabaseLease
 from taash.web.rematch import REMATCH_SECONDS, Rematches
 from taash.web.store import Store
+from tests.web.server import migrated_sqlite
 from tests.web.test_stakes import played_out, staked_table
 from tests.web.test_tournaments import DATABASES, database
 
@@ -72,8 +73,7 @@ async def finished(hub: Hub) -> Live:
 
 
 def test_an_open_rematch_offer_survives_a_restart_with_its_answers_and_starts_when_accepted(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'taash.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "taash.db"))
 
     async def run() -> None:
         first = Life(engine, FakeClock())
@@ -112,8 +112,7 @@ def test_an_open_rematch_offer_survives_a_restart_with_its_answers_and_starts_wh
 
 
 def test_an_offer_keeps_its_expiry_across_a_restart(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'taash.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "taash.db"))
 
     async def run() -> None:
         first = Life(engine, FakeClock())

@@ -47,10 +47,11 @@ SCREENSHOTS = Path(__file__).parents[2] / "docs" / "screenshots"
 assert len(WIDE) == len(DEVANAGARI) == 24
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """``taash serve`` on a free loopback port that lets the tests' people play a deal out fast; its URL."""
-    with running_server(tmp_path, bot_delay=0.05) as s:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``taash serve`` on a free loopback port that lets the tests' people play a deal out fast; its URL. One for
+    the tests of a module: each makes its own guests and tables and looks only at those."""
+    with running_server(tmp_path_factory.mktemp("server"), bot_delay=0.05) as s:
         yield s.url
 
 

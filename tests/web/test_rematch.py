@@ -18,12 +18,12 @@ from taash.chips.audit import audit
 from taash.chips.books import HOUSE_ACCOUNT
 from taash.chips.ledger import Ledger, wallet_of
 from taash.tables.adapter import TableError
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
 from taash.web.hub import Connection, FakeClock, Hub, Live
 from taash.web.rematch import REMATCH_SECONDS, Rematches
 from taash.web.stakes import match_id
 from taash.web.store import Store
-from tests.web.server import Person, running_server
+from tests.web.server import Person, migrated_sqlite, running_server
 from tests.web.test_stakes import GRANT, played_out, staked_table
 
 
@@ -44,8 +44,7 @@ Scenario = Callable[[Hub, Ledger, Rematches, FakeClock], Awaitable[None]]
 
 
 def run(tmp_path: Path, scenario: Scenario) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'taash.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "taash.db"))
     store = Store(engine)
     ledger = Ledger(engine, starting_grant=GRANT)
     clock = FakeClock()

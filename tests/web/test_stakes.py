@@ -16,18 +16,18 @@ from taash.chips.audit import audit
 from taash.chips.books import HOUSE_ACCOUNT
 from taash.chips.ledger import Ledger, wallet_of
 from taash.tables.adapter import TableError, adapter
-from taash.web.db import make_engine, migrate
+from taash.web.db import make_engine
 from taash.web.hub import Hub, Live
 from taash.web.stakes import match_id
 from taash.web.store import Store
+from tests.web.server import migrated_sqlite
 
 GRANT = 10_000
 
 
 def books(tmp_path: Path) -> tuple[Store, Ledger, Hub]:
-    url = f"sqlite:///{tmp_path / 'taash.db'}"
+    url = migrated_sqlite(tmp_path, "taash.db")
     engine = make_engine(url)
-    migrate(engine)
     store = Store(engine)
     ledger = Ledger(engine, starting_grant=GRANT)
     hub = Hub(store, bot_delay=0, away_seconds=0, turn_seconds=0, ledger=ledger)

@@ -12,13 +12,13 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from taash.web.db import GuestRow, make_engine, migrate
+from taash.web.db import GuestRow, make_engine
 from taash.web.store import Store
+from tests.web.server import migrated_sqlite
 
 
 def store_at(tmp_path: Path, on_loop: bool | None = None) -> Store:
-    engine = make_engine(f"sqlite:///{tmp_path / 'store.db'}")
-    migrate(engine)
+    engine = make_engine(migrated_sqlite(tmp_path, "store.db"))
     return Store(engine, on_loop)
 
 

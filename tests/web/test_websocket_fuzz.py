@@ -12,7 +12,7 @@ import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.web.server import Person, Socket, running_server
+from tests.web.server import TLS, Person, Socket, running_server
 
 JSONS = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
@@ -60,17 +60,18 @@ def test_no_frame_breaks_a_table_or_changes_it_unacknowledged(tmp_path: Path) ->
             s.recv_until("snapshot")
         acked: list[int] = []
         counts = {"error": 0, "ack": 0, "pong": 0}
+        http = httpx.Client(base_url=server.url, verify=TLS)  # one connection for the examples' many reads
 
         @given(data=st.data())
         @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
         def one_frame(data: st.DataObject) -> None:
-            version = httpx.get(f"{server.url}/api/tables/{tid}").json()["version"]
+            version = http.get(f"/api/tables/{tid}").json()["version"]
             sock = next((s for s in socks if s.my_turn()), socks[0])
             frame = data.draw(messages(version))
             sock.ws.send(frame)
             reply = answer(sock)
             counts[reply["type"]] += 1
-            now = httpx.get(f"{server.url}/api/tables/{tid}").json()["version"]
+            now = http.get(f"/api/tables/{tid}").json()["version"]
             if reply["type"] == "ack":
                 acked.append(reply["version"])
                 assert now == version + 1 or reply["version"] <= version  # a repeated id: applied once
@@ -81,7 +82,8 @@ def test_no_frame_breaks_a_table_or_changes_it_unacknowledged(tmp_path: Path) ->
                 s.drain(0.01)
 
         one_frame()
-        final = httpx.get(f"{server.url}/api/tables/{tid}").json()["version"]
+        final = http.get(f"/api/tables/{tid}").json()["version"]
+        http.close()
         assert final == 3 + len(set(acked))  # sit, sit, start, then only what was acknowledged
         assert counts["error"] > 100
         for s in socks:  # still open and answering
