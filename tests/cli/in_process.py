@@ -17,7 +17,9 @@ def taash(*args: str, stdin: str | bytes | None = None, cwd: Path | None = None)
     """``taash ARGS`` in this process (see the module's docstring), in the folder ``cwd`` if given; standard input
     empty (not a terminal) unless given."""
     from taash.cli.main import run
+    from taash.i18n import current, use
 
+    spoken = current()  # a player's command chooses the process's language: this test's is given back after it
     data = stdin.encode() if isinstance(stdin, str) else (stdin or b"")
     out, err = io.StringIO(), io.StringIO()
     with (mock.patch.object(sys, "argv", ["taash", *args]),
@@ -29,4 +31,6 @@ def taash(*args: str, stdin: str | bytes | None = None, cwd: Path | None = None)
             code: int = 0
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        finally:
+            use(spoken)
     return subprocess.CompletedProcess(["taash", *args], code, out.getvalue(), err.getvalue())
