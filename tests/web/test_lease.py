@@ -49,6 +49,11 @@ async def two_servers(url: str) -> AsyncIterator[tuple[FakeClock, tuple[Hub, Dat
         store_b.close()
 
 
+async def new_tables(hub: Hub, count: int) -> list[Live]:
+    """``count`` new two-player tables, each made by a guest of its own."""
+    return [await hub.create(Settings(players=2, length=0), f"g{i}") for i in range(count)]
+
+
 async def two_player_table(hub: Hub) -> Live:
     live = await hub.create(Settings(players=2, length=0), "g0")
     await hub.act(live, {"type": "sit", "seat": 0, "name": "Anil"}, "g0")
@@ -401,14 +406,11 @@ def test_a_renewal_and_a_batch_of_writes_lock_the_leases_in_one_order_and_never_
     """The writer commits many tables' actions in one transaction (fencing each lease) while the renewer's thread
     renews them all: both lock the rows in the tables' order, so PostgreSQL never finds a deadlock (it did, and the
     renewal failed: "could not renew the leases: deadlock detected")."""
-    async def tables(hub: Hub) -> list[Live]:
-        return [await hub.create(Settings(players=2, length=0), f"g{i}") for i in range(30)]
-
     with postgres_database() as url:
         clock = FakeClock()
         hub, store, lease = server(url, "a", clock)
         try:
-            made = asyncio.run(tables(hub))
+            made = asyncio.run(new_tables(hub, 30))
             fenced = [(live.table.id, lease.held[live.table.id]) for live in made]
             failures: list[BaseException] = []
 
@@ -444,14 +446,11 @@ def test_a_renewal_does_not_wait_for_the_pool_that_the_servers_requests_share() 
     """Regression: under load the server's requests (worker threads reading the database) held every pooled
     connection, a renewal waited for one longer than a lease lasts, and the server lost tables it was serving (seen
     on 16 cores: "its lease was taken by another server")."""
-    async def tables(hub: Hub) -> list[Live]:
-        return [await hub.create(Settings(players=2, length=0), f"g{i}") for i in range(3)]
-
     with postgres_database() as url:
         clock = FakeClock()
         hub, store, lease = server(url, "a", clock)
         try:
-            asyncio.run(tables(hub))
+            asyncio.run(new_tables(hub, 3))
             busy = [store.engine.connect() for _ in range(store.engine.pool.size() + 5)]  # type: ignore[attr-defined]
             try:
                 done = threading.Event()

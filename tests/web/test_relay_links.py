@@ -1,6 +1,6 @@
 """The relay's traffic under load: a burst of publishes waits for Redis connections rather than failing (against a
 real redis-server, skipped where there is none), and an owner's messages to another server go in order, in batches,
-with the connections of a batch Redis refused let go."""
+with the connections of a batch Redis refused let go; an outbox sent in full goes."""
 
 from __future__ import annotations
 
@@ -53,6 +53,11 @@ def test_an_owners_messages_reach_the_other_server_in_order_in_few_round_trips(r
                 got.append(orjson.loads(message["data"]))
         assert [m["n"] for m in got] == list(range(1200))
         assert len(trips) == 3 and max(trips) <= BATCH  # queued at once: sent in batches of at most BATCH
+        for _ in range(100):  # its last round trip answered, the outbox goes
+            if not boxes.boxes:
+                break
+            await asyncio.sleep(0.01)
+        assert boxes.boxes == {}
         await boxes.close()
         await listener.aclose()
         await client.aclose()
@@ -70,6 +75,7 @@ def test_the_connections_of_a_batch_redis_refused_are_let_go() -> None:
         for _ in range(10):
             await asyncio.sleep(0)
         assert sorted(map(sorted, failed)) == [["c1", "c2"], ["c3"]]
+        assert boxes.boxes == {}  # nothing left to send
         await boxes.close()
 
     asyncio.run(scenario())

@@ -148,6 +148,10 @@ class FairPlay:
     def accounts(self, people: Iterable[str]) -> set[str]:
         return accounts_among(self.engine, people)
 
+    def seated_accounts(self, table: Table) -> set[str]:
+        """Which of ``table``'s seated people have an account."""
+        return self.accounts(s.guest for s in table.seats if s.guest is not None)
+
     def name_refusal(self, name: str, guest: str | None) -> str | None:
         """Why ``guest`` may not use ``name`` (an account's, or one like it, that is not his); None: he may."""
         owner = account_of_name(self.engine, name)

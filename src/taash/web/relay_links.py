@@ -53,16 +53,17 @@ class Bridge:
 
 @dataclass(eq=False)
 class Outbox:
-    """The messages waiting to go to one server, with the connection each is for."""
+    """The messages waiting to go to one server, with the connection each is for, and the task sending them (it
+    ends, and the outbox goes, once they are sent)."""
 
     messages: list[tuple[bytes, str]] = field(default_factory=list)
-    ready: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
 
 
 class Outboxes:
-    """One :class:`Outbox` per server sent to. ``redis`` is the relay's client; ``channel`` names a server's
-    channel; ``failed`` is told the connections whose messages could not be sent (Redis away), to be closed."""
+    """One :class:`Outbox` per server with messages waiting. ``redis`` is the relay's client; ``channel`` names a
+    server's channel; ``failed`` is told the connections whose messages could not be sent (Redis away), to be
+    closed."""
 
     def __init__(self, redis: Any, channel: Callable[[str], str], failed: Callable[[set[str]], None]):
         self.redis = redis
@@ -78,14 +79,11 @@ class Outboxes:
             box = self.boxes[server] = Outbox()
             box.task = asyncio.create_task(self._drain(server, box))
         box.messages.append((orjson.dumps(message), conn))
-        box.ready.set()
 
     async def _drain(self, server: str, box: Outbox) -> None:
-        while True:
-            await box.ready.wait()
+        """Send ``box`` in batches until it is empty, then let it go (a later message makes a new one)."""
+        while box.messages:
             batch, box.messages = box.messages[:BATCH], box.messages[BATCH:]
-            if not box.messages:
-                box.ready.clear()
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for data, _ in batch:
@@ -97,9 +95,10 @@ class Outboxes:
                 log.warning("the relay could not send %d messages to %s: %s", len(batch), server,
                             str(e).splitlines()[0] if str(e) else type(e).__name__)
                 self.failed({conn for _, conn in batch})
+        del self.boxes[server]  # empty, with nothing in flight: no await between the check and here
 
     async def close(self) -> None:
-        for box in self.boxes.values():
+        for box in list(self.boxes.values()):
             if box.task is not None:
                 box.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -190,9 +190,6 @@ class Hub:
     def _add(self, table: Table, stored: StoredTable | None = None, spent: dict[int, float] | None = None) -> Live:
         return self.registry.add(table, stored, spent)
 
-    def mark_accounts(self, live: Live) -> None:
-        self.registry.mark_accounts(live)
-
     def account_claimed(self, guest: str) -> None:
         self.registry.account_claimed(guest)
 

@@ -164,8 +164,7 @@ class Pipeline:
     async def _mark_accounts(self, live: Live) -> None:
         """Which of the table's seated people have an account (after a sit or a leave; read on a worker thread)."""
         if self.fair is not None:
-            seated = [s.guest for s in live.table.seats if s.guest is not None]
-            live.accounts = await asyncio.to_thread(self.fair.accounts, seated)
+            live.accounts = await asyncio.to_thread(self.fair.seated_accounts, live.table)
 
     async def store_status(self, live: Live, guest: str | None) -> None:
         """Write a status that changed (with the results once finished) and settle a finished staked match."""

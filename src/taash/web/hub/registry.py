@@ -112,9 +112,8 @@ class Registry:
         return live
 
     def mark_accounts(self, live: Live) -> None:
-        """Which of the table's seated people have an account (asked after each sit and leave)."""
-        if self.fair is not None:
-            live.accounts = self.fair.accounts(s.guest for s in live.table.seats if s.guest is not None)
+        """Which of the table's seated people have an account."""
+        live.accounts = self._accounts(live.table)
 
     def account_claimed(self, guest: str) -> None:
         """``guest`` has claimed an account: his seats are marked as an account's from the next message on."""
@@ -185,9 +184,7 @@ class Registry:
 
     def _accounts(self, table: Table) -> set[str]:
         """Which of the table's seated people have an account."""
-        if self.fair is None:
-            return set()
-        return self.fair.accounts(s.guest for s in table.seats if s.guest is not None)
+        return set() if self.fair is None else self.fair.seated_accounts(table)
 
     def holder_elsewhere(self, table_id: str) -> str | None:
         """The other server that holds a finished table's lease (it keeps the table in memory: its rematch offer is
