@@ -14,6 +14,8 @@
 #                        figures merged by benchmarks/merge_loadtests.py (plays added up; p50/p99 of all the plays)
 #   CLUSTER_LOG          where `taash cluster`'s output goes (/tmp/cluster_load_PID.log unless told)
 #   CLUSTER_KEEP=DIR     copy the servers' and the proxy's logs into DIR before they are stopped (else they go)
+#   LOADTEST_ARGS        more options of `taash web loadtest` (e.g. "--stay-relayed": every websocket stays where
+#                        the proxy sent it, through the relay, instead of connecting again to its table's owner)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 servers="${1:?servers}" players="${2:?players}" game="${3:-seep}" seconds="${4:-30}" interval="${5:-2}"
@@ -52,7 +54,7 @@ done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 loadtest() {  # PLAYERS SEED [more options]
     "${taash[@]}" web loadtest --url "http://127.0.0.1:$proxy_port" --game "$game" --players "$1" \
-        --duration "$seconds" --interval "$interval" --seed "$2" --json "${@:3}"
+        --duration "$seconds" --interval "$interval" --seed "$2" --json ${LOADTEST_ARGS:-} "${@:3}"
 }
 if [ "$loadtests" = 1 ]; then
     loadtest "$players" 0

@@ -438,16 +438,19 @@ class Person:
         return self.http.post(path, json=body)
 
     def socket(self, table_id: str, since: int | None = None, origin: str | None = None,
-               code: str | None = None, source: str | None = None, lang: str | None = None) -> Socket:
+               code: str | None = None, source: str | None = None, lang: str | None = None,
+               owner: str | None = None) -> Socket:
         """A websocket to the table, with this person's cookie; ``source``: the loopback address it comes from
-        (127.0.0.1 unless told: any of 127.0.0.0/8); ``lang``: the language it asks for (``?lang=``)."""
+        (127.0.0.1 unless told: any of 127.0.0.0/8); ``lang``: the language it asks for (``?lang=``); ``owner``:
+        the server it names as the table's owner (``?owner=``: a cluster's proxy sends it there)."""
         headers = {}
         token = self.http.cookies.get("taash_guest")
         if token:
             headers["Cookie"] = f"taash_guest={token}"
         if origin:
             headers["Origin"] = origin
-        params = {k: str(v) for k, v in (("since", since), ("code", code), ("lang", lang)) if v is not None}
+        params = {k: str(v) for k, v in (("since", since), ("code", code), ("lang", lang), ("owner", owner))
+                  if v is not None}
         query = f"?{urlencode(params)}" if params else ""
         where = {"source_address": (source, 0)} if source else {}
         connection = connect(f"{self.server.ws_url}/ws/{table_id}{query}", additional_headers=headers,
@@ -478,10 +481,16 @@ class Socket:
     raw: list[str] = field(default_factory=list)
     state: dict[str, Any] | None = None
     version: int = -1
+    #: The table's owner, as a server of a cluster that does not own it said (its first message, ``owner``: kept
+    #: here, not among the messages, so that a bridged socket reads as a direct one).
+    owner: str | None = None
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)
+        if not self.raw and self.owner is None and text.startswith('{"type":"owner"'):
+            self.owner = json.loads(text)["server"]
+            return self.recv(timeout)
         self.raw.append(text)
         message: dict[str, Any] = json.loads(text)
         self.received.append(message)

@@ -285,14 +285,68 @@ def test_a_relayed_socket_is_told_its_table_in_its_own_language(cluster: Cluster
         sock.close()
 
 
-def reconnect(person: Person, table_id: str, since: int, seconds: float = 20) -> Socket:
-    """Connect again through the proxy until a server serves the table (its owner died meanwhile)."""
+def served_by(sock: Socket) -> str:
+    """The server that accepted the socket (its handshake's ``X-Taash-Server``)."""
+    assert sock.ws.response is not None
+    return str(sock.ws.response.headers["x-taash-server"])
+
+
+def test_a_socket_is_told_its_tables_owner_and_the_proxy_sends_one_naming_it_there(cluster: Cluster) -> None:
+    """A websocket served through a server that does not own its table is first told the owner (``owner``), then
+    bridged as ever; one that names the owner (``?owner=s2``) is not told again, and through the proxy it reaches
+    that server every time, where one naming nobody goes to the servers in turn."""
+    anil, table_id = started_on_the_second(cluster, next(p for p in plugins() if p.loadtest))
+    far = as_seen_by(anil, at(cluster, 2)).socket(table_id)
+    near = as_seen_by(anil, at(cluster, 1)).socket(table_id)
+    asked = as_seen_by(anil, at(cluster, 2)).socket(table_id, owner="s2")  # bridged still: no proxy to route it
+    for sock in (far, near, asked):
+        sock.recv()
+    assert (far.owner, near.owner, asked.owner) == ("s2", None, None)
+    assert far.raw[0] == near.raw[0] == asked.raw[0]  # the bridge still serves: the owner's own first state
+    assert [served_by(sock) for sock in (far, near, asked)] == ["s3", "s2", "s3"]
+    proxied = as_seen_by(anil, at(cluster, None))
+    named, anyone = [], []
+    for _ in range(6):
+        for owner, seen in (("s2", named), (None, anyone)):
+            sock = proxied.socket(table_id, owner=owner)
+            sock.recv()
+            seen.append((served_by(sock), sock.owner))
+            sock.close()
+    assert named == [("s2", None)] * 6
+    assert {server for server, _ in anyone} != {"s2"}  # in turn: the owner's hint is what sends a socket there
+    assert all(told == (None if server == "s2" else "s2") for server, told in anyone)
+    for sock in (far, near, asked):
+        sock.close()
+
+
+def test_the_load_test_through_the_proxy_moves_its_sockets_to_their_tables_owners(cluster: Cluster) -> None:
+    """``taash web loadtest`` against the proxy connects each person again to his table's owner when a server that
+    does not own it says so, as the browser's page does; ``--stay-relayed`` keeps every socket where the proxy sent
+    it (to measure the relay). Both play without an error."""
+    for options in ([], ["--stay-relayed"]):
+        proc = subprocess.run([sys.executable, "-m", "taash.cli.main", "web", "loadtest", "--url", cluster.url,
+                               "--players", "16", "--duration", "3", "--interval", "1", "--json", *options],
+                              capture_output=True, text=True, timeout=180)
+        assert proc.returncode == 0, proc.stderr
+        figures = json.loads(proc.stdout)
+        assert figures["plays"] > 10 and figures["errors"] == {} and figures["disconnects"] == 0, figures
+        # 16 sockets to tables made on three servers in turn: most reach a server that is not the owner
+        assert (figures["moved_to_owner"] > 0) is not bool(options), figures
+
+
+def reconnect(person: Person, table_id: str, since: int | None, owner: str | None = None,
+              seconds: float = 20) -> Socket:
+    """Connect through the proxy until a server serves the table (its owner died meanwhile), as the browser's page
+    does: naming the owner it was told last (``owner``), and connecting again to the one a server names instead."""
     deadline = time.monotonic() + seconds
     while True:
         try:
-            sock = person.socket(table_id, since=since)
+            sock = person.socket(table_id, since=since, owner=owner)
             sock.recv(5)
-            return sock
+            if sock.owner is None or sock.owner == owner:
+                return sock
+            owner = sock.owner  # served through another server: to the owner itself
+            sock.close()
         except (ConnectionClosed, OSError, TimeoutError):
             if time.monotonic() > deadline:
                 raise
@@ -306,8 +360,7 @@ def fail_over(cluster: Cluster, kills: int) -> None:
     table_id = new_table(rita, game_settings(default.name, False, long=True))
     assert rita.post(f"/api/tables/{table_id}/bots").status_code == 200
     assert rita.post(f"/api/tables/{table_id}/start").status_code == 200
-    sock = rita.socket(table_id)
-    sock.recv()
+    sock = reconnect(rita, table_id, None)
     acked: dict[str, int] = {}
     for _ in range(kills):
         for _ in range(rng.randint(2, 5)):
@@ -323,8 +376,9 @@ def fail_over(cluster: Cluster, kills: int) -> None:
         while (now_owner := owner_of(cluster, table_id)) in (None, owner):
             assert time.monotonic() - killed < 5.0, "no server took the table within 5 seconds"
             time.sleep(0.1)
-        sock = reconnect(rita, table_id, sock.version)
-        assert now_owner != owner
+        # Naming the dead owner, as the page would: the proxy sends it elsewhere, and it ends on the new owner.
+        sock = reconnect(rita, table_id, sock.version, owner)
+        assert now_owner != owner and served_by(sock) == now_owner
         cluster.start_server(index)  # back for the next round (as s<index+1>, a new process)
         cluster.wait(index)
     play_turn(sock, rng, acked)

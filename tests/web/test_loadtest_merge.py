@@ -17,8 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def record(latencies: list[float], start: float, seconds: float, errors: dict[str, int] | None = None,
-           disconnects: int = 0, players: int = 8, setup: dict[str, float] | None = None) -> dict[str, Any]:
-    results = Results(players, players // 4, seconds, latencies, dict(errors or {}), disconnects, dict(setup or {}))
+           disconnects: int = 0, players: int = 8, setup: dict[str, float] | None = None,
+           moved: int = 0) -> dict[str, Any]:
+    results = Results(players, players // 4, seconds, latencies, dict(errors or {}), disconnects, dict(setup or {}),
+                      moved)
     return latencies_record(results, start + seconds)
 
 
@@ -40,11 +42,12 @@ def test_percentiles_come_from_every_play_together_not_from_each_test() -> None:
 
 
 def test_counts_add_up_and_the_rate_is_over_the_whole_span() -> None:
-    a = record([0.01] * 100, start=0.0, seconds=10.0, errors={"stale": 2}, disconnects=1)
-    b = record([0.01] * 100, start=2.0, seconds=10.0, errors={"stale": 1, "not_your_turn": 4})
+    a = record([0.01] * 100, start=0.0, seconds=10.0, errors={"stale": 2}, disconnects=1, moved=5)
+    b = record([0.01] * 100, start=2.0, seconds=10.0, errors={"stale": 1, "not_your_turn": 4}, moved=2)
     both = merged([a, b])
     assert both["players"] == 16 and both["tables"] == 4 and both["plays"] == 200
     assert both["errors"] == {"stale": 3, "not_your_turn": 4} and both["disconnects"] == 1
+    assert both["moved_to_owner"] == 7
     assert both["seconds"] == 12.0 and both["plays_per_sec"] == round(200 / 12, 1)
     assert both["plays_per_sec_summed"] == 20.0 and both["overlap_seconds"] == 8.0 and both["processes"] == 2
 

@@ -236,6 +236,9 @@ def loadtest(
         help="Also write the figures, every play's time to its ack and the measured window's clock times to this "
              "JSON file, to merge with load tests run beside this one (benchmarks/merge_loadtests.py).",
         dir_okay=False, show_default=False)] = None,
+    stay_relayed: Annotated[bool, typer.Option(
+        "--stay-relayed", help="Against several servers: stay on the server the proxy gives each websocket, not "
+                               "the table's owner that it names (to measure the relay).")] = False,
 ) -> None:
     """Simulated people playing over websockets; reports plays per second and p50/p99 from play to ack."""
     import json
@@ -260,7 +263,8 @@ def loadtest(
     with progress_bar("load test", counts=False) as bar:
         task = bar.add_task("run", total=duration)
         try:
-            results = lt.run(players, duration, interval, seed, url, lambda t: bar.update(task, completed=t), game)
+            results = lt.run(players, duration, interval, seed, url, lambda t: bar.update(task, completed=t), game,
+                             stay_relayed)
         except (ValueError, RuntimeError, OSError) as e:
             fail(str(e))
     figures = results.to_json()
@@ -277,7 +281,7 @@ def loadtest(
     table = Table(title=f"{figures['players']} people at {figures['tables']} {game} tables, {figures['seconds']} s")
     table.add_column("figure")
     table.add_column("value", justify="right")
-    for key in ("plays", "plays_per_sec", "p50_ms", "p99_ms", "max_ms", "mean_ms", "disconnects"):
+    for key in ("plays", "plays_per_sec", "p50_ms", "p99_ms", "max_ms", "mean_ms", "disconnects", "moved_to_owner"):
         table.add_row(key, str(figures[key]))
     table.add_row("errors", ", ".join(f"{k}: {v}" for k, v in figures["errors"].items()) or "none")
     out.print(table)

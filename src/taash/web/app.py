@@ -38,6 +38,7 @@ from taash.web.http import ServerConfig
 from taash.web.learn import learn_router
 from taash.web.lease import renew_period
 from taash.web.offline import routes as offline_routes
+from taash.web.served_by import ServedBy
 from taash.web.shared import director_lease
 from taash.web.sockets import MAX_FRAME
 from taash.web.state import AppState, Services
@@ -61,6 +62,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                               "table.")
     app.state.taash = state
     app.add_middleware(Guard, max_body=state.config.max_body, allowed_origins=state.config.allowed_origins)
+    if state.config.redis_url:  # one server among several: each answer says which one served it
+        app.add_middleware(ServedBy, server=lambda: state.started.relay.server
+                           if state.started is not None and state.started.relay is not None else None)
     add_error_handlers(app)
     app.include_router(guests.router)
     app.include_router(languages.router)  # GET /api/i18n/{lang}: a language's catalogue for the browser

@@ -2,8 +2,10 @@
 proxy's configuration, made here, and the processes started, watched and stopped together.
 
 Every server shares one PostgreSQL database and one Redis; the proxy spreads requests and websockets over the
-servers in turn (any server serves any table: see :mod:`taash.web.relay`), checks every second that each one
-takes connections, and sends a request that finds a server dead to another one.
+servers in turn (any server serves any table: see :mod:`taash.web.relay`), except a table's websocket that names
+its owner (``?owner=s2``, as the server it first reached told it), which goes to that server while it is up. The
+proxy checks every second that each server takes connections, and sends a request that finds a server dead to
+another one.
 """
 
 from __future__ import annotations
@@ -31,9 +33,17 @@ def max_connections() -> int:
     return 50_000 if hard == resource.RLIM_INFINITY else max(100, min(50_000, (hard - 200) // 2))
 
 
+def server_id(index: int) -> str:
+    """The ``--server-id`` of the cluster's server ``index`` (from 0), and its name in the proxy's configuration: the
+    same, so that the proxy finds the server a client names by the id a server told it."""
+    return f"s{index + 1}"
+
+
 def haproxy_config(port: int, ports: list[int], host: str = "127.0.0.1") -> str:
     """HAProxy's configuration for the proxy on ``host:port`` in front of servers on loopback ``ports``."""
-    servers = "\n".join(f"    server s{i + 1} 127.0.0.1:{p}" for i, p in enumerate(ports))
+    names = [server_id(i) for i in range(len(ports))]
+    servers = "\n".join(f"    server {name} 127.0.0.1:{p}" for name, p in zip(names, ports, strict=True))
+    owners = "\n".join(f"    use-server {name} if {{ urlp(owner) -m str {name} }}" for name in names)
     return f"""global
     maxconn {max_connections()}
 
@@ -57,6 +67,9 @@ frontend taash
 
 backend servers
     balance roundrobin
+    # A table's websocket that names its owner (?owner=ID, the id its server told it) goes to that server, while it
+    # is up; any other request, in turn.
+{owners}
     # A connection check (a dead server refuses it at once); an HTTP one marked a server busy on a loaded machine
     # as down and left the proxy with none.
     default-server check inter 1s fall 2 rise 1
@@ -88,7 +101,7 @@ class Cluster:
         log = (self.directory / f"server{index + 1}.log").open("ab")
         proc = subprocess.Popen(
             [sys.executable, "-m", "taash.cli.main", "serve", "--port", str(self.ports[index]), "--database-url",
-             self.database_url, "--redis-url", self.redis_url, "--server-id", f"s{index + 1}", *PROXIED,
+             self.database_url, "--redis-url", self.redis_url, "--server-id", server_id(index), *PROXIED,
              *self.serve_args], stdout=log, stderr=subprocess.STDOUT)
         while len(self.servers) <= index:
             self.servers.append(None)

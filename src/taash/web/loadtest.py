@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 import httpx
 import orjson
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 from taash.games.registry import default_game, plugins
 
@@ -59,6 +60,8 @@ class Results:
     disconnects: int = 0
     #: Seconds each step of setting the test up took, before the window opened (see :data:`SETUP_STEPS`).
     setup: dict[str, float] = field(default_factory=dict)
+    #: Websockets that reached a server not owning their table and connected again to the owner.
+    moved: int = 0
 
     @property
     def plays(self) -> int:
@@ -77,7 +80,7 @@ class Results:
             "p50_ms": round(self.percentile(50), 1), "p99_ms": round(self.percentile(99), 1),
             "max_ms": round(max(self.latencies) * 1000, 1) if self.latencies else None,
             "mean_ms": round(statistics.fmean(self.latencies) * 1000, 1) if self.latencies else None,
-            "errors": self.errors, "disconnects": self.disconnects,
+            "errors": self.errors, "disconnects": self.disconnects, "moved_to_owner": self.moved,
             "setup_seconds": {step: round(seconds, 1) for step, seconds in self.setup.items()},
         }
 
@@ -189,8 +192,10 @@ def start_server(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 class Person:
     def __init__(self, url: str, name: str, rng: random.Random, think: float, results: Results,
-                 window: Window):
+                 window: Window, relayed: bool = False):
         self.url = url
+        #: Whether he stays on the server the proxy gave him, however many servers relay his table's messages.
+        self.relayed = relayed
         self.window = window
         self.name = name
         self.rng = rng
@@ -202,10 +207,27 @@ class Person:
         r = answered(await http.post(f"{self.url}/api/guest", json={"name": self.name}))
         self.cookie = r.cookies["taash_guest"]
 
-    async def play(self, table_id: str) -> None:
+    async def connect(self, table_id: str) -> tuple[ClientConnection, bytes]:
+        """A websocket to the table and its first message; one served through another server of a cluster (its
+        first message names the table's owner) is left for one to the owner (``?owner=``), as the browser's
+        page does, unless the test stays relayed."""
         ws_url = self.url.replace("http://", "ws://") + f"/ws/{table_id}"
-        async with websockets.connect(ws_url, additional_headers={"Cookie": f"taash_guest={self.cookie}"},
-                                      max_size=2**20, open_timeout=60) as ws:
+        owner = None
+        while True:
+            ws = await websockets.connect(ws_url + (f"?owner={owner}" if owner else ""), max_size=2**20,
+                                          additional_headers={"Cookie": f"taash_guest={self.cookie}"},
+                                          open_timeout=60)
+            first = await ws.recv(decode=False)
+            told = orjson.loads(first)
+            if told["type"] != "owner" or self.relayed or owner is not None:
+                return ws, first
+            owner = str(told["server"])
+            self.results.moved += 1
+            await ws.close()
+
+    async def play(self, table_id: str) -> None:
+        ws, first = await self.connect(table_id)
+        async with ws:
             state: dict[str, Any] | None = None
             version = 0
             pending: dict[str, float] = {}
@@ -233,8 +255,11 @@ class Person:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(None) as session, self.window.joined(session):
                     while True:
-                        m = orjson.loads(await ws.recv(decode=False))
+                        m = orjson.loads(first if first else await ws.recv(decode=False))
+                        first = b""
                         kind = m["type"]
+                        if kind == "owner":  # staying relayed: the owner's messages follow
+                            continue
                         if kind == "ack":
                             sent = pending.pop(m["id"], None)
                             if sent is not None and self.window.counting:
@@ -269,7 +294,8 @@ async def start(http: httpx.AsyncClient, url: str, owner: Person, tid: str) -> N
 
 
 async def run_async(url: str, players: int, duration: float, interval: float, seed: int,
-                    on_tick: Callable[[float], None] | None = None, game: str | None = None) -> Results:
+                    on_tick: Callable[[float], None] | None = None, game: str | None = None,
+                    relayed: bool = False) -> Results:
     seats, settings = load_games()[game or default_game()]
     tables = players // seats
     # The seats move in turn, each his share of the moves (Seep: one play a turn; Rummy: a take and a discard):
@@ -278,7 +304,7 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
     results = Results(tables * seats, tables)
     rng = random.Random(seed)
     window = Window(tables * seats)
-    people = [Person(url, f"p{i}", random.Random(rng.random()), think, results, window)
+    people = [Person(url, f"p{i}", random.Random(rng.random()), think, results, window, relayed)
               for i in range(tables * seats)]
     # Idle connections are let go after 2 s, before the server's keep-alive of 5 s ends them: a request must never
     # be sent on a connection the server is closing at that moment (httpx.ReadError, seen once in some 25 runs).
@@ -323,8 +349,9 @@ async def run_async(url: str, players: int, duration: float, interval: float, se
 
 
 def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url: str | None = None,
-        on_tick: Callable[[float], None] | None = None, game: str | None = None) -> Results:
-    """Run a load test of ``game``'s tables; starts (and stops) a server unless ``url`` names one on loopback."""
+        on_tick: Callable[[float], None] | None = None, game: str | None = None, relayed: bool = False) -> Results:
+    """Run a load test of ``game``'s tables; starts (and stops) a server unless ``url`` names one on loopback;
+    ``relayed``: every person stays on the server the proxy gave him (see :meth:`Person.connect`)."""
     games = load_games()
     game = default_game() if game is None else game
     if game not in games:
@@ -339,7 +366,7 @@ def run(players: int, duration: float, interval: float = 2.0, seed: int = 0, url
             proc, url = start_server(Path(tmp))
         try:
             try:
-                return run_loop(run_async(url, players, duration, interval, seed, on_tick, game))
+                return run_loop(run_async(url, players, duration, interval, seed, on_tick, game, relayed))
             except httpx.HTTPError as e:
                 raise RuntimeError(f"the load test could not reach the server: {type(e).__name__} {e}") from e
         finally:

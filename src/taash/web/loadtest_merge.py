@@ -22,11 +22,11 @@ def latencies_record(results: Results, ended: float) -> dict[str, Any]:
 
 
 def merged(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """One set of figures for load tests that ran side by side: people, tables, plays, errors and disconnects
-    added up; p50, p99, max and mean from all their plays' latencies together; each set-up step's seconds, the
-    slowest test's; plays a second over the whole span
-    from the first test's start to the last one's end. ``plays_per_sec_summed`` (each test's rate added up) is
-    higher when the tests' windows did not quite overlap (``overlap_seconds`` says how long they all ran at once).
+    """One set of figures for load tests that ran side by side: people, tables, plays, errors, disconnects and
+    websockets moved to their owner added up; p50, p99, max and mean from all their plays' latencies together;
+    each set-up step's seconds, the slowest test's; plays a second over the whole span from the first test's
+    start to the last one's end. ``plays_per_sec_summed`` (each test's rate added up) is higher when the tests'
+    windows did not quite overlap (``overlap_seconds`` says how long they all ran at once).
     Raises ValueError for anything that is not a list of ``--latencies`` records."""
     if not records:
         raise ValueError("no load tests to merge")
@@ -41,6 +41,7 @@ def merged(records: list[dict[str, Any]]) -> dict[str, Any]:
             for code, count in f["errors"].items():
                 total.errors[str(code)] = total.errors.get(str(code), 0) + int(count)
             total.disconnects += int(f["disconnects"])
+            total.moved += int(f.get("moved_to_owner", 0))
         summed = round(sum(float(f["plays_per_sec"]) for f in figures), 1)
         for f in figures:  # side by side: each step took as long as the slowest test's
             for step, seconds in f.get("setup_seconds", {}).items():

@@ -6,7 +6,10 @@ websocket. A websocket that reaches another server is *bridged*: that server ope
 (``open``), hands it every frame the client sends (``frame``), and writes to the websocket every message the owner
 sends the connection (``out``; ``close`` ends it). The owner serves such a connection exactly as one of its own
 (the same :class:`~taash.web.hub.live.Connection`, the same answers, in the language its websocket asked for), so
-each seat still gets only its own view.
+each seat still gets only its own view. Such a websocket is first told the owner's id (``owner``) unless it asked
+for that owner (``?owner=ID``): a client that connects again with ``?owner=ID`` is sent by the proxy to the owner
+itself, and the bridge is kept for the moments a table moves (docs/cluster.md, "Each table's websocket on its
+owner").
 An HTTP action at such a table is sent to the owner (``act``) and answered with the version it made or the table's
 refusal (``acted``, ``refused``). Each server listens on one channel, ``taash:server:ID``.
 
@@ -396,6 +399,9 @@ class RedisRelay:
         cid = secrets.token_hex(8)
         bridge = Bridge(live.table.id, str(live.owner))
         await ws.accept()
+        if ws.query_params.get("owner") != bridge.owner:  # it may connect to the owner itself (docs/cluster.md)
+            with contextlib.suppress(Exception):
+                await ws.send_text(orjson.dumps({"type": "owner", "server": bridge.owner}).decode())
         try:
             if not self.connected:
                 raise ConnectionError("Redis is away")

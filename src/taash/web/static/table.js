@@ -42,6 +42,7 @@ const S = {
   rematch: null, // the rematch offered at the finished match (its "rematch" message), or null
   rematchOver: "", // why the last rematch offer ended without a new table
   chat: null, // the chat panel (static/chat.js)
+  owner: null, // the server that owns the table, as one of several servers said (its "owner" message)
 };
 
 // -- helpers ----------------------------------------------------------------------------------------------------
@@ -109,6 +110,7 @@ function connect() {
   if (S.version >= 0) query.set("since", String(S.version));
   if (CODE) query.set("code", CODE);
   if (lang !== "en") query.set("lang", lang);
+  if (S.owner) query.set("owner", S.owner);
   const q = query.toString() ? `?${query}` : "";
   const ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(TABLE_ID)}${q}`);
   S.ws = ws;
@@ -194,6 +196,12 @@ function send(message) {
 
 function onMessage(m) {
   switch (m.type) {
+    case "owner":
+      // Served through another server: connect to the owner itself (the proxy sends ?owner= there). Nothing was
+      // sent on this connection yet (this is its first message); the new one resumes from the version seen.
+      S.owner = m.server;
+      reconnectNow();
+      break;
     case "snapshot":
     case "resume":
     case "update":
