@@ -98,6 +98,10 @@ def test_the_help_of_a_players_command_is_in_his_language(args: list[str], lang:
     english = [line for line in lines if re.search(r"\b(the|a|and|of|or|Usage|Options|Arguments|default|required|"
                                                    r"Show|exit)\b", line)]
     assert not english, english
+    if args[0] != "replay":  # the default name said in the language; a level's name as it is typed
+        name = next(line for line in lines if "--name" in line)
+        assert "You" not in name and SCRIPT[said].search(name.split("[")[-1]), name
+        assert "medium" in proc.stdout or "easy" in proc.stdout
 
 
 def test_a_file_that_is_not_json_is_refused_in_hindi(tmp_path: Path) -> None:

@@ -33,6 +33,9 @@ KINDS = {
 #: Click's own words in a command's help, in the catalogue.
 HELP_WORDS = (N_("Usage: "), N_("Arguments"), N_("Options"), N_("Show this message and exit."), N_("required"),
               N_("default: {value}"))
+#: Defaults that are words a player reads, not codes he types (``--name``'s "You"): said in the language spoken
+#: (a level's or a preset's name stays as it is typed).
+WORD_DEFAULTS = frozenset({N_("You")})
 #: The help of each player's command (its function), made again in the language spoken.
 SAID_HELP: dict[Callable[..., Any], Callable[[], str]] = {}
 #: An option's help as Click writes it: the option's own words, then its notes in brackets.
@@ -121,7 +124,8 @@ def usage(message: str) -> str | None:
 def said_note(note: str) -> str:
     """One of Click's notes after an option's help (``required``, ``default: 4``) in the language spoken."""
     if note.startswith("default: "):
-        return _("default: {value}", value=note.removeprefix("default: "))
+        value = note.removeprefix("default: ")
+        return _("default: {value}", value=_(value) if value in WORD_DEFAULTS else value)
     return _(note) if note == "required" else note
 
 
