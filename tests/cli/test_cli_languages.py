@@ -50,6 +50,8 @@ REFUSALS = [
     (["rummy", "play", "--players", "9"], "9"),
     (["rummy", "play", "--format", "pool999"], "'pool999'"),
     (["rummy", "play", "--seed", "1.5"], "--seed"),
+    (["plya"], "plya"),  # Click: a mistyped command, with its suggestions
+    (["rummy", "plya"], "plya"),  # the same under a game's group
 ]
 
 

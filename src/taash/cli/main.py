@@ -23,7 +23,7 @@ from taash.cli.chips import app as chips_app
 from taash.cli.cluster import cluster
 from taash.cli.common import BAD_INPUT, one_line
 from taash.cli.play import play, replay_record
-from taash.cli.spoken import language_asked, player_command, refusal, speak_help
+from taash.cli.spoken import language_asked, mistyped_command, player_command, refusal, speak_help
 from taash.cli.tournaments import app as tournaments_app
 from taash.cli.verify import verify
 from taash.cli.web import serve, web_app
@@ -82,6 +82,7 @@ app.add_typer(tournaments_app, name="tournaments")
 
 def run() -> None:
     """Entry point of the installed ``taash`` command: usage errors too end in one line and exit status 2."""
+    player = None
     try:
         command = typer.main.get_command(app)
         player = player_command(command, sys.argv[1:])
@@ -92,6 +93,8 @@ def run() -> None:
     except click.exceptions.NoArgsIsHelpError:
         sys.exit(BAD_INPUT)  # the help was printed
     except click.ClickException as e:
+        if player is None and mistyped_command(e):
+            use(language_asked(sys.argv[1:]))
         print(f"taash: {one_line(refusal(e))}", file=sys.stderr)
         sys.exit(BAD_INPUT)
     except typer.Exit as e:

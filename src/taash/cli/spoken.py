@@ -67,6 +67,12 @@ def language_asked(args: Sequence[str]) -> str:
     return language_from()
 
 
+def mistyped_command(e: click.ClickException) -> bool:
+    """Whether Click refused a command it does not know (``taash rummy plya``): a player's mistake as often as an
+    operator's, said in the language the command line asks for whichever group it was typed under."""
+    return isinstance(e, click.exceptions.UsageError) and _NO_COMMAND.fullmatch(str(e.message)) is not None
+
+
 def hint_of(e: click.ClickException) -> str:
     """The option or argument a refusal is about, as the player wrote it (``--players``), or ``""``."""
     param = getattr(e, "param", None)
