@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -86,14 +86,17 @@ def test_legal_answers_600_positions_in_well_under_10_seconds(conformance_dir: P
     lines = (conformance_dir / "legal.jsonl").read_text().strip().splitlines()
     big = tmp_path / "600.jsonl"
     big.write_text("\n".join((lines * 7)[:600]) + "\n")
-    start = time.perf_counter()
-    proc = installed("seep", "legal", str(big))  # the whole command, its start included
-    elapsed = time.perf_counter() - start
+    """The whole command, its start included, in the seconds of CPU it spends (user and system): the wall clock
+    measured the machine instead, and stretched past the limit when other tests shared its two cores."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = installed("seep", "legal", str(big))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     assert proc.returncode == 0
     answers = proc.stdout.strip().splitlines()
     assert len(answers) == 600
     assert answers[87] == answers[0]
-    assert elapsed < 5, f"{elapsed:.2f} s"
+    assert 0 < spent < 5, f"{spent:.2f} s of CPU"
 
 
 @pytest.mark.parametrize(("stdin", "words"), [
