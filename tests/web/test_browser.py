@@ -101,6 +101,15 @@ def take_turn(page: Page) -> None:
         arg=version, timeout=10000)
 
 
+#: Seconds a deal may go without a new version at a page before a test calls it stalled.
+STALL_SECONDS = 60.0
+
+
+def version_of(page: Page) -> int:
+    """The table's version the page shows (-1 before its first state, or while it reloads)."""
+    return int(page.evaluate("() => Number(document.body?.dataset.version ?? -1)"))
+
+
 def hand_overlap(page: Page) -> float:
     """How many pixels of one card of the hand the next one covers at most (0 when they lie apart)."""
     return float(page.evaluate(
@@ -129,7 +138,6 @@ def take_turn_by_keys(page: Page) -> None:
 
 
 def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) -> None:
-    started = time.monotonic()
     errors: list[str] = []
     a_ctx = browser.new_context(viewport={"width": 1200, "height": 900})
     b_ctx = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True)
@@ -181,16 +189,21 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     shoot(b, "1-start-b")
 
     # Both play the whole deal by clicks; B reloads the page midway.
+    # The deal must move on, not end by a time: a minute without a new version at either page is a stall (a
+    # whole deal's 90 s measured the machine, and ran out on a loaded one).
     moves = {"A": 0, "B": 0}
     reloaded = False
     houses_shot = False
-    deadline = time.monotonic() + 90
+    seen = (-1, -1)
     while True:
-        if time.monotonic() > deadline:
+        now = (version_of(a), version_of(b))
+        if now != seen:
+            seen, stalled = now, time.monotonic() + STALL_SECONDS
+        elif time.monotonic() > stalled:
             shoot(a, "stuck-a")
             shoot(b, "stuck-b")
             table = httpx.get(f"{server}/api/tables/{table_id}").json()
-            raise AssertionError(f"the deal did not end in time (moves {moves}, table {table})")
+            raise AssertionError(f"the deal stalled at versions {seen} (moves {moves}, table {table})")
         done = [tid(p, "score-sheet").is_visible() for p in (a, b)]
         if all(done):
             break
@@ -257,7 +270,6 @@ def test_two_people_play_a_deal_in_the_browser(server: str, browser: Browser) ->
     a_ctx.close()
     b_ctx.close()
     assert not errors, errors
-    assert time.monotonic() - started < 150
 
 
 def test_quick_play_and_watching_a_public_table(killable: Server, browser: Browser) -> None:

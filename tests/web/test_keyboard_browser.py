@@ -11,7 +11,6 @@ The same needs as tests/web/test_browser.py (Debian's chromium, the playwright p
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from tests.web.test_browser import browser, pytestmark, server, tid, watch_errors  # noqa: F401 - the fixtures
@@ -104,7 +103,8 @@ def quick_play_by_keys(page: Page, url: str, game: str) -> None:
 
 
 def wait_turn_or_end(page: Page) -> bool:
-    """Wait for the player's turn or the match's end; True when it is his turn."""
+    """Wait for the player's turn or the match's end; True when it is his turn. Its 30 s are the tests' only
+    limit on a deal: a stall, not the deal's whole time (which measured the machine, two minutes on a loaded one)."""
     page.wait_for_function(f"() => document.body.dataset.status === 'finished' || ({MY_TURN})()", timeout=30000)
     return page.evaluate("() => document.body.dataset.status") != "finished"
 
@@ -156,13 +156,11 @@ def test_a_whole_seep_deal_by_the_keyboard_alone(server: str, browser: Browser) 
     watch_errors(page, errors, "keys")
     quick_play_by_keys(page, server, "seep")
     turns = 0
-    started = time.monotonic()
     while wait_turn_or_end(page):
         seep_turn_by_keys(page)
         turns += 1
         if turns == 3:
             check_announced(page)
-        assert time.monotonic() - started < 120, "the deal took too long"
     assert turns >= 12  # a deal of twelve cards each: every one played by the keys (and the bid, if Asha's)
     check_announced(page)
     finish_by_keys(page)
@@ -218,11 +216,9 @@ def test_a_whole_rummy_deal_by_the_keyboard_alone(server: str, browser: Browser)
     watch_errors(page, errors, "keys")
     quick_play_by_keys(page, server, "rummy")
     turns = 0
-    started = time.monotonic()
     while wait_turn_or_end(page):
         rummy_turn_by_keys(page, drop=turns >= 4)
         turns += 1
-        assert time.monotonic() - started < 120, "the deal took too long"
     assert turns >= 2
     lines = tid(page, "announce").locator("p").all_inner_texts()
     assert lines and not any(SYMBOL.search(line) for line in lines), lines
