@@ -310,6 +310,30 @@ class Server:
                 self.proc.wait()
 
 
+#: Python that a :class:`Server`'s ``launcher`` (``("-c", TEST_CLOCK + ...)``) runs before ``taash serve``: the
+#: hub reads the FakeClock of the hub's own tests, started at the machine's time, which stands still until the
+#: test sends the server SIGUSR1 (:func:`move_clock`) and then moves on a minute. A turn runs out, or a bot's delay
+#: passes, when the test says, not when a loaded machine gets to it (give such a server ``bot_delay=0``).
+TEST_CLOCK = """
+import asyncio, signal, time
+
+import taash.web.hub
+from taash.web.hub.clock import FakeClock
+
+clock = FakeClock(start=time.monotonic(), wall=time.time())
+taash.web.hub.RealClock = lambda: clock
+signal.signal(signal.SIGUSR1, lambda *_: asyncio.get_running_loop().call_soon(clock.advance, 60.0))
+"""
+#: :data:`TEST_CLOCK`, then ``taash`` as it runs.
+WITH_TEST_CLOCK = ("-c", TEST_CLOCK + "from taash.cli.main import run\nrun()\n")
+
+
+def move_clock(server: Server) -> None:
+    """Move the clock of a server started with :data:`TEST_CLOCK` on a minute."""
+    assert server.proc is not None
+    os.kill(server.proc.pid, signal.SIGUSR1)
+
+
 @contextmanager
 def served(tmp: Path, database: str, *options: str, bot_delay: float | None = None,
            launcher: tuple[str, ...] = ("-m", "taash.cli.main")) -> Iterator[Server]:

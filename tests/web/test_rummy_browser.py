@@ -10,16 +10,14 @@ The same needs as tests/web/test_browser.py (Debian's chromium, the playwright p
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import sqlite3
 import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from tests.web.server import Server, served
+from tests.web.server import TEST_CLOCK, Server, move_clock, served
 from tests.web.test_browser import (  # noqa: F401 - the fixtures
     browser,
     killable,
@@ -370,17 +368,11 @@ def test_two_people_at_one_private_rummy_table(server: str, browser: Browser) ->
 
 
 #: ``taash`` whose bots take the stock's card and discard at once, never drop nor declare (what
-#: tests/web/test_hub_timer.py's ``plain_bot`` does in-process): a deal that lasts, whatever the table's seed. Its
-#: hub reads a clock that stands still until the test sends the server SIGUSR1, which moves it on a minute (the
-#: FakeClock of the hub's tests, started at the machine's time): a turn runs out when the test says, not when a
-#: loaded machine's page happens to look.
-PLAIN_BOTS = """
-import asyncio, signal, time
-
-import taash.web.hub
+#: tests/web/test_hub_timer.py's ``plain_bot`` does in-process): a deal that lasts, whatever the table's seed; its
+#: hub reads the test's clock (tests.web.server.TEST_CLOCK).
+PLAIN_BOTS = TEST_CLOCK + """
 from taash.rummy.deal import Discard, Take
 from taash.tables.table import BotTurn
-from taash.web.hub.clock import FakeClock
 
 def action(turn):
     legal = turn.view.legal_actions()
@@ -388,9 +380,6 @@ def action(turn):
     return turn.game.action_to(move)
 
 BotTurn.action = action
-clock = FakeClock(start=time.monotonic(), wall=time.time())
-taash.web.hub.RealClock = lambda: clock
-signal.signal(signal.SIGUSR1, lambda *_: asyncio.get_running_loop().call_soon(clock.advance, 60.0))
 from taash.cli.main import run
 run()
 """
@@ -402,7 +391,7 @@ def test_the_turn_timer_shows_the_extra_time_and_a_turn_out_of_time(tmp_path: Pa
     opposite never declares nor drops (PLAIN_BOTS): a medium bot could win the deal before his third timeout (about
     one deal in thirty), and the test would see no drop.
 
-    Both clocks move only when the test says: the server's (PLAIN_BOTS), and the page's (Playwright's): with 2 s
+    Both clocks move only when the test says: the server's (TEST_CLOCK), and the page's (Playwright's): with 2 s
     turns on real clocks, a loaded machine's page came after the first turn's seconds, or looked after them, and
     never saw the extra time beside them (it is spent once, on that turn)."""
     errors: list[str] = []
@@ -438,8 +427,7 @@ def run_out(page: Page, server: Server) -> None:
     plays it for him."""
     wait_my_turn(page)
     v = version(page)
-    assert server.proc is not None
-    os.kill(server.proc.pid, signal.SIGUSR1)
+    move_clock(server)
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v)
 
 
