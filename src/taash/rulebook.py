@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from taash.i18n import _
+from taash.i18n import DEFAULT, _, current
+from taash.i18n.reasons import os_reason, parse_reason
 
 
 class _Rules(Protocol):
@@ -41,22 +42,32 @@ def rules_from_data(data: object, rules_type: type[R], presets: Mapping[str, R],
             raise error(_("unknown rules preset {preset} (known: {known})", preset=repr(data), known=known))
         return presets[data]
     if not isinstance(data, Mapping):
-        raise error("rules must be a preset name or an object of rule parameters")
+        raise error(_("rules must be a preset name or an object of rule parameters"))
     params = dict(data)
     preset = params.pop("preset", default)
     if not isinstance(preset, str):
-        raise error(f"rule preset must be a preset name (known: {known}), not {preset!r}")
+        raise error(_("rule preset must be a preset name (known: {known}), not {preset}", known=known,
+                      preset=repr(preset)))
     base = rules_from_data(preset, rules_type, presets, default, error)
     fields = sorted(f.name for f in dataclasses.fields(rules_type) if f.name != "preset")
     unknown = sorted(str(k) for k in set(params) - set(fields))
     if unknown:
-        raise error(f"unknown rule parameter {unknown[0]!r} (known: {', '.join(fields)})")
+        raise error(_("unknown rule parameter {parameter} (known: {known})", parameter=repr(unknown[0]),
+                      known=", ".join(fields)))
     if prepare is not None:
         prepare(params, base)
     try:
         return dataclasses.replace(base, **params)
     except TypeError as e:
-        raise error(f"bad rule parameters: {e}") from None
+        raise error(_bad_parameters(e)) from None
+
+
+def _bad_parameters(error: TypeError) -> str:
+    """The refusal of parameters the dataclass would not take: Python's reason in English, none in other
+    languages (it is Python's English)."""
+    if current() == DEFAULT:
+        return _("bad rule parameters: {why}", why=str(error))
+    return _("bad rule parameters")
 
 
 def rules_document(spec: str, presets: Mapping[str, object], error: Callable[[str], Exception]) -> object:
@@ -69,9 +80,12 @@ def rules_document(spec: str, presets: Mapping[str, object], error: Callable[[st
                       known=", ".join(presets)))
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise error(f"cannot read rules file {spec}: {getattr(e, 'strerror', None) or e}") from None
+    except OSError as e:
+        raise error(_("cannot read rules file {path}: {why}", path=spec, why=os_reason(e))) from None
+    except UnicodeDecodeError:
+        raise error(_("cannot read rules file {path}: {why}", path=spec, why=_("not UTF-8 text"))) from None
     try:
         return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
-        raise error(f"rules file {spec} is not valid {path.suffix[1:].upper()}: {e}") from None
+        raise error(_("rules file {path} is not valid {format}: {why}", path=spec, format=path.suffix[1:].upper(),
+                      why=parse_reason(e))) from None

@@ -16,7 +16,8 @@ from tests.cli.test_seep_cli import TAASH, one_line_error
 SCRIPT = {"hi": re.compile("[\u0900-\u097f]"), "pa": re.compile("[\u0a00-\u0a7f]")}
 #: English words of Click's refusals and ours, none of which a Hindi or Punjabi line may hold.
 ENGLISH = re.compile(r"\b(Invalid|Input|No such|Option|requires|Missing|argument|must|not|unexpected|unknown|"
-                     r"known|file|directory|folder|characters|terminal|this|value|option|command|mean)\b")
+                     r"known|file|directory|folder|characters|terminal|this|value|option|command|mean|Expecting|"
+                     r"delimiter|rule)\b")
 
 
 def run(args: list[str], lang: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -112,3 +113,60 @@ def test_a_file_that_is_not_json_is_refused_in_hindi(tmp_path: Path) -> None:
     assert line.startswith("taash: bad.json: ") and "सही JSON नहीं" in line and "कॉलम 2" in line, line
     english = one_line_error(run(["replay", "bad.json"], None, tmp_path), 2)
     assert english == "taash: bad.json: not valid JSON: Expecting property name enclosed in double quotes (column 2)"
+
+
+#: Rules files a player may get wrong, each refused with the word it must name: ``(file, text, command, named)``.
+RULES_REFUSALS = [
+    ("r.json", '{"sweep_points": -5}', ["play"], "sweep_points"),  # Seep's rules refuse a value
+    ("r.json", '{"nonsense": 1}', ["play"], "'nonsense'"),  # the rulebook: an unknown parameter
+    ("r.json", '{"preset": 5}', ["play"], "5"),  # the rulebook: a preset that is not a name
+    ("r.json", "[1, 2]", ["play"], ""),  # the rulebook: neither a name nor an object
+    ("r.json", '{"a": }', ["play"], "r.json"),  # JSON's "Expecting value", with line and column
+    ("r.json", '{"a": 1,}', ["play"], "r.json"),  # JSON's "Expecting property name ..."
+    ("r.toml", "a = ", ["play"], "r.toml"),  # TOML's "Invalid value"
+    ("r.toml", "a = 1 2", ["play"], "r.toml"),  # TOML's "Expected newline or end of document ..."
+    (None, "", ["play"], "missing.json"),  # the system's "No such file or directory"
+    ("r.json", '{"card_points": {"Ts": -1}}', ["play"], "Ts"),  # Seep: a card's points
+    ("r.json", '{"max_houses": 7}', ["play"], "max_houses"),
+    ("r.json", '{"runs_required": 9}', ["rummy", "play"], "runs_required"),  # Rummy's rules
+    ("r.json", '{"packs": 5}', ["rummy", "play"], "packs"),
+    ("r.json", '{"break_with_loose": 1}', ["play"], "break_with_loose"),
+    ("bad.json", "[1 2]", ["replay"], "bad.json"),  # a record that is not JSON: "Expecting ',' delimiter"
+]
+
+
+@pytest.mark.parametrize("lang", ["hi", "pa"])
+@pytest.mark.parametrize(("file", "text", "command", "named"), RULES_REFUSALS)
+def test_a_rules_file_is_refused_in_the_players_language(file: str | None, text: str, command: list[str],
+                                                         named: str, lang: str, tmp_path: Path) -> None:
+    if file is not None:
+        (tmp_path / file).write_text(text + "\n", encoding="utf-8")
+    target = file or "missing.json"
+    args = [*command, target] if command == ["replay"] else [*command, "--rules", target]
+    line = one_line_error(run(args, lang, tmp_path), 2)
+    assert named in line, line
+    said_in(lang, line.replace(named, "").replace(target, ""))
+
+
+def test_an_english_reader_reads_the_rules_refusals_he_always_read(tmp_path: Path) -> None:
+    said = []
+    for file, text, command, _named in RULES_REFUSALS[:9]:
+        if file is not None:
+            (tmp_path / file).write_text(text + "\n", encoding="utf-8")
+        said.append(one_line_error(run([*command, "--rules", file or "missing.json"], None, tmp_path), 2))
+    assert said == [
+        "taash: rule sweep_points must be a whole number from 0 to 1000, not -5",
+        "taash: unknown rule parameter 'nonsense' (known: baazi_lead, bid_sweep_points, break_with_loose, card_points, "
+        "floor_redeal_cards, last_sweep_points, majority_points, max_houses, minimum_deal_score, restricted_cards, "
+        "satthi_points, sweep_points, sweep_scores_card_value)",
+        "taash: rule preset must be a preset name (known: standard, karan, limited_houses, break_with_loose, "
+        "punjab_30, punjab_30_qasim), not 5",
+        "taash: rules must be a preset name or an object of rule parameters",
+        "taash: rules file r.json is not valid JSON: Expecting value: line 1 column 7 (char 6)",
+        "taash: rules file r.json is not valid JSON: Expecting property name enclosed in double quotes: line 1 "
+        "column 9 (char 8)",
+        "taash: rules file r.toml is not valid TOML: Invalid value (at line 1, column 5)",
+        "taash: rules file r.toml is not valid TOML: Expected newline or end of document after a statement (at line 1, "
+        "column 7)",
+        "taash: cannot read rules file missing.json: No such file or directory",
+    ]

@@ -25,6 +25,7 @@ from rich.progress import (
 from taash.cards import CardError
 from taash.games.registry import game_errors
 from taash.i18n import LANGUAGES, N_, _, language_from, said_of, use
+from taash.i18n.reasons import json_message, os_reason
 
 #: Exit status for bad input: not JSON, an unknown or repeated card, an impossible position, an unknown preset.
 BAD_INPUT = 2
@@ -69,18 +70,6 @@ def speak(lang: str | None) -> None:
     use(chosen)
 
 
-#: The system's reasons a file cannot be read or written that a player may meet (``strerror``'s English, as
-#: every C library words them), in the catalogue.
-OS_REASONS = {r: r for r in (N_("No such file or directory"), N_("Is a directory"), N_("Not a directory"),
-                             N_("Permission denied"), N_("File name too long"), N_("No space left on device"))}
-
-
-def os_reason(error: OSError) -> str:
-    """Why ``error``'s file could not be used, in the language spoken where the catalogue has the reason."""
-    reason = error.strerror or str(error)
-    return _(OS_REASONS[reason]) if reason in OS_REASONS else reason
-
-
 def fail(message: object, code: int = BAD_INPUT) -> NoReturn:
     """One line on standard error, then exit with ``code``."""
     print(f"taash: {one_line(message)}", file=sys.stderr)
@@ -100,7 +89,9 @@ def user_errors(where: str = "") -> Iterator[None]:
     except json.JSONDecodeError as e:
         place = (_("column {column}", column=e.colno) if where else
                  _("line {line}, column {column}", line=e.lineno, column=e.colno))
-        fail(at(_("not valid JSON: {why} ({at})", why=e.msg, at=place)))
+        why = json_message(e)
+        fail(at(_("not valid JSON ({at})", at=place) if why is None else
+                _("not valid JSON: {why} ({at})", why=why, at=place)))
     except UnicodeDecodeError:
         fail(at(_("input is not UTF-8 text")))
     except game_errors() as e:  # a game's sentence; a record that breaks the rules (1) or is malformed (2)

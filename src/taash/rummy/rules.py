@@ -72,14 +72,16 @@ class Rules:
                     raise TypeError
                 packs[players] = (int(count), int(jokers))
         except (TypeError, ValueError):
-            raise BadRulesError("rule packs maps a number of players to [packs, jokers]") from None
+            raise BadRulesError(_("rule packs maps a number of players to [packs, jokers]")) from None
         if sorted(packs) != list(PLAYER_COUNTS):
-            raise BadRulesError("rule packs must give [packs, jokers] for each of 2 to 6 players")
+            raise BadRulesError(_("rule packs must give [packs, jokers] for each of 2 to 6 players"))
         for players, (count, jokers) in packs.items():
             if not 1 <= count <= 4 or not 0 <= jokers <= 8:
-                raise BadRulesError(f"rule packs: {players} players need 1 to 4 packs and 0 to 8 jokers")
+                raise BadRulesError(_("rule packs: {players} players need 1 to 4 packs and 0 to 8 jokers",
+                                       players=players))
             if 52 * count + jokers < 13 * players + 2 + 13:
-                raise BadRulesError(f"rule packs: {count} packs are too few for {players} players")
+                raise BadRulesError(_("rule packs: {count} packs are too few for {players} players", count=count,
+                                       players=players))
         object.__setattr__(self, "packs", packs)
         for name, low, high in (("max_jokers_per_meld", 0, 13), ("min_natural_cards", 1, 3),
                                 ("max_set_size", 3, 4), ("runs_required", 0, 4), ("pure_runs_required", 0, 4),
@@ -88,17 +90,18 @@ class Rules:
                                 ("timeouts_to_drop", 0, 100)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise BadRulesError(f"rule {name} must be a whole number from {low} to {high}, not {value!r}")
+                raise BadRulesError(_("rule {rule} must be a whole number from {low} to {high}, not {value}", rule=name,
+                                       low=low, high=high, value=repr(value)))
         if self.pure_runs_required > self.runs_required:
-            raise BadRulesError("rule pure_runs_required cannot exceed runs_required")
+            raise BadRulesError(_("rule pure_runs_required cannot exceed runs_required"))
         for name in ("wild_as_natural", "long_run", "keep_taken_discard"):
             if not isinstance(getattr(self, name), bool):
-                raise BadRulesError(f"rule {name} must be true or false")
+                raise BadRulesError(_("rule {rule} must be true or false", rule=name))
 
     def pack(self, players: int) -> Pack:
         """The cards shuffled for a deal of ``players``."""
         if players not in PLAYER_COUNTS:
-            raise BadRulesError(f"13-card Rummy is played by 2 to 6 players, not {players}")
+            raise BadRulesError(_("13-card Rummy is played by 2 to 6 players, not {players}", players=players))
         count, jokers = self.packs[players]
         return Pack(count, jokers)
 
@@ -136,7 +139,7 @@ def _prepare(params: dict[str, Any], base: Rules) -> None:
     """A ``packs`` object changes the player counts it names and keeps the preset's others."""
     if "packs" in params:
         if not isinstance(params["packs"], Mapping):
-            raise BadRulesError("rule packs maps a number of players to [packs, jokers]")
+            raise BadRulesError(_("rule packs maps a number of players to [packs, jokers]"))
         params["packs"] = {**base.packs, **params["packs"]}
 
 

@@ -42,7 +42,7 @@ def _card_of_rule(rule: str, text: object) -> str:
     try:
         return card_name(parse_card(text))  # type: ignore[arg-type]
     except CardError as e:
-        raise BadRulesError(f"bad card in rule {rule}: {e}") from None
+        raise BadRulesError(_("bad card in rule {rule}: {why}", rule=rule, why=str(e))) from None
 
 
 def _twice(names: list[str]) -> str:
@@ -104,24 +104,26 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.preset, str):
-            raise BadRulesError(f"rule preset must be a preset name, not {self.preset!r}")
+            raise BadRulesError(_("rule preset must be a preset name, not {preset}", preset=repr(self.preset)))
         points = self.card_points
         if not isinstance(points, Mapping):
-            raise BadRulesError("rule card_points must be an object mapping cards to points")
+            raise BadRulesError(_("rule card_points must be an object mapping cards to points"))
         pts = {_card_of_rule("card_points", k): v for k, v in points.items()}
         if len(pts) != len(points):
-            raise BadRulesError(f"rule card_points names {_twice(list(points))} twice")
+            raise BadRulesError(_("rule card_points names {card} twice", card=_twice(list(points))))
         for name, v in pts.items():
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MOST_POINTS:
-                raise BadRulesError(f"card points must be whole numbers from 0 to {MOST_POINTS}, not {v!r} for {name}")
+                raise BadRulesError(_("card points must be whole numbers from 0 to {most}, not {value} for {card}",
+                                       most=MOST_POINTS, value=repr(v), card=name))
         redeal = tuple(_card_of_rule("floor_redeal_cards", c) for c in self.floor_redeal_cards)
         restricted = tuple(_card_of_rule("restricted_cards", c) for c in self.restricted_cards)
         for name, cards in (("floor_redeal_cards", redeal), ("restricted_cards", restricted)):
             if len(set(cards)) != len(cards):
-                raise BadRulesError(f"rule {name} names {_twice(list(cards))} twice")
+                raise BadRulesError(_("rule {rule} names {card} twice", rule=name, card=_twice(list(cards))))
         if len(redeal) > MOST_FLOOR_REDEAL_CARDS:
-            raise BadRulesError(f"rule floor_redeal_cards names at most {MOST_FLOOR_REDEAL_CARDS} cards, not "
-                                f"{len(redeal)} (with more, a first floor without them is dealt too rarely)")
+            raise BadRulesError(_("rule floor_redeal_cards names at most {most} cards, not {count} (with more, a "
+                                  "first floor without them is dealt too rarely)", most=MOST_FLOOR_REDEAL_CARDS,
+                                  count=len(redeal)))
         object.__setattr__(self, "card_points", pts)
         object.__setattr__(self, "floor_redeal_cards", redeal)
         object.__setattr__(self, "restricted_cards", restricted)
@@ -129,19 +131,21 @@ class Rules:
                      "minimum_deal_score", "satthi_points"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST_POINTS:
-                raise BadRulesError(f"rule {name} must be a whole number from 0 to {MOST_POINTS}, not {value!r}")
+                raise BadRulesError(_("rule {rule} must be a whole number from {low} to {high}, not {value}", rule=name,
+                                       low=0, high=MOST_POINTS, value=repr(value)))
         lead = self.baazi_lead
         if isinstance(lead, bool) or not isinstance(lead, int) or not 1 <= lead <= MOST_BAAZI_LEAD:
-            raise BadRulesError(f"rule baazi_lead must be a whole number from 1 to {MOST_BAAZI_LEAD}, not {lead!r}")
+            raise BadRulesError(_("rule {rule} must be a whole number from {low} to {high}, not {value}",
+                                   rule="baazi_lead", low=1, high=MOST_BAAZI_LEAD, value=repr(lead)))
         houses = self.max_houses
         if isinstance(houses, bool) or not isinstance(houses, int) or houses not in (0, *range(2, 6)):
-            raise BadRulesError(f"rule max_houses must be 0 (no limit) or 2 to 5 (there are five house values), "
-                                f"not {houses!r}")
+            raise BadRulesError(_("rule max_houses must be 0 (no limit) or 2 to 5 (there are five house values), "
+                                  "not {value}", value=repr(houses)))
         for name in ("break_with_loose", "sweep_scores_card_value"):
             if not isinstance(getattr(self, name), bool):
-                raise BadRulesError(f"rule {name} must be true or false")
+                raise BadRulesError(_("rule {rule} must be true or false", rule=name))
         if any(parse_card(c) % 13 + 1 not in HOUSE_VALUES for c in self.restricted_cards):
-            raise BadRulesError("restricted cards must be of a house value (9 to king)")
+            raise BadRulesError(_("restricted cards must be of a house value (9 to king)"))
 
     @property
     def total_card_points(self) -> int:
@@ -210,10 +214,10 @@ def _prepare(params: dict[str, Any], base: Rules) -> None:
     for key in ("floor_redeal_cards", "restricted_cards"):
         if key in params:
             if not isinstance(params[key], list | tuple):
-                raise BadRulesError(f"rule {key} must be a list of cards")
+                raise BadRulesError(_("rule {rule} must be a list of cards", rule=key))
             params[key] = tuple(params[key])
     if "card_points" in params and not isinstance(params["card_points"], Mapping):
-        raise BadRulesError("rule card_points must be an object mapping cards to points")
+        raise BadRulesError(_("rule card_points must be an object mapping cards to points"))
 
 
 def rules_from_json(data: object) -> Rules:

@@ -20,6 +20,7 @@ from taash.fairness import Fairness
 from taash.games.api import Action, State, View
 from taash.games.registry import levels
 from taash.i18n import N_, _, said_of
+from taash.i18n.reasons import json_message
 from taash.tables.adapter import TIMEOUT, Dealt, Settings, TableError, TableGame, adapter
 from taash.tables.names import marked
 
@@ -278,11 +279,19 @@ class TableMatch:
         except UnicodeDecodeError:
             raise SaveError(_("not a taash save file (not UTF-8 text)")) from None
         except json.JSONDecodeError as e:
-            raise SaveError(_("not a taash save file (not valid JSON: {why}, line {line})", why=e.msg,
-                              line=e.lineno)) from None
+            raise SaveError(not_json_save(e)) from None
         except RecursionError:
             raise SaveError(_("not a taash save file (nested too deeply)")) from None
         return cls.from_json(data)
+
+
+def not_json_save(error: json.JSONDecodeError) -> str:
+    """The refusal of a save file that is not JSON: the parser's reason where the language can say it, and the
+    line."""
+    why = json_message(error)
+    if why is None:
+        return _("not a taash save file (not valid JSON, line {line})", line=error.lineno)
+    return _("not a taash save file (not valid JSON: {why}, line {line})", why=why, line=error.lineno)
 
 
 def _check(data: Mapping[str, JSON]) -> str:

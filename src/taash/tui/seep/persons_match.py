@@ -32,7 +32,7 @@ from taash.seep.rules import Rules
 from taash.seep.values import VALUE_MASK
 from taash.seep.view import PlayerView, view_of
 from taash.tables.adapter import Dealt, Settings, TableError, adapter
-from taash.tables.match import SAVE_KIND, SAVE_MOST, SaveError, TableMatch
+from taash.tables.match import SAVE_KIND, SAVE_MOST, SaveError, TableMatch, not_json_save
 from taash.tables.names import bot_name
 
 #: The bot that gives hints, whatever the opponents' level.
@@ -459,6 +459,5 @@ class PersonsMatch:
         except UnicodeDecodeError:
             raise SaveError(_("not a taash save file (not UTF-8 text)")) from None
         except json.JSONDecodeError as e:
-            raise SaveError(_("not a taash save file (not valid JSON: {why}, line {line})", why=e.msg,
-                              line=e.lineno)) from None
+            raise SaveError(not_json_save(e)) from None
         return cls.from_json(data, ascii_only)
