@@ -95,7 +95,7 @@ def quick_play_by_keys(page: Page, url: str, game: str) -> None:
         page.keyboard.type("0")  # a single deal
     else:
         choose_by_keys(page, "format", "points")
-        choose_by_keys(page, "level", "medium")  # greedy bots: they drop only when nothing else is legal
+        choose_by_keys(page, "level", "medium")  # greedy bots: they drop only a hopeless first hand
     tab_to(page, "quick-play")
     page.keyboard.press("Enter")
     page.wait_for_url("**/t/*")
@@ -211,15 +211,19 @@ def rummy_turn_by_keys(page: Page, drop: bool) -> None:
 
 def test_a_whole_rummy_deal_by_the_keyboard_alone(server: str, browser: Browser) -> None:
     errors: list[str] = []
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.set_default_timeout(15000)
-    watch_errors(page, errors, "keys")
-    quick_play_by_keys(page, server, "rummy")
-    turns = 0
-    while wait_turn_or_end(page):
-        rummy_turn_by_keys(page, drop=turns >= 4)
-        turns += 1
-    assert turns >= 2
+    for _ in range(6):  # a medium bot drops a hopeless hand at its first turn (the first drop): then another table
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.set_default_timeout(15000)
+        watch_errors(page, errors, "keys")
+        quick_play_by_keys(page, server, "rummy")
+        turns = 0
+        while wait_turn_or_end(page):
+            rummy_turn_by_keys(page, drop=turns >= 4)
+            turns += 1
+        if turns >= 2:
+            break
+        page.context.close()
+    assert turns >= 2, "six deals in a row ended before the player's second turn"
     lines = tid(page, "announce").locator("p").all_inner_texts()
     assert lines and not any(SYMBOL.search(line) for line in lines), lines
     finish_by_keys(page)

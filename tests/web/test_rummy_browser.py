@@ -50,7 +50,7 @@ def new_rummy_table(page: Page, server: str, name: str, players: str = "2") -> N
     tid(page, "players").select_option(players)
     tid(page, "rules").select_option("octro")
     tid(page, "format").select_option("points")
-    tid(page, "level").select_option("medium")  # greedy bots: they drop only when nothing else is legal
+    tid(page, "level").select_option("medium")  # greedy bots: they drop only a hopeless first hand
     tid(page, "quick-play").click()
     page.wait_for_url("**/t/*")
     _expect(tid(page, "hand")).to_be_visible()
