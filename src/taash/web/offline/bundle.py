@@ -23,8 +23,8 @@ ROOT = Path(taash.__file__).parent
 #: or learned weights).
 PACKAGES = ("bots", "games", "tables")
 #: The single modules shipped, by path under the package.
-MODULES = ("__init__.py", "py.typed", "cards.py", "packs.py", "fairness.py", "rulebook.py", "i18n/__init__.py", "i18n/reasons.py",
-           "web/__init__.py", "web/offline/__init__.py", "web/offline/engine.py")
+MODULES = ("__init__.py", "py.typed", "cards.py", "packs.py", "fairness.py", "rulebook.py", "i18n/__init__.py",
+           "i18n/reasons.py", "web/__init__.py", "web/offline/__init__.py", "web/offline/engine.py")
 #: ``orjson`` as the table adapters use it, on :mod:`json` (Pyodide's npm package has no orjson wheel).
 ORJSON_STAND_IN = '''"""orjson's dumps and loads on json, for taash's offline engine (Pyodide has no orjson here)."""
 import json
