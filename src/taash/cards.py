@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from taash.i18n import _
+
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -38,15 +40,16 @@ def card(rank: str, suit: str) -> int:
 def parse_card(text: str) -> int:
     """Read a card such as ``"Ts"``, ``"10s"`` or ``"kd"``; raise :class:`CardError` if it is none."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be a string such as 'Ts', not {text!r}")
+        raise CardError(_("a card must be a string such as 'Ts', not {text}", text=repr(text)))
     t = text.strip()
     if len(t) == 3 and t[:2] == "10":
         t = "T" + t[2]
     if len(t) != 2:
-        raise CardError(f"unknown card {text!r} (write rank then suit, such as 'Ts' or 'Kd')")
+        raise CardError(_("unknown card {text} (write rank then suit, such as 'Ts' or 'Kd')", text=repr(text)))
     r, s = t[0].upper(), t[1].lower()
     if r not in RANKS or s not in SUITS:
-        raise CardError(f"unknown card {text!r} (ranks {RANKS}, suits {SUITS})")
+        raise CardError(_("unknown card {text} (ranks {ranks}, suits {suits})", text=repr(text), ranks=RANKS,
+                          suits=SUITS))
     return SUITS.index(s) * 13 + RANKS.index(r)
 
 
@@ -88,13 +91,13 @@ def names_of(mask: int) -> list[str]:
 def parse_cards(texts: object, what: str = "cards") -> list[int]:
     """Read a JSON list of card names, refusing anything else and any card named twice."""
     if not isinstance(texts, list):
-        raise CardError(f"{what} must be a list of cards, not {type(texts).__name__}")
+        raise CardError(_("{what} must be a list of cards, not {kind}", what=what, kind=type(texts).__name__))
     out = [parse_card(t) for t in texts]
     if len(set(out)) != len(out):
         seen: set[int] = set()
         for c in out:
             if c in seen:
-                raise CardError(f"{what}: card {card_name(c)} is named twice")
+                raise CardError(_("{what}: card {card} is named twice", what=what, card=card_name(c)))
             seen.add(c)
     return out
 

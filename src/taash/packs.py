@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from taash.cards import RANKS, SUIT_SYMBOLS, SUITS, CardError, card_name
+from taash.i18n import _
 
 #: The face of a printed joker.
 JOKER = 52
@@ -60,32 +61,34 @@ def _short(text: str, limit: int = 20) -> str:
 def parse_face(text: object) -> int:
     """Read a face: ``"Ts"``, ``"10s"``, ``"T♠"``, ``"kd"`` or ``"JK"``; raise :class:`CardError` otherwise."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be a string such as 'Ts' or 'JK', not {_short(repr(text))}")
+        raise CardError(_("a card must be a string such as 'Ts' or 'JK', not {text}", text=_short(repr(text))))
     t = text.strip()
     if t.upper() == JOKER_NAME:
         return JOKER
     if len(t) == 3 and t[:2] == "10":
         t = "T" + t[2]
     if len(t) != 2:
-        raise CardError(f"unknown card {_short(repr(text))} (write rank then suit, such as 'Ts', or JK for a joker)")
+        raise CardError(_("unknown card {text} (write rank then suit, such as 'Ts', or JK for a joker)",
+                          text=_short(repr(text))))
     rank, suit = t[0].upper(), t[1]
     if suit in SUIT_SYMBOLS:
         suit = SUITS[SUIT_SYMBOLS.index(suit)]
     suit = suit.lower()
     if rank not in RANKS or suit not in SUITS:
-        raise CardError(f"unknown card {_short(repr(text))} (ranks {RANKS}, suits {SUITS}, or JK)")
+        raise CardError(_("unknown card {text} (ranks {ranks}, suits {suits}, or JK)", text=_short(repr(text)),
+                          ranks=RANKS, suits=SUITS))
     return SUITS.index(suit) * 13 + RANKS.index(rank)
 
 
 def parse_rank(text: object) -> int:
     """Read a rank alone (``"5"``, ``"T"``, ``"10"``, ``"a"``) as ``0..12`` (ace 0, king 12)."""
     if not isinstance(text, str):
-        raise CardError(f"a rank must be a string such as '5' or 'A', not {_short(repr(text))}")
+        raise CardError(_("a rank must be a string such as '5' or 'A', not {text}", text=_short(repr(text))))
     t = text.strip().upper()
     if t == "10":
         t = "T"
     if len(t) != 1 or t not in RANKS:
-        raise CardError(f"unknown rank {_short(repr(text))} (one of {RANKS})")
+        raise CardError(_("unknown rank {text} (one of {ranks})", text=_short(repr(text)), ranks=RANKS))
     return RANKS.index(t)
 
 
@@ -125,7 +128,8 @@ class Pack:
         out = []
         for face in faces:
             if seen[face] >= self.copies(face):
-                raise CardError(f"{face_name(face)} appears more often than the {self.copies(face)} the pack holds")
+                raise CardError(_("{card} appears more often than the {copies} the pack holds", card=face_name(face),
+                                  copies=self.copies(face)))
             out.append(seen[face] * FACES + face)
             seen[face] += 1
         return out

@@ -17,7 +17,7 @@ SCRIPT = {"hi": re.compile("[\u0900-\u097f]"), "pa": re.compile("[\u0a00-\u0a7f]
 #: English words of Click's refusals and ours, none of which a Hindi or Punjabi line may hold.
 ENGLISH = re.compile(r"\b(Invalid|Input|No such|Option|requires|Missing|argument|must|not|unexpected|unknown|"
                      r"known|file|directory|folder|characters|terminal|this|value|option|command|mean|Expecting|"
-                     r"delimiter|rule)\b")
+                     r"delimiter|rule|card|rank|ranks|suits|twice)\b")
 
 
 def run(args: list[str], lang: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -132,6 +132,8 @@ RULES_REFUSALS = [
     ("r.json", '{"packs": 5}', ["rummy", "play"], "packs"),
     ("r.json", '{"break_with_loose": 1}', ["play"], "break_with_loose"),
     ("bad.json", "[1 2]", ["replay"], "bad.json"),  # a record that is not JSON: "Expecting ',' delimiter"
+    ("r.json", '{"restricted_cards": ["Zz"]}', ["play"], "restricted_cards"),  # a card that is none
+    ("r.json", '{"floor_redeal_cards": [5]}', ["play"], "floor_redeal_cards"),  # a card that is not a string
 ]
 
 
@@ -169,4 +171,15 @@ def test_an_english_reader_reads_the_rules_refusals_he_always_read(tmp_path: Pat
         "taash: rules file r.toml is not valid TOML: Expected newline or end of document after a statement (at line 1, "
         "column 7)",
         "taash: cannot read rules file missing.json: No such file or directory",
+    ]
+
+
+def test_an_english_reader_reads_the_bad_cards_he_always_read(tmp_path: Path) -> None:
+    said = []
+    for file, text, command, _named in RULES_REFUSALS[-2:]:
+        (tmp_path / file).write_text(text + "\n", encoding="utf-8")
+        said.append(one_line_error(run([*command, "--rules", file], None, tmp_path), 2))
+    assert said == [
+        "taash: bad card in rule restricted_cards: unknown card 'Zz' (ranks A23456789TJQK, suits shdc)",
+        "taash: bad card in rule floor_redeal_cards: a card must be a string such as 'Ts', not 5",
     ]

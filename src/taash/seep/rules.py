@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from taash.cards import CardError, card_name, parse_card
-from taash.i18n import N_, _
+from taash.i18n import N_, _, said_of
 from taash.rulebook import rules_document, rules_from_data
 from taash.seep.errors import BadRulesError
 
@@ -42,7 +42,7 @@ def _card_of_rule(rule: str, text: object) -> str:
     try:
         return card_name(parse_card(text))  # type: ignore[arg-type]
     except CardError as e:
-        raise BadRulesError(_("bad card in rule {rule}: {why}", rule=rule, why=str(e))) from None
+        raise BadRulesError(_("bad card in rule {rule}: {why}", rule=rule, why=said_of(e))) from None
 
 
 def _twice(names: list[str]) -> str:
