@@ -561,3 +561,17 @@ class Socket:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def until_finished(http: httpx.Client, table_id: str, stall_seconds: float = 60.0) -> None:
+    """Wait until a table of bots has finished its match; fails only when its version stops moving for
+    ``stall_seconds`` (a stall, not a slow machine)."""
+    version, moved = -1, time.monotonic()
+    while True:
+        table = http.get(f"/api/tables/{table_id}").json()
+        if table["status"] == "finished":
+            return
+        if table["version"] != version:
+            version, moved = table["version"], time.monotonic()
+        assert time.monotonic() - moved < stall_seconds, f"the match stalled at version {version}"
+        time.sleep(0.2)

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.server import Person, running_server
+from tests.web.server import Person, running_server, until_finished
 from tests.web.test_browser import browser, pytestmark, tid  # noqa: F401 - the fixtures
 from tests.web.test_keyboard_browser import accessible_name
 
@@ -57,10 +56,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         table_id = r.json()["id"]
         assert who.post(f"/api/tables/{table_id}/bots").status_code == 200
         assert who.post(f"/api/tables/{table_id}/start").status_code == 200
-        deadline = time.monotonic() + 120
-        while who.http.get(f"/api/tables/{table_id}").json()["status"] != "finished":
-            assert time.monotonic() < deadline, "the bots did not finish the match"
-            time.sleep(0.2)
+        until_finished(who.http, table_id)
         yield {"url": server.url, "table": table_id, "person": who.http.get("/api/me").json()["id"], "server": server}
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.web.server import Person, Server, running_server
+from tests.web.server import Person, Server, running_server, until_finished
 from tests.web.test_server import DATABASES
 
 
@@ -36,12 +36,13 @@ def test_a_match_played_over_the_websocket_keeps_its_secret_until_the_end_then_v
     published = sock.state["fairness"]
     assert published["algorithm"] == "taash-fair/1" and published["match"] == tid
     assert published["seeds"] == {"0": "my-seed-42"} and "secret" not in published
-    deadline = time.monotonic() + 60
+    stall = time.monotonic() + 60  # a minute without a move of ours: stalled
     while sock.state["status"] != "finished":
-        assert time.monotonic() < deadline
+        assert time.monotonic() < stall
         if sock.my_turn():
             sock.move()
             sock.recv_until("ack")
+            stall = time.monotonic() + 60
         else:
             sock.recv()
     sock.close()
@@ -61,10 +62,7 @@ def test_a_rummy_match_of_bots_verifies_after_a_restart_from_the_database(server
     tid = table["id"]
     assert owner.post(f"/api/tables/{tid}/bots").status_code == 200
     assert owner.post(f"/api/tables/{tid}/start").status_code == 200
-    deadline = time.monotonic() + 120
-    while owner.http.get(f"/api/tables/{tid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+    until_finished(owner.http, tid)
     server.kill()  # started again, the server reads the finished table, its secret included, from the database
     server.start()
     assert httpx.get(f"{server.url}/api/health").json()["tables"] == 0

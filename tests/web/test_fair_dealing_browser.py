@@ -5,10 +5,9 @@ its fair dealing and the page shows its word on every deal. The same needs as te
 
 from __future__ import annotations
 
-import time
-
 import httpx
 
+from tests.web.server import until_finished
 from tests.web.test_browser import browser, pytestmark, server, tid, watch_errors  # noqa: F401 - the fixtures
 
 try:
@@ -25,10 +24,7 @@ def test_the_replay_page_verifies_every_deal_of_a_finished_match(server: str, br
         tid_ = table["id"]
         assert http.post(f"/api/tables/{tid_}/bots").status_code == 200
         assert http.post(f"/api/tables/{tid_}/start").status_code == 200
-        deadline = time.monotonic() + 120
-        while http.get(f"/api/tables/{tid_}").json()["status"] != "finished":
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
+        until_finished(http, tid_)
         deals = len(http.get(f"/api/tables/{tid_}/record").json()["deals"])
         commitment = http.get(f"/api/tables/{tid_}/record").json()["fairness"]["commitment"]
     page = browser.new_page()

@@ -97,9 +97,9 @@ def test_two_people_play_tictactoe_to_its_end_in_two_browsers(server: str, brows
         tid(a, "start").click()
 
         marks = 0
-        deadline = time.monotonic() + 60
+        stall = time.monotonic() + 30  # a stall check, not a deadline for the whole game: 30 s without a mark
         while not all(tid(p, "match-over").is_visible() for p in (a, b)):
-            assert time.monotonic() < deadline, f"the game did not end ({marks} marks)"
+            assert time.monotonic() < stall, f"the game stalled after {marks} marks"
             for page in (a, b):
                 squares = page.locator("[data-testid^='square-']:enabled")
                 if tid(page, "turn-banner").text_content() == "Your turn" and squares.count():
@@ -107,6 +107,7 @@ def test_two_people_play_tictactoe_to_its_end_in_two_browsers(server: str, brows
                     squares.first.click()
                     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
                     marks += 1
+                    stall = time.monotonic() + 30
             time.sleep(0.05)
         assert 5 <= marks <= 9
         for page in (a, b):
