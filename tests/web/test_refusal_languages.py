@@ -14,6 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from taash.i18n import said_of, say_in
+from taash.seep.errors import BadPositionError
+from taash.seep.notation import play_from_json
 from taash.tables.adapter import Settings, TableError, adapter
 from taash.tables.table import check_settings
 from taash.tournaments.pairing import TournamentError
@@ -30,6 +32,12 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 def spec(**changes: Any) -> Callable[[], object]:
     return lambda: _checked(TournamentSpec(name="Friday", game="seep", **changes), NOW)
+
+
+def rummy_move(message: dict[str, Any]) -> object:
+    """A Rummy table's reading of a move of seat 0's (a card in it that is none: the card's own refusal inside)."""
+    rummy = adapter("rummy")
+    return rummy.action_from(rummy.new_state(rummy.settings(2, "octro", "points", "easy", True), 7), 0, message)
 
 
 #: A refusal, the English it always said (byte for byte), and the values the Hindi must keep.
@@ -51,6 +59,10 @@ REFUSALS: list[tuple[str, Callable[[], object], str, tuple[str, ...]]] = [
      "wait must be one of 0, 15, 30, 60, 120 seconds", ("0, 15, 30, 60, 120",)),
     ("no format", lambda: wanted_of(PlayNowIn.model_validate({"game": "seep", "format": "pool101"})),
      "Seep takes no format (it plays to baazis)", ("Seep",)),
+    ("card", lambda: rummy_move({"type": "discard", "card": "Zz"}),
+     "malformed discard: unknown card 'Zz' (ranks A23456789TJQK, suits shdc, or JK)", ("'Zz'", "A23456789TJQK")),
+    ("card type", lambda: rummy_move({"type": "discard", "card": 7}),
+     "malformed discard: a card must be a string such as 'Ts' or 'JK', not 7", ("'Ts'", "7")),
 ]
 
 
@@ -63,7 +75,7 @@ def test_a_refusal_with_values_is_said_in_hindi_and_punjabi_and_english_as_befor
     assert str(said).startswith(english) and str(raised.value) == str(said)
     hindi, punjabi = say_in("hi", said), say_in("pa", said)
     assert DEVANAGARI.search(hindi) and GURMUKHI.search(punjabi), (hindi, punjabi)
-    assert not re.search(r"\b(not|must|one of|takes|cannot)\b", hindi), hindi  # no English left in it
+    assert not re.search(r"\b(not|must|one of|takes|cannot|unknown|card|ranks|suits)\b", hindi), hindi  # no English
     assert all(value in hindi and value in punjabi for value in kept), (hindi, kept)
     assert say_in("en", said) == str(said)
 
@@ -180,3 +192,13 @@ def test_a_private_tables_log_is_refused_to_a_stranger_in_his_language(client: T
     assert client.get(path).json() == {"detail": refused, "code": "forbidden"}
     hindi = client.get(path, headers={"Accept-Language": "hi"})
     assert hindi.status_code == 403 and hindi.json()["detail"] == say_in("hi", refused) != refused
+
+
+def test_a_seep_play_naming_a_card_that_is_none_is_refused_in_each_readers_language() -> None:
+    with pytest.raises(BadPositionError) as raised:
+        play_from_json({"card": "Zz"}, {})
+    said = said_of(raised.value)
+    assert str(said) == "unknown card 'Zz' (ranks A23456789TJQK, suits shdc)"  # English as it always was
+    hindi, punjabi = say_in("hi", said), say_in("pa", said)
+    assert DEVANAGARI.search(hindi) and GURMUKHI.search(punjabi) and "'Zz'" in hindi and "'Zz'" in punjabi
+    assert not re.search(r"\b(unknown|card|ranks|suits)\b", hindi + punjabi), (hindi, punjabi)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from taash.cards import CardError
+from taash.i18n import said_of
 from taash.packs import JOKER, face_name, parse_face, parse_rank
 from taash.rummy.errors import BadHandError
 from taash.rummy.rules import Rules, rules_from_json
@@ -40,7 +41,7 @@ def parse_hand(cards: object, rules: Rules) -> list[int]:
     try:
         faces = [parse_face(card) for card in cards]
     except CardError as e:
-        raise BadHandError(str(e)) from None
+        raise BadHandError(said_of(e)) from None
     packs, jokers = most_copies(rules)
     for face, count in Counter(faces).items():
         allowed = jokers if face == JOKER else packs

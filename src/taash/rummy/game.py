@@ -15,7 +15,7 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
-from taash.i18n import _
+from taash.i18n import _, said_of
 from taash.packs import face_name, parse_face
 from taash.rummy.deal import Action, Declare, Discard, Drop, Status, Take, Timeout
 from taash.rummy.errors import BadHandError, IllegalTurnError
@@ -45,7 +45,7 @@ def action_from_json(data: Any) -> Action:
                 return Declare(parse_face(declare["discard"]),
                                tuple(tuple(parse_face(c) for c in g) for g in melds))
     except ValueError as e:
-        raise BadHandError(str(e)) from None
+        raise BadHandError(said_of(e)) from None
     raise BadHandError("a Rummy action is {\"drop\": true}, {\"take\": \"stock\"|\"discard\"}, "
                        "{\"discard\": CARD} or {\"declare\": {\"discard\": CARD, \"melds\": [[CARD, ...]]}}")
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taash.cards import CardError, card_name, cards_of, mask_of, names_of, parse_card, parse_mask
+from taash.i18n import said_of
 from taash.seep.errors import BadPositionError
 from taash.seep.plays import (
     ADD,
@@ -146,7 +147,7 @@ def play_from_json(data: JSON, houses: dict[int, House]) -> Play:
             return (BREAK, c, value, broken, loose)
         return (ADD if value in houses else ESTABLISH, c, value, 0, loose)
     except CardError as e:
-        raise BadPositionError(str(e)) from None
+        raise BadPositionError(said_of(e)) from None
 
 
 def _int_field(data: dict[str, JSON], key: str, default: int | None, allowed: range | tuple[int, ...]) -> int:
@@ -189,7 +190,7 @@ def position_from_json(data: JSON) -> Position:
             parse_mask(data["restricted"], "restricted") if "restricted" in data else None
         )
     except CardError as e:
-        raise BadPositionError(str(e)) from None
+        raise BadPositionError(said_of(e)) from None
     if hand is None:
         raise BadPositionError("position must give 'hand'")
     if not hand:
