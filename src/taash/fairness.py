@@ -37,6 +37,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from taash.i18n import _
+
 #: The algorithm's name, as records and table states give it.
 ALGORITHM = "taash-fair/1"
 #: The length of a server's secret, in bytes.
@@ -66,7 +68,8 @@ def commitment_of(secret: bytes) -> str:
 def check_seed(seed: object) -> str:
     """A player's own seed, checked (``FairnessError`` naming what it may be)."""
     if not isinstance(seed, str) or not _SEED.fullmatch(seed):
-        raise FairnessError(f"a seed is {SEED_RULE}, not {str(seed)[:40]!r}")
+        raise FairnessError(_("a seed is 1 to 64 letters, digits, '-', '_' or '.', not {seed}",
+                               seed=repr(str(seed)[:40])))
     return seed
 
 
@@ -82,13 +85,15 @@ class Fairness:
 
     def __post_init__(self) -> None:
         if not _MATCH.fullmatch(self.match):
-            raise FairnessError(f"a match id is 1 to 64 letters, digits, '-', '_' or '.', not {self.match[:40]!r}")
+            raise FairnessError(_("a match id is 1 to 64 letters, digits, '-', '_' or '.', not {match}",
+                                  match=repr(self.match[:40])))
         if len(self.secret) != SECRET_BYTES:
-            raise FairnessError(f"the secret must be {SECRET_BYTES} bytes, not {len(self.secret)}")
+            raise FairnessError(_("the secret must be {bytes} bytes, not {given}", bytes=SECRET_BYTES,
+                                   given=len(self.secret)))
         seats = [seat for seat, _ in self.seeds]
         if seats != sorted(set(seats)) or any(seat < 0 for seat in seats):
-            raise FairnessError("the seeds must be given once per seat, in seat order")
-        for _, seed in self.seeds:
+            raise FairnessError(_("the seeds must be given once per seat, in seat order"))
+        for _seat, seed in self.seeds:
             check_seed(seed)
 
     @property
@@ -141,23 +146,24 @@ def fairness_from_json(data: JSON) -> Fairness:
     """Read a record's fairness block and check its secret against its commitment (``FairnessError`` for the
     first thing wrong)."""
     if not isinstance(data, dict):
-        raise FairnessError("the fairness block must be a JSON object")
+        raise FairnessError(_("the fairness block must be a JSON object"))
     if data.get("algorithm") != ALGORITHM:
-        raise FairnessError(f"unknown fairness algorithm {str(data.get('algorithm'))[:40]!r} (known: {ALGORITHM})")
+        raise FairnessError(_("unknown fairness algorithm {algorithm} (known: {known})",
+                               algorithm=repr(str(data.get("algorithm"))[:40]), known=ALGORITHM))
     game, match = data.get("game"), data.get("match")
     if not isinstance(game, str) or not isinstance(match, str):
-        raise FairnessError("the fairness block must name its game and match")
+        raise FairnessError(_("the fairness block must name its game and match"))
     commitment, secret = data.get("commitment"), data.get("secret")
     if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
-        raise FairnessError("the commitment must be 64 lowercase hex digits")
+        raise FairnessError(_("the commitment must be 64 lowercase hex digits"))
     if not isinstance(secret, str) or not _HEX64.fullmatch(secret):
-        raise FairnessError("the secret must be 64 lowercase hex digits (it is revealed once the match is over)")
+        raise FairnessError(_("the secret must be 64 lowercase hex digits (it is revealed once the match is over)"))
     raw = data.get("seeds", {})
     if not isinstance(raw, dict) or not all(isinstance(k, str) and k.isdigit() and len(k) <= 2 for k in raw):
-        raise FairnessError("the seeds must be an object of seat -> seed")
+        raise FairnessError(_("the seeds must be an object of seat -> seed"))
     fair = Fairness(game, match, bytes.fromhex(secret), tuple(sorted((int(k), v) for k, v in raw.items())))
     if not hmac.compare_digest(fair.commitment, commitment):
-        raise FairnessError("the secret does not match the commitment: its SHA-256 is another")
+        raise FairnessError(_("the secret does not match the commitment: its SHA-256 is another"))
     return fair
 
 

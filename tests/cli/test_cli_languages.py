@@ -3,10 +3,14 @@ environment's), in a real process: one line on standard error, exit status 2, no
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -182,4 +186,125 @@ def test_an_english_reader_reads_the_bad_cards_he_always_read(tmp_path: Path) ->
     assert said == [
         "taash: bad card in rule restricted_cards: unknown card 'Zz' (ranks A23456789TJQK, suits shdc)",
         "taash: bad card in rule floor_redeal_cards: a card must be a string such as 'Ts', not 5",
+    ]
+
+
+#: English words of a record's refusals (the place, the engines' words), none of which a Hindi or Punjabi line may
+#: hold besides the JSON keys and values each case names.
+RECORD_ENGLISH = re.compile(r"\b(deal|deals|play|turn|seat|seats|pack|packs|deck|record|holds|hold|cannot|illegal|"
+                            r"over|printed|jokers|whole|number|list|object|key|fairness|secret|stock|discard|hand|"
+                            r"the|of|and|or|is|to|but|be|than|has|made)\b")
+
+
+def _seep_deal(change: Callable[[dict[str, Any]], object]) -> Callable[[dict[str, Any]], None]:
+    return lambda record: (change(record["deals"][0]), None)[1]
+
+
+def _rummy_turn(turn: int, change: Callable[[dict[str, Any]], object]) -> Callable[[dict[str, Any]], None]:
+    return lambda record: (change(record["deals"][0]["turns"][turn]), None)[1]
+
+
+#: Bad records of both games: ``(name, game, change, exit status, words kept as the file writes them)``.
+RECORD_REFUSALS: list[tuple[str, str, Callable[[dict[str, Any]], None], int, tuple[str, ...]]] = [
+    ("card", "seep", _seep_deal(lambda d: d["deck"].__setitem__(0, "Zq")), 2, ("'Zq'",)),
+    ("deck", "seep", _seep_deal(lambda d: d.__setitem__("deck", d["deck"][:51])), 2, ()),
+    ("dealer", "seep", _seep_deal(lambda d: d.__setitem__("dealer", 7)), 2, ("dealer",)),
+    ("bid", "seep", _seep_deal(lambda d: d.__setitem__("bid", "x")), 2, ("bid", "null")),
+    ("illegal-bid", "seep", _seep_deal(lambda d: d.__setitem__("bid", 5)), 1, ()),
+    ("illegal-play", "seep", _seep_deal(lambda d: d["plays"].__setitem__(2, {"card": d["plays"][1]["card"]})), 1,
+     ("Ts",)),
+    ("play-key", "seep", _seep_deal(lambda d: d["plays"][1].__setitem__("nope", 1)), 2, ("'nope'",)),
+    ("more-plays", "seep", _seep_deal(lambda d: d["plays"].append({"card": "2c"})), 2, ()),
+    ("dealer-order", "seep", lambda r: r["deals"][1].__setitem__("dealer", 1 - r["deals"][1]["dealer"]), 1, ()),
+    ("plays", "seep", _seep_deal(lambda d: d.__setitem__("plays", 5)), 2, ("plays",)),
+    ("pack", "rummy", lambda r: r["deals"][0]["pack"].__setitem__(0, "Kd"), 2, ()),
+    ("short-pack", "rummy", lambda r: r["deals"][0].__setitem__("pack", r["deals"][0]["pack"][:10]), 2, ()),
+    ("turn-key", "rummy", _rummy_turn(0, lambda t: t.__setitem__("nope", 1)), 2, ("'nope'",)),
+    ("take", "rummy", _rummy_turn(0, lambda t: t.__setitem__("take", "hand")), 2,
+     ("take", "'stock'", "'discard'", "'hand'")),
+    ("seat", "rummy", _rummy_turn(0, lambda t: t.__setitem__("seat", 9)), 2, ("seat",)),
+    ("wrong-seat", "rummy", _rummy_turn(0, lambda t: t.__setitem__("seat", (t["seat"] + 1) % 4)), 1, ()),
+    ("not-held", "rummy", _rummy_turn(1, lambda t: t.__setitem__("discard", "Kh")), 1, ("Kh",)),
+    ("wild", "rummy", lambda r: r["deals"][0].__setitem__("wild", "Q"), 2, ("wild", "'Q'")),
+    ("fairness", "rummy", lambda r: r.__setitem__("fairness", {"algorithm": "x"}), 2, ("(fairness)", "taash-fair/1")),
+]
+
+
+@cache
+def _record(game: str) -> str:
+    """A record the engine writes: a Seep match of 2 whose first deal is played out and whose second is dealt, or
+    a Rummy deal of 4 three turns in (each the first legal play, a card from the stock and the first discard)."""
+    if game == "seep":
+        from taash.seep.match import Match
+        from taash.seep.record import record_of
+        from taash.seep.rules import PRESETS
+
+        seep = Match(PRESETS["standard"], 2, seed=3, baazis_to_win=5)
+        seep.make_bid(seep.legal_bids()[0])
+        while not seep.deal.over:
+            seep.play(seep.legal_plays()[0])
+        seep.next_deal()
+        return json.dumps(record_of(seep).to_json())
+    from taash.rummy.deal import Take
+    from taash.rummy.match import Match as RummyMatch
+    from taash.rummy.record import record_of as rummy_record_of
+    from taash.rummy.rules import rules_from_json
+
+    rummy = RummyMatch(rules_from_json("octro"), 4, seed=5)
+    for _turn in range(3):
+        rummy.act(Take("stock"))
+        rummy.act(rummy.legal_actions()[0])
+    return json.dumps(rummy_record_of(rummy).to_json())
+
+
+def _bad_record(game: str, change: Callable[[dict[str, Any]], None], folder: Path, name: str) -> str:
+    """A record of ``game`` with ``change`` made to it, written to ``folder/name.json``."""
+    record = json.loads(_record(game))
+    change(record)
+    (folder / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
+    return f"{name}.json"
+
+
+@pytest.mark.parametrize("lang", ["hi", "pa"])
+@pytest.mark.parametrize(("name", "game", "change", "status", "kept"), RECORD_REFUSALS,
+                         ids=[case[0] for case in RECORD_REFUSALS])
+def test_a_bad_record_is_refused_in_the_players_language(name: str, game: str, change: Callable[[dict[str, Any]], None],
+                                                         status: int, kept: tuple[str, ...], lang: str,
+                                                         tmp_path: Path) -> None:
+    file = _bad_record(game, change, tmp_path, name)
+    line = one_line_error(run(["replay", file], lang, tmp_path), status)
+    assert line.startswith(f"taash: {file}: "), line
+    said = line.removeprefix(f"taash: {file}: ")
+    for word in kept:
+        assert word in said, (word, line)
+        said = said.replace(word, "")
+    said_in(lang, said)
+    assert not RECORD_ENGLISH.search(said), line
+
+
+def test_an_english_reader_reads_the_record_refusals_he_always_read(tmp_path: Path) -> None:
+    said = []
+    for name, game, change, status, _kept in RECORD_REFUSALS:
+        file = _bad_record(game, change, tmp_path, name)
+        said.append(one_line_error(run(["replay", file], None, tmp_path), status))
+    assert said == [
+        "taash: card.json: deal 1: unknown card 'Zq' (ranks A23456789TJQK, suits shdc)",
+        "taash: deck.json: deal 1: the deck must hold each of the 52 cards once",
+        "taash: dealer.json: deal 1: dealer must be a whole number from 0 to 1, not 7",
+        "taash: bid.json: deal 1: bid must be a number or null, not 'x'",
+        "taash: illegal-bid.json: deal 1: cannot bid 5: a bid is 9 to 13 and the bidder must hold a card of it",
+        "taash: illegal-play.json: deal 1, play 3: illegal play for seat 1: Ts thrown",
+        "taash: play-key.json: deal 1, play 2: unknown key 'nope' in play",
+        "taash: more-plays.json: deal 1, play 49: more plays than the deal has",
+        "taash: dealer-order.json: deal 2: seat 1 deals, but the rules say seat 0 deals",
+        "taash: plays.json: deal 1: plays must be a list",
+        "taash: pack.json: deal 1: the pack must hold 3 packs of 52 and 6 printed jokers (162 cards) for 4 players",
+        "taash: short-pack.json: deal 1: the pack is too short to deal 4 hands, the open card and the wild card",
+        "taash: turn-key.json: deal 1, turn 1: unknown turn key 'nope'",
+        "taash: take.json: deal 1, turn 1: take must be 'stock' or 'discard', not 'hand'",
+        "taash: seat.json: deal 1, turn 1: seat must be a whole number from 0 to 3, not '9'",
+        "taash: wrong-seat.json: deal 1, turn 1: seat 0 plays, but it is seat 3's turn",
+        "taash: not-held.json: deal 1, turn 2: you have no Kh to discard",
+        "taash: wild.json: deal 1: wild 'Q' is not what the wild card Tc makes",
+        "taash: fairness.json: fairness: unknown fairness algorithm 'x' (known: taash-fair/1)",
     ]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import Any
 
 import pytest
 
 from taash.fairness import Fairness, Reshuffles, commitment_of
+from taash.i18n import Said, in_language, said_of
 from taash.rummy.deal import Discard, Take
 from taash.rummy.errors import RecordError
 from taash.rummy.match import Match as RummyMatch
@@ -112,6 +114,32 @@ def test_a_changed_card_secret_commitment_or_first_dealer_is_refused(played: tup
             verify_record(bad)
         assert e.value.code == "unfair"
         assert "\n" not in str(e.value)
+
+
+def test_an_unfair_record_is_refused_in_each_readers_language(played: tuple[Table, list[str]]) -> None:
+    """The refusal reaches the server as a said sentence: ``/api/tables/{id}/verify`` says it in each reader's
+    language (the deal's place and the reason in one sentence), English as it always was."""
+    table, _ = played
+    record = table.record()
+    key = deck_key(record)
+    swapped = copy.deepcopy(record)
+    pack = swapped["deals"][0][key]
+    first = next(i for i in range(1, len(pack)) if pack[i] != pack[0])
+    pack[0], pack[first] = pack[first], pack[0]
+    secret = copy.deepcopy(record)
+    secret["fairness"]["secret"] = bytes(32).hex()
+    for bad, english in ((swapped, f"deal 1: the {key} is not the one the secret deals (card 1 is {pack[0]}, the "
+                                   f"secret deals {pack[first]})"),
+                         (secret, "fairness: the secret does not match the commitment: its SHA-256 is another")):
+        with pytest.raises(TableError) as e:
+            verify_record(bad)
+        said = said_of(e.value)
+        assert isinstance(said, Said)
+        assert str(e.value) == said.in_("en") == english
+        for lang, script in (("hi", "[\u0900-\u097f]"), ("pa", "[\u0a00-\u0a7f]")):
+            line = in_language(lang, said)
+            assert re.search(script, line), line
+            assert not re.search(r"\b(deal|the|is|not|one|secret|deals|card|does|match|commitment)\b", line), line
 
 
 def test_a_record_with_no_fairness_block_is_not_a_fair_one() -> None:

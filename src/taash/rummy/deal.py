@@ -197,16 +197,19 @@ class Deal:
                  middle_drop: int | None = None):
         seats = tuple(range(players)) if seats is None else tuple(sorted(seats))
         if not 2 <= players <= 6:
-            raise BadHandError(f"13-card Rummy is played by 2 to 6 players, not {players}")
+            raise BadHandError(_("13-card Rummy is played by 2 to 6 players, not {players}", players=players))
         if len(seats) < 2 or len(set(seats)) != len(seats) or not all(0 <= s < players for s in seats):
-            raise BadHandError(f"a deal seats two or more different seats of the {players}, not {list(seats)}")
+            raise BadHandError(_("a deal seats two or more different seats of the {players}, not {seats}",
+                                 players=players, seats=list(seats)))
         if dealer not in seats:
-            raise BadHandError(f"the dealer must be a seat dealt in ({list(seats)}), not {dealer}")
+            raise BadHandError(_("the dealer must be a seat dealt in ({seats}), not {dealer}", seats=list(seats),
+                                 dealer=dealer))
         expected = Counter(sorted_pack(rules, len(seats)))
         if len(pack) != sum(expected.values()) or Counter(pack) != expected:
             packs, jokers = rules.packs[len(seats)]
-            raise BadHandError(f"the pack must hold {packs} packs of 52 and {jokers} printed jokers "
-                               f"({sum(expected.values())} cards) for {len(seats)} players")
+            raise BadHandError(_("the pack must hold {packs} packs of 52 and {jokers} printed jokers ({cards} cards) "
+                                 "for {players} players", packs=packs, jokers=jokers, cards=sum(expected.values()),
+                                 players=len(seats)))
         self.rules = rules
         self.players = players
         self.seats = seats
@@ -286,38 +289,39 @@ class Deal:
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalTurnError` with the reason when ``action`` is not legal now."""
         if self.phase is Phase.OVER:
-            raise IllegalTurnError("the deal is over")
+            raise IllegalTurnError(_("the deal is over"))
         seat = self.to_move
         if isinstance(action, Drop | Take):
             if self.phase is not Phase.TAKE:
-                raise IllegalTurnError("you have taken a card this turn: now discard one (or declare)")
+                raise IllegalTurnError(_("you have taken a card this turn: now discard one (or declare)"))
             if isinstance(action, Take):
                 if action.source == "stock" and not self.can_take_stock():
-                    raise IllegalTurnError("the stock is empty and the discard pile has no card to refill it")
+                    raise IllegalTurnError(_("the stock is empty and the discard pile has no card to refill it"))
                 if action.source == "discard" and not self.pile:
-                    raise IllegalTurnError("the discard pile is empty")
+                    raise IllegalTurnError(_("the discard pile is empty"))
                 if action.source not in ("stock", "discard"):
-                    raise IllegalTurnError(f"cards are taken from the stock or the discard pile, not {action.source!r}")
+                    raise IllegalTurnError(_("cards are taken from the stock or the discard pile, not {source}",
+                                             source=repr(action.source)))
             return
         if not isinstance(action, Discard | Declare):
-            raise IllegalTurnError(f"not a Rummy action: {action!r}")
+            raise IllegalTurnError(_("not a Rummy action: {action}", action=repr(action)))
         if self.phase is not Phase.DISCARD:
-            raise IllegalTurnError("take a card from the stock or the discard pile first (or drop)")
+            raise IllegalTurnError(_("take a card from the stock or the discard pile first (or drop)"))
         hand = self.hands[seat]
         if isinstance(action, Discard):
             if action.card not in hand:
-                raise IllegalTurnError(f"you have no {_name(action.card)} to discard")
+                raise IllegalTurnError(_("you have no {card} to discard", card=_name(action.card)))
             if action.card not in self.discardable():
                 raise IllegalTurnError(kept_reason(action.card))
             return
         if action.finish not in hand:
-            raise IllegalTurnError(f"you have no {_name(action.finish)} to lay down as the finish card")
+            raise IllegalTurnError(_("you have no {card} to lay down as the finish card", card=_name(action.finish)))
         rest = Counter(hand)
         rest[action.finish] -= 1
         shown = Counter(f for group in action.groups for f in group)
         if any(not group for group in action.groups) or shown != +rest:
-            raise IllegalTurnError(f"the groups of a declaration must hold exactly the {HAND} cards of your hand "
-                                   "besides the finish card")
+            raise IllegalTurnError(_("the groups of a declaration must hold exactly the {cards} cards of your hand "
+                                     "besides the finish card", cards=HAND))
 
     # -- doing it -------------------------------------------------------------------------------------------
 
@@ -344,11 +348,11 @@ class Deal:
         already taken, the card he took is discarded if he may, else the first card of his hand he may discard);
         his ``timeouts_to_drop``-th timeout in a row drops him (middle drop) after the discard."""
         if self.phase is Phase.OVER:
-            raise IllegalTurnError("the deal is over")
+            raise IllegalTurnError(_("the deal is over"))
         seat = self.to_move
         if self.phase is Phase.TAKE:
             if not self.can_take_stock():
-                raise IllegalTurnError("the stock is empty and the discard pile has no card to refill it")
+                raise IllegalTurnError(_("the stock is empty and the discard pile has no card to refill it"))
             self._take(seat, "stock")
         turn = self.turns[-1]
         allowed = self.discardable()
@@ -432,7 +436,7 @@ class Deal:
     def result(self) -> DealPoints:
         """How the finished deal ended."""
         if self.winner is None:
-            raise IllegalTurnError("the deal is not over")
+            raise IllegalTurnError(_("the deal is not over"))
         return DealPoints(
             winner=self.winner,
             declared=self.declared,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from taash.i18n import _
+
 
 class RummyError(ValueError):
     """Anything the Rummy engine refuses."""
@@ -23,10 +25,12 @@ class RecordError(RummyError):
     """A game record that does not replay: carries the deal and turn (counted from 1) where it went wrong."""
 
     def __init__(self, message: str, deal: int | None = None, turn: int | None = None, illegal: bool = False):
-        where = ""
-        if deal is not None:
-            where = f"deal {deal}" + (f", turn {turn}" if turn is not None else "") + ": "
-        super().__init__(where + message)
+        # One sentence with the place in it (a said sentence, its reason said again in each reader's language).
+        if deal is not None and turn is not None:
+            message = _("deal {deal}, turn {turn}: {why}", deal=deal, turn=turn, why=message)
+        elif deal is not None:
+            message = _("deal {deal}: {why}", deal=deal, why=message)
+        super().__init__(message)
         self.deal = deal
         self.turn = turn
         #: True when the record is well formed but a turn in it breaks the rules.

@@ -18,6 +18,7 @@ from typing import Any
 
 from taash.cards import CardError
 from taash.fairness import Fairness, FairnessError, fairness_from_json
+from taash.i18n import _, said_of
 from taash.packs import JOKER, face_name, parse_face, parse_rank, rank_name
 from taash.rummy.deal import Deal, Declare, Discard, Drop, Phase, Take, Turn
 from taash.rummy.errors import BadHandError, BadRulesError, IllegalTurnError, RecordError
@@ -112,8 +113,11 @@ def _int(data: dict[str, JSON], key: str, allowed: range | None, deal: int | Non
          turn: int | None = None) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or (allowed is not None and value not in allowed):
-        within = f" from {allowed.start} to {allowed.stop - 1}" if allowed is not None else ""
-        raise RecordError(f"{key} must be a whole number{within}, not {str(value)[:40]!r}", deal, turn)
+        said = repr(str(value)[:40])
+        if allowed is None:
+            raise RecordError(_("{key} must be a whole number, not {value}", key=key, value=said), deal, turn)
+        raise RecordError(_("{key} must be a whole number from {low} to {high}, not {value}", key=key,
+                            low=allowed.start, high=allowed.stop - 1, value=said), deal, turn)
     return value
 
 
@@ -121,67 +125,69 @@ def _face(text: JSON, deal: int | None = None, turn: int | None = None) -> int:
     try:
         return parse_face(text)
     except CardError as e:
-        raise RecordError(str(e), deal, turn) from None
+        raise RecordError(said_of(e), deal, turn) from None
 
 
 def record_from_json(data: JSON) -> GameRecord:
     """Read a record's structure; cards held, turn order and rules are checked by :func:`replay`."""
     if not isinstance(data, dict):
-        raise RecordError("a game record must be a JSON object")
+        raise RecordError(_("a game record must be a JSON object"))
     if data.get("game", "rummy") != "rummy":
-        raise RecordError(f"not a Rummy record (game {str(data.get('game'))[:40]!r})")
+        raise RecordError(_("not a Rummy record (game {game})", game=repr(str(data.get("game"))[:40])))
     try:
         rules = rules_from_json(data.get("rules", "octro"))
     except BadRulesError as e:
-        raise RecordError(str(e)) from None
+        raise RecordError(said_of(e)) from None
     players = _int(data, "players", PLAYER_COUNTS)
     name = data.get("format", "points")
     if not isinstance(name, str) or name not in FORMATS:
-        raise RecordError(f"unknown match format {str(name)[:40]!r} (known: {', '.join(FORMATS)})")
+        raise RecordError(_("unknown match format {format} (known: {known})", format=repr(str(name)[:40]),
+                            known=", ".join(FORMATS)))
     seed = _int(data, "seed", None)
     names = data.get("names")
     if names is not None and (not isinstance(names, list) or len(names) != players
                               or not all(isinstance(n, str) for n in names)):
-        raise RecordError(f"names must be a list of {players} strings")
+        raise RecordError(_("names must be a list of {players} strings", players=players))
     raw_deals = data.get("deals")
     if not isinstance(raw_deals, list):
-        raise RecordError("a record must have a list of deals")
+        raise RecordError(_("a record must have a list of deals"))
     deals = []
     for i, raw in enumerate(raw_deals, 1):
         if not isinstance(raw, dict):
-            raise RecordError("a deal must be a JSON object", i)
+            raise RecordError(_("a deal must be a JSON object"), i)
         dealer = _int(raw, "dealer", range(players), i)
         seats = raw.get("seats")
         if seats is not None:
             if (not isinstance(seats, list) or not all(isinstance(s, int) and not isinstance(s, bool)
                                                        and 0 <= s < players for s in seats)):
-                raise RecordError(f"seats must be a list of seats from 0 to {players - 1}", i)
+                raise RecordError(_("seats must be a list of seats from 0 to {last}", last=players - 1), i)
             seats = tuple(seats)
         pack = raw.get("pack")
         if not isinstance(pack, list):
-            raise RecordError("a deal must have its pack, a list of cards", i)
+            raise RecordError(_("a deal must have its pack, a list of cards"), i)
         faces = [_face(c, i) for c in pack]
         n = len(seats) if seats is not None else players
         if len(faces) < 13 * n + 2:
-            raise RecordError(f"the pack is too short to deal {n} hands, the open card and the wild card", i)
+            raise RecordError(_("the pack is too short to deal {n} hands, the open card and the wild card", n=n), i)
         if "wild" in raw:
             try:
                 wild = parse_rank(raw["wild"])
             except CardError as e:
-                raise RecordError(f"wild: {e}", i) from None
+                raise RecordError(_("wild: {why}", why=said_of(e)), i) from None
             card = faces[13 * n + 1]
             if wild != (0 if card == JOKER else card % 13):
-                raise RecordError(f"wild {raw['wild']!r} is not what the wild card {face_name(card)} makes", i)
+                raise RecordError(_("wild {wild} is not what the wild card {card} makes", wild=repr(raw["wild"]),
+                                    card=face_name(card)), i)
         turns = raw.get("turns", [])
         if not isinstance(turns, list):
-            raise RecordError("turns must be a list", i)
+            raise RecordError(_("turns must be a list"), i)
         deals.append(DealRecord(dealer, faces, turns, seats))
     fairness = None
     if "fairness" in data:
         try:
             fairness = fairness_from_json(data["fairness"])
         except FairnessError as e:
-            raise RecordError(f"fairness: {e}") from None
+            raise RecordError(_("fairness: {why}", why=said_of(e))) from None
     return GameRecord(rules, players, get_format(name), seed, deals, names, fairness)
 
 
@@ -226,25 +232,25 @@ def replay(record: GameRecord) -> Replayed:
     first, middle = tally.drops(record.rules)
     for i, d in enumerate(record.deals, 1):
         if tally.over:
-            raise RecordError("the match was over before this deal", i, illegal=True)
+            raise RecordError(_("the match was over before this deal"), i, illegal=True)
         if i > len(tally.results) + 1:
-            raise RecordError("only the last deal of a record may be unfinished", i - 1)
+            raise RecordError(_("only the last deal of a record may be unfinished"), i - 1)
         seats = tally.seats()
         if d.seats is not None and tuple(sorted(d.seats)) != seats:
-            raise RecordError(f"seats {list(d.seats)} are dealt in, but the match deals in {list(seats)}", i,
-                              illegal=True)
+            raise RecordError(_("seats {seats} are dealt in, but the match deals in {dealt}", seats=list(d.seats),
+                                dealt=list(seats)), i, illegal=True)
         if i > 1:
             expected = tally.next_dealer(d.dealer)
             if d.dealer != expected:
-                raise RecordError(f"seat {d.dealer} deals, but the rules say seat {expected} deals", i,
-                                  illegal=True)
+                raise RecordError(_("seat {dealer} deals, but the rules say seat {expected} deals", dealer=d.dealer,
+                                    expected=expected), i, illegal=True)
         elif d.dealer not in seats:
-            raise RecordError(f"seat {d.dealer} is not dealt in", i, illegal=True)
+            raise RecordError(_("seat {dealer} is not dealt in", dealer=d.dealer), i, illegal=True)
         try:
             deal = Deal(record.rules, record.players, d.dealer, d.pack, reshuffles(record.seed, record.fairness, i - 1),
                         seats, first, middle)
         except BadHandError as e:
-            raise RecordError(str(e), i) from None
+            raise RecordError(said_of(e), i) from None
         for j, raw in enumerate(d.turns, 1):
             _replay_turn(deal, raw, i, j, last=j == len(d.turns))
         if deal.over:
@@ -263,7 +269,7 @@ def positions(record: GameRecord) -> Iterator[tuple[int, int, Deal]]:
             deal = Deal(record.rules, record.players, d.dealer, d.pack, reshuffles(record.seed, record.fairness, i),
                         tally.seats(), first, middle)
         except BadHandError as e:
-            raise RecordError(str(e), i + 1) from None
+            raise RecordError(said_of(e), i + 1) from None
         yield i, 0, deal.clone()
         for j, raw in enumerate(d.turns, 1):
             _replay_turn(deal, raw, i + 1, j, last=j == len(d.turns))
@@ -279,20 +285,22 @@ def check_fairness(record: GameRecord) -> list[str]:
     that is not (or a record with no fairness block). Check the rules with :func:`replay` too."""
     fairness = record.fairness
     if fairness is None:
-        raise RecordError("the record has no fairness block: its match was not dealt fairly by a server")
+        raise RecordError(_("the record has no fairness block: its match was not dealt fairly by a server"))
     lines = []
     for i, d in enumerate(record.deals, 1):
         if i == 1 and d.dealer != fairness.first_dealer(record.players):
-            raise RecordError(f"seat {d.dealer} deals first, but the secret makes seat "
-                              f"{fairness.first_dealer(record.players)} the first dealer", i)
+            raise RecordError(_("seat {dealer} deals first, but the secret makes seat {first} the first dealer",
+                                dealer=d.dealer, first=fairness.first_dealer(record.players)), i)
         seats = len(d.seats) if d.seats is not None else record.players
         pack = fair_pack(record.rules, seats, fairness, i)
         if d.pack != pack:
             if len(d.pack) != len(pack):
-                raise RecordError(f"the pack holds {len(d.pack)} cards, not {len(pack)}", i)
+                raise RecordError(_("the pack holds {cards} cards, not {expected}", cards=len(d.pack),
+                                    expected=len(pack)), i)
             place = next(k for k, (a, b) in enumerate(zip(d.pack, pack, strict=True)) if a != b)
-            raise RecordError(f"the pack is not the one the secret deals (card {place + 1} is "
-                              f"{face_name(d.pack[place])}, the secret deals {face_name(pack[place])})", i)
+            raise RecordError(_("the pack is not the one the secret deals (card {place} is {card}, the secret "
+                                "deals {dealt})", place=place + 1, card=face_name(d.pack[place]),
+                                dealt=face_name(pack[place])), i)
         lines.append(f"Deal {i}: seat {d.dealer} deals; the pack of {len(d.pack)} cards is the one the secret deals")
     return lines
 
@@ -300,36 +308,36 @@ def check_fairness(record: GameRecord) -> list[str]:
 def _replay_turn(deal: Deal, raw: JSON, i: int, j: int, last: bool) -> None:
     """Play one turn of a record onto ``deal``."""
     if not isinstance(raw, dict):
-        raise RecordError("a turn must be a JSON object", i, j)
+        raise RecordError(_("a turn must be a JSON object"), i, j)
     unknown = sorted(set(raw) - _TURN_KEYS)
     if unknown:
-        raise RecordError(f"unknown turn key {unknown[0][:40]!r}", i, j)
+        raise RecordError(_("unknown turn key {key}", key=repr(unknown[0][:40])), i, j)
     seat = _int(raw, "seat", range(deal.players), i, j)
     drop, take, timeout = raw.get("drop", False), raw.get("take"), raw.get("timeout", False)
     if not isinstance(drop, bool) or not isinstance(timeout, bool):
-        raise RecordError("drop and timeout must be true or false", i, j)
+        raise RecordError(_("drop and timeout must be true or false"), i, j)
     if take is not None and take not in ("stock", "discard"):
-        raise RecordError(f"take must be 'stock' or 'discard', not {str(take)[:40]!r}", i, j)
+        raise RecordError(_("take must be 'stock' or 'discard', not {take}", take=repr(str(take)[:40])), i, j)
     discard = _face(raw["discard"], i, j) if "discard" in raw else None
     declare: Declare | None = None
     if "declare" in raw:
         declare = _declaration(raw["declare"], i, j)
     if drop and (take or discard is not None or declare or timeout):
-        raise RecordError("a drop is a turn of its own", i, j)
+        raise RecordError(_("a drop is a turn of its own"), i, j)
     if discard is not None and declare is not None:
-        raise RecordError("a turn discards or declares, not both", i, j)
+        raise RecordError(_("a turn discards or declares, not both"), i, j)
     if not drop and not timeout and take is None:
-        raise RecordError("a turn drops, times out, or takes a card", i, j)
+        raise RecordError(_("a turn drops, times out, or takes a card"), i, j)
     if not drop and not timeout and discard is None and declare is None and not last:
-        raise RecordError("a turn that takes a card must discard or declare (only a record's last turn may "
-                          "stop after the take)", i, j)
+        raise RecordError(_("a turn that takes a card must discard or declare (only a record's last turn may "
+                            "stop after the take)"), i, j)
     if timeout and declare is not None:
-        raise RecordError("a timed-out turn does not declare", i, j)
+        raise RecordError(_("a timed-out turn does not declare"), i, j)
     try:
         if deal.phase is Phase.OVER:
-            raise IllegalTurnError("the deal is already over")
+            raise IllegalTurnError(_("the deal is already over"))
         if seat != deal.to_move:
-            raise IllegalTurnError(f"seat {seat} plays, but it is seat {deal.to_move}'s turn")
+            raise IllegalTurnError(_("seat {seat} plays, but it is seat {turn}'s turn", seat=seat, turn=deal.to_move))
         if drop:
             deal.act(Drop())
             return
@@ -339,7 +347,8 @@ def _replay_turn(deal: Deal, raw: JSON, i: int, j: int, last: bool) -> None:
             deal.timeout()
             made = deal.turns[-1].discard
             if discard is not None and made != discard:
-                raise IllegalTurnError(f"a timed-out turn discards {face_name(made or 0)}, not {face_name(discard)}")
+                raise IllegalTurnError(_("a timed-out turn discards {made}, not {discard}", made=face_name(made or 0),
+                                         discard=face_name(discard)))
             return
         assert take is not None
         deal.act(Take(take))
@@ -348,17 +357,17 @@ def _replay_turn(deal: Deal, raw: JSON, i: int, j: int, last: bool) -> None:
         elif declare is not None:
             deal.act(declare)
     except IllegalTurnError as e:
-        raise RecordError(str(e), i, j, illegal=True) from None
+        raise RecordError(said_of(e), i, j, illegal=True) from None
 
 
 def _declaration(raw: JSON, i: int, j: int) -> Declare:
     if not isinstance(raw, dict) or "discard" not in raw or not isinstance(raw.get("melds"), list):
-        raise RecordError("declare must be an object with the finish card (discard) and melds (lists of cards)",
+        raise RecordError(_("declare must be an object with the finish card (discard) and melds (lists of cards)"),
                           i, j)
     groups: list[tuple[int, ...]] = []
     for group in raw["melds"]:
         if not isinstance(group, list) or not group:
-            raise RecordError("each meld of a declaration must be a non-empty list of cards", i, j)
+            raise RecordError(_("each meld of a declaration must be a non-empty list of cards"), i, j)
         groups.append(tuple(_face(c, i, j) for c in group))
     return Declare(_face(raw["discard"], i, j), tuple(groups))
 

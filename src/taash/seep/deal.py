@@ -12,8 +12,9 @@ from enum import Enum
 from typing import Any
 
 from taash.cards import FULL_PACK, card_name, cards_of, mask_of
+from taash.i18n import _
 from taash.seep.core import compiled, core_rules
-from taash.seep.dealing import _redeal_problem, bids_in, deal_problem, shuffled_pack
+from taash.seep.dealing import _redeal_problem, bids_in, deal_problem, deal_refusal, shuffled_pack
 from taash.seep.errors import IllegalPlayError, RecordError
 from taash.seep.groups import FloorInfo, floor_info
 from taash.seep.plays import (
@@ -100,7 +101,7 @@ class Deal:
             raise ValueError("Seep is played by 2 or 4 players")
         if not 0 <= dealer < players:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
-        problem = deal_problem(rules, players, deck)
+        problem = deal_refusal(rules, players, deck)
         if problem:
             raise RecordError(problem)
         self._setup(rules, players, dealer, deck)
@@ -232,9 +233,10 @@ class Deal:
     def make_bid(self, value: int) -> None:
         """The bidder bids ``value``; the floor is turned face up and the bid play is due."""
         if self.phase is not Phase.BID:
-            raise IllegalPlayError("there is no bid to make now")
+            raise IllegalPlayError(_("there is no bid to make now"))
         if value not in self.legal_bids():
-            raise IllegalPlayError(f"cannot bid {value}: a bid is 9 to 13 and the bidder must hold a card of it")
+            raise IllegalPlayError(_("cannot bid {value}: a bid is 9 to 13 and the bidder must hold a card of it",
+                                    value=value))
         self.bid = value
         self.phase = Phase.PLAY
 
@@ -271,16 +273,16 @@ class Deal:
         """
         if check and (self.phase is not Phase.PLAY or play not in self.legal_plays()):
             if self.phase is Phase.BID:
-                raise IllegalPlayError("the bid must be made before the first play")
+                raise IllegalPlayError(_("the bid must be made before the first play"))
             if self.phase is Phase.OVER:
-                raise IllegalPlayError("the deal is over")
+                raise IllegalPlayError(_("the deal is over"))
             try:
                 what = describe_play_short(play)
             except (TypeError, ValueError, IndexError):
                 what = repr(play)
-            raise IllegalPlayError(f"illegal play for seat {self.to_move}: {what}")
+            raise IllegalPlayError(_("illegal play for seat {seat}: {play}", seat=self.to_move, play=what))
         p = self.to_move
-        kind, c, value, _, _ = play
+        kind, c, value, _broken, _loose = play
         index = len(self.plays)
         self.plays.append(play)
         self.hands[p] &= ~(1 << c)
@@ -369,7 +371,7 @@ class Deal:
     def score(self) -> DealScore:
         """Card points (majority and Satthi included) and sweep points of each team; the deal must be over."""
         if self.phase is not Phase.OVER:
-            raise IllegalPlayError("the deal is not over yet")
+            raise IllegalPlayError(_("the deal is not over yet"))
         rules = self.rules
         taken = (self.piles[0].bit_count(), self.piles[1].bit_count())
         card_points = [self.card_points_of(pile) for pile in self.piles]
@@ -382,7 +384,7 @@ class Deal:
                 if card_points[team] == total:
                     card_points[team] = rules.satthi_points
         sweep_points = [0, 0]
-        for seat, _, pts in self.sweeps:
+        for seat, _index, pts in self.sweeps:
             sweep_points[seat & 1] += pts
         return DealScore(
             (card_points[0], card_points[1]), (sweep_points[0], sweep_points[1]), taken
@@ -427,9 +429,10 @@ def describe_play_short(play: Play) -> str:
     kind, c, value, broken, m = play
     loose = " ".join(card_name(x) for x in cards_of(m))
     if kind == CAPTURE:
-        return f"{card_name(c)} captures [{loose}]"
+        return _("{card} captures [{loose}]", card=card_name(c), loose=loose)
     if kind == THROW:
-        return f"{card_name(c)} thrown"
+        return _("{card} thrown", card=card_name(c))
     if kind == BREAK:
-        return f"{card_name(c)} breaks the {broken}-house into {value} with [{loose}]"
-    return f"{card_name(c)} into the {value}-house with [{loose}]"
+        return _("{card} breaks the {broken}-house into {value} with [{loose}]", card=card_name(c), broken=broken,
+                 value=value, loose=loose)
+    return _("{card} into the {value}-house with [{loose}]", card=card_name(c), value=value, loose=loose)

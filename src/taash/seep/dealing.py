@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from taash.cards import FULL_PACK, mask_of, parse_card
+from taash.i18n import _
 from taash.seep.rules import HOUSE_VALUES, Rules
 from taash.seep.values import VALUE, VALUE_MASK
 
@@ -29,6 +30,20 @@ def deal_problem(rules: Rules, players: int, deck: list[int]) -> str | None:
     if len(deck) != 52 or mask_of(deck) != FULL_PACK:
         return "the deck must hold each of the 52 cards once"
     return _redeal_problem(rules, deck)
+
+
+def deal_refusal(rules: Rules, players: int, deck: list[int]) -> str | None:
+    """:func:`deal_problem`'s reason as a sentence said in the language spoken, for a record's refusal (the
+    reason itself stays English: a match keeps it with its redeals, and saves write it)."""
+    problem = deal_problem(rules, players, deck)
+    if problem is None:
+        return None
+    if len(deck) != 52 or mask_of(deck) != FULL_PACK:
+        return _("the deck must hold each of the 52 cards once")
+    if problem.startswith("the bidder's"):
+        return _("the bidder's first four cards hold no card above 8, so the deal would have been redone")
+    card = next(name for name in rules.floor_redeal_cards if parse_card(name) in deck[4:8])
+    return _("the first floor cards hold {card}, so the deal would have been redone", card=card)
 
 
 def _redeal_problem(rules: Rules, deck: list[int]) -> str | None:

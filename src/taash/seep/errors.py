@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from taash.i18n import _
+
 
 class SeepError(ValueError):
     """Anything the Seep engine refuses."""
@@ -25,10 +27,12 @@ class RecordError(SeepError):
     play 1, the last play of a deal play 48)."""
 
     def __init__(self, message: str, deal: int | None = None, play: int | None = None, illegal: bool = False):
-        where = ""
-        if deal is not None:
-            where = f"deal {deal}" + (f", play {play}" if play is not None else "") + ": "
-        super().__init__(where + message)
+        # One sentence with the place in it (a said sentence, its reason said again in each reader's language).
+        if deal is not None and play is not None:
+            message = _("deal {deal}, play {play}: {why}", deal=deal, play=play, why=message)
+        elif deal is not None:
+            message = _("deal {deal}: {why}", deal=deal, why=message)
+        super().__init__(message)
         self.deal = deal
         self.play = play
         #: True when the record is well formed but a play or bid in it breaks the rules.

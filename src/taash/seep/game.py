@@ -11,6 +11,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from taash.cards import cards_of
+from taash.i18n import _
 from taash.seep.deal import Deal, Phase
 from taash.seep.describe import describe_play
 from taash.seep.errors import BadPositionError, IllegalPlayError, RecordError
@@ -59,7 +60,7 @@ def deal_hidden_again(deal: Deal, seat: int, rng: random.Random) -> Deal:
     for hand in deal.hands:
         dealt |= hand
     on_table = deal.loose | deal.piles[0] | deal.piles[1]
-    for cards, _, _ in deal.houses.values():
+    for cards, _owned, _owners in deal.houses.values():
         on_table |= cards
     played = 0
     for play in deal.plays:
@@ -187,7 +188,7 @@ class SeepGame:
         for i, d in enumerate(record.deals):
             deal = state.match.deal
             if d.deck != deal.deck or d.dealer != deal.dealer:
-                raise RecordError("the record does not come from this seed", i + 1)
+                raise RecordError(_("the record does not come from this seed"), i + 1)
             if d.bid:
                 state.apply(d.bid)
             for raw in d.plays:

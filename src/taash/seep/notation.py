@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taash.cards import CardError, card_name, cards_of, mask_of, names_of, parse_card, parse_mask
-from taash.i18n import said_of
+from taash.i18n import _, said_of
 from taash.seep.errors import BadPositionError
 from taash.seep.plays import (
     ADD,
@@ -120,30 +120,30 @@ def play_to_json(play: Play) -> dict[str, JSON]:
 def play_from_json(data: JSON, houses: dict[int, House]) -> Play:
     """Read a protocol play made on a floor with these ``houses`` (which decide between establish and add)."""
     if not isinstance(data, dict):
-        raise BadPositionError("a play must be a JSON object such as {\"card\": \"7c\"}")
+        raise BadPositionError(_("a play must be a JSON object such as {example}", example='{"card": "7c"}'))
     unknown = set(data) - {"card", "capture", "house", "loose", "break"}
     if unknown:
-        raise BadPositionError(f"unknown key {sorted(unknown)[0]!r} in play")
+        raise BadPositionError(_("unknown key {key} in play", key=repr(sorted(unknown)[0])))
     if "card" not in data:
-        raise BadPositionError("a play must name its card")
+        raise BadPositionError(_("a play must name its card"))
     try:
         c = parse_card(data["card"])
         if "capture" in data:
             if set(data) - {"card", "capture"}:
-                raise BadPositionError("a capture names only its card and the loose cards taken")
+                raise BadPositionError(_("a capture names only its card and the loose cards taken"))
             return (CAPTURE, c, 0, 0, parse_mask(data["capture"], "capture"))
         if "house" not in data:
             if set(data) != {"card"}:
-                raise BadPositionError("a play into a house must name the house's value")
+                raise BadPositionError(_("a play into a house must name the house's value"))
             return (THROW, c, 0, 0, 0)
         value = data["house"]
         if isinstance(value, bool) or not isinstance(value, int) or value not in HOUSE_VALUES:
-            raise BadPositionError(f"house value must be 9 to 13, not {value!r}")
+            raise BadPositionError(_("house value must be 9 to 13, not {value}", value=repr(value)))
         loose = parse_mask(data.get("loose", []), "loose")
         if "break" in data:
             broken = data["break"]
             if isinstance(broken, bool) or not isinstance(broken, int) or broken not in HOUSE_VALUES:
-                raise BadPositionError(f"broken house value must be 9 to 13, not {broken!r}")
+                raise BadPositionError(_("broken house value must be 9 to 13, not {value}", value=repr(broken)))
             return (BREAK, c, value, broken, loose)
         return (ADD if value in houses else ESTABLISH, c, value, 0, loose)
     except CardError as e:

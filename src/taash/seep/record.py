@@ -12,6 +12,7 @@ from typing import Any
 
 from taash.cards import CardError, card_name, parse_cards
 from taash.fairness import Fairness, FairnessError, fairness_from_json
+from taash.i18n import _, said_of
 from taash.seep.deal import Deal, Phase
 from taash.seep.errors import BadPositionError, BadRulesError, IllegalPlayError, RecordError
 from taash.seep.match import DealResult, Match, fair_deck, next_dealer, score_deal
@@ -78,53 +79,54 @@ def record_of(match: Match, names: list[str] | None = None, past: list[DealRecor
 def _expect_int(data: dict[str, JSON], key: str, allowed: range, where: int | None) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-        raise RecordError(f"{key} must be a whole number from {allowed.start} to {allowed.stop - 1}, not {value!r}",
-                          where)
+        raise RecordError(_("{key} must be a whole number from {low} to {high}, not {value}", key=key,
+                            low=allowed.start, high=allowed.stop - 1, value=repr(value)), where)
     return value
 
 
 def record_from_json(data: JSON) -> GameRecord:
     """Read a record's structure (cards, dealers, bids and plays are checked by :func:`replay`)."""
     if not isinstance(data, dict):
-        raise RecordError("a game record must be a JSON object")
+        raise RecordError(_("a game record must be a JSON object"))
     if data.get("format", FORMAT) != FORMAT:
-        raise RecordError(f"unknown record format {data.get('format')!r} (expected {FORMAT!r})")
+        raise RecordError(_("unknown record format {format} (expected {expected})", format=repr(data.get("format")),
+                            expected=repr(FORMAT)))
     try:
         rules = rules_from_json(data.get("rules", "standard"))
     except BadRulesError as e:
-        raise RecordError(str(e)) from None
+        raise RecordError(said_of(e)) from None
     players = data.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 4):
-        raise RecordError(f"players must be 2 or 4, not {players!r}")
+        raise RecordError(_("players must be 2 or 4, not {players}", players=repr(players)))
     names = data.get("names")
     if names is not None and (not isinstance(names, list) or len(names) != players
                               or not all(isinstance(n, str) for n in names)):
-        raise RecordError(f"names must be a list of {players} strings")
+        raise RecordError(_("names must be a list of {players} strings", players=players))
     raw_deals = data.get("deals")
     if not isinstance(raw_deals, list):
-        raise RecordError("a record must have a list of deals")
+        raise RecordError(_("a record must have a list of deals"))
     deals = []
     for i, raw in enumerate(raw_deals, 1):
         if not isinstance(raw, dict):
-            raise RecordError("a deal must be a JSON object", i)
+            raise RecordError(_("a deal must be a JSON object"), i)
         dealer = _expect_int(raw, "dealer", range(players), i)
         try:
             deck = parse_cards(raw.get("deck"), "deck")
         except CardError as e:
-            raise RecordError(str(e), i) from None
+            raise RecordError(said_of(e), i) from None
         bid = raw.get("bid")
         if bid is not None and (isinstance(bid, bool) or not isinstance(bid, int)):
-            raise RecordError(f"bid must be a number or null, not {bid!r}", i)
+            raise RecordError(_("bid must be a number or null, not {bid}", bid=repr(bid)), i)
         plays = raw.get("plays", [])
         if not isinstance(plays, list):
-            raise RecordError("plays must be a list", i)
+            raise RecordError(_("plays must be a list"), i)
         deals.append(DealRecord(dealer, deck, bid or 0, plays))
     fairness = None
     if "fairness" in data:
         try:
             fairness = fairness_from_json(data["fairness"])
         except FairnessError as e:
-            raise RecordError(f"fairness: {e}") from None
+            raise RecordError(_("fairness: {why}", why=said_of(e))) from None
     return GameRecord(rules, players, deals, names, fairness)
 
 
@@ -139,36 +141,36 @@ def replay(record: GameRecord) -> list[DealResult]:
     difference = 0
     for i, d in enumerate(record.deals, 1):
         if i > len(results) + 1:
-            raise RecordError("only the last deal of a record may be unfinished", i - 1)
+            raise RecordError(_("only the last deal of a record may be unfinished"), i - 1)
         if results:
             last = results[-1]
             expected = next_dealer(players, last.dealer, last.difference, last.baazi)
             if d.dealer != expected:
-                raise RecordError(f"seat {d.dealer} deals, but the rules say seat {expected} deals", i,
-                                  illegal=True)
+                raise RecordError(_("seat {dealer} deals, but the rules say seat {expected} deals", dealer=d.dealer,
+                                    expected=expected), i, illegal=True)
         try:
             deal = Deal(rules, players, d.dealer, d.deck)
         except RecordError as e:
-            raise RecordError(str(e), i) from None
+            raise RecordError(said_of(e), i) from None
         if not d.bid:
             if d.plays:
-                raise RecordError("a deal with plays must give its bid", i)
+                raise RecordError(_("a deal with plays must give its bid"), i)
             continue
         try:
             deal.make_bid(d.bid)
         except IllegalPlayError as e:
-            raise RecordError(str(e), i, illegal=True) from None
+            raise RecordError(said_of(e), i, illegal=True) from None
         for j, raw in enumerate(d.plays, 1):
             if deal.phase is not Phase.PLAY:
-                raise RecordError("more plays than the deal has", i, j)
+                raise RecordError(_("more plays than the deal has"), i, j)
             try:
                 play = raw if isinstance(raw, tuple) else play_from_json(raw, deal.houses)
             except BadPositionError as e:
-                raise RecordError(str(e), i, j) from None
+                raise RecordError(said_of(e), i, j) from None
             try:
                 deal.play(play)
             except IllegalPlayError as e:
-                raise RecordError(str(e), i, j, illegal=True) from None
+                raise RecordError(said_of(e), i, j, illegal=True) from None
         if deal.over:
             score = deal.score()
             step = score_deal(rules, difference, score.score)
@@ -183,19 +185,21 @@ def check_fairness(record: GameRecord) -> list[str]:
     first deal that is not (or a record with no fairness block). Check the rules with :func:`replay` too."""
     fairness = record.fairness
     if fairness is None:
-        raise RecordError("the record has no fairness block: its match was not dealt fairly by a server")
+        raise RecordError(_("the record has no fairness block: its match was not dealt fairly by a server"))
     lines = []
     for i, d in enumerate(record.deals):
         if i == 0 and d.dealer != fairness.first_dealer(record.players):
-            raise RecordError(f"seat {d.dealer} deals first, but the secret makes seat "
-                              f"{fairness.first_dealer(record.players)} the first dealer", 1)
+            raise RecordError(_("seat {dealer} deals first, but the secret makes seat {first} the first dealer",
+                                dealer=d.dealer, first=fairness.first_dealer(record.players)), 1)
         deck, redeals = fair_deck(record.rules, record.players, fairness, i + 1)
         if d.deck != deck:
             if len(d.deck) != len(deck):
-                raise RecordError(f"the deck holds {len(d.deck)} cards, not {len(deck)}", i + 1)
+                raise RecordError(_("the deck holds {cards} cards, not {expected}", cards=len(d.deck),
+                                    expected=len(deck)), i + 1)
             place = next(k for k, (a, b) in enumerate(zip(d.deck, deck, strict=True)) if a != b)
-            raise RecordError(f"the deck is not the one the secret deals (card {place + 1} is "
-                              f"{card_name(d.deck[place])}, the secret deals {card_name(deck[place])})", i + 1)
+            raise RecordError(_("the deck is not the one the secret deals (card {place} is {card}, the secret "
+                                "deals {dealt})", place=place + 1, card=card_name(d.deck[place]),
+                                dealt=card_name(deck[place])), i + 1)
         again = f", after {len(redeals)} redeal{'s' if len(redeals) != 1 else ''}" if redeals else ""
         lines.append(f"Deal {i + 1}: seat {d.dealer} deals; the deck is the one the secret deals{again}")
     return lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taash.i18n import N_
+from taash.i18n import N_, said_of
 from taash.tables.adapter import TableError, adapter
 
 JSON = Any
@@ -26,5 +26,5 @@ def verify_record(data: JSON) -> list[str]:
     try:
         checker = adapter(game)
     except TableError as e:
-        raise TableError(str(e), "unfair") from None
+        raise TableError(said_of(e), "unfair") from None
     return checker.verify(data)

@@ -329,7 +329,7 @@ class RummyTables:
             replay(rec)
             return check_fairness(rec)
         except RecordError as e:
-            raise TableError(str(e), "unfair") from None
+            raise TableError(said_of(e), "unfair") from None
 
 
 def timeout_words(deal: Any, name: str, to_take: bool) -> str:

@@ -270,7 +270,7 @@ class SeepTables:
             replay(rec)
             return check_fairness(rec)
         except RecordError as e:
-            raise TableError(str(e), "unfair") from None
+            raise TableError(said_of(e), "unfair") from None
 
 
 def replay_json(record: GameRecord) -> dict[str, JSON]:

@@ -57,7 +57,8 @@ async def replay_steps(table_id: str, state: State, request: Request,
 
 
 @router.get("/api/tables/{table_id}/verify", responses=ERRORS)
-async def verify(table_id: str, state: State, taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
+async def verify(table_id: str, state: State, request: Request,
+                 taash_guest: Annotated[str | None, Cookie()] = None) -> JSONResponse:
     """Check a finished match's record against its fair dealing, as ``taash verify`` does: the secret against
     the commitment published from the start, and every deal against the secret. ``{"ok": true, "deals":
     [line per deal], ...}`` or ``{"ok": false, "error": line}``; 409 before the match is over (the secret is
@@ -71,5 +72,5 @@ async def verify(table_id: str, state: State, taash_guest: Annotated[str | None,
     except TableError as e:
         if e.code != "unfair":
             raise ApiError(e.code, said_of(e)) from None
-        return JSONResponse({"ok": False, "error": str(e), "fairness": fairness})
+        return JSONResponse({"ok": False, "error": in_language(language_of(request), said_of(e)), "fairness": fairness})
     return JSONResponse({"ok": True, "deals": deals, "fairness": fairness})
