@@ -80,6 +80,15 @@ def choose_by_keys(page: Page, testid: str, value: str) -> None:
     raise AssertionError(f"{testid} has no option {value}")
 
 
+def table_by_keys(browser: Browser, url: str, game: str, errors: list[str]) -> Page:
+    """A new desktop page, its errors watched, at a table of ``game`` started from the lobby by the keyboard alone."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(15000)
+    watch_errors(page, errors, "keys")
+    quick_play_by_keys(page, url, game)
+    return page
+
+
 def quick_play_by_keys(page: Page, url: str, game: str) -> None:
     """From the lobby by the keyboard: type a name, Enter; choose the game and two players; Enter on Play now."""
     page.goto(f"{url}/")
@@ -151,10 +160,7 @@ def finish_by_keys(page: Page) -> None:
 
 def test_a_whole_seep_deal_by_the_keyboard_alone(server: str, browser: Browser) -> None:
     errors: list[str] = []
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.set_default_timeout(15000)
-    watch_errors(page, errors, "keys")
-    quick_play_by_keys(page, server, "seep")
+    page = table_by_keys(browser, server, "seep", errors)
     turns = 0
     while wait_turn_or_end(page):
         seep_turn_by_keys(page)
@@ -212,10 +218,7 @@ def rummy_turn_by_keys(page: Page, drop: bool) -> None:
 def test_a_whole_rummy_deal_by_the_keyboard_alone(server: str, browser: Browser) -> None:
     errors: list[str] = []
     for _ in range(6):  # a medium bot drops a hopeless hand at its first turn (the first drop): then another table
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        page.set_default_timeout(15000)
-        watch_errors(page, errors, "keys")
-        quick_play_by_keys(page, server, "rummy")
+        page = table_by_keys(browser, server, "rummy", errors)
         turns = 0
         while wait_turn_or_end(page):
             rummy_turn_by_keys(page, drop=turns >= 4)

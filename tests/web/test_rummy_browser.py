@@ -43,6 +43,14 @@ def new_rummy_table(page: Page, server: str, name: str, players: str = "2") -> N
     page.goto(f"{server}/")
     tid(page, "name-input").fill(name)
     tid(page, "name-submit").click()
+    rummy_quick_play(page, players)
+    _expect(tid(page, "hand")).to_be_visible()
+    _expect(page.locator(".brand span")).to_have_text("Rummy")
+
+
+def rummy_quick_play(page: Page, players: str = "2") -> None:
+    """From the lobby, named already: Rummy against the computer (medium bots) for one deal (points), up to its
+    table's address (the deal may be over already: a medium bot drops a hopeless first hand)."""
     _expect(tid(page, "quick-play")).to_be_visible()
     tid(page, "game").select_option("rummy")
     _expect(tid(page, "format")).to_be_visible()
@@ -53,8 +61,6 @@ def new_rummy_table(page: Page, server: str, name: str, players: str = "2") -> N
     tid(page, "level").select_option("medium")  # greedy bots: they drop only a hopeless first hand
     tid(page, "quick-play").click()
     page.wait_for_url("**/t/*")
-    _expect(tid(page, "hand")).to_be_visible()
-    _expect(page.locator(".brand span")).to_have_text("Rummy")
 
 
 def hand_cards(page: Page) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 
 from tests.web.server import chromium, served
 from tests.web.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, watch_errors
+from tests.web.test_rummy_browser import rummy_quick_play
 
 if HAVE_PLAYWRIGHT:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -200,12 +201,7 @@ def test_drop_asks_in_the_pages_own_dialog(server: str, context: BrowserContext)
     lobby = page.url
     for _ in range(6):  # a medium bot moving first drops a hopeless hand (the first drop): then another table
         page.goto(lobby)
-        tid(page, "game").select_option("rummy")
-        tid(page, "players").select_option("2")
-        tid(page, "format").select_option("points")
-        tid(page, "level").select_option("medium")
-        tid(page, "quick-play").click()
-        page.wait_for_url("**/t/*")
+        rummy_quick_play(page)
         page.wait_for_function("() => document.body.dataset.status === 'finished' || document.querySelector("
                                "\"[data-testid='drop']\")?.disabled === false", timeout=20000)
         if page.evaluate("() => document.body.dataset.status") != "finished":
