@@ -227,23 +227,6 @@ def test_seep_still_has_a_bot_play_a_lapsed_turn_after_the_extra_time(tmp_path: 
         store.close()
 
 
-async def turn_begun_with_him(hub: Hub, live: Live, clock: FakeClock) -> None:
-    """After he came back: his turn, begun with him at the table. The bots (no pause) may have raced on before he
-    came back, and a bot may have begun a turn of his while he was still away: it is let finish what it started,
-    and if it took a card for him, he discards it himself (a task waiting for a later moment is not acting)."""
-    def no_bot_acting() -> bool:
-        task = live.bot_task
-        return live.table.to_move() == 0 and (task is None or task.done() or live.bot_due > clock.monotonic())
-
-    await done(no_bot_acting, "his turn never came")
-    if live.table.state_for(0)["deal"]["phase"] == "discard":
-        played = turns_played(live)
-        discard = live.table.state_for(0)["deal"]["arrangement"]["discard"]
-        await hub.act(live, {"type": "discard", "card": discard}, "g0", None, live.table.version)
-        assert turns_played(live) == played + 1
-        await done(no_bot_acting, "his turn never came again")
-
-
 def turns_played(live: Live, seat: int = 0) -> int:
     """How many turns of the deal ``seat`` has played to their end (a discard)."""
     turns = live.table.session.state.match.deal.turns  # type: ignore[union-attr]
@@ -340,7 +323,7 @@ def test_time_away_while_a_bot_plays_for_him_is_not_taken_from_his_extra_time(
         assert live.bank[0] == EXTRA and not live.timeouts
         # Back, he stays past his turn's own seconds, then leaves: only the time he was there is his.
         conn = hub.join(live, "g0", None)
-        await turn_begun_with_him(hub, live, clock)
+        await his_turn(live)
         clock.advance(TURN + stayed)
         played = turns_played(live)
         hub.leave(live, conn)
